@@ -1,0 +1,1 @@
+# agent/local.mk - rules for agent (included by the top Makefile.am).

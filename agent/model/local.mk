@@ -1,0 +1,1 @@
+# agent/model/local.mk - rules for agent/model (included by the top Makefile.am).

@@ -1,0 +1,1 @@
+# collector-test/local.mk - rules for collector-test (included by the top Makefile.am).

@@ -1,0 +1,1 @@
+# etc/local.mk - rules for etc (included by the top Makefile.am).

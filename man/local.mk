@@ -1,0 +1,1 @@
+# man/local.mk - rules for man (included by the top Makefile.am).

@@ -1,0 +1,2 @@
+/* sflow_decode.c - placeholder */
+#include "proto/sflow_decode.h"

@@ -1,0 +1,2 @@
+/* sflow_drops.c - placeholder */
+#include "proto/sflow_drops.h"

@@ -1,0 +1,2 @@
+/* sflow_encode.c - placeholder */
+#include "proto/sflow_encode.h"

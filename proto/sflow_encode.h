@@ -1,0 +1,110 @@
+/*
+ * sflow_encode.h - encoders for sFlow samples and records, and the datagram
+ * builder.
+ *
+ * A sample is encoded into a caller's buffer through a struct sflow_w:
+ *
+ *	struct sflow_w w; struct sflow_sample_enc s;
+ *	sflow_w_init(&w, scratch, sizeof scratch);
+ *	sflow_enc_counters_begin(&w, &s, &hdr);
+ *	sflow_enc_if_counters(&w, &s, &ifc);
+ *	sflow_enc_eth_counters(&w, &s, &eth);
+ *	sflow_enc_sample_end(&w, &s);          (back-patches count and length)
+ *	if (w.err) ... too big for scratch
+ *
+ * and then handed to the datagram builder, which copies it in whole or
+ * answers SFLOW_ERR_FULL (flush first, then add again) or SFLOW_ERR_TOOBIG
+ * (it could never fit: refused, never truncated).  No allocation, no I/O.
+ */
+#ifndef BSFLOWD_PROTO_SFLOW_ENCODE_H
+#define BSFLOWD_PROTO_SFLOW_ENCODE_H
+
+#include "proto/sflow.h"
+
+/* A sample being encoded: where its length and record count go. */
+struct sflow_sample_enc {
+	size_t start;	     /* offset of the sample's data_format */
+	size_t len_mark;     /* sample body length placeholder */
+	size_t count_mark;   /* record count placeholder */
+	uint32_t nrecords;
+};
+
+void sflow_enc_flow_begin(struct sflow_w *w, struct sflow_sample_enc *s,
+			  const struct sflow_flow_sample *h);	 /* 0:3 */
+void sflow_enc_counters_begin(struct sflow_w *w, struct sflow_sample_enc *s,
+			      const struct sflow_counters_sample *h); /* 0:4 */
+void sflow_enc_discard_begin(struct sflow_w *w, struct sflow_sample_enc *s,
+			     const struct sflow_discard_sample *h); /* 0:5 */
+/* A sample of any other tag (bsflowd's own sample types): data_format, the
+ * caller writes its fixed fields with sflow_w_*, then records. */
+void sflow_enc_sample_begin(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t tag);
+/* Call after the own sample's fixed fields, before its first record. */
+void sflow_enc_records_begin(struct sflow_w *w, struct sflow_sample_enc *s);
+void sflow_enc_sample_end(struct sflow_w *w, struct sflow_sample_enc *s);
+
+/* Generic record framing, for records without a dedicated encoder: */
+size_t sflow_enc_record_begin(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t tag);
+void sflow_enc_record_end(struct sflow_w *w, size_t mark);
+
+/* Counter records (inside a counters sample) */
+void sflow_enc_if_counters(struct sflow_w *w, struct sflow_sample_enc *s,
+			   const struct sflow_if_counters *c);
+void sflow_enc_eth_counters(struct sflow_w *w, struct sflow_sample_enc *s,
+			    const struct sflow_eth_counters *c);
+void sflow_enc_port_name(struct sflow_w *w, struct sflow_sample_enc *s, const char *name);
+void sflow_enc_bst_device(struct sflow_w *w, struct sflow_sample_enc *s,
+			  const struct sflow_bst_device *b);
+/* n_uc, n_mc > 8 is an error (SFLOW_ERR_INVALID set in w->err). */
+void sflow_enc_bst_port(struct sflow_w *w, struct sflow_sample_enc *s,
+			const struct sflow_bst_port *b);
+
+/* Flow records (inside a flow or discard sample) */
+void sflow_enc_sampled_header(struct sflow_w *w, struct sflow_sample_enc *s,
+			      const struct sflow_sampled_header *h);
+void sflow_enc_ext_switch(struct sflow_w *w, struct sflow_sample_enc *s,
+			  const struct sflow_ext_switch *x);
+void sflow_enc_egress_queue(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t queue);
+void sflow_enc_function(struct sflow_w *w, struct sflow_sample_enc *s, const char *symbol);
+void sflow_enc_transit(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t delay_ns);
+void sflow_enc_queue_depth(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t depth_bytes);
+void sflow_enc_timestamp(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t ns_since_epoch);
+void sflow_enc_bst_egress_queue(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t queue);
+
+/* ---- datagram builder */
+
+struct sflow_dgram_builder {
+	struct sflow_addr agent;
+	uint32_t sub_agent_id;
+	size_t max_bytes;     /* SFLOW_DGRAM_MIN..SFLOW_DGRAM_MAX */
+	uint32_t max_samples; /* 0 = no cap */
+	size_t hdr_len;	      /* 28 (IPv4 agent) or 40 (IPv6) */
+	size_t len;	      /* bytes used including the header */
+	uint32_t nsamples;
+	uint8_t buf[SFLOW_DGRAM_MAX];
+};
+
+/* Returns SFLOW_OK, or SFLOW_ERR_INVALID for a size out of range or an
+ * agent address that is neither IPv4 nor IPv6. */
+int sflow_builder_init(struct sflow_dgram_builder *b, const struct sflow_addr *agent,
+		       uint32_t sub_agent_id, size_t max_bytes, uint32_t max_samples);
+/* Add one encoded sample (data_format through its last record).
+ * SFLOW_OK: copied.  SFLOW_ERR_FULL: it would not fit with what is pending,
+ * or the sample cap is reached; flush and add again.  SFLOW_ERR_TOOBIG: it
+ * can never fit (larger than max_bytes - header); refused. */
+int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size_t len);
+static inline int sflow_builder_pending(const struct sflow_dgram_builder *b)
+{
+	return b->nsamples > 0;
+}
+/* Write the header with this sequence number and uptime (ms) and return the
+ * finished datagram; the builder is then empty again.  *len is 0 (and the
+ * return NULL) when nothing is pending. */
+const uint8_t *sflow_builder_finish(struct sflow_dgram_builder *b, uint32_t sequence_number,
+				    uint32_t uptime_ms, size_t *len);
+
+/* Encode just the datagram header (for tests and tools). */
+void sflow_enc_dgram_header(struct sflow_w *w, const struct sflow_addr *agent,
+			    uint32_t sub_agent_id, uint32_t sequence_number, uint32_t uptime_ms,
+			    uint32_t nsamples);
+
+#endif

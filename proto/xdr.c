@@ -1,0 +1,2 @@
+/* xdr.c - placeholder */
+#include "proto/xdr.h"

@@ -1,0 +1,28 @@
+#!/bin/sh
+# man/tests/lint.sh - every manual page must pass `mandoc -Tlint` cleanly
+# (no warnings).  Skips (exit 77) when mandoc is not installed.
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+MANDOC=${MANDOC:-$(command -v mandoc)}
+if [ -z "$MANDOC" ]; then
+	echo "SKIP: mandoc not installed (apt-get install mandoc)"
+	exit 77
+fi
+rc=0
+for page in bsflowd.8 bsflowd.conf.5 bsflowd-structures.7 bsflow-collect.1 bsflow-sim.1; do
+	f="$top_srcdir/man/$page"
+	if [ ! -f "$f" ]; then
+		echo "FAIL: $page is missing"
+		rc=1
+		continue
+	fi
+	# -Wstyle would flag the date style of .Dd; warnings and worse fail.
+	out=$("$MANDOC" -Tlint -Wwarning "$f" 2>&1)
+	if [ -n "$out" ]; then
+		echo "FAIL: $page:"
+		echo "$out"
+		rc=1
+	else
+		echo "ok: $page"
+	fi
+done
+exit $rc

@@ -1,0 +1,210 @@
+/*
+ * backend.h - the interface between bsflowd and a switch backend.
+ *
+ * This is the only header a backend includes (it is installed as
+ * <bsflowd/backend.h> so a vendor can build a plugin .so for an ASIC SDK
+ * without the bsflowd sources).  A backend is a table of functions plus an
+ * opaque state pointer; it declares what it can report (capability bits)
+ * and the agent never guesses: whatever a backend cannot say is reported
+ * as BSF_UNKNOWN and goes on the wire as "unknown" (-1 / all ones).
+ *
+ * Built-in backends (model, later linux) are linked in; a plugin is a
+ * shared object exporting
+ *
+ *	const struct bsf_backend_ops *bsf_backend_entry(void);
+ *
+ * whose abi_version must equal BSF_BACKEND_ABI_VERSION, or the daemon
+ * refuses it with a message naming both versions.
+ *
+ * Peaks are per read window: each reader (the sFlow export, the status
+ * dump, ...) passes its own window number 0..BSF_WINDOWS-1, and a read
+ * returns and restarts only that window's peaks, so no reader clears
+ * another's.  Ports are named by index 0..nports-1 in calls; the wire uses
+ * their ifIndex.
+ */
+#ifndef BSFLOWD_BACKEND_H
+#define BSFLOWD_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BSF_BACKEND_ABI_VERSION 1u
+
+#define BSF_UNKNOWN UINT64_MAX /* any 64-bit value a backend cannot supply */
+#define BSF_WINDOWS 4	       /* independent peak read windows */
+#define BSF_MAX_QUEUES 8       /* unicast / multicast queues per port */
+#define BSF_MAX_PGS 8
+#define BSF_MAX_POOLS 4
+#define BSF_HDR_MAX 128	       /* header bytes carried by an event */
+#define BSF_NAME_MAX 64
+
+/* Capability bits (bsf_device_desc.caps) */
+enum bsf_cap {
+	BSF_CAP_IF_COUNTERS = 1u << 0,	 /* read_counters */
+	BSF_CAP_BUFFERS = 1u << 1,	 /* read_port_buffers / read_device_buffers */
+	BSF_CAP_BUFFER_BYTES = 1u << 2,	 /* occupancy also in bytes, not only cells */
+	BSF_CAP_PEAK_TIME = 1u << 3,	 /* time of peak */
+	BSF_CAP_PGS = 1u << 4,		 /* priority-group shared/headroom peaks */
+	BSF_CAP_POOLS = 1u << 5,	 /* service pools */
+	BSF_CAP_CPU_QUEUES = 1u << 6,	 /* CPU port queues */
+	BSF_CAP_DELAY_NONTAGGED = 1u << 7, /* seed 004 per-queue latency */
+	BSF_CAP_DELAY_MARKER = 1u << 8,	 /* seed 000 marker queue delay */
+	BSF_CAP_DROP_EVENTS = 1u << 9,	 /* events of type BSF_EV_DROP */
+	BSF_CAP_SAMPLE_EVENTS = 1u << 10, /* events of type BSF_EV_SAMPLE */
+	BSF_CAP_MODEL_CLOCK = 1u << 11,	 /* a simulation: reports lag */
+};
+
+struct bsf_port_desc {
+	uint32_t ifindex;
+	char name[BSF_NAME_MAX];
+	uint64_t speed_bps;
+	uint8_t n_uc_queues; /* 1..BSF_MAX_QUEUES */
+	uint8_t n_mc_queues; /* 0..BSF_MAX_QUEUES */
+	uint8_t n_pgs;	     /* 0..BSF_MAX_PGS */
+	uint8_t oper_up;
+	uint32_t sampling_rate; /* 1-in-N the backend samples at, 0 = none */
+};
+
+struct bsf_device_desc {
+	char id[BSF_NAME_MAX]; /* e.g. "model" or the ASIC name */
+	uint32_t caps;	       /* enum bsf_cap */
+	uint32_t nports;
+	const struct bsf_port_desc *ports; /* nports entries, owned by the backend */
+	uint32_t cell_bytes;		   /* 0 if the backend has no cells */
+	uint64_t total_cells;
+	uint8_t n_ingress_pools; /* 0..BSF_MAX_POOLS */
+	uint8_t n_egress_pools;
+	uint8_t n_cpu_queues; /* 0..BSF_MAX_QUEUES */
+};
+
+/* Cumulative interface counters; BSF_UNKNOWN for what is not known. */
+struct bsf_if_counters {
+	uint64_t in_octets, in_ucast, in_mcast, in_bcast, in_discards, in_errors,
+		in_unknown_protos;
+	uint64_t out_octets, out_ucast, out_mcast, out_bcast, out_discards, out_errors;
+	uint64_t speed_bps;
+	uint32_t admin_up, oper_up; /* 0/1 */
+};
+
+/* One buffer object (queue, PG, port side, pool, device) as seen by one
+ * read window.  alloc_cells is what the BST percentage is computed against
+ * (the most the object may hold under the current configuration). */
+struct bsf_buf {
+	uint64_t cur_cells, cur_bytes;	 /* occupancy now */
+	uint64_t peak_cells, peak_bytes; /* peak since this window's last read */
+	uint64_t alloc_cells;		 /* allocation at the time of the peak */
+	uint64_t peak_time_ns;		 /* Unix-epoch ns of the peak, or BSF_UNKNOWN */
+};
+
+struct bsf_port_buffers {
+	struct bsf_buf ingress_uc, ingress_mc; /* ingress accounting of the port */
+	struct bsf_buf egress_uc, egress_mc;   /* egress accounting of the port */
+	struct bsf_buf uc[BSF_MAX_QUEUES];     /* n_uc_queues used */
+	struct bsf_buf mc[BSF_MAX_QUEUES];     /* n_mc_queues used */
+	struct bsf_buf pg_shared[BSF_MAX_PGS]; /* n_pgs used */
+	struct bsf_buf pg_headroom[BSF_MAX_PGS];
+};
+
+struct bsf_device_buffers {
+	struct bsf_buf uc, mc;
+	struct bsf_buf ingress_pool[BSF_MAX_POOLS];
+	struct bsf_buf egress_pool[BSF_MAX_POOLS];
+	struct bsf_buf cpu[BSF_MAX_QUEUES];
+};
+
+/* Per-queue delay as seen by one read window (ns; BSF_UNKNOWN if not). */
+struct bsf_queue_delay {
+	uint64_t nontagged_latest_ns; /* seed 004: last completed measurement */
+	uint64_t nontagged_max_ns;    /* seed 004: max since this window's last read */
+	uint64_t nontagged_count;     /* measurements since this window's last read */
+	uint64_t marker_ns;	      /* seed 000: current marker delay */
+};
+
+struct bsf_port_delays {
+	struct bsf_queue_delay uc[BSF_MAX_QUEUES];
+	struct bsf_queue_delay mc[BSF_MAX_QUEUES];
+};
+
+/* Where in the pipeline a drop happened (sent as 0:1038 extended_function). */
+enum bsf_stage {
+	BSF_STAGE_UNKNOWN = 0,
+	BSF_STAGE_FORWARDING,
+	BSF_STAGE_INGRESS_ADMISSION,
+	BSF_STAGE_EGRESS_ADMISSION,
+	BSF_STAGE_WRED,
+};
+
+enum bsf_event_type {
+	BSF_EV_DROP = 1,   /* a dropped packet */
+	BSF_EV_SAMPLE = 2, /* a packet marked for 1-in-N sampling has left */
+};
+
+struct bsf_event {
+	uint32_t type;	      /* enum bsf_event_type */
+	uint32_t reason;      /* drops: sFlow discard reason code */
+	uint32_t stage;	      /* drops: enum bsf_stage */
+	uint32_t in_port;     /* port index, or UINT32_MAX unknown */
+	uint32_t out_port;    /* port index, UINT32_MAX unknown */
+	uint32_t queue;	      /* egress queue, UINT32_MAX unknown */
+	uint32_t multicast;   /* 1: replicated to several outputs */
+	uint32_t frame_len;   /* original frame length, FCS included */
+	uint64_t t_ns;	      /* Unix-epoch ns of the event */
+	uint64_t depth_bytes; /* queue depth met at enqueue (or at the drop) */
+	uint64_t transit_ns;  /* samples: departure - arrival */
+	uint32_t hdr_len;     /* bytes used in hdr */
+	uint8_t hdr[BSF_HDR_MAX];
+};
+
+/* What the agent gives a backend. */
+struct bsf_host {
+	/* log at a syslog priority (LOG_ERR...), printf-style */
+	void (*log)(void *arg, int priority, const char *fmt, ...)
+		__attribute__((format(printf, 3, 4)));
+	/* the backend has queued events: the agent will call read_events */
+	void (*events_ready)(void *arg);
+	void *arg;
+};
+
+struct bsf_backend_args {
+	struct event_base *base; /* the agent's libevent loop, for timers and fds */
+	const struct bsf_host *host;
+	/* built-in backends: their libconfuse section (cfg_t *), may be NULL */
+	void *cfg_section;
+	/* plugins: "key=value" options from the config, n_options entries */
+	const char *const *options;
+	size_t n_options;
+	const char *config_file; /* for messages */
+};
+
+struct bsf_backend_ops {
+	uint32_t abi_version; /* BSF_BACKEND_ABI_VERSION */
+	const char *name;
+	/* Open: on failure return NULL and write a message into err. */
+	void *(*open)(const struct bsf_backend_args *args, char *err, size_t errlen);
+	void (*close)(void *st);
+	const struct bsf_device_desc *(*describe)(void *st);
+	/* Each read returns 0, or -1 with a message in err (the agent logs it,
+	 * counts it and goes on; the sample is sent with unknown values). */
+	int (*read_counters)(void *st, uint32_t port, struct bsf_if_counters *out, char *err,
+			     size_t errlen);
+	int (*read_port_buffers)(void *st, unsigned window, uint32_t port,
+				 struct bsf_port_buffers *out, char *err, size_t errlen);
+	int (*read_device_buffers)(void *st, unsigned window, struct bsf_device_buffers *out,
+				   char *err, size_t errlen);
+	int (*read_delays)(void *st, unsigned window, uint32_t port, struct bsf_port_delays *out,
+			   char *err, size_t errlen);
+	/* Copy up to max queued events out; returns how many. */
+	size_t (*read_events)(void *st, struct bsf_event *ev, size_t max);
+	/* Optional (NULL if not): per-port packets that could have been
+	 * sampled, cumulative; events lost to a full queue, cumulative;
+	 * simulation lag behind the wall clock in ns. */
+	uint64_t (*sample_pool)(void *st, uint32_t port);
+	uint64_t (*event_overflows)(void *st);
+	uint64_t (*lag_ns)(void *st);
+};
+
+/* The symbol a plugin exports. */
+typedef const struct bsf_backend_ops *(*bsf_backend_entry_fn)(void);
+#define BSF_BACKEND_ENTRY "bsf_backend_entry"
+
+#endif

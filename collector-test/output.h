@@ -1,0 +1,105 @@
+/*
+ * output.h - bsflow-collect's output abstraction: one API, two shapes.
+ *
+ * Every decoded field goes through these calls, so the printers
+ * (print.c, print_own.c) never know whether they write sflowtool-style
+ * text or JSON:
+ *
+ *   text (default)  one "key value" line per field, like sflowtool's
+ *                   default output.  Objects and arrays print no brackets;
+ *                   an element of an array that has no key of its own is
+ *                   printed as "arraykey.N value" (N from 0), e.g.
+ *                   "bst_egress_queue_uc_pc.0 10000".
+ *   json (-j)       one JSON object per datagram on one line, shaped like
+ *                   sflowtool -j; numbers are JSON numbers (64-bit values
+ *                   printed exactly), strings are escaped.
+ *
+ * Rules for callers: inside an object pass a key to every call; inside an
+ * array pass key NULL (JSON array elements have no names).  Nesting is
+ * limited to COLLECT_OUT_MAXDEPTH levels; deeper calls are ignored.
+ * collect_out_text() prints a line in text mode only (the sflowtool
+ * "startSample ----" markers); collect_out_json_only() style fields do not
+ * exist: everything else appears in both shapes.
+ */
+#ifndef BSFLOWD_COLLECT_OUTPUT_H
+#define BSFLOWD_COLLECT_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "proto/sflow.h"
+
+#define COLLECT_OUT_MAXDEPTH 16
+#define COLLECT_OUT_KEYMAX   64
+
+enum collect_fmt {
+	COLLECT_FMT_TEXT = 0,
+	COLLECT_FMT_JSON = 1,
+};
+
+struct collect_out_level {
+	int is_array;
+	int count;		      /* items emitted so far in this container */
+	char key[COLLECT_OUT_KEYMAX]; /* text mode: the array's key, for "key.N" */
+};
+
+struct collect_out {
+	enum collect_fmt fmt;
+	FILE *fp;
+	int depth;    /* open containers */
+	int overflow; /* containers opened beyond MAXDEPTH, ignored */
+	struct collect_out_level lv[COLLECT_OUT_MAXDEPTH];
+	/* Context for print_own.c, set by print.c: */
+	uint32_t own_enterprise; /* the configured own enterprise (-e) */
+	uint32_t sample_tag;	 /* tag of the sample whose records are printed */
+};
+
+void collect_out_init(struct collect_out *o, enum collect_fmt fmt, FILE *fp);
+
+/* A whole datagram: JSON "{" ... "}\n"; text "startDatagram ===..." /
+ * "endDatagram ===..." marker lines. */
+void collect_out_begin_datagram(struct collect_out *o);
+void collect_out_end_datagram(struct collect_out *o);
+
+/* Containers.  key NULL inside arrays. */
+void collect_out_begin_object(struct collect_out *o, const char *key);
+void collect_out_end_object(struct collect_out *o);
+void collect_out_begin_array(struct collect_out *o, const char *key);
+void collect_out_end_array(struct collect_out *o);
+
+/* A line printed only in text mode, as is (a newline is added). */
+void collect_out_text(struct collect_out *o, const char *line);
+
+/* Scalars. */
+void collect_out_u32(struct collect_out *o, const char *key, uint32_t v);
+void collect_out_u64(struct collect_out *o, const char *key, uint64_t v);
+void collect_out_i64(struct collect_out *o, const char *key, int64_t v);
+/* NUL-terminated string; JSON-escaped in JSON, printed raw in text
+ * (control characters and non-printables as \xNN in text). */
+void collect_out_str(struct collect_out *o, const char *key, const char *s);
+/* A string of n bytes, not necessarily NUL-terminated (wire strings). */
+void collect_out_strn(struct collect_out *o, const char *key, const char *s, size_t n);
+/* printf-style string value. */
+void collect_out_strf(struct collect_out *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Bytes as sflowtool prints header bytes: upper-case hex pairs joined by
+ * '-' ("00-1B-21-..."); a string in JSON. */
+void collect_out_hex(struct collect_out *o, const char *key, const uint8_t *p, size_t n);
+/* A data_format tag as "enterprise:format" (a string in JSON). */
+void collect_out_tag(struct collect_out *o, const char *key, uint32_t tag);
+/* An sFlow address as text (dotted quad, or 8 groups of 4 lower-case hex
+ * digits for IPv6, as sflowtool prints them); "-" if unknown type. */
+void collect_out_addr(struct collect_out *o, const char *key, const struct sflow_addr *a);
+
+/* Convenience: an array of signed 32-bit values (BST percentages): JSON
+ * array of numbers; text one "key.N value" line per element. */
+void collect_out_i32_array(struct collect_out *o, const char *key, const int32_t *v, size_t n);
+
+/* The body of a record or sample the decoder did not know, after the
+ * caller printed its tag ("flowBlock_tag 0:999"): "unknownLength N" and
+ * "unknownBytes XX-XX-..." (the body, as collect_out_hex).  Used by
+ * print.c and by print_own.c for own formats it does not know. */
+void collect_out_unknown_body(struct collect_out *o, uint32_t length, const uint8_t *body);
+
+#endif

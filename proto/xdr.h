@@ -25,6 +25,7 @@ enum sflow_status {
 	SFLOW_ERR_FORMAT = -3,	/* reader: a value is impossible (length, count, version) */
 	SFLOW_ERR_TOOBIG = -4,	/* builder: a sample larger than any datagram can hold */
 	SFLOW_ERR_INVALID = -5, /* caller passed an impossible argument */
+	SFLOW_ERR_NOMEM = -6,	/* decoder: out of memory */
 };
 
 const char *sflow_strerror(int status);

@@ -1,1 +1,85 @@
-# agent/local.mk - rules for agent (included by the top Makefile.am).
+# agent/local.mk - bsflowd, the daemon: its library of modules (shared with
+# the unit tests), the program, the installed backend header, the unit and
+# smoke tests with their test plugins, and `make demo`.
+# Included by the top Makefile.am.
+
+sbin_PROGRAMS += agent/bsflowd
+pkginclude_HEADERS += agent/backend.h
+
+noinst_LIBRARIES += agent/libbsfagent.a
+agent_libbsfagent_a_SOURCES = \
+	agent/log.c agent/log.h \
+	agent/addr.c agent/addr.h \
+	agent/notify.c agent/notify.h \
+	agent/plugin.c agent/plugin.h \
+	agent/conf.c agent/conf.h \
+	agent/export.c agent/export.h \
+	agent/poller.c agent/poller.h \
+	agent/samples.c agent/samples.h \
+	agent/backends.c agent/backends.h \
+	agent/backend_model.c \
+	agent/daemon.c agent/daemon.h
+agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
+
+# what every agent program links
+BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libmodel.a proto/libsflow.a \
+	$(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+
+agent_bsflowd_SOURCES = agent/bsflowd.c
+agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
+agent_bsflowd_LDADD = $(BSF_AGENT_LIBS)
+
+# ---- unit tests
+BSF_AGENT_TEST_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS) $(CHECK_CFLAGS)
+BSF_AGENT_TEST_LIBS = $(BSF_AGENT_LIBS) $(CHECK_LIBS)
+
+AGENT_UNIT_TESTS = \
+	agent/tests/test_conf \
+	agent/tests/test_addr \
+	agent/tests/test_plugin \
+	agent/tests/test_notify \
+	agent/tests/test_export \
+	agent/tests/test_reload
+check_PROGRAMS += $(AGENT_UNIT_TESTS)
+TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh
+EXTRA_DIST += agent/tests/smoke.sh agent/tests/udpcount.py agent/demo.sh agent/demo.awk
+
+agent_tests_test_conf_SOURCES = agent/tests/test_conf.c
+agent_tests_test_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_addr_SOURCES = agent/tests/test_addr.c
+agent_tests_test_addr_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_addr_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_plugin_SOURCES = agent/tests/test_plugin.c
+agent_tests_test_plugin_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_plugin_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_notify_SOURCES = agent/tests/test_notify.c
+agent_tests_test_notify_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_notify_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_export_SOURCES = agent/tests/test_export.c
+agent_tests_test_export_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_export_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_reload_SOURCES = agent/tests/test_reload.c
+agent_tests_test_reload_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_reload_LDADD = $(BSF_AGENT_TEST_LIBS)
+
+# The test plugins: a good one, one with a wrong interface version, one
+# without the entry point.  The tests load them from .libs/.
+check_LTLIBRARIES += agent/tests/testplugin.la agent/tests/testplugin_badabi.la \
+	agent/tests/testplugin_nosym.la
+BSF_TESTPLUGIN_LDFLAGS = -module -rpath /nowhere -avoid-version
+agent_tests_testplugin_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_badabi_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_badabi_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=99
+agent_tests_testplugin_badabi_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_nosym_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_nosym_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_NO_ENTRY
+agent_tests_testplugin_nosym_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+
+# ---- make demo: bsflowd on the demo scenario for about 20 s, with
+# bsflow-collect receiving on a free loopback port and a per-port table.
+DEMO_SECONDS = 20
+demo: agent/bsflowd collector-test/bsflow-collect
+	@$(SHELL) $(srcdir)/agent/demo.sh '$(abs_top_builddir)' '$(abs_top_srcdir)' $(DEMO_SECONDS)
+.PHONY: demo

@@ -18,8 +18,7 @@
  * array pass key NULL (JSON array elements have no names).  Nesting is
  * limited to COLLECT_OUT_MAXDEPTH levels; deeper calls are ignored.
  * collect_out_text() prints a line in text mode only (the sflowtool
- * "startSample ----" markers); collect_out_json_only() style fields do not
- * exist: everything else appears in both shapes.
+ * "startSample ----" markers); everything else appears in both shapes.
  */
 #ifndef BSFLOWD_COLLECT_OUTPUT_H
 #define BSFLOWD_COLLECT_OUTPUT_H
@@ -50,6 +49,7 @@ struct collect_out {
 	int depth;    /* open containers */
 	int overflow; /* containers opened beyond MAXDEPTH, ignored */
 	struct collect_out_level lv[COLLECT_OUT_MAXDEPTH];
+	char prefix[COLLECT_OUT_KEYMAX];
 	/* Context for print_own.c, set by print.c: */
 	uint32_t own_enterprise; /* the configured own enterprise (-e) */
 	uint32_t sample_tag;	 /* tag of the sample whose records are printed */
@@ -67,6 +67,11 @@ void collect_out_begin_object(struct collect_out *o, const char *key);
 void collect_out_end_object(struct collect_out *o);
 void collect_out_begin_array(struct collect_out *o, const char *key);
 void collect_out_end_array(struct collect_out *o);
+
+/* A prefix put before every key printed from now on, in both shapes, until
+ * changed; NULL or "" for none.  sflowtool prints the records of a discard
+ * sample with the prefix "discarded_" ("discarded_flowBlock_tag 0:1"). */
+void collect_out_set_prefix(struct collect_out *o, const char *prefix);
 
 /* A line printed only in text mode, as is (a newline is added). */
 void collect_out_text(struct collect_out *o, const char *line);

@@ -18,9 +18,9 @@
 #define SFLOW_VERSION 5
 
 /* data_format = enterprise (20 bits) << 12 | format (12 bits) */
-#define SFLOW_TAG(ent, fmt) ((((uint32_t)(ent)) << 12) | ((uint32_t)(fmt)&0xfffu))
+#define SFLOW_TAG(ent, fmt)	  ((((uint32_t)(ent)) << 12) | ((uint32_t)(fmt)&0xfffu))
 #define SFLOW_TAG_ENTERPRISE(tag) (((uint32_t)(tag)) >> 12)
-#define SFLOW_TAG_FORMAT(tag) (((uint32_t)(tag)) & 0xfffu)
+#define SFLOW_TAG_FORMAT(tag)	  (((uint32_t)(tag)) & 0xfffu)
 
 #define SFLOW_ENT_STANDARD 0u
 #define SFLOW_ENT_BROADCOM 4413u
@@ -28,48 +28,48 @@
 #define SFLOW_ENT_OWN_DEFAULT 32473u
 
 /* Sample types */
-#define SFLOW_SAMPLE_FLOW SFLOW_TAG(0, 1)
-#define SFLOW_SAMPLE_COUNTERS SFLOW_TAG(0, 2)
-#define SFLOW_SAMPLE_FLOW_EXP SFLOW_TAG(0, 3)
+#define SFLOW_SAMPLE_FLOW	  SFLOW_TAG(0, 1)
+#define SFLOW_SAMPLE_COUNTERS	  SFLOW_TAG(0, 2)
+#define SFLOW_SAMPLE_FLOW_EXP	  SFLOW_TAG(0, 3)
 #define SFLOW_SAMPLE_COUNTERS_EXP SFLOW_TAG(0, 4)
-#define SFLOW_SAMPLE_DISCARD SFLOW_TAG(0, 5)
+#define SFLOW_SAMPLE_DISCARD	  SFLOW_TAG(0, 5)
 
 /* Counter records */
-#define SFLOW_CTR_GENERIC SFLOW_TAG(0, 1)
-#define SFLOW_CTR_ETHERNET SFLOW_TAG(0, 2)
-#define SFLOW_CTR_PORT_NAME SFLOW_TAG(0, 1005)
+#define SFLOW_CTR_GENERIC    SFLOW_TAG(0, 1)
+#define SFLOW_CTR_ETHERNET   SFLOW_TAG(0, 2)
+#define SFLOW_CTR_PORT_NAME  SFLOW_TAG(0, 1005)
 #define SFLOW_CTR_BST_DEVICE SFLOW_TAG(4413, 1)
-#define SFLOW_CTR_BST_PORT SFLOW_TAG(4413, 2)
+#define SFLOW_CTR_BST_PORT   SFLOW_TAG(4413, 2)
 
 /* Flow records (in 0:1, 0:3 and 0:5 samples) */
-#define SFLOW_FLOW_HEADER SFLOW_TAG(0, 1)
-#define SFLOW_FLOW_EXT_SWITCH SFLOW_TAG(0, 1001)
-#define SFLOW_FLOW_EGRESS_QUEUE SFLOW_TAG(0, 1036)
-#define SFLOW_FLOW_FUNCTION SFLOW_TAG(0, 1038)
-#define SFLOW_FLOW_TRANSIT SFLOW_TAG(0, 1039)
-#define SFLOW_FLOW_QUEUE_DEPTH SFLOW_TAG(0, 1040)
-#define SFLOW_FLOW_TIMESTAMP SFLOW_TAG(0, 1043)
+#define SFLOW_FLOW_HEADER	    SFLOW_TAG(0, 1)
+#define SFLOW_FLOW_EXT_SWITCH	    SFLOW_TAG(0, 1001)
+#define SFLOW_FLOW_EGRESS_QUEUE	    SFLOW_TAG(0, 1036)
+#define SFLOW_FLOW_FUNCTION	    SFLOW_TAG(0, 1038)
+#define SFLOW_FLOW_TRANSIT	    SFLOW_TAG(0, 1039)
+#define SFLOW_FLOW_QUEUE_DEPTH	    SFLOW_TAG(0, 1040)
+#define SFLOW_FLOW_TIMESTAMP	    SFLOW_TAG(0, 1043)
 #define SFLOW_FLOW_BST_EGRESS_QUEUE SFLOW_TAG(4413, 1)
 
 /* Data source types (source_id_type) */
 #define SFLOW_DS_IFINDEX 0u
-#define SFLOW_DS_VLAN 1u
-#define SFLOW_DS_ENTITY 2u
+#define SFLOW_DS_VLAN	 1u
+#define SFLOW_DS_ENTITY	 2u
 
 /* Flow sample input/output interface formats */
-#define SFLOW_IF_FORMAT_IFINDEX 0u
+#define SFLOW_IF_FORMAT_IFINDEX	  0u
 #define SFLOW_IF_FORMAT_DISCARDED 1u
-#define SFLOW_IF_FORMAT_MULTIPLE 2u
+#define SFLOW_IF_FORMAT_MULTIPLE  2u
 
 #define SFLOW_HEADER_PROTO_ETHERNET 1u
 
 /* Limits */
-#define SFLOW_DGRAM_MIN 200u
-#define SFLOW_DGRAM_MAX 8192u
-#define SFLOW_DGRAM_DEFAULT 1400u
-#define SFLOW_BST_MAX_QUEUES 8u
-#define SFLOW_PORT_NAME_MAX 255u
-#define SFLOW_PCT_UNKNOWN (-1)
+#define SFLOW_DGRAM_MIN		200u
+#define SFLOW_DGRAM_MAX		8192u
+#define SFLOW_DGRAM_DEFAULT	1400u
+#define SFLOW_BST_MAX_QUEUES	8u
+#define SFLOW_PORT_NAME_MAX	255u
+#define SFLOW_PCT_UNKNOWN	(-1)
 #define SFLOW_COUNTER32_UNKNOWN 0xFFFFFFFFu
 #define SFLOW_COUNTER64_UNKNOWN 0xFFFFFFFFFFFFFFFFull
 
@@ -80,8 +80,8 @@ enum sflow_addr_type {
 };
 
 struct sflow_addr {
-	uint32_t type;	/* enum sflow_addr_type */
-	uint8_t a[16];	/* 4 bytes used for IPv4, network order */
+	uint32_t type; /* enum sflow_addr_type */
+	uint8_t a[16]; /* 4 bytes used for IPv4, network order */
 };
 
 /* ---- sample headers (expanded form; the decoder widens compact 0:1/0:2) */
@@ -155,8 +155,8 @@ struct sflow_eth_counters { /* 0:2, 52 bytes */
 	uint32_t dot3StatsSymbolErrors;
 };
 
-struct sflow_port_name { /* 0:1005 */
-	uint32_t len;	/* <= SFLOW_PORT_NAME_MAX */
+struct sflow_port_name {		    /* 0:1005 */
+	uint32_t len;			    /* <= SFLOW_PORT_NAME_MAX */
 	char name[SFLOW_PORT_NAME_MAX + 1]; /* NUL-terminated copy */
 };
 

@@ -36,8 +36,8 @@ enum sflow_rec_kind {
 
 struct sflow_record {
 	uint32_t tag;
-	uint32_t length;  /* body bytes */
-	size_t offset;	  /* datagram offset of the tag */
+	uint32_t length; /* body bytes */
+	size_t offset;	 /* datagram offset of the tag */
 	const uint8_t *body;
 	enum sflow_rec_kind kind;
 	union {
@@ -49,9 +49,9 @@ struct sflow_record {
 		struct sflow_sampled_header header;
 		struct sflow_ext_switch ext_switch;
 		struct sflow_function function;
-		uint32_t queue;	   /* 0:1036 and 4413:1 flow */
-		uint32_t delay_ns; /* 0:1039 */
-		uint32_t depth;	   /* 0:1040 */
+		uint32_t queue;	       /* 0:1036 and 4413:1 flow */
+		uint32_t delay_ns;     /* 0:1039 */
+		uint32_t depth;	       /* 0:1040 */
 		uint64_t timestamp_ns; /* 0:1043 */
 		struct sflow_own_record own;
 	} u;
@@ -94,22 +94,41 @@ struct sflow_datagram {
 };
 
 struct sflow_decode_opts {
-	uint32_t own_enterprise; /* bsflowd's own records; SFLOW_ENT_OWN_DEFAULT */
+	uint32_t own_enterprise; /* bsflowd's own records; 0 = SFLOW_ENT_OWN_DEFAULT */
 };
 
 struct sflow_decode_error {
-	int status;	 /* SFLOW_ERR_TRUNC or SFLOW_ERR_FORMAT */
-	size_t offset;	 /* byte offset in the datagram */
-	char msg[160];	 /* "offset 44: counter record 0:1 body is 84 bytes, expected 88" */
+	int status;    /* SFLOW_ERR_TRUNC or SFLOW_ERR_FORMAT */
+	size_t offset; /* byte offset in the datagram */
+	char msg[160]; /* "offset 44: counter record 0:1 length 84, expected 88" */
 };
 
 /* Returns SFLOW_OK and fills *d, or an error (then *d holds nothing to free
- * and err says where and why).  opts may be NULL for the defaults. */
+ * and err says where and why).  opts may be NULL for the defaults.
+ *
+ * What is an error: input ending inside a field (SFLOW_ERR_TRUNC), a
+ * version other than 5, an agent address type other than 0, 1 or 2, a
+ * sample or record length that is not a multiple of 4 or runs past its
+ * enclosing body, a count whose elements (8 bytes each at least) cannot fit
+ * in what remains (checked before any allocation), a known structure whose
+ * length differs from what its body needs, a string or array over its
+ * declared limit, bytes left over after the last record of a known sample
+ * or after the last sample (all SFLOW_ERR_FORMAT), or SFLOW_ERR_NOMEM.
+ * Unknown sample and record tags are never an error.  Inside bsflowd's own
+ * sample types, standard records are read as flow records. */
 int sflow_decode(const uint8_t *buf, size_t len, const struct sflow_decode_opts *opts,
 		 struct sflow_datagram *d, struct sflow_decode_error *err);
 void sflow_datagram_free(struct sflow_datagram *d);
 
-/* Names for printing: "0:4" style tag text into buf; a known name or NULL. */
+/* Names for printing.  sflow_tag_str() writes "enterprise:format" text
+ * ("0:4", "4413:2") into buf and returns buf (never NULL: "" if buf is NULL
+ * or n is 0).  sflow_sample_name() and sflow_record_name() return the
+ * spec's structure name ("counters_sample_expanded", "bst_port_buffers")
+ * or NULL if not known; a record tag is read as a counter record inside
+ * 0:2/0:4 samples and as a flow record anywhere else.  bsflowd's own
+ * structures are named by sflow_own_record_name()/sflow_own_sample_name(). */
 const char *sflow_tag_str(uint32_t tag, char *buf, size_t n);
+const char *sflow_sample_name(uint32_t tag);
+const char *sflow_record_name(uint32_t sample_tag, uint32_t tag);
 
 #endif

@@ -23,14 +23,14 @@
 
 /* A sample being encoded: where its length and record count go. */
 struct sflow_sample_enc {
-	size_t start;	     /* offset of the sample's data_format */
-	size_t len_mark;     /* sample body length placeholder */
-	size_t count_mark;   /* record count placeholder */
+	size_t start;	   /* offset of the sample's data_format */
+	size_t len_mark;   /* sample body length placeholder */
+	size_t count_mark; /* record count placeholder */
 	uint32_t nrecords;
 };
 
 void sflow_enc_flow_begin(struct sflow_w *w, struct sflow_sample_enc *s,
-			  const struct sflow_flow_sample *h);	 /* 0:3 */
+			  const struct sflow_flow_sample *h); /* 0:3 */
 void sflow_enc_counters_begin(struct sflow_w *w, struct sflow_sample_enc *s,
 			      const struct sflow_counters_sample *h); /* 0:4 */
 void sflow_enc_discard_begin(struct sflow_w *w, struct sflow_sample_enc *s,
@@ -98,7 +98,10 @@ static inline int sflow_builder_pending(const struct sflow_dgram_builder *b)
 }
 /* Write the header with this sequence number and uptime (ms) and return the
  * finished datagram; the builder is then empty again.  *len is 0 (and the
- * return NULL) when nothing is pending. */
+ * return NULL) when nothing is pending.  The bytes live in b->buf: send them
+ * before the next sflow_builder_add().  sflow_builder_add() also refuses
+ * (SFLOW_ERR_INVALID) a sample whose framing is not exact: shorter than 8
+ * bytes, not a multiple of 4, or a body length field other than len - 8. */
 const uint8_t *sflow_builder_finish(struct sflow_dgram_builder *b, uint32_t sequence_number,
 				    uint32_t uptime_ms, size_t *len);
 

@@ -34,7 +34,7 @@ struct sflow_w {
 	uint8_t *buf;
 	size_t cap;
 	size_t len;
-	int err; /* SFLOW_OK or SFLOW_ERR_FULL, sticky */
+	int err; /* SFLOW_OK, SFLOW_ERR_FULL or SFLOW_ERR_INVALID, sticky */
 };
 
 void sflow_w_init(struct sflow_w *w, uint8_t *buf, size_t cap);
@@ -60,9 +60,9 @@ struct sflow_r {
 	const uint8_t *buf;
 	size_t len;
 	size_t pos;
-	size_t base;	    /* offset of buf[0] in the whole datagram, for errors */
-	int err;	    /* SFLOW_OK or an SFLOW_ERR_*, sticky */
-	size_t err_offset;  /* datagram offset of the failed read */
+	size_t base;	     /* offset of buf[0] in the whole datagram, for errors */
+	int err;	     /* SFLOW_OK or an SFLOW_ERR_*, sticky */
+	size_t err_offset;   /* datagram offset of the failed read */
 	const char *err_why; /* static text: what was being read */
 };
 

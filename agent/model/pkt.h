@@ -29,7 +29,14 @@ struct model_pkt {
 	uint16_t hdr_len;   /* bytes at hdr, <= MODEL_HDR_MAX */
 	uint32_t flow_id;   /* source-unique flow number, for tests and matching */
 	const uint8_t *hdr; /* the frame's first hdr_len bytes (Ethernet) */
+	uint8_t cast;	    /* destination MAC class if the source knows it:
+			       MODEL_CAST_UNICAST / _MULTICAST / _BROADCAST;
+			       0: the engine reads it from hdr (slower) */
 };
+
+#define MODEL_CAST_UNICAST   1
+#define MODEL_CAST_MULTICAST 2
+#define MODEL_CAST_BROADCAST 3
 
 struct model_source {
 	/* Fill *p with the next packet; return 1, or 0 when the source is

@@ -1,1 +1,63 @@
 # agent/model/traffic.mk - traffic sources, scenario config and bsflow-sim (included by the top Makefile.am).
+# Appends the traffic side of the model to libmodel (declared in
+# agent/model/local.mk, included before this file), and builds bsflow-sim,
+# the model benchmark and the traffic / scenario tests.
+# Programs that link libmodel.a and use scenario.c or replay.c also need
+# $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) (MODEL_TRAFFIC_LIBS below).
+
+agent_model_libmodel_a_SOURCES += \
+	agent/model/headers.c agent/model/headers.h \
+	agent/model/traffic.c agent/model/traffic.h \
+	agent/model/replay.c agent/model/replay.h \
+	agent/model/scenario.c agent/model/scenario.h
+
+MODEL_TRAFFIC_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS)
+MODEL_TRAFFIC_LIBS = agent/model/libmodel.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS)
+
+# bsflow-sim: run a scenario on virtual time and print statistics.
+bin_PROGRAMS += agent/model/bsflow-sim
+agent_model_bsflow_sim_SOURCES = agent/model/sim.c
+agent_model_bsflow_sim_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
+agent_model_bsflow_sim_LDADD = $(MODEL_TRAFFIC_LIBS)
+
+# make bench: simulated packets per second, memory per port and packet.
+BENCH_PROGS += agent/model/bench/bench_model
+EXTRA_PROGRAMS += agent/model/bench/bench_model
+agent_model_bench_bench_model_SOURCES = agent/model/bench/bench_model.c
+agent_model_bench_bench_model_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
+agent_model_bench_bench_model_LDADD = $(MODEL_TRAFFIC_LIBS)
+
+# Unit tests (Check) and the bsflow-sim shell test.
+MODEL_TRAFFIC_TESTS = \
+	agent/model/tests/test_traffic \
+	agent/model/tests/test_traffic_replay \
+	agent/model/tests/test_scenario
+check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
+TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh \
+	agent/model/tests/test_traffic_tshark.sh
+EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_traffic_tshark.sh
+
+MODEL_TRAFFIC_TEST_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(CHECK_CFLAGS) \
+	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
+MODEL_TRAFFIC_TEST_LIBS = $(MODEL_TRAFFIC_LIBS) $(CHECK_LIBS)
+
+agent_model_tests_test_traffic_SOURCES = agent/model/tests/test_traffic.c
+agent_model_tests_test_traffic_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_traffic_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+agent_model_tests_test_traffic_replay_SOURCES = agent/model/tests/test_traffic_replay.c
+agent_model_tests_test_traffic_replay_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_traffic_replay_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+agent_model_tests_test_traffic_pcapgen_SOURCES = agent/model/tests/test_traffic_pcapgen.c
+agent_model_tests_test_traffic_pcapgen_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
+agent_model_tests_test_traffic_pcapgen_LDADD = $(MODEL_TRAFFIC_LIBS)
+agent_model_tests_test_scenario_SOURCES = agent/model/tests/test_scenario.c
+agent_model_tests_test_scenario_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_scenario_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+
+# Example scenarios (installed next to bsflowd.conf).
+scenariosdir = $(sysconfdir)/bsflowd/scenarios
+dist_scenarios_DATA = \
+	etc/scenarios/demo.conf \
+	etc/scenarios/incast.conf \
+	etc/scenarios/pfc.conf \
+	etc/scenarios/replay.conf

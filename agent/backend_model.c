@@ -1,0 +1,525 @@
+/*
+ * backend_model.c - the built-in model backend: struct bsf_backend_ops over
+ * the switch model library (agent/model/model.h), run in real time.
+ *
+ * The model's virtual clock follows CLOCK_MONOTONIC from open(): a libevent
+ * timer every BM_TICK_MS calls model_advance_to(now).  One tick advances at
+ * most BM_MAX_STEP_NS of virtual time so the loop stays responsive; if the
+ * model cannot keep up, the lag (wall clock minus model clock) grows and is
+ * reported (lag_ns, and a log line at most once a minute while it exceeds
+ * BM_LAG_WARN_NS) rather than the model silently running slow.
+ *
+ * Read windows: the model closes a window's peaks for the whole switch on
+ * each read, and resets its delay maxima per queue on each read, but the
+ * agent reads one port (or the device) at a time.  So every model read is
+ * folded into per-window, per-object accumulators here, and a read of
+ * (window, port) returns and clears only that port's accumulated peaks:
+ * each object's peak covers exactly the time since that window last read
+ * that object.
+ */
+#include "config.h"
+
+#include <confuse.h>
+#include <stdarg.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "agent/backend.h"
+#include "agent/backends.h"
+#include "agent/log.h"
+#include "agent/model/model.h"
+#include "agent/model/scenario.h"
+
+#define BM_TICK_MS     5
+#define BM_MAX_STEP_NS (50ull * 1000000ull)
+#define BM_LAG_WARN_NS (100ull * 1000000ull)
+#define BM_LAG_LOG_NS  (60ull * 1000000000ull)
+#define BM_EV_CHUNK    32
+
+/* A peak accumulator: the highest peak seen since the window's last read. */
+struct bm_acc {
+	struct model_occ o;
+	int have;
+};
+
+struct bm_port_acc {
+	struct bm_acc ing_uc, ing_mc, egr_uc, egr_mc;
+	struct bm_acc pg[MODEL_NUM_PG], pg_headroom[MODEL_NUM_PG];
+	struct bm_acc ucq[MODEL_MAX_QUEUES], mcq[MODEL_MAX_QUEUES];
+};
+
+struct bm_dev_acc {
+	struct bm_acc uc, mc;
+	struct bm_acc ing_pool[MODEL_MAX_POOLS], egr_pool[MODEL_MAX_POOLS];
+	struct bm_acc cpu[MODEL_MAX_QUEUES];
+};
+
+struct bm_delay_acc {
+	uint64_t nt_max, mk_max, count_seen;
+};
+
+struct bm {
+	struct model *m;
+	const struct bsf_host *host;
+	struct event *tick;
+	uint64_t t0_mono_ns, t0_wall_ns;
+	uint64_t lag_ns;
+	struct bsf_ratelimit lag_rl;
+	uint64_t events_seen;
+	struct bsf_device_desc dev;
+	struct bsf_port_desc *ports;
+	struct model_buffers *snap;
+	uint32_t nports; /* front-panel ports (the CPU port is index nports) */
+	struct bm_port_acc *pacc[BSF_WINDOWS]; /* nports each */
+	struct bm_dev_acc dacc[BSF_WINDOWS];
+	/* [window][port * 2 * MODEL_MAX_QUEUES + mc * MODEL_MAX_QUEUES + q] */
+	struct bm_delay_acc *dlacc[BSF_WINDOWS];
+	struct model_event evbuf[BM_EV_CHUNK];
+};
+
+static void bm_log(struct bm *b, int prio, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void bm_log(struct bm *b, int prio, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (b->host && b->host->log)
+		b->host->log(b->host->arg, prio, "%s", msg);
+}
+
+static void tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct bm *b = arg;
+	uint64_t target = bsf_now_ns() - b->t0_mono_ns;
+	uint64_t now = model_now(b->m), to = target;
+	struct model_stats s;
+	uint64_t count;
+
+	if (to > now + BM_MAX_STEP_NS)
+		to = now + BM_MAX_STEP_NS;
+	model_advance_to(b->m, to);
+	now = bsf_now_ns() - b->t0_mono_ns;
+	b->lag_ns = now > model_now(b->m) ? now - model_now(b->m) : 0;
+	if (b->lag_ns > BM_LAG_WARN_NS && bsf_ratelimit_hit(&b->lag_rl, bsf_now_ns(), &count))
+		bm_log(b, LOG_WARNING,
+		       "model: the simulation is %.1f ms behind the wall clock: this machine "
+		       "cannot run the scenario in real time",
+		       (double)b->lag_ns / 1e6);
+	model_get_stats(b->m, &s);
+	if (s.events != b->events_seen) {
+		b->events_seen = s.events;
+		if (b->host && b->host->events_ready)
+			b->host->events_ready(b->host->arg);
+	}
+}
+
+static void bm_close(void *st)
+{
+	struct bm *b = st;
+
+	if (!b)
+		return;
+	if (b->tick)
+		event_free(b->tick);
+	model_buffers_free(b->snap);
+	model_free(b->m);
+	for (int w = 0; w < BSF_WINDOWS; w++) {
+		free(b->pacc[w]);
+		free(b->dlacc[w]);
+	}
+	free(b->ports);
+	free(b);
+}
+
+static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errlen)
+{
+	struct bm *b = calloc(1, sizeof *b);
+	const struct model_config *mc;
+	struct timeval tv = {0, BM_TICK_MS * 1000};
+
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->host = args->host;
+	{
+		struct model_scenario sc;
+		int r;
+
+		memset(&sc, 0, sizeof sc);
+		r = model_scenario_from_cfg((cfg_t *)args->cfg_section, args->config_file, NULL,
+					    &sc, err, errlen);
+		if (r == 0)
+			b->m = model_scenario_build(&sc, err, errlen);
+		model_scenario_free(&sc);
+		if (!b->m)
+			goto fail;
+	}
+	mc = model_config_of(b->m);
+	b->nports = mc->nports;
+	b->ports = calloc(mc->nports, sizeof *b->ports);
+	b->snap = model_buffers_new(b->m);
+	if (!b->ports || !b->snap)
+		goto nomem;
+	for (int w = 0; w < BSF_WINDOWS; w++) {
+		b->pacc[w] = calloc(mc->nports, sizeof *b->pacc[w]);
+		b->dlacc[w] =
+		    calloc((size_t)mc->nports * 2 * MODEL_MAX_QUEUES, sizeof *b->dlacc[w]);
+		if (!b->pacc[w] || !b->dlacc[w])
+			goto nomem;
+	}
+	for (uint32_t i = 0; i < mc->nports; i++) {
+		const struct model_port_config *pc = &mc->ports[i];
+		struct bsf_port_desc *p = &b->ports[i];
+
+		p->ifindex = pc->ifindex;
+		snprintf(p->name, sizeof p->name, "%s", pc->name);
+		p->speed_bps = pc->speed_bps;
+		p->n_uc_queues = pc->n_ucq;
+		p->n_mc_queues = pc->n_mcq;
+		p->n_pgs = MODEL_NUM_PG;
+		p->oper_up = 1;
+		p->sampling_rate = pc->sampling_rate;
+	}
+	snprintf(b->dev.id, sizeof b->dev.id, "model");
+	b->dev.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS | BSF_CAP_BUFFER_BYTES |
+		      BSF_CAP_PEAK_TIME | BSF_CAP_PGS | BSF_CAP_POOLS | BSF_CAP_CPU_QUEUES |
+		      BSF_CAP_DELAY_NONTAGGED | BSF_CAP_DELAY_MARKER | BSF_CAP_DROP_EVENTS |
+		      BSF_CAP_SAMPLE_EVENTS | BSF_CAP_MODEL_CLOCK;
+	b->dev.nports = mc->nports;
+	b->dev.ports = b->ports;
+	b->dev.cell_bytes = mc->cell_bytes;
+	b->dev.total_cells = mc->total_cells;
+	b->dev.n_ingress_pools = mc->n_ing_pools;
+	b->dev.n_egress_pools = mc->n_egr_pools;
+	b->dev.n_cpu_queues = mc->cpu.n_ucq;
+	bsf_ratelimit_init(&b->lag_rl, BM_LAG_LOG_NS);
+	b->t0_mono_ns = bsf_now_ns();
+	b->t0_wall_ns = bsf_wall_ns();
+	if (args->base) {
+		b->tick = event_new(args->base, -1, EV_PERSIST, tick_cb, b);
+		if (!b->tick || event_add(b->tick, &tv) < 0)
+			goto nomem;
+	}
+	bm_log(b, LOG_INFO, "model: %u ports, %u cells of %u bytes, running in real time",
+	       mc->nports, mc->total_cells, mc->cell_bytes);
+	return b;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	bm_close(b);
+	return NULL;
+}
+
+static const struct bsf_device_desc *bm_describe(void *st)
+{
+	struct bm *b = st;
+
+	return &b->dev;
+}
+
+static int bm_read_counters(void *st, uint32_t port, struct bsf_if_counters *out, char *err,
+			    size_t errlen)
+{
+	struct bm *b = st;
+	struct model_if_counters c;
+
+	if (port >= b->nports || model_read_counters(b->m, port, &c) < 0) {
+		snprintf(err, errlen, "model: no port %u", port);
+		return -1;
+	}
+	out->in_octets = c.in_octets;
+	out->in_ucast = c.in_ucast;
+	out->in_mcast = c.in_mcast;
+	out->in_bcast = c.in_bcast;
+	out->in_discards = c.in_discards;
+	out->in_errors = 0; /* the model has no bit errors */
+	out->in_unknown_protos = 0;
+	out->out_octets = c.out_octets;
+	out->out_ucast = c.out_ucast;
+	out->out_mcast = c.out_mcast;
+	out->out_bcast = c.out_bcast;
+	out->out_discards = c.out_discards;
+	out->out_errors = 0;
+	out->speed_bps = b->ports[port].speed_bps;
+	out->admin_up = 1;
+	out->oper_up = 1;
+	return 0;
+}
+
+/* Fold a fresh model reading into an accumulator. */
+static void acc_fold(struct bm_acc *a, const struct model_occ *o)
+{
+	if (!a->have || o->peak_cells > a->o.peak_cells) {
+		a->o.peak_cells = o->peak_cells;
+		a->o.peak_bytes = o->peak_bytes;
+		a->o.peak_t_ns = o->peak_t_ns;
+		a->o.alloc_cells = o->alloc_cells;
+	}
+	a->o.cur_cells = o->cur_cells;
+	a->o.cur_bytes = o->cur_bytes;
+	a->have = 1;
+}
+
+/* Take an accumulator's value out (and restart it at the current level). */
+static void acc_take(struct bm *b, struct bm_acc *a, struct bsf_buf *out)
+{
+	out->cur_cells = a->o.cur_cells;
+	out->cur_bytes = a->o.cur_bytes;
+	out->peak_cells = a->o.peak_cells;
+	out->peak_bytes = a->o.peak_bytes;
+	out->alloc_cells = a->o.alloc_cells;
+	out->peak_time_ns = a->have ? b->t0_wall_ns + a->o.peak_t_ns : BSF_UNKNOWN;
+	a->have = 0;
+}
+
+/* Read window w of the whole model and fold it into w's accumulators. */
+static int bm_snapshot(struct bm *b, unsigned w)
+{
+	if (model_read_buffers(b->m, w, b->snap) < 0)
+		return -1;
+	for (uint32_t p = 0; p < b->nports; p++) {
+		const struct model_port_buffers *s = &b->snap->ports[p];
+		struct bm_port_acc *a = &b->pacc[w][p];
+
+		acc_fold(&a->ing_uc, &s->ing_uc);
+		acc_fold(&a->ing_mc, &s->ing_mc);
+		acc_fold(&a->egr_uc, &s->egr_uc);
+		acc_fold(&a->egr_mc, &s->egr_mc);
+		for (int g = 0; g < MODEL_NUM_PG; g++) {
+			acc_fold(&a->pg[g], &s->pg[g]);
+			acc_fold(&a->pg_headroom[g], &s->pg_headroom[g]);
+		}
+		for (int q = 0; q < MODEL_MAX_QUEUES; q++) {
+			acc_fold(&a->ucq[q], &s->ucq[q]);
+			acc_fold(&a->mcq[q], &s->mcq[q]);
+		}
+	}
+	acc_fold(&b->dacc[w].uc, &b->snap->dev_uc);
+	acc_fold(&b->dacc[w].mc, &b->snap->dev_mc);
+	for (int i = 0; i < MODEL_MAX_POOLS; i++) {
+		acc_fold(&b->dacc[w].ing_pool[i], &b->snap->ing_pool[i]);
+		acc_fold(&b->dacc[w].egr_pool[i], &b->snap->egr_pool[i]);
+	}
+	for (int q = 0; q < MODEL_MAX_QUEUES; q++)
+		acc_fold(&b->dacc[w].cpu[q], &b->snap->ports[b->nports].ucq[q]);
+	return 0;
+}
+
+static int bm_read_port_buffers(void *st, unsigned window, uint32_t port,
+				struct bsf_port_buffers *out, char *err, size_t errlen)
+{
+	struct bm *b = st;
+	struct bm_port_acc *a;
+
+	if (window >= BSF_WINDOWS || window >= MODEL_NUM_WINDOWS || port >= b->nports) {
+		snprintf(err, errlen, "model: bad window %u or port %u", window, port);
+		return -1;
+	}
+	if (bm_snapshot(b, window) < 0) {
+		snprintf(err, errlen, "model: cannot read the buffers");
+		return -1;
+	}
+	a = &b->pacc[window][port];
+	memset(out, 0, sizeof *out);
+	acc_take(b, &a->ing_uc, &out->ingress_uc);
+	acc_take(b, &a->ing_mc, &out->ingress_mc);
+	acc_take(b, &a->egr_uc, &out->egress_uc);
+	acc_take(b, &a->egr_mc, &out->egress_mc);
+	for (int q = 0; q < BSF_MAX_QUEUES && q < MODEL_MAX_QUEUES; q++) {
+		acc_take(b, &a->ucq[q], &out->uc[q]);
+		acc_take(b, &a->mcq[q], &out->mc[q]);
+	}
+	for (int g = 0; g < BSF_MAX_PGS && g < MODEL_NUM_PG; g++) {
+		acc_take(b, &a->pg[g], &out->pg_shared[g]);
+		acc_take(b, &a->pg_headroom[g], &out->pg_headroom[g]);
+	}
+	return 0;
+}
+
+static int bm_read_device_buffers(void *st, unsigned window, struct bsf_device_buffers *out,
+				  char *err, size_t errlen)
+{
+	struct bm *b = st;
+	struct bm_dev_acc *a;
+
+	if (window >= BSF_WINDOWS || window >= MODEL_NUM_WINDOWS) {
+		snprintf(err, errlen, "model: bad window %u", window);
+		return -1;
+	}
+	if (bm_snapshot(b, window) < 0) {
+		snprintf(err, errlen, "model: cannot read the buffers");
+		return -1;
+	}
+	a = &b->dacc[window];
+	memset(out, 0, sizeof *out);
+	acc_take(b, &a->uc, &out->uc);
+	acc_take(b, &a->mc, &out->mc);
+	for (int i = 0; i < BSF_MAX_POOLS && i < MODEL_MAX_POOLS; i++) {
+		acc_take(b, &a->ing_pool[i], &out->ingress_pool[i]);
+		acc_take(b, &a->egr_pool[i], &out->egress_pool[i]);
+	}
+	for (int q = 0; q < BSF_MAX_QUEUES && q < MODEL_MAX_QUEUES; q++)
+		acc_take(b, &a->cpu[q], &out->cpu[q]);
+	return 0;
+}
+
+static int bm_read_delays(void *st, unsigned window, uint32_t port, struct bsf_port_delays *out,
+			  char *err, size_t errlen)
+{
+	struct bm *b = st;
+	const struct bsf_port_desc *pd;
+
+	if (window >= BSF_WINDOWS || port >= b->nports) {
+		snprintf(err, errlen, "model: bad window %u or port %u", window, port);
+		return -1;
+	}
+	pd = &b->ports[port];
+	for (int mc = 0; mc < 2; mc++) {
+		unsigned nq = mc ? pd->n_mc_queues : pd->n_uc_queues;
+
+		for (unsigned q = 0; q < BSF_MAX_QUEUES; q++) {
+			struct bsf_queue_delay *o = mc ? &out->mc[q] : &out->uc[q];
+			size_t k = ((size_t)port * 2 + (size_t)mc) * MODEL_MAX_QUEUES + q;
+			struct model_delay d;
+			struct bm_delay_acc *a;
+
+			if (q >= nq) {
+				o->nontagged_latest_ns = o->nontagged_max_ns = BSF_UNKNOWN;
+				o->nontagged_count = o->marker_ns = BSF_UNKNOWN;
+				continue;
+			}
+			if (model_read_delay(b->m, port, q, mc, &d) < 0) {
+				snprintf(err, errlen,
+					 "model: cannot read the delay of port %u "
+					 "queue %u",
+					 port, q);
+				return -1;
+			}
+			/* the model resets its maxima on each read: give them to every
+			 * window */
+			for (int w = 0; w < BSF_WINDOWS; w++) {
+				a = &b->dlacc[w][k];
+				if (d.nt_max_ns > a->nt_max)
+					a->nt_max = d.nt_max_ns;
+				if (d.mk_max_ns > a->mk_max)
+					a->mk_max = d.mk_max_ns;
+			}
+			a = &b->dlacc[window][k];
+			o->nontagged_latest_ns = d.nt_latest_ns;
+			o->nontagged_max_ns = a->nt_max;
+			o->nontagged_count = d.nt_count - a->count_seen;
+			o->marker_ns = d.mk_delay_ns;
+			a->nt_max = 0;
+			a->mk_max = 0;
+			a->count_seen = d.nt_count;
+		}
+	}
+	return 0;
+}
+
+static uint32_t map_stage(unsigned cause)
+{
+	switch (cause) {
+	case MODEL_DROP_ING_LIMIT:
+		return BSF_STAGE_INGRESS_ADMISSION;
+	case MODEL_DROP_EGR_LIMIT:
+		return BSF_STAGE_EGRESS_ADMISSION;
+	case MODEL_DROP_WRED:
+		return BSF_STAGE_WRED;
+	default:
+		return BSF_STAGE_FORWARDING;
+	}
+}
+
+static size_t bm_read_events(void *st, struct bsf_event *ev, size_t max)
+{
+	struct bm *b = st;
+	size_t n = 0;
+
+	while (n < max) {
+		size_t want = max - n < BM_EV_CHUNK ? max - n : BM_EV_CHUNK;
+		size_t got = model_events_read(b->m, b->evbuf, want);
+
+		for (size_t i = 0; i < got; i++) {
+			const struct model_event *m = &b->evbuf[i];
+			struct bsf_event *e;
+
+			if (m->type != MODEL_EV_DROP && m->type != MODEL_EV_SAMPLE)
+				continue; /* PFC transitions have no bsf event yet */
+			e = &ev[n++];
+			memset(e, 0, sizeof *e);
+			e->type = m->type == MODEL_EV_DROP ? BSF_EV_DROP : BSF_EV_SAMPLE;
+			e->reason = m->reason;
+			e->stage = m->type == MODEL_EV_DROP ? map_stage(m->cause) : 0;
+			e->in_port = m->in_port == MODEL_PORT_NONE ? UINT32_MAX : m->in_port;
+			e->out_port = m->out_port == MODEL_PORT_NONE ? UINT32_MAX : m->out_port;
+			e->queue = m->queue == MODEL_QUEUE_NONE ? UINT32_MAX : m->queue;
+			e->multicast = m->mc;
+			e->frame_len = m->len;
+			e->t_ns = b->t0_wall_ns + m->t_ns;
+			e->depth_bytes = m->depth_bytes;
+			e->transit_ns = m->type == MODEL_EV_SAMPLE ? m->delay_ns : 0;
+			e->hdr_len = m->hdr_len < BSF_HDR_MAX ? m->hdr_len : BSF_HDR_MAX;
+			memcpy(e->hdr, m->hdr, e->hdr_len);
+		}
+		if (got < want)
+			break;
+	}
+	return n;
+}
+
+static uint64_t bm_sample_pool(void *st, uint32_t port)
+{
+	struct bm *b = st;
+	struct model_if_counters c;
+
+	if (port >= b->nports || model_read_counters(b->m, port, &c) < 0)
+		return 0;
+	return c.sample_pool;
+}
+
+static uint64_t bm_event_overflows(void *st)
+{
+	struct bm *b = st;
+	struct model_stats s;
+
+	model_get_stats(b->m, &s);
+	return s.events_lost;
+}
+
+static uint64_t bm_lag_ns(void *st)
+{
+	struct bm *b = st;
+
+	return b->lag_ns;
+}
+
+const struct bsf_backend_ops *bsf_backend_model_ops(void)
+{
+	static const struct bsf_backend_ops ops = {
+	    .abi_version = BSF_BACKEND_ABI_VERSION,
+	    .name = "model",
+	    .open = bm_open,
+	    .close = bm_close,
+	    .describe = bm_describe,
+	    .read_counters = bm_read_counters,
+	    .read_port_buffers = bm_read_port_buffers,
+	    .read_device_buffers = bm_read_device_buffers,
+	    .read_delays = bm_read_delays,
+	    .read_events = bm_read_events,
+	    .sample_pool = bm_sample_pool,
+	    .event_overflows = bm_event_overflows,
+	    .lag_ns = bm_lag_ns,
+	};
+
+	return &ops;
+}

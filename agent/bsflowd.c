@@ -1,0 +1,234 @@
+/*
+ * bsflowd.c - main(): the command line, the config check (-t), logging,
+ * the pid file, the privilege drop and the event loop.  Everything that
+ * runs in the loop is in daemon.c and the modules it drives.
+ *
+ * bsflowd never forks: it is meant to run under a service manager
+ * (systemd Type=notify, see bsflowd.service) or a shell; without -d it
+ * logs to syslog, with -d to stderr.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <getopt.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/daemon.h"
+#include "agent/log.h"
+#include "agent/notify.h"
+
+/* Exit codes (bsflowd(8)) */
+#define EXIT_OK	     0
+#define EXIT_CONFIG  1 /* bad configuration */
+#define EXIT_USAGE   2 /* bad command line */
+#define EXIT_RUNTIME 3 /* could not start: backend, pid file, user, ... */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bsflowd [-f FILE] [-d]... [-t] [-p PIDFILE] [-u USER] "
+		"[--run-for SECONDS] [-V] [-h]\n"
+		"  -f FILE    configuration (default %s/bsflowd.conf)\n"
+		"  -d         stay in the foreground logging to stderr; repeat for more\n"
+		"  -t         check the configuration and exit\n"
+		"  -p FILE    write the process id to FILE\n"
+		"  -u USER    run as USER once sockets and the backend are open\n"
+		"  --run-for SECONDS  exit cleanly after SECONDS\n"
+		"  -V         print the version\n",
+		SYSCONFDIR);
+}
+
+static int drop_privileges(const char *user)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw) {
+		log_errx("-u %s: no such user", user);
+		return -1;
+	}
+	if (setgroups(1, &pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0) {
+		log_err("-u %s: cannot switch to the user", user);
+		return -1;
+	}
+	if (setuid(0) == 0) {
+		log_errx("-u %s: could regain root after dropping privileges", user);
+		return -1;
+	}
+	log_info("running as user %s (uid %u)", user, (unsigned)pw->pw_uid);
+	return 0;
+}
+
+static int write_pidfile(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		log_err("pid file %s", path);
+		return -1;
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	if (fclose(f) != 0) {
+		log_err("pid file %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"run-for", required_argument, NULL, 'R'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *conf_path = SYSCONFDIR "/bsflowd.conf";
+	const char *pidfile = NULL, *user = NULL;
+	int explicit = 0, debug = 0, check = 0, ch, is_default, rc;
+	unsigned long run_for = 0;
+	struct bsf_daemon d;
+	struct event_base *base;
+	struct conf *c;
+	char err[1024];
+
+	while ((ch = getopt_long(argc, argv, "f:dtp:u:Vh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			conf_path = optarg;
+			explicit = 1;
+			break;
+		case 'd':
+			debug++;
+			break;
+		case 't':
+			check = 1;
+			break;
+		case 'p':
+			pidfile = optarg;
+			break;
+		case 'u':
+			user = optarg;
+			break;
+		case 'R': {
+			char *end;
+
+			errno = 0;
+			run_for = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || run_for == 0 ||
+			    run_for > 31536000ul) {
+				fprintf(stderr,
+					"bsflowd: --run-for %s: not a number of seconds "
+					"(1..31536000)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'V':
+			printf("bsflowd %s (backend interface version %u)\n", PACKAGE_VERSION,
+			       BSF_BACKEND_ABI_VERSION);
+			return EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "bsflowd: unexpected argument %s\n", argv[optind]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+
+	/* messages before the loop go to stderr in -t and -d modes */
+	bsf_log_init("bsflowd", debug, check || debug);
+
+	base = event_base_new();
+	if (!base) {
+		fprintf(stderr, "bsflowd: cannot create the event loop\n");
+		return EXIT_RUNTIME;
+	}
+	if (bsf_daemon_init(&d, base, conf_path, explicit) < 0) {
+		fprintf(stderr, "bsflowd: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	if (!c) {
+		fprintf(stderr, "%s\n", err);
+		if (!check && !debug)
+			log_errx("%s", err);
+		bsf_daemon_fini(&d);
+		event_base_free(base);
+		return EXIT_CONFIG;
+	}
+	if (check) {
+		rc = bsf_backend_check(c, err, sizeof err);
+		if (rc < 0)
+			fprintf(stderr, "%s\n", err);
+		else
+			printf("%s: configuration OK\n", c->file);
+		conf_free(c);
+		bsf_daemon_fini(&d);
+		event_base_free(base);
+		return rc < 0 ? EXIT_CONFIG : EXIT_OK;
+	}
+	if (is_default)
+		log_notice("%s does not exist: running the built-in default configuration "
+			   "(model backend, demo scenario, collector 127.0.0.1:6343)",
+			   conf_path);
+	if (bsf_daemon_signals(&d, (unsigned)run_for) < 0) {
+		log_errx("cannot install the signal handlers");
+		conf_free(c);
+		bsf_daemon_fini(&d);
+		event_base_free(base);
+		return EXIT_RUNTIME;
+	}
+	if (bsf_daemon_apply(&d, c, err, sizeof err) < 0) {
+		log_errx("%s", err);
+		conf_free(c);
+		bsf_daemon_fini(&d);
+		event_base_free(base);
+		return EXIT_RUNTIME;
+	}
+	if (pidfile && write_pidfile(pidfile) < 0)
+		goto fail;
+	if (user && drop_privileges(user) < 0)
+		goto fail;
+	log_notice("bsflowd %s started", PACKAGE_VERSION);
+	{
+		char msg[256];
+
+		snprintf(msg, sizeof msg, "READY=1\nSTATUS=running, backend %s, %zu collectors",
+			 conf_backend_name(d.conf), d.conf->n_collectors);
+		bsf_notify(msg);
+	}
+
+	d.exit_code = EXIT_OK;
+	event_base_dispatch(base);
+
+	bsf_notify("STOPPING=1");
+	bsf_daemon_flush(&d);
+	if (debug)
+		bsf_daemon_log_status(&d);
+	rc = d.exit_code;
+	if (pidfile)
+		unlink(pidfile);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	log_notice("exiting");
+	return rc;
+fail:
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	return EXIT_RUNTIME;
+}

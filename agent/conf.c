@@ -1,0 +1,741 @@
+/*
+ * conf.c - parse and validate bsflowd.conf with libconfuse.
+ *
+ * The option tables below are the grammar documented in bsflowd.conf(5)
+ * (every key is also in the commented etc/bsflowd.conf).  Validation
+ * callbacks check ranges and formats as each value is read, so every
+ * message carries the line it is about.  libconfuse's error callback has
+ * no user pointer, so the messages of the parse in progress go to a
+ * file-local sink that exists only during conf_parse() (the daemon is
+ * single-threaded).
+ */
+#include "config.h"
+
+#include <confuse.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/addr.h"
+#include "agent/conf.h"
+#include "agent/model/scenario.h"
+#include "proto/sflow.h"
+
+struct conf_sink {
+	char *buf;
+	size_t len;
+	int nerr;
+	cfg_t *root; /* for the file name and line inside sections */
+};
+
+static struct conf_sink *conf_cur_sink;
+
+static void conf_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
+{
+	struct conf_sink *s = conf_cur_sink;
+	char msg[512];
+	const char *file;
+	size_t used;
+	int line;
+
+	if (!s)
+		return;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	s->nerr++;
+	if (s->nerr > 1)
+		return; /* the first error is the one that matters */
+	used = strlen(s->buf);
+	file = cfg && cfg->filename ? cfg->filename : s->root ? s->root->filename : NULL;
+	line = cfg && cfg->line > 0 ? cfg->line : s->root ? s->root->line : 0;
+	if (file && line > 0)
+		snprintf(s->buf + used, s->len - used, "%s:%d: %s", file, line, msg);
+	else if (file)
+		snprintf(s->buf + used, s->len - used, "%s: %s", file, msg);
+	else
+		snprintf(s->buf + used, s->len - used, "%s", msg);
+}
+
+static int check_range(cfg_t *cfg, cfg_opt_t *opt, long lo, long hi)
+{
+	for (unsigned i = 0; i < cfg_opt_size(opt); i++) {
+		long v = cfg_opt_getnint(opt, i);
+
+		if (v < lo || v > hi) {
+			cfg_error(cfg, "%s = %ld: out of range (%ld..%ld)", cfg_opt_name(opt), v,
+				  lo, hi);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int v_sub_agent(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 0, 4294967295L);
+}
+
+static int v_enterprise(cfg_t *cfg, cfg_opt_t *opt)
+{
+	/* 20 bits of the data_format tag; 0 is the standard enterprise */
+	return check_range(cfg, opt, 1, 1048575);
+}
+
+static int v_polling(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 0, CONF_MAX_POLLING_INTERVAL);
+}
+
+static int v_dgram(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, SFLOW_DGRAM_MIN, SFLOW_DGRAM_MAX);
+}
+
+static int v_port(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 1, 65535);
+}
+
+static int v_agent_address(cfg_t *cfg, cfg_opt_t *opt)
+{
+	const char *s = cfg_opt_getnstr(opt, 0);
+	struct sflow_addr a;
+
+	if (!s || strcmp(s, "auto") == 0)
+		return 0;
+	if (bsf_addr_parse(s, &a) < 0) {
+		cfg_error(cfg, "address = \"%s\": not an IPv4 or IPv6 address, nor auto", s);
+		return -1;
+	}
+	if (bsf_addr_classify(&a) == BSF_ADDR_UNUSABLE) {
+		cfg_error(cfg, "address = \"%s\": unspecified or multicast address", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int v_collector_address(cfg_t *cfg, cfg_opt_t *opt)
+{
+	const char *s = cfg_opt_getnstr(opt, 0);
+
+	if (!s || !*s) {
+		cfg_error(cfg, "address: empty");
+		return -1;
+	}
+	if (strlen(s) >= CONF_HOST_MAX) {
+		cfg_error(cfg, "address: longer than %d characters", CONF_HOST_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int v_source(cfg_t *cfg, cfg_opt_t *opt)
+{
+	const char *s = cfg_opt_getnstr(opt, 0);
+	struct sflow_addr a;
+
+	if (!s || !*s)
+		return 0;
+	if (bsf_addr_parse(s, &a) < 0) {
+		cfg_error(cfg, "source = \"%s\": not an IPv4 or IPv6 address", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int v_device(cfg_t *cfg, cfg_opt_t *opt)
+{
+	const char *s = cfg_opt_getnstr(opt, 0);
+
+	if (s && strlen(s) >= IF_NAMESIZE) {
+		cfg_error(cfg, "device = \"%s\": longer than %d characters", s, IF_NAMESIZE - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int v_backend(cfg_t *cfg, cfg_opt_t *opt)
+{
+	const char *s = cfg_opt_getnstr(opt, 0);
+
+	if (!s || strcmp(s, "model") == 0)
+		return 0;
+	if (strcmp(s, "linux") == 0) {
+		cfg_error(cfg, "backend = linux: not built yet in this version of bsflowd; use "
+			       "model or the path of a backend plugin");
+		return -1;
+	}
+	if (!strchr(s, '/')) {
+		cfg_error(cfg,
+			  "backend = \"%s\": unknown backend; use model or the path of a plugin "
+			  ".so (containing a /)",
+			  s);
+		return -1;
+	}
+	return 0;
+}
+
+static int v_plugin_option(cfg_t *cfg, cfg_opt_t *opt)
+{
+	for (unsigned i = 0; i < cfg_opt_size(opt); i++) {
+		const char *s = cfg_opt_getnstr(opt, i);
+		const char *eq = strchr(s, '=');
+
+		if (!eq || eq == s) {
+			cfg_error(cfg, "option \"%s\": not of the form key=value", s);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int v_collector(cfg_t *cfg, cfg_opt_t *opt)
+{
+	/* the section just closed is the last one */
+	cfg_t *sec = cfg_opt_getnsec(opt, cfg_opt_size(opt) - 1);
+
+	if (!cfg_getstr(sec, "address")) {
+		cfg_error(cfg, "collector \"%s\": no address", cfg_title(sec));
+		return -1;
+	}
+	if (strlen(cfg_title(sec)) >= CONF_NAME_MAX) {
+		cfg_error(cfg, "collector \"%s\": name longer than %d characters", cfg_title(sec),
+			  CONF_NAME_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static cfg_t *conf_new_cfg(void)
+{
+	static cfg_opt_t agent_opts[] = {
+	    CFG_STR("address", "auto", CFGF_NONE),
+	    CFG_INT("sub_agent_id", 0, CFGF_NONE),
+	    CFG_INT("enterprise", SFLOW_ENT_OWN_DEFAULT, CFGF_NONE),
+	    CFG_END(),
+	};
+	static cfg_opt_t collector_opts[] = {
+	    CFG_STR("address", NULL, CFGF_NODEFAULT),
+	    CFG_INT("port", CONF_DEFAULT_PORT, CFGF_NONE),
+	    CFG_STR("source", "", CFGF_NONE),
+	    CFG_STR("device", "", CFGF_NONE),
+	    CFG_END(),
+	};
+	static cfg_opt_t plugin_opts[] = {
+	    CFG_STR_LIST("option", "{}", CFGF_NONE),
+	    CFG_END(),
+	};
+	cfg_opt_t opts[] = {
+	    CFG_SEC("agent", agent_opts, CFGF_NONE),
+	    CFG_SEC("collector", collector_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
+	    CFG_INT("polling_interval", CONF_DEFAULT_POLLING_INTERVAL, CFGF_NONE),
+	    CFG_INT("datagram_bytes", SFLOW_DGRAM_DEFAULT, CFGF_NONE),
+	    CFG_STR("backend", "model", CFGF_NONE),
+	    CFG_SEC("model", model_conf_opts(), CFGF_NONE),
+	    CFG_SEC("plugin", plugin_opts, CFGF_NONE),
+	    CFG_END(),
+	};
+	cfg_t *cfg = cfg_init(opts, CFGF_NONE);
+
+	if (!cfg)
+		return NULL;
+	cfg_set_error_function(cfg, conf_errfunc);
+	cfg_set_validate_func(cfg, "agent|sub_agent_id", v_sub_agent);
+	cfg_set_validate_func(cfg, "agent|enterprise", v_enterprise);
+	cfg_set_validate_func(cfg, "agent|address", v_agent_address);
+	cfg_set_validate_func(cfg, "collector|address", v_collector_address);
+	cfg_set_validate_func(cfg, "collector|port", v_port);
+	cfg_set_validate_func(cfg, "collector|source", v_source);
+	cfg_set_validate_func(cfg, "collector|device", v_device);
+	cfg_set_validate_func(cfg, "collector", v_collector);
+	cfg_set_validate_func(cfg, "polling_interval", v_polling);
+	cfg_set_validate_func(cfg, "datagram_bytes", v_dgram);
+	cfg_set_validate_func(cfg, "backend", v_backend);
+	cfg_set_validate_func(cfg, "plugin|option", v_plugin_option);
+	return cfg;
+}
+
+/* Skip a comment or quoted string at p; returns p unchanged if none.
+ * Counts newlines into *line. */
+static const char *skip_lexical(const char *p, int *line)
+{
+	if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
+		while (*p && *p != '\n')
+			p++;
+	} else if (p[0] == '/' && p[1] == '*') {
+		for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+			if (*p == '\n')
+				(*line)++;
+		if (*p)
+			p += 2;
+	} else if (*p == '"' || *p == '\'') {
+		char q = *p++;
+
+		while (*p && *p != q) {
+			if (*p == '\n')
+				(*line)++;
+			p += (*p == '\\' && p[1]) ? 2 : 1;
+		}
+		if (*p)
+			p++;
+	}
+	return p;
+}
+
+/* Line of the first '{' never closed, or 0.  (libconfuse accepts a file
+ * that ends inside a section.) */
+static int unclosed_line(const char *p)
+{
+	int line = 1, depth = 0, open_line[64] = {0};
+
+	while (*p) {
+		const char *q = skip_lexical(p, &line);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\n')
+			line++;
+		else if (*p == '{') {
+			if (depth < 64)
+				open_line[depth] = line;
+			depth++;
+		} else if (*p == '}' && depth > 0)
+			depth--;
+		p++;
+	}
+	return depth > 0 ? open_line[depth > 64 ? 63 : depth - 1] : 0;
+}
+
+/* Line of the last top-level "key =" in text, or 0.  (libconfuse's line
+ * when a validation callback runs may already be past the value.) */
+static int top_key_line(const char *p, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *start = p;
+	int line = 1, depth = 0, found = 0;
+
+	while (*p) {
+		const char *q = skip_lexical(p, &line);
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\n') {
+			line++;
+		} else if (*p == '{') {
+			depth++;
+		} else if (*p == '}') {
+			depth--;
+		} else if (depth == 0 && strncmp(p, key, klen) == 0 &&
+			   (p == start || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			q = p + klen;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '=')
+				found = line;
+		}
+		p++;
+	}
+	return found;
+}
+
+/*
+ * The source text of every top-level `name { ... }` block of text, joined:
+ * what decides whether a reload changed the backend's settings.  (The
+ * model section's values are opaque to cfg_print, so the text is taken
+ * from the file itself; comments and strings are skipped when matching
+ * braces.)
+ */
+static char *section_text(const char *text, const char *name)
+{
+	size_t nlen = strlen(name), cap = 64, used = 0;
+	char *out = malloc(cap);
+	const char *p = text;
+	int depth = 0;
+
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	while (*p) {
+		if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
+			while (*p && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+
+			p = e ? e + 2 : p + strlen(p);
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (*p && *p != q)
+				p += (*p == '\\' && p[1]) ? 2 : 1;
+			if (*p)
+				p++;
+		} else if (*p == '{') {
+			depth++;
+			p++;
+		} else if (*p == '}') {
+			depth--;
+			p++;
+		} else if (depth == 0 && strncmp(p, name, nlen) == 0 &&
+			   (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+			   !(isalnum((unsigned char)p[nlen]) || p[nlen] == '_')) {
+			/* a top-level block of this name: copy it to its closing brace */
+			const char *b = p + nlen, *e;
+			int d = 0;
+			size_t n;
+
+			while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r')
+				b++;
+			if (*b != '{') {
+				p += nlen;
+				continue;
+			}
+			for (e = b; *e; e++) {
+				if (*e == '#' || (e[0] == '/' && e[1] == '/')) {
+					while (e[1] && e[1] != '\n')
+						e++;
+				} else if (*e == '"' || *e == '\'') {
+					char q = *e++;
+
+					while (*e && *e != q)
+						e += (*e == '\\' && e[1]) ? 2 : 1;
+					if (!*e)
+						break;
+				} else if (*e == '{') {
+					d++;
+				} else if (*e == '}' && --d == 0) {
+					e++;
+					break;
+				}
+			}
+			n = (size_t)(e - p);
+			if (used + n + 2 > cap) {
+				char *nb;
+
+				cap = used + n + 64;
+				nb = realloc(out, cap);
+				if (!nb) {
+					free(out);
+					return NULL;
+				}
+				out = nb;
+			}
+			memcpy(out + used, p, n);
+			used += n;
+			out[used++] = '\n';
+			out[used] = '\0';
+			p = e;
+		} else {
+			p++;
+		}
+	}
+	return out;
+}
+
+/* Turn a parsed tree into a struct conf (the tree is kept in it). */
+static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, int backend_line,
+			       char *err, size_t errlen)
+{
+	struct conf *c = calloc(1, sizeof *c);
+	cfg_t *agent = cfg_getsec(cfg, "agent");
+	const char *backend = cfg_getstr(cfg, "backend");
+	char *sectext = NULL;
+	size_t tlen;
+
+	if (!c)
+		goto nomem;
+	c->cfg = cfg;
+	c->file = strdup(name);
+	if (!c->file)
+		goto nomem;
+	snprintf(c->agent_address, sizeof c->agent_address, "%s", cfg_getstr(agent, "address"));
+	c->sub_agent_id = (uint32_t)cfg_getint(agent, "sub_agent_id");
+	c->enterprise = (uint32_t)cfg_getint(agent, "enterprise");
+	c->polling_interval = (unsigned)cfg_getint(cfg, "polling_interval");
+	c->datagram_bytes = (unsigned)cfg_getint(cfg, "datagram_bytes");
+	c->backend_line = backend_line;
+	if (strcmp(backend, "model") == 0) {
+		c->backend = CONF_BACKEND_MODEL;
+	} else if (strcmp(backend, "linux") == 0) {
+		c->backend = CONF_BACKEND_LINUX;
+	} else {
+		cfg_t *pl = cfg_getsec(cfg, "plugin");
+		unsigned n = cfg_size(pl, "option");
+
+		c->backend = CONF_BACKEND_PLUGIN;
+		c->backend_path = strdup(backend);
+		if (!c->backend_path)
+			goto nomem;
+		c->plugin_options = calloc(n + 1, sizeof *c->plugin_options);
+		if (!c->plugin_options)
+			goto nomem;
+		for (unsigned i = 0; i < n; i++) {
+			c->plugin_options[i] = strdup(cfg_getnstr(pl, "option", i));
+			if (!c->plugin_options[i])
+				goto nomem;
+			c->n_plugin_options++;
+		}
+	}
+	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN ? "plugin" : "model");
+	if (!sectext)
+		goto nomem;
+	tlen = strlen(backend) + strlen(sectext) + 2;
+	c->backend_text = malloc(tlen);
+	if (!c->backend_text)
+		goto nomem;
+	snprintf(c->backend_text, tlen, "%s\n%s", backend, sectext);
+	free(sectext);
+	sectext = NULL;
+
+	c->n_collectors = cfg_size(cfg, "collector");
+	c->collectors = calloc(c->n_collectors + 1, sizeof *c->collectors);
+	if (!c->collectors)
+		goto nomem;
+	for (size_t i = 0; i < c->n_collectors; i++) {
+		cfg_t *s = cfg_getnsec(cfg, "collector", (unsigned)i);
+		struct conf_collector *k = &c->collectors[i];
+
+		snprintf(k->name, sizeof k->name, "%s", cfg_title(s));
+		snprintf(k->address, sizeof k->address, "%s", cfg_getstr(s, "address"));
+		k->port = (uint16_t)cfg_getint(s, "port");
+		snprintf(k->source, sizeof k->source, "%s", cfg_getstr(s, "source"));
+		snprintf(k->device, sizeof k->device, "%s", cfg_getstr(s, "device"));
+		k->line = s->line;
+	}
+	return c;
+nomem:
+	free(sectext);
+	snprintf(err, errlen, "%s: out of memory", name);
+	if (c) {
+		c->cfg = NULL; /* the caller frees the tree */
+		conf_free(c);
+	}
+	return NULL;
+}
+
+/* Read a whole file into a NUL-terminated buffer (NULL with errno set). */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t r;
+
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap + 65536);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		r = fread(buf + len, 1, cap - len - 1, f);
+		len += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		free(buf);
+		fclose(f);
+		errno = e ? e : EIO;
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		free(buf);
+		errno = EINVAL; /* a NUL byte: not a text file */
+		return NULL;
+	}
+	return buf;
+}
+
+/* Parse text; path names it in messages. */
+static struct conf *conf_parse(const char *path, const char *text, char *err, size_t errlen)
+{
+	struct conf_sink sink = {err, errlen, 0, NULL};
+	struct conf *c;
+	cfg_t *cfg;
+	FILE *f;
+	int r, line;
+
+	err[0] = '\0';
+	cfg = conf_new_cfg();
+	if (!cfg) {
+		snprintf(err, errlen, "%s: cannot initialise the parser", path);
+		return NULL;
+	}
+	line = unclosed_line(text);
+	if (line > 0) {
+		snprintf(err, errlen, "%s:%d: section not closed (missing })", path, line);
+		cfg_free(cfg);
+		return NULL;
+	}
+	f = fmemopen((void *)text, strlen(text), "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		cfg_free(cfg);
+		return NULL;
+	}
+	free(cfg->filename);
+	cfg->filename = strdup(path);
+	sink.root = cfg;
+	conf_cur_sink = &sink;
+	r = cfg_parse_fp(cfg, f);
+	conf_cur_sink = NULL;
+	fclose(f);
+	if (r != CFG_SUCCESS) {
+		if (!err[0])
+			snprintf(err, errlen, "%s: cannot parse", path);
+		cfg_free(cfg);
+		return NULL;
+	}
+	c = conf_build(cfg, path, text, top_key_line(text, "backend"), err, errlen);
+	if (!c) {
+		cfg_free(cfg);
+		return NULL;
+	}
+	if (c->backend == CONF_BACKEND_MODEL) {
+		/* the model section's values are checked by the model library */
+		struct model_scenario sc;
+
+		memset(&sc, 0, sizeof sc);
+		if (model_scenario_from_cfg(cfg_getsec(cfg, "model"), path, NULL, &sc, err,
+					    errlen) < 0) {
+			model_scenario_free(&sc);
+			conf_free(c);
+			return NULL;
+		}
+		model_scenario_free(&sc);
+	}
+	return c;
+}
+
+struct conf *conf_load_file(const char *path, char *err, size_t errlen)
+{
+	char *text = read_file(path);
+	struct conf *c;
+
+	if (!text) {
+		snprintf(err, errlen, "%s: %s", path,
+			 errno == EINVAL ? "not a text file" : strerror(errno));
+		return NULL;
+	}
+	c = conf_parse(path, text, err, errlen);
+	free(text);
+	return c;
+}
+
+struct conf *conf_load_text(const char *text, const char *name, char *err, size_t errlen)
+{
+	return conf_parse(name, text, err, errlen);
+}
+
+/* Does text have a top-level "model {" line (a whole file), or is it the
+ * body of the model section? */
+static int has_model_section(const char *text)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *q = p;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, "model", 5) == 0) {
+			q += 5;
+			while (*q == ' ' || *q == '\t' || *q == '\n')
+				q++;
+			if (*q == '{')
+				return 1;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+struct conf *conf_load_default(char *err, size_t errlen)
+{
+	static const char head[] = "backend = model\n"
+				   "collector \"default\" {\n"
+				   "  address = 127.0.0.1\n"
+				   "  port = 6343\n"
+				   "}\n";
+	int whole = has_model_section(model_demo_scenario);
+	size_t n = sizeof head + strlen(model_demo_scenario) + 16;
+	char *text = malloc(n);
+	struct conf *c;
+
+	if (!text) {
+		snprintf(err, errlen, "(built-in default): out of memory");
+		return NULL;
+	}
+	snprintf(text, n, "%s%s%s%s", head, whole ? "" : "model {\n", model_demo_scenario,
+		 whole ? "\n" : "\n}\n");
+	c = conf_parse("(built-in default)", text, err, errlen);
+	free(text);
+	return c;
+}
+
+void conf_free(struct conf *c)
+{
+	if (!c)
+		return;
+	if (c->cfg)
+		cfg_free(c->cfg);
+	for (size_t i = 0; i < c->n_plugin_options; i++)
+		free(c->plugin_options[i]);
+	free(c->plugin_options);
+	free(c->backend_path);
+	free(c->backend_text);
+	free(c->collectors);
+	free(c->file);
+	free(c);
+}
+
+void *conf_backend_section(const struct conf *c)
+{
+	switch (c->backend) {
+	case CONF_BACKEND_MODEL:
+		return cfg_getsec(c->cfg, "model");
+	case CONF_BACKEND_PLUGIN:
+		return cfg_getsec(c->cfg, "plugin");
+	default:
+		return NULL;
+	}
+}
+
+int conf_backend_same(const struct conf *a, const struct conf *b)
+{
+	return strcmp(a->backend_text, b->backend_text) == 0;
+}
+
+const char *conf_backend_name(const struct conf *c)
+{
+	switch (c->backend) {
+	case CONF_BACKEND_MODEL:
+		return "model";
+	case CONF_BACKEND_LINUX:
+		return "linux";
+	default:
+		return c->backend_path;
+	}
+}

@@ -1,0 +1,292 @@
+/*
+ * daemon.c - bsflowd's top-level state: applying and reloading the
+ * configuration, signals, the backend's event queue, the status dump
+ * (see daemon.h for the reload rules).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent/addr.h"
+#include "agent/daemon.h"
+#include "agent/export.h"
+#include "agent/log.h"
+#include "agent/notify.h"
+#include "agent/poller.h"
+
+#define EVENT_BATCH 64
+
+static void host_log(void *arg, int priority, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bsf_vlog(priority, fmt, ap);
+	va_end(ap);
+}
+
+static void host_events_ready(void *arg)
+{
+	struct bsf_daemon *d = arg;
+
+	if (d->ev_events)
+		event_active(d->ev_events, EV_TIMEOUT, 0);
+}
+
+/* Drain the backend's event queue.  The visibility pipeline that turns
+ * events into samples is a later piece of work; for now they are counted
+ * by type. */
+static void events_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct bsf_daemon *d = arg;
+	struct bsf_event ev[EVENT_BATCH];
+	size_t n;
+	int rounds = 0;
+
+	if (!d->be.ops)
+		return;
+	do {
+		n = d->be.ops->read_events(d->be.st, ev, EVENT_BATCH);
+		for (size_t i = 0; i < n; i++)
+			d->events_by_type[ev[i].type < 3 ? ev[i].type : 0]++;
+	} while (n == EVENT_BATCH && ++rounds < 64);
+	if (n == EVENT_BATCH) /* more left: come back after other work */
+		event_active(d->ev_events, EV_TIMEOUT, 0);
+}
+
+struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, int *is_default, char *err,
+				  size_t errlen)
+{
+	struct stat st;
+
+	*is_default = 0;
+	if (!d->conf_explicit && stat(d->conf_path, &st) < 0 && errno == ENOENT) {
+		*is_default = 1;
+		return conf_load_default(err, errlen);
+	}
+	return conf_load_file(d->conf_path, err, errlen);
+}
+
+int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *conf_path,
+		    int conf_explicit)
+{
+	memset(d, 0, sizeof *d);
+	d->base = base;
+	d->conf_path = conf_path;
+	d->conf_explicit = conf_explicit;
+	d->host.log = host_log;
+	d->host.events_ready = host_events_ready;
+	d->host.arg = d;
+	d->x = export_new(base);
+	if (!d->x)
+		return -1;
+	d->poller = poller_new(base, d->x, bsf_now_ns() ^ ((uint64_t)getpid() << 32));
+	if (!d->poller)
+		return -1;
+	d->ev_events = event_new(base, -1, 0, events_cb, d);
+	if (!d->ev_events)
+		return -1;
+	return 0;
+}
+
+static int resolve_agent(const struct conf *c, struct sflow_addr *a, char *err, size_t errlen)
+{
+	char msg[300];
+
+	if (strcmp(c->agent_address, "auto") == 0) {
+		if (bsf_addr_auto(a, msg, sizeof msg) < 0) {
+			snprintf(err, errlen, "%s: %s", c->file, msg);
+			return -1;
+		}
+		return 0;
+	}
+	if (bsf_addr_parse(c->agent_address, a) < 0) {
+		snprintf(err, errlen, "%s: agent address %s: not an IP address", c->file,
+			 c->agent_address);
+		return -1;
+	}
+	return 0;
+}
+
+int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t errlen)
+{
+	struct sflow_addr agent;
+	struct bsf_backend nbe;
+	int reopen = !d->be.ops || !d->conf || !conf_backend_same(d->conf, c);
+	char ab[64];
+
+	/* 1. everything that can fail, before changing anything */
+	if (resolve_agent(c, &agent, err, errlen) < 0)
+		return -1;
+	memset(&nbe, 0, sizeof nbe);
+	if (reopen && bsf_backend_open(&nbe, c, d->base, &d->host, err, errlen) < 0)
+		return -1;
+
+	/* 2. commit */
+	if (reopen) {
+		/* the data sources move to the new backend, keeping their
+		 * sequence numbers; the old backend's pending peaks are exported
+		 * before it is closed */
+		if (poller_set_backend(d->poller, nbe.ops, nbe.st) < 0) {
+			snprintf(err, errlen, "out of memory setting up the data sources");
+			bsf_backend_close(&nbe);
+			return -1;
+		}
+		bsf_backend_close(&d->be);
+		d->be = nbe;
+		d->events_by_type[0] = d->events_by_type[1] = d->events_by_type[2] = 0;
+	}
+	if (export_set_agent(d->x, &agent, c->sub_agent_id, c->datagram_bytes, err, errlen) < 0)
+		return -1; /* cannot happen: sizes were validated */
+	export_set_collectors(d->x, c->collectors, c->n_collectors);
+	poller_set_enterprise(d->poller, c->enterprise);
+	poller_set_interval(d->poller, c->polling_interval);
+	if (c->n_collectors == 0)
+		log_warnx("%s: no collector configured: nothing will be sent", c->file);
+	log_info("configuration %s: agent %s sub-agent %u, backend %s%s, %zu collectors, "
+		 "polling every %u s, datagrams of at most %u bytes",
+		 c->file, bsf_addr_str(&agent, ab, sizeof ab), c->sub_agent_id,
+		 conf_backend_name(c), reopen ? "" : " (unchanged)", c->n_collectors,
+		 c->polling_interval, c->datagram_bytes);
+	conf_free(d->conf);
+	d->conf = c;
+	return 0;
+}
+
+int bsf_daemon_reload(struct bsf_daemon *d, char *err, size_t errlen)
+{
+	int is_default;
+	struct conf *c = bsf_daemon_load_conf(d, &is_default, err, errlen);
+
+	d->reloads++;
+	if (!c || bsf_daemon_apply(d, c, err, errlen) < 0) {
+		conf_free(c);
+		d->reload_failures++;
+		return -1;
+	}
+	if (is_default)
+		log_notice("%s does not exist: running the built-in default configuration",
+			   d->conf_path);
+	return 0;
+}
+
+static void notify_status(const struct bsf_daemon *d, const char *first)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof msg, "%sSTATUS=backend %s, %zu collectors, polling every %u s", first,
+		 d->conf ? conf_backend_name(d->conf) : "none", d->conf ? d->conf->n_collectors : 0,
+		 d->conf ? d->conf->polling_interval : 0);
+	bsf_notify(msg);
+}
+
+static void sig_cb(evutil_socket_t sig, short what, void *arg)
+{
+	struct bsf_daemon *d = arg;
+	char err[1024];
+
+	switch (sig) {
+	case SIGHUP:
+		bsf_notify("RELOADING=1");
+		log_notice("SIGHUP: reloading %s", d->conf_path);
+		if (bsf_daemon_reload(d, err, sizeof err) < 0)
+			log_errx("reload refused, keeping the running configuration: %s", err);
+		else
+			log_notice("reload done");
+		notify_status(d, "READY=1\n");
+		break;
+	case SIGUSR1:
+		bsf_daemon_log_status(d);
+		break;
+	default:
+		log_notice("signal %d: flushing and exiting", (int)sig);
+		d->exit_code = 0;
+		event_base_loopbreak(d->base);
+		break;
+	}
+}
+
+static void stop_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct bsf_daemon *d = arg;
+
+	log_info("--run-for time is up: flushing and exiting");
+	d->exit_code = 0;
+	event_base_loopbreak(d->base);
+}
+
+int bsf_daemon_signals(struct bsf_daemon *d, unsigned run_for_seconds)
+{
+	static const int sigs[4] = {SIGHUP, SIGTERM, SIGINT, SIGUSR1};
+
+	signal(SIGPIPE, SIG_IGN);
+	for (int i = 0; i < 4; i++) {
+		d->ev_sig[i] = evsignal_new(d->base, sigs[i], sig_cb, d);
+		if (!d->ev_sig[i] || evsignal_add(d->ev_sig[i], NULL) < 0)
+			return -1;
+	}
+	if (run_for_seconds) {
+		struct timeval tv = {(time_t)run_for_seconds, 0};
+
+		d->ev_stop = evtimer_new(d->base, stop_cb, d);
+		if (!d->ev_stop || evtimer_add(d->ev_stop, &tv) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void bsf_daemon_flush(struct bsf_daemon *d)
+{
+	if (d->be.ops)
+		events_cb(-1, 0, d);
+	export_flush(d->x);
+}
+
+void bsf_daemon_log_status(const struct bsf_daemon *d)
+{
+	log_notice("status: configuration %s, %llu reloads (%llu refused)",
+		   d->conf ? d->conf->file : "none", (unsigned long long)d->reloads,
+		   (unsigned long long)d->reload_failures);
+	export_log_status(d->x);
+	poller_log_status(d->poller);
+	if (d->be.ops) {
+		const struct bsf_backend_ops *o = d->be.ops;
+
+		log_notice(
+		    "status: backend %s: %llu drop events, %llu sample events read; "
+		    "%llu events lost to a full queue",
+		    o->name, (unsigned long long)d->events_by_type[BSF_EV_DROP],
+		    (unsigned long long)d->events_by_type[BSF_EV_SAMPLE],
+		    (unsigned long long)(o->event_overflows ? o->event_overflows(d->be.st) : 0));
+		if (o->lag_ns)
+			log_notice("status: backend %s: simulation lag %.3f ms behind the wall "
+				   "clock",
+				   o->name, (double)o->lag_ns(d->be.st) / 1e6);
+	}
+}
+
+void bsf_daemon_fini(struct bsf_daemon *d)
+{
+	poller_free(d->poller);
+	d->poller = NULL;
+	bsf_backend_close(&d->be);
+	export_free(d->x);
+	d->x = NULL;
+	for (int i = 0; i < 4; i++)
+		if (d->ev_sig[i])
+			event_free(d->ev_sig[i]);
+	if (d->ev_stop)
+		event_free(d->ev_stop);
+	if (d->ev_events)
+		event_free(d->ev_events);
+	conf_free(d->conf);
+	memset(d, 0, sizeof *d);
+}

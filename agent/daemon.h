@@ -1,0 +1,69 @@
+/*
+ * daemon.h - bsflowd's top-level state and its life cycle: apply a
+ * configuration (first start and SIGHUP reload), the signal handlers, the
+ * status dump, the backend's event queue, and the service-manager
+ * notifications.  main() in bsflowd.c parses the command line and drives
+ * this.
+ *
+ * Reload semantics: bsf_daemon_reload() parses and validates the whole new
+ * configuration and prepares everything that can fail (agent address,
+ * backend open when its section changed) before touching the running
+ * state; on any failure it returns -1 with the reason and the daemon runs
+ * on exactly as before.  On success collectors are added and removed,
+ * intervals changed, and the backend reopened only if its section changed;
+ * datagram and sample sequence numbers, collector counters and (with the
+ * same backend) pending peaks are kept.
+ */
+#ifndef BSFLOWD_AGENT_DAEMON_H
+#define BSFLOWD_AGENT_DAEMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent/backends.h"
+#include "agent/conf.h"
+
+struct event;
+struct event_base;
+struct export;
+struct poller;
+
+struct bsf_daemon {
+	struct event_base *base;
+	struct conf *conf;     /* the configuration in force */
+	const char *conf_path; /* the file to (re)load */
+	int conf_explicit;     /* -f given: a missing file is an error */
+	struct bsf_backend be;
+	struct bsf_host host;
+	struct export *x;
+	struct poller *poller;
+	struct event *ev_events; /* drains the backend's event queue */
+	struct event *ev_sig[4]; /* HUP, TERM, INT, USR1 */
+	struct event *ev_stop;	 /* --run-for */
+	uint64_t events_by_type[3];
+	uint64_t reloads, reload_failures;
+	int exit_code;
+};
+
+/* Load the configuration named by d->conf_path: the file, or, when it does
+ * not exist and was not given with -f, the built-in default (with *is_default
+ * set).  NULL with a message on error. */
+struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, int *is_default, char *err,
+				  size_t errlen);
+
+/* Set up on base (no configuration yet).  0 or -1. */
+int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *conf_path,
+		    int conf_explicit);
+/* Apply c (taken over on success; the caller keeps it on failure). */
+int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t errlen);
+/* SIGHUP: load, validate and apply; -1 with the reason keeps the old one. */
+int bsf_daemon_reload(struct bsf_daemon *d, char *err, size_t errlen);
+/* Install SIGHUP/SIGTERM/SIGINT/SIGUSR1 handlers and, if seconds > 0, the
+ * --run-for timer. */
+int bsf_daemon_signals(struct bsf_daemon *d, unsigned run_for_seconds);
+/* Flush what is pending (at exit). */
+void bsf_daemon_flush(struct bsf_daemon *d);
+void bsf_daemon_log_status(const struct bsf_daemon *d);
+void bsf_daemon_fini(struct bsf_daemon *d);
+
+#endif

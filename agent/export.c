@@ -1,0 +1,413 @@
+/*
+ * export.c - the exporter (see export.h): shared datagram builder, flush
+ * timer, per-collector non-blocking UDP sockets, sequence numbers.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "agent/addr.h"
+#include "agent/export.h"
+#include "agent/log.h"
+#include "proto/sflow_encode.h"
+
+#define EXPORT_LOG_INTERVAL_NS (60ull * 1000000000ull)
+#define EXPORT_RETRY_NS	       (60ull * 1000000000ull)
+#define EXPORT_MAX_STREAMS     8
+
+struct export_coll {
+	struct conf_collector conf;
+	int fd;		      /* -1 while not open */
+	uint64_t next_try_ns; /* when to retry opening */
+	char dest[CONF_HOST_MAX + 64];
+	uint64_t datagrams, bytes, errors;
+	struct bsf_ratelimit rl;
+	int open_warned;
+};
+
+/* A datagram stream and its sequence number. */
+struct export_stream {
+	struct sflow_addr agent;
+	uint32_t sub_agent_id;
+	uint32_t next_seq;
+};
+
+struct export
+{
+	struct event_base *base;
+	struct event *flush_ev;
+	int flush_armed;
+	uint64_t start_ns;
+	struct sflow_dgram_builder b;
+	int configured;
+	struct export_stream streams[EXPORT_MAX_STREAMS];
+	size_t nstreams, cur;
+	struct export_coll *colls;
+	size_t ncolls;
+};
+
+static void flush_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct export *x = arg;
+
+	x->flush_armed = 0;
+	export_flush(x);
+}
+
+struct export *export_new(struct event_base *base)
+{
+	struct export *x = calloc(1, sizeof *x);
+
+	if (!x)
+		return NULL;
+	x->base = base;
+	x->flush_ev = evtimer_new(base, flush_cb, x);
+	if (!x->flush_ev) {
+		free(x);
+		return NULL;
+	}
+	x->start_ns = bsf_now_ns();
+	return x;
+}
+
+static void coll_close(struct export_coll *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+void export_free(struct export *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->ncolls; i++)
+		coll_close(&x->colls[i]);
+	free(x->colls);
+	event_free(x->flush_ev);
+	free(x);
+}
+
+uint32_t export_uptime_ms(const struct export *x)
+{
+	return (uint32_t)((bsf_now_ns() - x->start_ns) / 1000000u);
+}
+
+uint32_t export_sequence(const struct export *x)
+{
+	return x->configured ? x->streams[x->cur].next_seq : 0;
+}
+
+static int same_agent(const struct sflow_addr *a, const struct sflow_addr *b)
+{
+	return a->type == b->type && memcmp(a->a, b->a, 16) == 0;
+}
+
+int export_set_agent(struct export *x, const struct sflow_addr *agent, uint32_t sub_agent_id,
+		     size_t max_bytes, char *err, size_t errlen)
+{
+	struct sflow_addr a = *agent;
+	size_t i;
+	int r;
+
+	if (a.type == SFLOW_ADDR_IP4)
+		memset(a.a + 4, 0, 12);
+	if (x->configured && same_agent(&x->b.agent, &a) && x->b.sub_agent_id == sub_agent_id &&
+	    x->b.max_bytes == max_bytes)
+		return 0;
+	if (x->configured)
+		export_flush(x);
+	r = sflow_builder_init(&x->b, &a, sub_agent_id, max_bytes, 0);
+	if (r != SFLOW_OK) {
+		snprintf(err, errlen, "datagram builder: %s", sflow_strerror(r));
+		x->configured = 0;
+		return -1;
+	}
+	for (i = 0; i < x->nstreams; i++)
+		if (same_agent(&x->streams[i].agent, &a) &&
+		    x->streams[i].sub_agent_id == sub_agent_id)
+			break;
+	if (i == x->nstreams) {
+		if (x->nstreams == EXPORT_MAX_STREAMS) {
+			/* forget the oldest remembered stream */
+			memmove(&x->streams[0], &x->streams[1],
+				(EXPORT_MAX_STREAMS - 1) * sizeof x->streams[0]);
+			x->nstreams--;
+			i = x->nstreams;
+		}
+		x->streams[i].agent = a;
+		x->streams[i].sub_agent_id = sub_agent_id;
+		x->streams[i].next_seq = 1;
+		x->nstreams++;
+	}
+	x->cur = i;
+	x->configured = 1;
+	return 0;
+}
+
+size_t export_sample_room(const struct export *x)
+{
+	return x->configured ? x->b.max_bytes - x->b.hdr_len : 0;
+}
+
+/* Resolve and open the socket of one collector; logs its own failures. */
+static void coll_open(struct export_coll *c)
+{
+	struct addrinfo hints, *res = NULL, *ai;
+	char portstr[8];
+	int r, fd = -1;
+	const char *why = "no usable address";
+
+	c->next_try_ns = bsf_now_ns() + EXPORT_RETRY_NS;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_socktype = SOCK_DGRAM;
+	hints.ai_protocol = IPPROTO_UDP;
+	snprintf(portstr, sizeof portstr, "%u", c->conf.port);
+	r = getaddrinfo(c->conf.address, portstr, &hints, &res);
+	if (r != 0) {
+		snprintf(c->dest, sizeof c->dest, "%s: %s", c->conf.address, gai_strerror(r));
+		log_warnx("collector %s: cannot resolve %s: %s (retrying every minute)",
+			  c->conf.name, c->conf.address, gai_strerror(r));
+		return;
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			why = strerror(errno);
+			continue;
+		}
+		if (c->conf.device[0] && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, c->conf.device,
+						    (socklen_t)strlen(c->conf.device)) < 0) {
+			why = "SO_BINDTODEVICE";
+			goto next;
+		}
+		if (c->conf.source[0]) {
+			struct addrinfo sh, *sres = NULL;
+
+			memset(&sh, 0, sizeof sh);
+			sh.ai_family = ai->ai_family;
+			sh.ai_socktype = SOCK_DGRAM;
+			sh.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
+			if (getaddrinfo(c->conf.source, NULL, &sh, &sres) != 0) {
+				why = "source address of another family";
+				goto next;
+			}
+			r = bind(fd, sres->ai_addr, sres->ai_addrlen);
+			freeaddrinfo(sres);
+			if (r < 0) {
+				why = "bind to the source address";
+				goto next;
+			}
+		}
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+			why = "connect";
+			goto next;
+		}
+		{
+			char host[NI_MAXHOST], serv[NI_MAXSERV];
+
+			if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, serv,
+					sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+				snprintf(c->dest, sizeof c->dest,
+					 ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host,
+					 serv);
+		}
+		break;
+	next:
+		why = why[0] ? why : "socket";
+		{
+			int e = errno;
+
+			close(fd);
+			fd = -1;
+			snprintf(c->dest, sizeof c->dest, "%s: %s: %s", c->conf.address, why,
+				 strerror(e));
+		}
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		log_warnx("collector %s: cannot open a socket to %s port %u: %s (retrying every "
+			  "minute)",
+			  c->conf.name, c->conf.address, c->conf.port, c->dest);
+		return;
+	}
+	c->fd = fd;
+	log_info("collector %s: sending to %s", c->conf.name, c->dest);
+}
+
+static int coll_conf_same(const struct conf_collector *a, const struct conf_collector *b)
+{
+	return strcmp(a->address, b->address) == 0 && a->port == b->port &&
+	       strcmp(a->source, b->source) == 0 && strcmp(a->device, b->device) == 0;
+}
+
+void export_set_collectors(struct export *x, const struct conf_collector *cs, size_t n)
+{
+	struct export_coll *nc = calloc(n + 1, sizeof *nc);
+
+	if (!nc) {
+		log_errx("collectors: out of memory; keeping the old set");
+		return;
+	}
+	/* send what is pending to the collectors it was made for */
+	export_flush(x);
+	for (size_t i = 0; i < n; i++) {
+		struct export_coll *c = &nc[i];
+		struct export_coll *old = NULL;
+
+		for (size_t j = 0; j < x->ncolls; j++)
+			if (strcmp(x->colls[j].conf.name, cs[i].name) == 0)
+				old = &x->colls[j];
+		if (old) {
+			*c = *old;
+			old->fd = -1; /* moved */
+			if (!coll_conf_same(&c->conf, &cs[i])) {
+				coll_close(c);
+				c->conf = cs[i];
+				coll_open(c);
+			}
+			c->conf = cs[i];
+			if (c->fd < 0) {
+				coll_open(c);
+			} else {
+				/* a host name is resolved again at each reload */
+				struct sflow_addr tmp;
+
+				if (bsf_addr_parse(c->conf.address, &tmp) < 0) {
+					coll_close(c);
+					coll_open(c);
+				}
+			}
+		} else {
+			c->conf = cs[i];
+			c->fd = -1;
+			bsf_ratelimit_init(&c->rl, EXPORT_LOG_INTERVAL_NS);
+			coll_open(c);
+		}
+	}
+	for (size_t j = 0; j < x->ncolls; j++) {
+		if (x->colls[j].fd >= 0)
+			log_info("collector %s: removed", x->colls[j].conf.name);
+		coll_close(&x->colls[j]);
+	}
+	free(x->colls);
+	x->colls = nc;
+	x->ncolls = n;
+}
+
+static void coll_send(struct export_coll *c, const uint8_t *d, size_t len)
+{
+	uint64_t count;
+	ssize_t r;
+
+	if (c->fd < 0) {
+		if (bsf_now_ns() >= c->next_try_ns)
+			coll_open(c);
+		if (c->fd < 0) {
+			c->errors++;
+			return;
+		}
+	}
+	r = send(c->fd, d, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (r == (ssize_t)len) {
+		c->datagrams++;
+		c->bytes += len;
+		return;
+	}
+	c->errors++;
+	if (bsf_ratelimit_hit(&c->rl, bsf_now_ns(), &count)) {
+		if (r < 0)
+			log_warnx(
+			    "collector %s (%s): send: %s (%llu errors since the last message; "
+			    "%llu in all)",
+			    c->conf.name, c->dest, strerror(errno), (unsigned long long)count,
+			    (unsigned long long)c->errors);
+		else
+			log_warnx("collector %s (%s): short send (%zd of %zu bytes)", c->conf.name,
+				  c->dest, r, len);
+	}
+}
+
+void export_flush(struct export *x)
+{
+	const uint8_t *d;
+	size_t len = 0;
+
+	if (x->flush_armed) {
+		evtimer_del(x->flush_ev);
+		x->flush_armed = 0;
+	}
+	if (!x->configured || !sflow_builder_pending(&x->b))
+		return;
+	d = sflow_builder_finish(&x->b, x->streams[x->cur].next_seq, export_uptime_ms(x), &len);
+	if (!d || !len)
+		return;
+	x->streams[x->cur].next_seq++;
+	for (size_t i = 0; i < x->ncolls; i++)
+		coll_send(&x->colls[i], d, len);
+}
+
+int export_add(struct export *x, const uint8_t *sample, size_t len)
+{
+	int r;
+
+	if (!x->configured)
+		return -1;
+	r = sflow_builder_add(&x->b, sample, len);
+	if (r == SFLOW_ERR_FULL) {
+		export_flush(x);
+		r = sflow_builder_add(&x->b, sample, len);
+	}
+	if (r != SFLOW_OK)
+		return -1;
+	if (!x->flush_armed) {
+		struct timeval one = {1, 0};
+
+		evtimer_add(x->flush_ev, &one);
+		x->flush_armed = 1;
+	}
+	return 0;
+}
+
+size_t export_n_collectors(const struct export *x)
+{
+	return x->ncolls;
+}
+
+void export_collector_stats(const struct export *x, size_t i, struct export_collector_stats *out)
+{
+	const struct export_coll *c = &x->colls[i];
+
+	out->name = c->conf.name;
+	snprintf(out->dest, sizeof out->dest, "%s", c->fd >= 0 ? c->dest : "(not open)");
+	out->datagrams = c->datagrams;
+	out->bytes = c->bytes;
+	out->errors = c->errors;
+}
+
+void export_log_status(const struct export *x)
+{
+	char ab[64];
+
+	if (x->configured)
+		log_notice("status: agent %s sub-agent %u, next datagram sequence %u, uptime %u ms",
+			   bsf_addr_str(&x->b.agent, ab, sizeof ab), x->b.sub_agent_id,
+			   export_sequence(x), export_uptime_ms(x));
+	for (size_t i = 0; i < x->ncolls; i++) {
+		const struct export_coll *c = &x->colls[i];
+
+		log_notice("status: collector %s (%s): %llu datagrams, %llu bytes, %llu errors",
+			   c->conf.name, c->fd >= 0 ? c->dest : "not open",
+			   (unsigned long long)c->datagrams, (unsigned long long)c->bytes,
+			   (unsigned long long)c->errors);
+	}
+}

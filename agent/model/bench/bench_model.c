@@ -1,0 +1,157 @@
+/*
+ * bench_model.c - benchmark of the switch model (make bench).
+ *
+ * A 64-port 100G switch with 8 unicast queues per port, offered about
+ * 60 % load of IMIX packets: four uniform-destination Poisson streams per
+ * port (DSCP 0, 8, 16, 24: four traffic classes, 15 % each) plus an 8:1
+ * incast group bursting at line rate into port 0.  Prints simulated packets
+ * per wall-clock second, the memory of the model per port (engine and
+ * traffic sources apart) and per buffered packet.  Figures only: nothing is
+ * asserted.  Usage: bench_model [VIRTUAL_MS] (default 20).
+ */
+#include "config.h"
+
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent/model/model.h"
+#include "agent/model/scenario.h"
+#include "agent/model/traffic.h"
+
+static const char bench_scenario[] =
+    "model {\n"
+    "  seed = 7\n"
+    "  ports = 64\n"
+    "  speed = 100G\n"
+    "  buffer = 32M\n"
+    "  unicast_queues = 8\n"
+    "  traffic tc0 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
+    "                size = imix dscp = 0 flows = 2 }\n"
+    "  traffic tc1 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
+    "                size = imix dscp = 8 flows = 2 }\n"
+    "  traffic tc2 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
+    "                size = imix dscp = 16 flows = 2 }\n"
+    "  traffic tc3 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
+    "                size = imix dscp = 24 flows = 2 }\n"
+    "  traffic incast { ports = {1-8} destination = incast to = 0 rate = 100%\n"
+    "                arrival = onoff period = 1ms duty = 2% size = imix dscp = 0 flows = 2 }\n"
+    "}\n";
+
+static size_t heap_used(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+	return mallinfo2().uordblks;
+#else
+	return 0;
+#endif
+}
+
+static double clock_s(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct model_scenario sc;
+	struct model_stats st;
+	struct model_err me;
+	struct model_source *gens;
+	struct model *m;
+	size_t gm0 = 0, gm1 = 0;
+	char err[512];
+	double ms = argc > 1 ? atof(argv[1]) : 20.0, t0, c0, wall, cpu;
+	size_t h0, h1, h2, h3;
+	uint64_t end_ns, step = 100000, t, max_buf = 0;
+
+	if (!(ms > 0)) {
+		fprintf(stderr, "usage: bench_model [VIRTUAL_MS]\n");
+		return 2;
+	}
+	end_ns = (uint64_t)(ms * 1e6);
+	if (model_scenario_parse_text(bench_scenario, "bench", NULL, &sc, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bench_model: %s\n", err);
+		return 1;
+	}
+	h0 = heap_used();
+	m = model_new(&sc.cfg, &me);
+	if (!m) {
+		fprintf(stderr, "bench_model: %s\n", me.msg);
+		return 1;
+	}
+	h1 = heap_used();
+	/* the generators are added one by one so that their memory can be
+	 * read at the end (the model owns and frees them) */
+	gens = calloc(sc.ngen, sizeof(*gens));
+	if (!gens) {
+		fprintf(stderr, "bench_model: out of memory\n");
+		return 1;
+	}
+	for (unsigned i = 0; i < sc.ngen; i++) {
+		if (model_gen_new(&sc.gen[i], &gens[i], err, sizeof(err)) < 0 ||
+		    model_add_source(m, &gens[i]) < 0) {
+			fprintf(stderr, "bench_model: %s\n", err);
+			return 1;
+		}
+	}
+	h2 = heap_used();
+	for (unsigned i = 0; i < sc.ngen; i++)
+		gm0 += model_gen_memory(&gens[i]);
+
+	t0 = clock_s(CLOCK_MONOTONIC);
+	c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	for (t = step; t <= end_ns; t += step) {
+		model_run(m, t);
+		model_get_stats(m, &st);
+		if (st.pkts_buffered + st.held > max_buf)
+			max_buf = st.pkts_buffered + st.held;
+	}
+	wall = clock_s(CLOCK_MONOTONIC) - t0;
+	cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	h3 = heap_used();
+	for (unsigned i = 0; i < sc.ngen; i++)
+		gm1 += model_gen_memory(&gens[i]);
+	model_get_stats(m, &st);
+
+	printf("switch: 64 x 100G, 8 unicast queues, 32 MB buffer; ~60%% offered load, IMIX, "
+	       "8:1 incast bursts into port 0\n");
+	printf("virtual time: %.1f ms; wall time: %.3f s; CPU time: %.3f s\n", ms, wall, cpu);
+	printf("simulated packets: %llu arrived (%llu engine events)\n",
+	       (unsigned long long)st.arrived, (unsigned long long)st.n_events_processed);
+	printf("simulated packets per wall-clock second: %.2f million (per CPU second: %.2f "
+	       "million; they differ when the machine is shared)\n",
+	       wall > 0 ? st.arrived / wall / 1e6 : 0.0, cpu > 0 ? st.arrived / cpu / 1e6 : 0.0);
+	printf("drops: %llu ingress, %llu egress copies; peak packets in the buffer: %llu\n",
+	       (unsigned long long)st.ing_dropped, (unsigned long long)st.copies_dropped,
+	       (unsigned long long)max_buf);
+	if (h0 || h1) {
+		printf("memory: engine %.0f bytes per port (%zu bytes for 64+1 ports)\n",
+		       (double)(h1 - h0) / 65.0, h1 - h0);
+		printf("memory: traffic generators %.0f bytes per port at start, %.0f at the end "
+		       "(%u generators; header caches fill as flows, destinations and sizes "
+		       "are first used)\n",
+		       (double)(h2 - h1) / 64.0, (double)(h2 - h1 + gm1 - gm0) / 64.0, sc.ngen);
+		{
+			size_t grow = h3 > h2 ? h3 - h2 : 0,
+			       eng = grow > gm1 - gm0 ? grow - (gm1 - gm0) : 0;
+
+			printf(
+			    "memory: engine growth during the run %zu bytes = %.0f bytes per peak "
+			    "buffered or held packet (%llu; packet pool and event heap)\n",
+			    eng, max_buf ? (double)eng / max_buf : 0.0,
+			    (unsigned long long)max_buf);
+		}
+	} else {
+		printf("memory: not measured (needs glibc mallinfo2)\n");
+	}
+	model_free(m);
+	model_scenario_free(&sc);
+	free(gens);
+	return 0;
+}

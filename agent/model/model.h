@@ -1,0 +1,529 @@
+/*
+ * model.h - the switch model library: the one public header of libmodel.
+ *
+ * A packet-level discrete-event model of a shared-buffer switch MMU on a
+ * nanosecond virtual clock.  Traffic comes from sources (pkt.h); the
+ * model admits packets against ingress (priority group, service pool) and
+ * egress (queue, service pool) limits, schedules each egress port with
+ * strict priority and DWRR at line rate, and keeps the telemetry a backend
+ * reports: occupancy and windowed peaks, interface counters, drops by
+ * cause, queue delay (seed 004 non-tagged, seed 000 marker, ground truth)
+ * and a bounded event ring (drops, sampled departures, PFC).
+ *
+ * The library has no dependency on the daemon.  It is deterministic for a
+ * given configuration, seed and sources.  Memory is proportional to
+ * ports x queues plus packets in the buffer (and packets held back at
+ * paused senders); packet records come from a free-list pool.
+ *
+ * Typical use:
+ *
+ *	struct model_config cfg;
+ *	struct model_err err;
+ *	model_config_init(&cfg, 64, 100000000000ULL);	// 64 x 100G
+ *	cfg.ports[3].sampling_rate = 1000;		// tweak
+ *	struct model *m = model_new(&cfg, &err);	// copies cfg
+ *	model_config_release(&cfg);
+ *	model_add_source(m, &src);			// engine owns src now
+ *	model_run(m, MODEL_T_END);			// or model_advance_to()
+ *	... model_read_buffers(), model_events_read() ...
+ *	model_free(m);
+ *
+ * Units: time in ns on the virtual clock (starts at 0); buffer in cells
+ * (cfg.cell_bytes each, a packet takes ceil(len / cell_bytes) cells) and
+ * bytes; speeds in bit/s.
+ *
+ * Timing: a packet arrives when its last bit is in (model_pkt.t_ns); it is
+ * admitted or dropped at once; it stays at the head of its queue, and in
+ * the buffer, while it is being sent, and departs when its last bit is
+ * out: (len + overhead_bytes) * 8 / speed after transmission began
+ * (kept to the femtosecond per port, events on whole ns).  Sojourn =
+ * departure - arrival; an idle switch forwards a packet in exactly its
+ * serialization time.  Events at the same ns run departures first, then
+ * arrivals (lower port/source index first), then PFC releases and the
+ * marker tick.
+ *
+ * Admission order: forwarding drop (model_pkt.fwd_drop) -> device full ->
+ * ingress PG min / shared limit / ingress pool (lossless: headroom) ->
+ * per copy: queue length limit (limit_pkts) -> WRED -> queue min / shared
+ * limit / egress pool.  The first that fails names the drop cause.
+ *
+ * Not thread-safe: one model, one thread.
+ */
+#ifndef BSFLOWD_MODEL_MODEL_H
+#define BSFLOWD_MODEL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent/model/pkt.h"
+
+#define MODEL_MAX_PORTS	    1024 /* front-panel ports; the CPU port is extra */
+#define MODEL_MAX_QUEUES    8	 /* unicast, and multicast, queues per port */
+#define MODEL_NUM_PG	    8	 /* priority groups per port */
+#define MODEL_NUM_TC	    8	 /* traffic classes (model_pkt.tc) */
+#define MODEL_MAX_POOLS	    4	 /* ingress, and egress, service pools */
+#define MODEL_NUM_WINDOWS   4	 /* independent peak read windows (reader ids) */
+#define MODEL_CELL_DEFAULT  256
+#define MODEL_EVENT_HDR_MAX 256 /* header bytes an event can carry */
+#define MODEL_T_END	    UINT64_MAX
+#define MODEL_MIN_SPEED	    1000000000ULL   /* 1G */
+#define MODEL_MAX_SPEED	    800000000000ULL /* 800G */
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                        */
+/* ------------------------------------------------------------------ */
+
+enum model_limit_mode {
+	MODEL_LIMIT_STATIC = 0, /* shared use <= cells */
+	MODEL_LIMIT_DYNAMIC = 1 /* shared use <= alpha * free cells of the pool */
+};
+
+/*
+ * A shared-use limit.  "Shared use" of an object is its occupancy above
+ * its minimum guarantee (min_cells); it is drawn from the object's service
+ * pool.  Admission of a packet of c cells: use_after = used + c; the part
+ * above min must satisfy shared_after <= limit (evaluated before the
+ * packet is added: dynamic limit = alpha * (pool size - pool shared use)),
+ * and the pool must have room for the growth of shared use.
+ */
+struct model_limit {
+	uint8_t mode;	/* enum model_limit_mode */
+	uint32_t cells; /* static limit */
+	double alpha;	/* dynamic threshold factor, e.g. 1/128 .. 8 */
+};
+
+struct model_pg_config {
+	uint32_t min_cells;	   /* guarantee, not drawn from the pool */
+	struct model_limit shared; /* shared limit in the ingress pool */
+	uint8_t pool;		   /* ingress service pool index */
+	uint8_t lossless;	   /* 1: PFC class (headroom, XOFF/XON) */
+	uint32_t headroom_cells;   /* lossless only: absorbs packets after the
+				      shared limit is reached (see PFC below) */
+	uint32_t xoff_cells;	   /* XOFF when shared use >= xoff_cells;
+				      0: when a packet first goes to headroom */
+	uint32_t xon_cells;	   /* XON when shared use <= xon_cells and the
+				      headroom is empty */
+};
+
+struct model_wred_config {
+	uint8_t enabled;
+	uint32_t min_bytes; /* queue depth (bytes, instantaneous, before the
+			       packet) below which nothing is dropped */
+	uint32_t max_bytes; /* depth at and above which every packet is dropped */
+	double max_prob;    /* drop probability just below max_bytes; linear
+			       from 0 at min_bytes */
+};
+
+enum model_sched {
+	MODEL_SCHED_SP = 0,  /* strict priority: higher index first, all SP
+				queues before the DWRR group */
+	MODEL_SCHED_DWRR = 1 /* deficit weighted round robin among DWRR queues */
+};
+
+struct model_queue_config {
+	uint32_t min_cells;
+	struct model_limit shared; /* shared limit in the egress pool */
+	uint8_t pool;		   /* egress service pool index */
+	uint8_t sched;		   /* enum model_sched */
+	uint32_t weight;	   /* DWRR: quantum = weight * dwrr_quantum bytes */
+	uint32_t limit_pkts;	   /* 0, or tail-drop above this many packets
+				      in the queue (the one in transmission
+				      included): a "queue length" limit */
+	struct model_wred_config wred;
+};
+
+struct model_port_config {
+	uint32_t ifindex;
+	char name[32];
+	uint64_t speed_bps;	 /* MODEL_MIN_SPEED .. MODEL_MAX_SPEED */
+	uint32_t overhead_bytes; /* preamble + IFG added to each frame on the
+				    wire; model_config_init sets 20 */
+	uint8_t n_ucq;		 /* unicast queues 1..8 */
+	uint8_t n_mcq;		 /* multicast queues 0..8 */
+	uint32_t sampling_rate;	 /* 1-in-N ingress sampling, 0 = off */
+	uint64_t pfc_delay_ns;	 /* cable + response delay: an XOFF decided at
+				    t stops this port's sender at t + delay;
+				    an XON restarts it at t + delay */
+	uint8_t tc_to_pg[MODEL_NUM_TC];
+	uint8_t tc_to_ucq[MODEL_NUM_TC];
+	uint8_t tc_to_mcq[MODEL_NUM_TC];
+	struct model_pg_config pg[MODEL_NUM_PG];
+	struct model_queue_config ucq[MODEL_MAX_QUEUES];
+	struct model_queue_config mcq[MODEL_MAX_QUEUES];
+};
+
+/* A multicast packet (model_pkt.mc_group = g) is stored once and queued
+ * to every port of group g except its ingress port, in the multicast
+ * queue tc_to_mcq[tc] of each (the unicast queue tc_to_ucq[tc] on a port
+ * without multicast queues).  Each copy is admitted or dropped on its own. */
+struct model_mc_group {
+	uint16_t nports;
+	uint16_t ports[64]; /* egress port indices (the CPU port = nports of
+			       the config allowed) */
+};
+
+struct model_config {
+	uint32_t cell_bytes;			  /* default MODEL_CELL_DEFAULT */
+	uint32_t total_cells;			  /* whole buffer; no admission beyond it */
+	uint8_t n_ing_pools;			  /* 1..4 */
+	uint8_t n_egr_pools;			  /* 1..4 */
+	uint32_t ing_pool_cells[MODEL_MAX_POOLS]; /* shared pool sizes */
+	uint32_t egr_pool_cells[MODEL_MAX_POOLS];
+
+	uint32_t nports;		 /* 1..MODEL_MAX_PORTS */
+	struct model_port_config *ports; /* nports entries (heap, see init) */
+	struct model_port_config cpu;	 /* the CPU port, index nports */
+
+	uint32_t n_mc_groups;		  /* groups are numbered 1..n */
+	struct model_mc_group *mc_groups; /* n_mc_groups entries (heap) */
+
+	uint64_t seed;		     /* WRED draws and sampling skips */
+	uint32_t dwrr_quantum;	     /* bytes per DWRR weight unit (default 2048) */
+	uint32_t event_capacity;     /* event ring slots (default 4096) */
+	uint32_t event_hdr_bytes;    /* header bytes copied into events
+					(default 128, max MODEL_EVENT_HDR_MAX) */
+	uint64_t marker_tick_ns;     /* background marker refresh period
+					(default 1000 ns; 0 = no background) */
+	uint32_t marker_tick_queues; /* queues refreshed per tick, round robin
+					(default 64; 0 = all) */
+};
+
+/*
+ * Fill *cfg with a usable default switch: nports ports of speed_bps named
+ * "port<i>" with ifIndex i+1, 8 unicast and 8 multicast queues, 8 PGs (tc
+ * i -> PG i, queue i), one ingress and one egress pool, 256-byte cells,
+ * buffer 16 MB (65536 cells) or more for big switches, dynamic thresholds
+ * alpha 1 on PGs and queues with small minimums, all queues SP, no WRED,
+ * no lossless PGs, no sampling, CPU port 1G with 8+0 queues, seed 1.
+ * Allocates cfg->ports; returns 0, or -1 (nports out of range / memory).
+ */
+int model_config_init(struct model_config *cfg, unsigned nports, uint64_t speed_bps);
+/* Free what model_config_init (or the caller, with malloc) put in cfg. */
+void model_config_release(struct model_config *cfg);
+
+/* ------------------------------------------------------------------ */
+/* Lifecycle, sources, running                                          */
+/* ------------------------------------------------------------------ */
+
+struct model;
+
+struct model_err {
+	char msg[256];
+};
+
+/* Validate cfg and build a model (cfg is copied).  NULL on error with a
+ * message in err naming the field and value. */
+struct model *model_new(const struct model_config *cfg, struct model_err *err);
+/* Frees everything, and calls each source's free(). */
+void model_free(struct model *m);
+
+/* The copied configuration (for describe()). */
+const struct model_config *model_config_of(const struct model *m);
+
+/*
+ * Add a source (any number; each may feed any ingress ports).  The model
+ * takes ownership: src->free(state) is called at model_free (not when the
+ * source is exhausted, so header bytes stay valid while packets are in the
+ * buffer).  Packets must come in non-decreasing t_ns; a packet earlier than
+ * the clock is taken as arriving now.  Packets with bad ports, tc, length
+ * or group are dropped and counted in stats.bad_pkts.  Returns 0 or -1.
+ */
+int model_add_source(struct model *m, const struct model_source *src);
+
+/* Process every event with time <= t_ns; the clock is then t_ns (it never
+ * goes back; an earlier t_ns is a no-op).  Returns 0. */
+int model_advance_to(struct model *m, uint64_t t_ns);
+
+/* The same with a bound on the work: stop after max_events engine events
+ * (a packet costs about two) and return 1 with the clock at the last event
+ * processed, or return 0 as model_advance_to() does.  For the daemon's
+ * event loop: call again on the next tick; model_now() tells how far
+ * behind the wall clock the model runs. */
+int model_advance_bounded(struct model *m, uint64_t t_ns, uint64_t max_events);
+
+/* Run as fast as possible until every source is exhausted and the switch
+ * has drained (returns 0; the clock is at the last event), or until the
+ * clock reaches t_end_ns (returns 1; MODEL_T_END = no limit).  Also
+ * returns 0 when nothing more can happen although packets remain (an
+ * egress class paused with model_set_egress_pause and never released). */
+int model_run(struct model *m, uint64_t t_end_ns);
+
+uint64_t model_now(const struct model *m);
+
+/* 1 if nothing is buffered, held at a paused sender, or left in sources. */
+int model_idle(const struct model *m);
+
+/*
+ * Downstream PFC received on egress port `port`: queues whose class bit is
+ * set in class_mask (bit q = unicast queue q and multicast queue q) are
+ * not scheduled from now on until cleared (a packet in transmission
+ * finishes).  Returns 0, or -1 on a bad port.
+ */
+int model_set_egress_pause(struct model *m, unsigned port, uint8_t class_mask);
+
+/* ------------------------------------------------------------------ */
+/* Telemetry: buffer occupancy and peaks                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One buffer object.  cur_* is the occupancy now; peak_* the highest
+ * occupancy (in cells; bytes at that moment) since the previous read of
+ * the same window, at time peak_t_ns; alloc_cells the allocation the BST
+ * percentage is computed against (100 * peak_cells / alloc_cells),
+ * evaluated at the time of the peak:
+ *
+ *   device uc / mc     total_cells
+ *   ingress pool i     ing_pool_cells[i]   (occupancy = shared use in it;
+ *                                          bytes = cells * cell_bytes)
+ *   egress pool j      egr_pool_cells[j]   (likewise)
+ *   PG                 min + shared limit (dynamic: alpha * free cells of
+ *                      its pool at the time of the peak); occupancy
+ *                      excludes headroom
+ *   PG headroom        headroom_cells; occupancy = cells in headroom
+ *   queue              min + shared limit (dynamic: as for PGs)
+ *   port ingress uc/mc sum of the port's PG allocations (dynamic limits
+ *                      evaluated at the time of the port's peak)
+ *   port egress uc/mc  sum of the allocations of the port's unicast
+ *                      (multicast) queues, likewise
+ *   CPU port           as any port (index nports)
+ *
+ * Multicast: a packet's cells are stored once.  Device mc, ingress PG and
+ * port ingress mc count them once; every multicast queue holding a copy
+ * (and its egress pool, port egress mc) is charged the packet's cells.
+ * A port without multicast queues takes copies in its unicast queue (and
+ * counts them as unicast at egress).  Unicast and multicast are apart for
+ * device, port and queue; PGs and pools count both.
+ *
+ * A read of window w (0..MODEL_NUM_WINDOWS-1) returns and resets only w's
+ * peaks; the other windows keep theirs.
+ */
+struct model_occ {
+	uint32_t cur_cells;
+	uint32_t peak_cells;
+	uint64_t cur_bytes;
+	uint64_t peak_bytes;
+	uint64_t peak_t_ns;
+	uint32_t alloc_cells;
+};
+
+struct model_port_buffers {
+	struct model_occ ing_uc, ing_mc; /* port ingress */
+	struct model_occ egr_uc, egr_mc; /* port egress */
+	struct model_occ pg[MODEL_NUM_PG];
+	struct model_occ pg_headroom[MODEL_NUM_PG];
+	struct model_occ ucq[MODEL_MAX_QUEUES]; /* n_ucq used */
+	struct model_occ mcq[MODEL_MAX_QUEUES]; /* n_mcq used */
+	uint8_t pfc_paused;			/* bit g: PG g has XOFF out now */
+};
+
+struct model_buffers {
+	uint64_t t_ns;	 /* when read */
+	uint32_t nports; /* entries in ports[]: config nports + 1 (CPU last) */
+	struct model_occ dev_uc, dev_mc;
+	struct model_occ ing_pool[MODEL_MAX_POOLS];
+	struct model_occ egr_pool[MODEL_MAX_POOLS];
+	struct model_port_buffers *ports;
+};
+
+/* Allocate a snapshot sized for m (free with model_buffers_free). */
+struct model_buffers *model_buffers_new(const struct model *m);
+void model_buffers_free(struct model_buffers *b);
+/* Fill b and close window w's peak period.  Returns 0, -1 on a bad w. */
+int model_read_buffers(struct model *m, unsigned window, struct model_buffers *b);
+
+/* ------------------------------------------------------------------ */
+/* Telemetry: counters, drops                                           */
+/* ------------------------------------------------------------------ */
+
+/* Drop causes; model_drop_reason() gives the sFlow reason code. */
+enum model_drop_cause {
+	MODEL_DROP_ING_LIMIT = 0, /* ingress PG/pool/device limit  -> 259 */
+	MODEL_DROP_EGR_LIMIT,	  /* egress queue/pool/length limit -> 259 */
+	MODEL_DROP_WRED,	  /* WRED                           -> 260 */
+	MODEL_DROP_TTL,		  /* fwd_drop 257 ttl_exceeded */
+	MODEL_DROP_ACL,		  /* fwd_drop 258 acl */
+	MODEL_DROP_BLACKHOLE,	  /* fwd_drop 269 blackhole_route */
+	MODEL_DROP_FWD_OTHER,	  /* any other fwd_drop code (kept in events) */
+	MODEL_DROP_NCAUSES
+};
+
+#define MODEL_REASON_TTL_EXCEEDED    257
+#define MODEL_REASON_ACL	     258
+#define MODEL_REASON_NO_BUFFER_SPACE 259
+#define MODEL_REASON_RED	     260
+#define MODEL_REASON_BLACKHOLE_ROUTE 269
+
+unsigned model_drop_reason(enum model_drop_cause c);
+const char *model_drop_cause_name(enum model_drop_cause c);
+
+/* Cumulative; in_* count packets received on the port (before any drop),
+ * out_* copies transmitted.  Unicast/multicast/broadcast is taken from the
+ * destination MAC when the packet has >= 6 header bytes, else from
+ * mc_group.  in_discards: packets dropped at ingress (forwarding drops and
+ * ingress limits); out_discards: copies dropped at egress admission or by
+ * WRED for this egress port. */
+struct model_if_counters {
+	uint64_t in_octets, in_ucast, in_mcast, in_bcast, in_discards;
+	uint64_t out_octets, out_ucast, out_mcast, out_bcast, out_discards;
+	uint64_t sample_pool;		 /* packets that could have been sampled */
+	uint64_t samples_marked;	 /* packets marked for sampling at ingress */
+	uint64_t samples_dropped;	 /* marked packets dropped (no record) */
+	uint64_t pfc_xoff[MODEL_NUM_PG]; /* XOFF transitions per PG */
+};
+
+/* Drops by cause: by ingress port (ingress-side causes), by egress port
+ * (egress causes), and per queue (every copy dropped that was headed for
+ * the queue, by cause, forwarding drops excepted). */
+struct model_port_drops {
+	uint64_t in[MODEL_DROP_NCAUSES];
+	uint64_t out[MODEL_DROP_NCAUSES];
+	uint64_t ucq[MODEL_MAX_QUEUES][MODEL_DROP_NCAUSES];
+	uint64_t mcq[MODEL_MAX_QUEUES][MODEL_DROP_NCAUSES];
+};
+
+int model_read_counters(const struct model *m, unsigned port, struct model_if_counters *c);
+int model_read_drops(const struct model *m, unsigned port, struct model_port_drops *d);
+
+/* Whole-switch accounting (conservation: arrived = fwd_dropped +
+ * ing_dropped + admitted; copies = copies_departed + copies_dropped +
+ * copies_buffered, where every admitted unicast packet is one copy and a
+ * multicast packet is one copy per group member). */
+struct model_stats {
+	uint64_t arrived;	     /* packets that reached ingress */
+	uint64_t fwd_dropped;	     /* dropped by the forwarding pipeline */
+	uint64_t ing_dropped;	     /* dropped at ingress admission */
+	uint64_t admitted;	     /* passed ingress admission */
+	uint64_t copies;	     /* copies offered to egress admission */
+	uint64_t copies_dropped;     /* egress admission + WRED */
+	uint64_t copies_departed;    /* transmitted */
+	uint64_t copies_buffered;    /* in queues now */
+	uint64_t pkts_buffered;	     /* distinct packets in the buffer now */
+	uint64_t held;		     /* held at paused senders now */
+	uint64_t bad_pkts;	     /* rejected source packets */
+	uint64_t events_lost;	     /* event ring overflow */
+	uint64_t events;	     /* events queued in total */
+	uint64_t n_events_processed; /* engine events (for benchmarks) */
+	uint32_t cells_used;	     /* device cells now */
+};
+
+void model_get_stats(const struct model *m, struct model_stats *s);
+
+/* ------------------------------------------------------------------ */
+/* Telemetry: queue delay                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Per queue.  "Since the last read" values reset on each
+ * model_read_delay() of that queue (one reader).  Times in ns; a packet's
+ * sojourn is departure (last bit out) - arrival (last bit in).
+ */
+#define MODEL_DELAY_HIST 64 /* bucket b: sojourn in [2^(b-1), 2^b) ns; b=0: 0 */
+struct model_delay {
+	/* seed 004 non-tagged method */
+	uint64_t nt_latest_ns; /* last measurement (0 if none yet) */
+	uint64_t nt_max_ns;    /* max since the last read */
+	uint64_t nt_count;     /* measurements, cumulative */
+	/* seed 000 marker method */
+	uint64_t mk_delay_ns; /* current stored delay */
+	uint64_t mk_max_ns;   /* max stored delay since the last read */
+	/* ground truth over every departed packet, cumulative */
+	uint64_t n;
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	uint64_t hist[MODEL_DELAY_HIST];
+};
+
+int model_read_delay(struct model *m, unsigned port, unsigned queue, int mc, struct model_delay *d);
+
+/*
+ * The seed 000 marker delay tracker, usable on its own (the model keeps one
+ * per queue).  Packet ids are any increasing numbers (the model uses the
+ * queue's enqueue count).  Rules (FIG 7):
+ *  - enqueue: tail := packet; if no marker, the packet becomes the marker;
+ *  - refresh (on dequeue and on a background tick): delay :=
+ *    max(now - marker_ts, delay of the last departed marker), or with no
+ *    marker: 0;
+ *  - dequeue of the marker: the departed marker's delay is the last stored
+ *    delay (not recomputed); marker := tail (none if the queue is now
+ *    empty, then the departed delay is forgotten), then refresh.
+ * Same-clock enqueues are applied before dequeues (FIG 7 t8).
+ */
+struct model_marker {
+	uint64_t marker_id, marker_ts;
+	uint64_t tail_id, tail_ts;
+	uint64_t departed_delay;
+	uint64_t delay; /* stored delay (226) */
+	uint8_t has_marker, has_tail;
+};
+
+void model_marker_init(struct model_marker *mk);
+void model_marker_enqueue(struct model_marker *mk, uint64_t id, uint64_t now);
+/* queue_empty: 1 if this dequeue leaves the queue empty. */
+void model_marker_dequeue(struct model_marker *mk, uint64_t id, uint64_t now, int queue_empty);
+uint64_t model_marker_refresh(struct model_marker *mk, uint64_t now);
+
+/* ------------------------------------------------------------------ */
+/* Event stream                                                         */
+/* ------------------------------------------------------------------ */
+
+enum model_event_type {
+	MODEL_EV_DROP = 1,   /* a packet (copy) dropped */
+	MODEL_EV_SAMPLE = 2, /* departure of a packet marked for sampling */
+	MODEL_EV_PFC = 3     /* XOFF (pfc_on = 1) / XON sent for in_port, pg */
+};
+
+#define MODEL_PORT_NONE	 0xffff /* unknown port (multicast drop at ingress) */
+#define MODEL_QUEUE_NONE 0xff
+
+struct model_event {
+	uint8_t type;	   /* enum model_event_type */
+	uint8_t queue;	   /* egress queue index, or MODEL_QUEUE_NONE */
+	uint8_t mc;	   /* 1: multicast queue / packet */
+	uint8_t cause;	   /* drop: enum model_drop_cause */
+	uint16_t reason;   /* drop: sFlow reason code */
+	uint16_t in_port;  /* port index */
+	uint16_t out_port; /* port index or MODEL_PORT_NONE */
+	uint8_t tc, pg, pfc_on;
+	uint64_t t_ns;	      /* when it happened (departure for samples) */
+	uint64_t delay_ns;    /* sample: departure - arrival */
+	uint32_t depth_bytes; /* queue depth in bytes met at enqueue (sample)
+				 or at the drop (drop) */
+	uint32_t len;	      /* frame length */
+	uint32_t flow_id;
+	uint16_t hdr_len; /* bytes in hdr */
+	uint8_t hdr[MODEL_EVENT_HDR_MAX];
+};
+
+/* Take up to max events, oldest first; returns how many. */
+size_t model_events_read(struct model *m, struct model_event *ev, size_t max);
+
+/* ------------------------------------------------------------------ */
+/* Per-packet trace (tests, validation): called at every departure and  */
+/* every drop when set; NULL to clear.                                  */
+/* ------------------------------------------------------------------ */
+
+struct model_trace {
+	uint8_t departed; /* 1 departure, 0 drop */
+	uint8_t cause;	  /* drop cause */
+	uint8_t queue, mc;
+	uint16_t in_port, out_port;
+	uint32_t len, flow_id;
+	uint64_t t_arr_ns, t_ns;
+	uint32_t depth_bytes;  /* queue depth met at enqueue (or at the drop) */
+	int64_t nt_latency_ns; /* departure completed a seed-004 measurement
+				  for its queue: the latency; else -1 */
+};
+
+typedef void (*model_trace_fn)(void *arg, const struct model_trace *tr);
+void model_set_trace(struct model *m, model_trace_fn fn, void *arg);
+
+/*
+ * Recount every occupancy counter (device, pools, ports, PGs, headroom,
+ * queues, packet counts) from the packets actually in the buffer and
+ * compare with the incremental ones, and check the conservation
+ * identities of struct model_stats.  O(buffered packets + queues): for
+ * tests.  Returns 0, or -1 with the first mismatch in err.
+ */
+int model_audit(const struct model *m, struct model_err *err);
+
+#endif

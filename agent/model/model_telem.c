@@ -1,0 +1,340 @@
+/*
+ * model_telem.c - telemetry reads of the switch model: buffer occupancy
+ * and windowed peaks, interface counters, drops, queue delays, the event
+ * ring, and the accounting audit used by the tests.
+ *
+ * Peaks: every buffer object keeps one running peak since the last read
+ * of any window, plus one stored peak per window.  Reading window w folds
+ * the running peak into every window, reports and resets w's, and
+ * restarts the running peak at the current occupancy; so the hot path
+ * compares one value per object and reads cost O(objects x windows).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/model/model_int.h"
+
+static void pk_read(struct mpeak *k, unsigned w, uint64_t now, uint32_t alloc_now,
+		    struct model_occ *o)
+{
+	for (unsigned j = 0; j < MODEL_NUM_WINDOWS; j++) {
+		if (k->run > k->w[j].cells) {
+			k->w[j].cells = k->run;
+			k->w[j].bytes = k->run_b;
+			k->w[j].t = k->run_t;
+			k->w[j].alloc = k->run_alloc;
+		}
+	}
+	o->cur_cells = k->cur;
+	o->cur_bytes = k->cur_b;
+	o->peak_cells = k->w[w].cells;
+	o->peak_bytes = k->w[w].bytes;
+	o->peak_t_ns = k->w[w].t;
+	o->alloc_cells = k->w[w].alloc;
+	k->w[w].cells = k->cur;
+	k->w[w].bytes = k->cur_b;
+	k->w[w].t = now;
+	k->w[w].alloc = alloc_now;
+	k->run = k->cur;
+	k->run_b = k->cur_b;
+	k->run_t = now;
+	k->run_alloc = alloc_now;
+}
+
+struct model_buffers *model_buffers_new(const struct model *m)
+{
+	struct model_buffers *b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return NULL;
+	b->nports = m->np;
+	b->ports = calloc(m->np, sizeof(*b->ports));
+	if (b->ports == NULL) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void model_buffers_free(struct model_buffers *b)
+{
+	if (b == NULL)
+		return;
+	free(b->ports);
+	free(b);
+}
+
+int model_read_buffers(struct model *m, unsigned window, struct model_buffers *b)
+{
+	if (window >= MODEL_NUM_WINDOWS || b == NULL || b->nports < m->np)
+		return -1;
+	uint64_t now = m->now;
+	b->t_ns = now;
+	pk_read(&m->dev_uc, window, now, m->cfg.total_cells, &b->dev_uc);
+	pk_read(&m->dev_mc, window, now, m->cfg.total_cells, &b->dev_mc);
+	for (unsigned i = 0; i < MODEL_MAX_POOLS; i++) {
+		pk_read(&m->ip_pk[i], window, now, m->cfg.ing_pool_cells[i], &b->ing_pool[i]);
+		pk_read(&m->ep_pk[i], window, now, m->cfg.egr_pool_cells[i], &b->egr_pool[i]);
+		if (i >= m->cfg.n_ing_pools)
+			memset(&b->ing_pool[i], 0, sizeof(b->ing_pool[i]));
+		if (i >= m->cfg.n_egr_pools)
+			memset(&b->egr_pool[i], 0, sizeof(b->egr_pool[i]));
+	}
+	for (unsigned p = 0; p < m->np; p++) {
+		struct mport *P = &m->ports[p];
+		struct model_port_buffers *o = &b->ports[p];
+		memset(o, 0, sizeof(*o));
+		uint32_t a = model_sum_alloc(m, &P->sum_pg, 0);
+		pk_read(&P->ing_uc, window, now, a, &o->ing_uc);
+		pk_read(&P->ing_mc, window, now, a, &o->ing_mc);
+		pk_read(&P->egr_uc, window, now, model_sum_alloc(m, &P->sum_uc, 1), &o->egr_uc);
+		pk_read(&P->egr_mc, window, now, model_sum_alloc(m, &P->sum_mc, 1), &o->egr_mc);
+		for (unsigned g = 0; g < MODEL_NUM_PG; g++) {
+			struct mpg *G = &P->pg[g];
+			pk_read(&G->pk, window, now, model_pg_alloc(m, G), &o->pg[g]);
+			pk_read(&G->pk_hdrm, window, now, G->headroom, &o->pg_headroom[g]);
+			if (G->xoff_state)
+				o->pfc_paused |= (uint8_t)(1u << g);
+		}
+		for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
+			if (P->q[q].present)
+				pk_read(&P->q[q].pk, window, now, model_q_alloc(m, &P->q[q]),
+					&o->ucq[q]);
+			if (P->q[MQ_MC + q].present)
+				pk_read(&P->q[MQ_MC + q].pk, window, now,
+					model_q_alloc(m, &P->q[MQ_MC + q]), &o->mcq[q]);
+		}
+	}
+	return 0;
+}
+
+int model_read_counters(const struct model *m, unsigned port, struct model_if_counters *c)
+{
+	if (port >= m->np)
+		return -1;
+	*c = m->ports[port].ctr;
+	return 0;
+}
+
+int model_read_drops(const struct model *m, unsigned port, struct model_port_drops *d)
+{
+	if (port >= m->np)
+		return -1;
+	const struct mport *P = &m->ports[port];
+	memcpy(d->in, P->drop_in, sizeof(d->in));
+	memcpy(d->out, P->drop_out, sizeof(d->out));
+	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
+		memcpy(d->ucq[q], P->q[q].drops, sizeof(d->ucq[q]));
+		memcpy(d->mcq[q], P->q[MQ_MC + q].drops, sizeof(d->mcq[q]));
+	}
+	return 0;
+}
+
+void model_get_stats(const struct model *m, struct model_stats *s)
+{
+	*s = m->st;
+	s->cells_used = m->cells_used;
+}
+
+int model_read_delay(struct model *m, unsigned port, unsigned queue, int mc, struct model_delay *d)
+{
+	if (port >= m->np || queue >= MODEL_MAX_QUEUES)
+		return -1;
+	struct mqueue *q = &m->ports[port].q[(mc ? MQ_MC : 0) + queue];
+	if (!q->present)
+		return -1;
+	uint64_t cur = model_marker_refresh(&q->mk, m->now);
+	if (cur > q->mk_max)
+		q->mk_max = cur;
+	d->nt_latest_ns = q->nt_latest;
+	d->nt_max_ns = q->nt_max;
+	d->nt_count = q->nt_count;
+	d->mk_delay_ns = cur;
+	d->mk_max_ns = q->mk_max;
+	d->n = q->n;
+	d->sum_ns = q->sum;
+	d->max_ns = q->max;
+	memcpy(d->hist, q->hist, sizeof(d->hist));
+	q->nt_max = 0;
+	q->mk_max = cur;
+	return 0;
+}
+
+size_t model_events_read(struct model *m, struct model_event *ev, size_t max)
+{
+	size_t n = 0;
+	while (n < max && m->ring_n > 0) {
+		ev[n++] = m->ring[m->ring_head];
+		m->ring_head = m->ring_head + 1 == m->ring_cap ? 0 : m->ring_head + 1;
+		m->ring_n--;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------- audit */
+
+static int afail(struct model_err *err, const char *what, unsigned a, unsigned b,
+		 unsigned long long have, unsigned long long want)
+{
+	if (err != NULL)
+		snprintf(err->msg, sizeof(err->msg), "%s [%u/%u]: counter %llu, recount %llu", what,
+			 a, b, have, want);
+	return -1;
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const void *const *)a,
+		  y = (uintptr_t) * (const void *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct tally {
+	uint64_t cells, bytes;
+};
+
+static inline uint32_t sat(uint64_t a, uint32_t b)
+{
+	return a > b ? (uint32_t)(a - b) : 0;
+}
+
+int model_audit(const struct model *m, struct model_err *err)
+{
+	const struct model_stats *s = &m->st;
+	if (s->arrived != s->fwd_dropped + s->ing_dropped + s->admitted)
+		return afail(err, "arrived = fwd + ing dropped + admitted", 0, 0, s->arrived,
+			     s->fwd_dropped + s->ing_dropped + s->admitted);
+	if (s->copies != s->copies_departed + s->copies_dropped + s->copies_buffered)
+		return afail(err, "copies = departed + dropped + buffered", 0, 0, s->copies,
+			     s->copies_departed + s->copies_dropped + s->copies_buffered);
+
+	/* collect distinct bodies */
+	size_t nb = 0, cap = (size_t)s->copies_buffered + 1;
+	const struct mpkt **bodies = malloc(cap * sizeof(*bodies));
+	struct tally *pg = calloc((size_t)m->np * MODEL_NUM_PG * 2, sizeof(*pg));
+	if (bodies == NULL || pg == NULL) {
+		free(bodies);
+		free(pg);
+		return afail(err, "audit: out of memory", 0, 0, 0, 0);
+	}
+	uint64_t ncopies = 0, ep[MODEL_MAX_POOLS] = {0};
+	int rc = 0;
+	for (unsigned p = 0; p < m->np && rc == 0; p++) {
+		const struct mport *P = &m->ports[p];
+		struct tally eu = {0, 0}, em = {0, 0};
+		for (unsigned sl = 0; sl < MQ_SLOTS && rc == 0; sl++) {
+			const struct mqueue *q = &P->q[sl];
+			uint64_t n = 0, c = 0, by = 0;
+			for (const struct mpkt *cp = q->head; cp != NULL; cp = cp->next) {
+				n++;
+				c += cp->cells;
+				by += cp->len;
+				if (nb < cap)
+					bodies[nb++] = cp->body;
+			}
+			ncopies += n;
+			if (n != q->npkts)
+				rc = afail(err, "queue packets", p, sl, q->npkts, n);
+			else if (c != q->pk.cur)
+				rc = afail(err, "queue cells", p, sl, q->pk.cur, c);
+			else if (by != q->pk.cur_b)
+				rc = afail(err, "queue bytes", p, sl, q->pk.cur_b, by);
+			else if (((P->nonempty >> sl) & 1) != (n > 0))
+				rc = afail(err, "queue nonempty bit", p, sl,
+					   (P->nonempty >> sl) & 1, n > 0);
+			ep[q->pool] += sat(c, q->min_cells);
+			struct tally *t = sl >= MQ_MC ? &em : &eu;
+			t->cells += c;
+			t->bytes += by;
+		}
+		if (rc == 0 && (eu.cells != P->egr_uc.cur || eu.bytes != P->egr_uc.cur_b))
+			rc = afail(err, "port egress uc cells", p, 0, P->egr_uc.cur, eu.cells);
+		if (rc == 0 && (em.cells != P->egr_mc.cur || em.bytes != P->egr_mc.cur_b))
+			rc = afail(err, "port egress mc cells", p, 0, P->egr_mc.cur, em.cells);
+	}
+	if (rc == 0 && ncopies != s->copies_buffered)
+		rc = afail(err, "copies buffered", 0, 0, s->copies_buffered, ncopies);
+	for (unsigned i = 0; i < m->cfg.n_egr_pools && rc == 0; i++)
+		if (ep[i] != m->ep_used[i] || ep[i] != m->ep_pk[i].cur)
+			rc = afail(err, "egress pool shared cells", i, 0, m->ep_used[i], ep[i]);
+	if (rc == 0) {
+		qsort(bodies, nb, sizeof(*bodies), cmp_ptr);
+		struct tally du = {0, 0}, dm = {0, 0};
+		uint64_t nbodies = 0;
+		struct tally *iu = calloc(m->np * 2, sizeof(*iu));
+		if (iu == NULL)
+			rc = afail(err, "audit: out of memory", 0, 0, 0, 0);
+		for (size_t i = 0; i < nb && rc == 0; i++) {
+			const struct mpkt *b = bodies[i];
+			size_t j = i;
+			while (j + 1 < nb && bodies[j + 1] == b)
+				j++;
+			if (b->refs != j - i + 1)
+				rc = afail(err, "packet copies (refs)", b->in_port, 0, b->refs,
+					   j - i + 1);
+			i = j;
+			nbodies++;
+			int mc = (b->flags & MP_MC) != 0;
+			struct tally *t = &pg[(b->in_port * MODEL_NUM_PG + b->pg) * 2 +
+					      ((b->flags & MP_HDRM) ? 1 : 0)];
+			t->cells += b->cells;
+			t->bytes += b->len;
+			iu[b->in_port * 2 + mc].cells += b->cells;
+			iu[b->in_port * 2 + mc].bytes += b->len;
+			struct tally *d = mc ? &dm : &du;
+			d->cells += b->cells;
+			d->bytes += b->len;
+		}
+		if (rc == 0 && nbodies != s->pkts_buffered)
+			rc = afail(err, "packets buffered", 0, 0, s->pkts_buffered, nbodies);
+		if (rc == 0 && (du.cells != m->dev_uc.cur || du.bytes != m->dev_uc.cur_b))
+			rc = afail(err, "device uc cells", 0, 0, m->dev_uc.cur, du.cells);
+		if (rc == 0 && (dm.cells != m->dev_mc.cur || dm.bytes != m->dev_mc.cur_b))
+			rc = afail(err, "device mc cells", 0, 0, m->dev_mc.cur, dm.cells);
+		if (rc == 0 && du.cells + dm.cells != m->cells_used)
+			rc = afail(err, "device cells used", 0, 0, m->cells_used,
+				   du.cells + dm.cells);
+		uint64_t ip[MODEL_MAX_POOLS] = {0}, held = 0;
+		for (unsigned p = 0; p < m->np && rc == 0; p++) {
+			const struct mport *P = &m->ports[p];
+			if (iu[p * 2].cells != P->ing_uc.cur || iu[p * 2].bytes != P->ing_uc.cur_b)
+				rc = afail(err, "port ingress uc cells", p, 0, P->ing_uc.cur,
+					   iu[p * 2].cells);
+			else if (iu[p * 2 + 1].cells != P->ing_mc.cur ||
+				 iu[p * 2 + 1].bytes != P->ing_mc.cur_b)
+				rc = afail(err, "port ingress mc cells", p, 0, P->ing_mc.cur,
+					   iu[p * 2 + 1].cells);
+			for (unsigned g = 0; g < MODEL_NUM_PG && rc == 0; g++) {
+				const struct mpg *G = &P->pg[g];
+				const struct tally *t = &pg[(p * MODEL_NUM_PG + g) * 2];
+				if (t[0].cells != G->pk.cur || t[0].bytes != G->pk.cur_b)
+					rc = afail(err, "PG cells", p, g, G->pk.cur, t[0].cells);
+				else if (t[1].cells != G->pk_hdrm.cur ||
+					 t[1].bytes != G->pk_hdrm.cur_b)
+					rc = afail(err, "PG headroom cells", p, g, G->pk_hdrm.cur,
+						   t[1].cells);
+				else if (G->pk_hdrm.cur > G->headroom)
+					rc = afail(err, "PG headroom above its size", p, g,
+						   G->pk_hdrm.cur, G->headroom);
+				ip[G->pool] += sat(G->pk.cur, G->min_cells);
+				for (const struct mpkt *h = G->hold_head; h != NULL; h = h->next)
+					held++;
+			}
+		}
+		for (unsigned i = 0; i < m->cfg.n_ing_pools && rc == 0; i++)
+			if (ip[i] != m->ip_used[i] || ip[i] != m->ip_pk[i].cur)
+				rc = afail(err, "ingress pool shared cells", i, 0, m->ip_used[i],
+					   ip[i]);
+		if (rc == 0 && held != s->held)
+			rc = afail(err, "packets held at senders", 0, 0, s->held, held);
+		if (rc == 0 && m->cells_used > m->cfg.total_cells)
+			rc = afail(err, "device cells above the buffer", 0, 0, m->cells_used,
+				   m->cfg.total_cells);
+		free(iu);
+	}
+	free(bodies);
+	free(pg);
+	return rc;
+}

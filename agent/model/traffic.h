@@ -1,0 +1,145 @@
+/*
+ * traffic.h - scenario traffic generators for the switch model.
+ *
+ * A generator is one traffic stream entering one ingress port: a rate, a
+ * packet-size distribution, an arrival process, a destination pattern and
+ * a set of flows whose Ethernet/IP/L4 headers are synthesized (headers.h).
+ * Each generator is a model_source (pkt.h); model_merge_new combines any
+ * number of sources (generators, pcap replays) into one time-ordered
+ * source.  scenario.c builds generators from the config file.
+ *
+ * Conventions (documented for users in bsflowd.conf(5)):
+ *  - rates are layer-1 rates: a frame of L bytes (FCS included) occupies
+ *    (L + 20) * 8 bits on the wire (preamble, SFD and inter-frame gap), so
+ *    a load of 1.0 fills the line exactly;
+ *  - a packet's time is the arrival of its last bit; constant arrivals are
+ *    spaced by each packet's own wire time at the configured rate;
+ *  - the traffic class is the 802.1Q PCP when the frames are tagged, else
+ *    DSCP >> 3 (the IP precedence / class selector);
+ *  - flows: each packet picks its destination by the pattern, then one of
+ *    nflows flows to that destination, uniformly; so a generator has
+ *    nflows flows per destination it reaches;
+ *  - addresses: port p has the IPv4 subnet 10.(p/256).(p%256).0/24 and the
+ *    IPv6 prefix fd00:b5:0:p::/64 (p in hex); flow f uses host number
+ *    h = 1 + f % 250 in both the source and the destination subnet, MAC
+ *    02:00:00:(p/256):(p%256):h, source L4 port 49152 + k % 16384 where
+ *    k = d * nflows + f; multicast group g is 239.181.(g/256).(g%256) or
+ *    ff0e::b5:g (MAC 01:00:5e:35:(g/256):(g%256) or 33:33:00:b5:..);
+ *  - memory: header bytes (42..82 each) are kept for every (flow, size,
+ *    TTL variant) of each destination the generator has used: a block per
+ *    destination, allocated on its first packet, filled as used.
+ */
+#ifndef BSFLOWD_MODEL_TRAFFIC_H
+#define BSFLOWD_MODEL_TRAFFIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent/model/pkt.h"
+
+#define MODEL_GEN_MAX_FLOWS	1024 /* flows per destination */
+#define MODEL_GEN_UNIFORM_SIZES 64   /* distinct sizes of a uniform range */
+
+enum model_size_kind {
+	MODEL_SIZE_FIXED,   /* size_lo */
+	MODEL_SIZE_UNIFORM, /* uniform over size_lo..size_hi: every size if the range
+			       has at most 64, else 64 evenly spaced sizes
+			       lo + floor(i * (hi - lo) / 63), i = 0..63 */
+	MODEL_SIZE_IMIX,    /* simple IMIX: 64, 576, 1500 bytes in the ratio 7:4:1 */
+};
+
+/* The simple IMIX, frame lengths with FCS; its mean is 4252/12 bytes. */
+#define MODEL_IMIX_SMALL  64
+#define MODEL_IMIX_MEDIUM 576
+#define MODEL_IMIX_LARGE  1500
+
+enum model_arrival_kind {
+	MODEL_ARRIVAL_CONSTANT, /* evenly spaced at the rate */
+	MODEL_ARRIVAL_POISSON,	/* exponential gaps, mean = mean wire bits / rate */
+	MODEL_ARRIVAL_ONOFF,	/* constant at the rate during the on part of each period */
+};
+
+enum model_dest_kind {
+	MODEL_DEST_FIXED,	/* always dest_port */
+	MODEL_DEST_UNIFORM,	/* uniform over all ports but the ingress port */
+	MODEL_DEST_HOTSPOT,	/* dest_port with probability hotspot, else uniform */
+	MODEL_DEST_PERMUTATION, /* resolved by the caller to a fixed port */
+	MODEL_DEST_INCAST,	/* N:1: like fixed; the group shares on/off phases */
+};
+
+struct model_gen_conf {
+	uint16_t in_port; /* 0..nports-1 */
+	uint16_t nports;  /* switch size (destinations are 0..nports-1) */
+	double rate_bps;  /* layer-1 bits/s (the on-rate for on/off) */
+
+	enum model_size_kind size;
+	uint32_t size_lo, size_hi; /* frame bytes with FCS */
+
+	enum model_arrival_kind arrival;
+	uint64_t period_ns;   /* on/off period */
+	double duty;	      /* on/off: fraction of the period that is on, (0, 1] */
+	uint64_t phase_ns;    /* on/off: offset of the first on part after start */
+	uint64_t start_ns;    /* first possible arrival */
+	uint64_t stop_ns;     /* no arrival at or after this; 0 = never stop */
+	uint64_t max_packets; /* 0 = unlimited */
+
+	enum model_dest_kind dest;
+	uint16_t dest_port; /* fixed / incast / permutation target, hotspot port */
+	double hotspot;	    /* fraction of packets sent to dest_port */
+
+	uint32_t nflows;    /* flows per destination, 1..MODEL_GEN_MAX_FLOWS */
+	uint32_t flow_base; /* flow f to destination d (port, or multicast
+			       group for multicast packets: nports + group - 1)
+			       has flow_id flow_base + d * nflows + f */
+	uint8_t ip_version; /* 4 or 6 */
+	uint8_t l4;	    /* 6 (TCP) or 17 (UDP) */
+	int vlan;	    /* -1 untagged, else VID */
+	uint8_t pcp;
+	uint8_t dscp;
+	uint16_t dport; /* destination L4 port */
+
+	double mc_fraction; /* fraction of packets sent to mc_group */
+	uint16_t mc_group;  /* >= 1 when mc_fraction > 0 */
+
+	double drop_fraction; /* fraction of packets marked fwd_drop */
+	uint16_t drop_reason; /* sFlow reason code, e.g. 257, 258, 269 */
+
+	uint64_t seed;
+};
+
+/* Number of flow ids a generator uses (flow_base + 0 .. this - 1). */
+uint32_t model_gen_flow_ids(const struct model_gen_conf *c);
+
+/* Fill c with defaults: 1 flow, fixed 64-byte UDP/IPv4 frames, constant
+ * arrivals, fixed destination 0, DSCP 0, untagged, dport 5001. */
+void model_gen_defaults(struct model_gen_conf *c);
+
+/* Traffic class of a frame: PCP if tagged (vlan >= 0), else DSCP >> 3. */
+uint8_t model_traffic_tc(int vlan, uint8_t pcp, uint8_t dscp);
+
+/* Mean frame length of the configured size distribution, in bytes. */
+double model_gen_mean_size(const struct model_gen_conf *c);
+
+/* Check a configuration; on error return -1 with a message in err. */
+int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen);
+
+/* Make a generator source.  Returns 0, or -1 with a message in err. */
+int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char *err,
+		  size_t errlen);
+
+/* Bytes of memory a generator source uses now (state and header cache). */
+size_t model_gen_memory(const struct model_source *s);
+
+/* A random derangement of 0..n-1 (perm[i] != i when n > 1) drawn from
+ * seed: the destination of ingress port i under the permutation pattern. */
+void model_traffic_permutation(unsigned n, uint64_t seed, uint16_t *perm);
+
+/*
+ * Merge n sources into one whose packets come in non-decreasing time
+ * (ties go to the lower index).  Takes ownership of the sources (frees
+ * them when the merged source is freed; also on failure).  Returns 0 or -1
+ * (out of memory).
+ */
+int model_merge_new(const struct model_source *srcs, unsigned n, struct model_source *out);
+
+#endif

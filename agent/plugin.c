@@ -1,0 +1,107 @@
+/*
+ * plugin.c - the backend plugin loader: dlopen a .so by path, find its
+ * entry point and check the interface version before using anything in it.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "agent/plugin.h"
+
+int bsf_backend_check_ops(const struct bsf_backend_ops *ops, const char *what, char *err,
+			  size_t errlen)
+{
+	const char *missing = NULL;
+
+	if (ops->abi_version != BSF_BACKEND_ABI_VERSION) {
+		snprintf(err, errlen,
+			 "%s: backend interface version %u, but this bsflowd needs version %u "
+			 "(rebuild the backend against this <bsflowd/backend.h>)",
+			 what, ops->abi_version, BSF_BACKEND_ABI_VERSION);
+		return -1;
+	}
+	if (!ops->open)
+		missing = "open";
+	else if (!ops->close)
+		missing = "close";
+	else if (!ops->describe)
+		missing = "describe";
+	else if (!ops->read_counters)
+		missing = "read_counters";
+	else if (!ops->read_port_buffers)
+		missing = "read_port_buffers";
+	else if (!ops->read_device_buffers)
+		missing = "read_device_buffers";
+	else if (!ops->read_delays)
+		missing = "read_delays";
+	else if (!ops->read_events)
+		missing = "read_events";
+	if (missing) {
+		snprintf(err, errlen, "%s: backend has no %s function", what, missing);
+		return -1;
+	}
+	return 0;
+}
+
+int bsf_plugin_load(const char *path, struct bsf_plugin *p, char *err, size_t errlen)
+{
+	struct stat st;
+	bsf_backend_entry_fn entry;
+	void *sym;
+
+	memset(p, 0, sizeof *p);
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen, "backend plugin %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "backend plugin %s: not a regular file", path);
+		return -1;
+	}
+	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!p->handle) {
+		const char *e = dlerror();
+
+		snprintf(err, errlen, "backend plugin %s: cannot load: %s", path,
+			 e ? e : "unknown error");
+		return -1;
+	}
+	dlerror();
+	sym = dlsym(p->handle, BSF_BACKEND_ENTRY);
+	if (!sym) {
+		snprintf(err, errlen, "backend plugin %s: no symbol %s (not a bsflowd backend?)",
+			 path, BSF_BACKEND_ENTRY);
+		goto fail;
+	}
+	/* POSIX: a function pointer and void * convert through memcpy */
+	memcpy(&entry, &sym, sizeof entry);
+	p->ops = entry();
+	if (!p->ops) {
+		snprintf(err, errlen, "backend plugin %s: %s() returned NULL", path,
+			 BSF_BACKEND_ENTRY);
+		goto fail;
+	}
+	{
+		char what[600];
+
+		snprintf(what, sizeof what, "backend plugin %s", path);
+		if (bsf_backend_check_ops(p->ops, what, err, errlen) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	dlclose(p->handle);
+	memset(p, 0, sizeof *p);
+	return -1;
+}
+
+void bsf_plugin_unload(struct bsf_plugin *p)
+{
+	if (p->handle)
+		dlclose(p->handle);
+	memset(p, 0, sizeof *p);
+}

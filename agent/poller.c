@@ -1,0 +1,258 @@
+/*
+ * poller.c - counter polling per data source (see poller.h).
+ */
+#include "config.h"
+
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/export.h"
+#include "agent/log.h"
+#include "agent/poller.h"
+#include "agent/samples.h"
+#include "proto/sflow.h"
+
+#define POLLER_LOG_INTERVAL_NS (60ull * 1000000000ull)
+
+struct poller_src {
+	struct poller *p;
+	struct event *ev;
+	int is_device;
+	uint32_t port; /* port index (ports) */
+	uint32_t type, index;
+	uint32_t next_seq;
+	uint64_t samples, read_errors, dropped;
+};
+
+struct poller {
+	struct event_base *base;
+	struct export *x;
+	const struct bsf_backend_ops *ops;
+	void *st;
+	const struct bsf_device_desc *dev;
+	uint32_t enterprise;
+	unsigned interval;
+	uint64_t rng;
+	struct poller_src *srcs;
+	uint32_t nsrcs;
+	struct bsf_ratelimit rl_read, rl_build;
+	uint8_t scratch[BSF_SAMPLES_SCRATCH];
+};
+
+static uint64_t rng_next(uint64_t *s)
+{
+	/* xorshift64* */
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+static void poll_one(struct poller_src *s)
+{
+	struct poller *p = s->p;
+	struct bsf_samples_src src;
+	struct bsf_samples_out out;
+	size_t room = export_sample_room(p->x);
+	uint64_t count;
+	int r;
+
+	if (!p->ops || !room)
+		return;
+	memset(&src, 0, sizeof src);
+	src.ops = p->ops;
+	src.st = p->st;
+	src.dev = p->dev;
+	src.window = POLLER_WINDOW;
+	src.own_enterprise = p->enterprise;
+	src.own_records = BSF_SAMPLES_OWN_ALL;
+	src.device_index = s->index;
+	memset(&out, 0, sizeof out);
+	if (room > sizeof p->scratch)
+		room = sizeof p->scratch;
+	if (s->is_device)
+		r = bsf_samples_device(&src, s->next_seq, p->scratch, room, &out);
+	else
+		r = bsf_samples_port(&src, s->port, s->next_seq, p->scratch, room, &out);
+	if (out.read_errors) {
+		s->read_errors += (uint64_t)out.read_errors;
+		if (bsf_ratelimit_hit(&p->rl_read, bsf_now_ns(), &count))
+			log_warnx("data source %u:%u: backend read failed: %s (%llu failed polls "
+				  "since the last message)",
+				  s->type, s->index, out.err, (unsigned long long)count);
+	}
+	if (r != SFLOW_OK || export_add(p->x, p->scratch, out.len) < 0) {
+		s->dropped++;
+		if (bsf_ratelimit_hit(&p->rl_build, bsf_now_ns(), &count))
+			log_warnx("data source %u:%u: sample not sent: %s (datagram_bytes too "
+				  "small?) (%llu since the last message)",
+				  s->type, s->index, r != SFLOW_OK ? sflow_strerror(r) : "too big",
+				  (unsigned long long)count);
+		return;
+	}
+	s->next_seq++;
+	s->samples++;
+}
+
+static void poll_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct poller_src *s = arg;
+	struct timeval tv = {(time_t)s->p->interval, 0};
+
+	poll_one(s);
+	if (s->p->interval)
+		evtimer_add(s->ev, &tv);
+}
+
+struct poller *poller_new(struct event_base *base, struct export *x, uint64_t seed)
+{
+	struct poller *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return NULL;
+	p->base = base;
+	p->x = x;
+	p->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
+	p->enterprise = SFLOW_ENT_OWN_DEFAULT;
+	bsf_ratelimit_init(&p->rl_read, POLLER_LOG_INTERVAL_NS);
+	bsf_ratelimit_init(&p->rl_build, POLLER_LOG_INTERVAL_NS);
+	return p;
+}
+
+static void free_srcs(struct poller_src *srcs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (srcs[i].ev)
+			event_free(srcs[i].ev);
+	free(srcs);
+}
+
+void poller_free(struct poller *p)
+{
+	if (!p)
+		return;
+	free_srcs(p->srcs, p->nsrcs);
+	free(p);
+}
+
+/* Arm every source's first poll at a random point of the interval. */
+static void schedule_all(struct poller *p)
+{
+	for (uint32_t i = 0; i < p->nsrcs; i++) {
+		struct poller_src *s = &p->srcs[i];
+		uint64_t us;
+		struct timeval tv;
+
+		evtimer_del(s->ev);
+		if (!p->interval)
+			continue;
+		us = rng_next(&p->rng) % ((uint64_t)p->interval * 1000000u);
+		tv.tv_sec = (time_t)(us / 1000000u);
+		tv.tv_usec = (suseconds_t)(us % 1000000u);
+		evtimer_add(s->ev, &tv);
+	}
+}
+
+int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void *st)
+{
+	const struct bsf_device_desc *dev = ops ? ops->describe(st) : NULL;
+	uint32_t n = dev ? dev->nports + 1 : 0;
+	struct poller_src *ns = calloc(n + 1, sizeof *ns);
+
+	if (!ns)
+		return -1;
+	/* the outgoing backend's pending peaks go out before the switch */
+	if (p->ops && (p->ops != ops || p->st != st))
+		poller_poll_all(p);
+	for (uint32_t i = 0; i < n; i++) {
+		struct poller_src *s = &ns[i];
+
+		s->p = p;
+		if (i < dev->nports) {
+			s->port = i;
+			s->type = SFLOW_DS_IFINDEX;
+			s->index = dev->ports[i].ifindex;
+		} else {
+			s->is_device = 1;
+			s->type = SFLOW_DS_ENTITY;
+			s->index = 1;
+		}
+		s->next_seq = 1;
+		for (uint32_t j = 0; j < p->nsrcs; j++) {
+			const struct poller_src *o = &p->srcs[j];
+
+			if (o->type == s->type && o->index == s->index) {
+				s->next_seq = o->next_seq;
+				s->samples = o->samples;
+				s->read_errors = o->read_errors;
+				s->dropped = o->dropped;
+			}
+		}
+		s->ev = evtimer_new(p->base, poll_cb, s);
+		if (!s->ev) {
+			free_srcs(ns, i);
+			return -1;
+		}
+	}
+	free_srcs(p->srcs, p->nsrcs);
+	p->srcs = ns;
+	p->nsrcs = n;
+	p->ops = ops;
+	p->st = st;
+	p->dev = dev;
+	schedule_all(p);
+	return 0;
+}
+
+void poller_set_enterprise(struct poller *p, uint32_t enterprise)
+{
+	p->enterprise = enterprise;
+}
+
+void poller_set_interval(struct poller *p, unsigned seconds)
+{
+	if (seconds == p->interval)
+		return;
+	p->interval = seconds;
+	schedule_all(p);
+}
+
+void poller_poll_all(struct poller *p)
+{
+	for (uint32_t i = 0; i < p->nsrcs; i++)
+		poll_one(&p->srcs[i]);
+}
+
+uint32_t poller_n_sources(const struct poller *p)
+{
+	return p->nsrcs;
+}
+
+void poller_source_stats(const struct poller *p, uint32_t i, uint32_t *type, uint32_t *index,
+			 uint64_t *samples, uint64_t *read_errors, uint32_t *next_seq)
+{
+	const struct poller_src *s = &p->srcs[i];
+
+	*type = s->type;
+	*index = s->index;
+	*samples = s->samples;
+	*read_errors = s->read_errors;
+	*next_seq = s->next_seq;
+}
+
+void poller_log_status(const struct poller *p)
+{
+	log_notice("status: polling every %u s, %u data sources", p->interval, p->nsrcs);
+	for (uint32_t i = 0; i < p->nsrcs; i++) {
+		const struct poller_src *s = &p->srcs[i];
+
+		log_notice("status: data source %u:%u: %llu counters samples, %llu failed reads, "
+			   "%llu not sent",
+			   s->type, s->index, (unsigned long long)s->samples,
+			   (unsigned long long)s->read_errors, (unsigned long long)s->dropped);
+	}
+}

@@ -1,0 +1,109 @@
+#!/bin/sh
+# agent/tests/smoke.sh - integration smoke test of the bsflowd program:
+#  - `bsflowd -t` accepts the shipped etc/bsflowd.conf (exit 0);
+#  - it refuses a bad file with exit 1 and a FILE:LINE: message, and a
+#    missing -f file with exit 1;
+#  - usage errors exit 2;
+#  - `bsflowd -d --run-for 2` sends at least one datagram to a collector
+#    port on 127.0.0.1 that a tiny python3 listener counts, and exits 0.
+# Skips (77) without python3.  The decoding end-to-end tests are in
+# collector-test/tests/.
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$top_builddir}"
+BSFLOWD="$top_builddir/agent/bsflowd"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bsfsmoke.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() {
+	echo "FAIL: $*"
+	fail=1
+}
+
+# -t on the shipped configuration
+if out=$("$BSFLOWD" -t -f "$top_srcdir/etc/bsflowd.conf" 2>&1); then
+	echo "ok: -t etc/bsflowd.conf: $out"
+else
+	bad "-t etc/bsflowd.conf exited $?: $out"
+fi
+
+# -t on a bad file: exit 1 and FILE:LINE: message
+printf 'polling_interval = 20\ndatagram_bytes = 50\n' >"$tmp/bad.conf"
+out=$("$BSFLOWD" -t -f "$tmp/bad.conf" 2>&1)
+rc=$?
+want="$tmp/bad.conf:2: datagram_bytes = 50: out of range (200..8192)"
+if [ $rc -eq 1 ] && [ "$out" = "$want" ]; then
+	echo "ok: -t bad file: exit 1, $out"
+else
+	bad "-t bad file: exit $rc, message '$out', wanted exit 1 and '$want'"
+fi
+
+# a missing -f file is an error
+out=$("$BSFLOWD" -t -f "$tmp/nonexistent.conf" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && [ "$out" = "$tmp/nonexistent.conf: No such file or directory" ]; then
+	echo "ok: -t missing file: exit 1"
+else
+	bad "-t missing file: exit $rc, '$out'"
+fi
+
+# usage errors
+"$BSFLOWD" --no-such-option >/dev/null 2>&1
+rc=$?
+if [ $rc -eq 2 ]; then echo "ok: unknown option: exit 2"; else bad "unknown option: exit $rc"; fi
+"$BSFLOWD" --run-for abc >/dev/null 2>&1
+rc=$?
+if [ $rc -eq 2 ]; then echo "ok: --run-for abc: exit 2"; else bad "--run-for abc: exit $rc"; fi
+if "$BSFLOWD" -V | grep -q '^bsflowd '; then echo "ok: -V"; else bad "-V"; fi
+
+# a short run with a collector on 127.0.0.1
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: python3 not installed: the run test needs it"
+	[ $fail -eq 0 ] && exit 77
+	exit 1
+fi
+python3 "$top_srcdir/agent/tests/udpcount.py" "$tmp/port" 60 >"$tmp/count" &
+pypid=$!
+i=0
+while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+port=$(cat "$tmp/port" 2>/dev/null)
+if [ -z "$port" ]; then
+	bad "the python listener did not start"
+	kill $pypid 2>/dev/null
+	exit 1
+fi
+cat >"$tmp/run.conf" <<EOC
+agent {
+	address = 127.0.0.1
+}
+polling_interval = 1
+collector "smoke" {
+	address = 127.0.0.1
+	port = $port
+}
+model {
+	ports = 4
+	speed = 10G
+	traffic t {
+		ports = {1}
+		destination = fixed
+		to = 0
+		rate = 10%
+		size = 1000
+	}
+}
+EOC
+"$BSFLOWD" -d -f "$tmp/run.conf" --run-for 2 >"$tmp/out" 2>&1
+rc=$?
+kill -TERM $pypid 2>/dev/null
+wait $pypid
+read -r _ n _ ok _ samples <"$tmp/count"
+if [ $rc -eq 0 ] && [ "${n:-0}" -ge 1 ] && [ "$n" = "$ok" ]; then
+	echo "ok: --run-for 2: exit 0, $n datagrams ($samples samples) received"
+else
+	bad "--run-for 2: exit $rc, listener saw: $(cat "$tmp/count")"
+	cat "$tmp/out"
+fi
+exit $fail

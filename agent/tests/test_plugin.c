@@ -1,0 +1,150 @@
+/*
+ * test_plugin.c - the backend plugin loader: a good plugin, a wrong
+ * interface version, a missing entry point, paths that are not a plugin.
+ * The plugins are built by `make check` (agent/tests/testplugin*.la) and
+ * loaded from their .libs/ directory.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/plugin.h"
+
+static void plugin_path(char *buf, size_t len, const char *name)
+{
+	const char *b = getenv("top_builddir");
+
+	snprintf(buf, len, "%s/agent/tests/.libs/%s.so", b ? b : ".", name);
+}
+
+START_TEST(good)
+{
+	struct bsf_plugin p;
+	struct bsf_backend_args args;
+	const struct bsf_device_desc *d;
+	const char *opts[] = {"a=b"};
+	char path[512], err[512];
+	void *st;
+
+	plugin_path(path, sizeof path, "testplugin");
+	ck_assert_msg(bsf_plugin_load(path, &p, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(p.ops->name, "testplugin");
+	ck_assert_uint_eq(p.ops->abi_version, BSF_BACKEND_ABI_VERSION);
+	memset(&args, 0, sizeof args);
+	args.options = opts;
+	args.n_options = 1;
+	st = p.ops->open(&args, err, sizeof err);
+	ck_assert_ptr_nonnull(st);
+	d = p.ops->describe(st);
+	ck_assert_uint_eq(d->nports, 2);
+	ck_assert_uint_eq(d->ports[1].ifindex, 12);
+	ck_assert_str_eq(d->ports[0].name, "tp0");
+	p.ops->close(st);
+	/* open failing with a message */
+	opts[0] = "fail=1";
+	err[0] = '\0';
+	ck_assert_ptr_null(p.ops->open(&args, err, sizeof err));
+	ck_assert_str_eq(err, "asked to fail");
+	bsf_plugin_unload(&p);
+	ck_assert_ptr_null(p.handle);
+}
+END_TEST
+
+START_TEST(wrong_abi)
+{
+	struct bsf_plugin p;
+	char path[512], err[1024], want[1024];
+
+	plugin_path(path, sizeof path, "testplugin_badabi");
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	ck_assert_ptr_null(p.handle);
+	snprintf(want, sizeof want,
+		 "backend plugin %s: backend interface version 99, but this bsflowd needs "
+		 "version 1",
+		 path);
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "got: %s", err);
+}
+END_TEST
+
+START_TEST(missing_symbol)
+{
+	struct bsf_plugin p;
+	char path[512], err[1024], want[1024];
+
+	plugin_path(path, sizeof path, "testplugin_nosym");
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "backend plugin %s: no symbol bsf_backend_entry (not a bsflowd backend?)", path);
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+START_TEST(not_a_file)
+{
+	struct bsf_plugin p;
+	char path[512], err[1024];
+	const char *b = getenv("top_builddir");
+
+	/* a directory */
+	snprintf(path, sizeof path, "%s/agent/tests/.libs", b ? b : ".");
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	ck_assert(strstr(err, "not a regular file") != NULL);
+	/* nothing there */
+	ck_assert_int_eq(bsf_plugin_load("/nonexistent/bsflowd/x.so", &p, err, sizeof err), -1);
+	ck_assert_str_eq(err,
+			 "backend plugin /nonexistent/bsflowd/x.so: No such file or directory");
+}
+END_TEST
+
+START_TEST(not_a_shared_object)
+{
+	struct bsf_plugin p;
+	char path[] = "/tmp/bsfplugXXXXXX";
+	char err[1024];
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "hello\n", 6), 6);
+	close(fd);
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "cannot load") != NULL, "got: %s", err);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(check_ops)
+{
+	struct bsf_backend_ops o;
+	char err[256];
+
+	memset(&o, 0, sizeof o);
+	o.abi_version = BSF_BACKEND_ABI_VERSION;
+	ck_assert_int_eq(bsf_backend_check_ops(&o, "x", err, sizeof err), -1);
+	ck_assert_str_eq(err, "x: backend has no open function");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("plugin");
+	TCase *tc = tcase_create("plugin");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, good);
+	tcase_add_test(tc, wrong_abi);
+	tcase_add_test(tc, missing_symbol);
+	tcase_add_test(tc, not_a_file);
+	tcase_add_test(tc, not_a_shared_object);
+	tcase_add_test(tc, check_ops);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}

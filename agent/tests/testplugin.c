@@ -1,0 +1,162 @@
+/*
+ * testplugin.c - a tiny backend plugin for the loader and daemon tests.
+ *
+ * Two ports (ifIndex 11 "tp0" and 12 "tp1", 10G, 2 unicast queues) with
+ * fixed telemetry; built as a libtool module.  Compiled with
+ * -DTESTPLUGIN_ABI=N it claims interface version N instead (the refusal
+ * test), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at all.
+ * The option "fail=1" makes open() fail with a message; testplugin_opens
+ * counts the successful opens.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/backend.h"
+
+#ifndef TESTPLUGIN_ABI
+#define TESTPLUGIN_ABI BSF_BACKEND_ABI_VERSION
+#endif
+
+/* How many times open() succeeded: the reload test reads it with dlsym. */
+int testplugin_opens;
+
+struct tp {
+	struct bsf_port_desc ports[2];
+	struct bsf_device_desc dev;
+	uint64_t reads;
+};
+
+static void *tp_open(const struct bsf_backend_args *args, char *err, size_t errlen)
+{
+	struct tp *t;
+
+	for (size_t i = 0; i < args->n_options; i++)
+		if (strcmp(args->options[i], "fail=1") == 0) {
+			snprintf(err, errlen, "asked to fail");
+			return NULL;
+		}
+	t = calloc(1, sizeof *t);
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < 2; i++) {
+		t->ports[i].ifindex = 11 + (uint32_t)i;
+		snprintf(t->ports[i].name, sizeof t->ports[i].name, "tp%d", i);
+		t->ports[i].speed_bps = 10000000000ull;
+		t->ports[i].n_uc_queues = 2;
+		t->ports[i].oper_up = 1;
+	}
+	testplugin_opens++;
+	snprintf(t->dev.id, sizeof t->dev.id, "testplugin");
+	t->dev.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS;
+	t->dev.nports = 2;
+	t->dev.ports = t->ports;
+	t->dev.cell_bytes = 256;
+	t->dev.total_cells = 1000;
+	return t;
+}
+
+static void tp_close(void *st)
+{
+	free(st);
+}
+
+static const struct bsf_device_desc *tp_describe(void *st)
+{
+	struct tp *t = st;
+
+	return &t->dev;
+}
+
+static int tp_read_counters(void *st, uint32_t port, struct bsf_if_counters *out, char *err,
+			    size_t errlen)
+{
+	struct tp *t = st;
+
+	memset(out, 0, sizeof *out);
+	t->reads++;
+	out->in_octets = 1000 * (port + 1);
+	out->out_octets = 2000 * (port + 1);
+	out->in_ucast = out->out_ucast = 10;
+	out->speed_bps = 10000000000ull;
+	out->admin_up = out->oper_up = 1;
+	return 0;
+}
+
+static void fill(struct bsf_buf *b, uint64_t peak)
+{
+	b->cur_cells = 0;
+	b->cur_bytes = 0;
+	b->peak_cells = peak;
+	b->peak_bytes = peak * 256;
+	b->alloc_cells = 1000;
+	b->peak_time_ns = BSF_UNKNOWN;
+}
+
+static int tp_read_port_buffers(void *st, unsigned window, uint32_t port,
+				struct bsf_port_buffers *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	fill(&out->ingress_uc, 100);
+	fill(&out->ingress_mc, 0);
+	fill(&out->egress_uc, 250);
+	fill(&out->egress_mc, 0);
+	fill(&out->uc[0], 200);
+	fill(&out->uc[1], 50);
+	return 0;
+}
+
+static int tp_read_device_buffers(void *st, unsigned window, struct bsf_device_buffers *out,
+				  char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	fill(&out->uc, 500);
+	fill(&out->mc, 0);
+	return 0;
+}
+
+static int tp_read_delays(void *st, unsigned window, uint32_t port, struct bsf_port_delays *out,
+			  char *err, size_t errlen)
+{
+	snprintf(err, errlen, "no delays here");
+	return -1;
+}
+
+static size_t tp_read_events(void *st, struct bsf_event *ev, size_t max)
+{
+	return 0;
+}
+
+static const struct bsf_backend_ops tp_ops = {
+    .abi_version = TESTPLUGIN_ABI,
+    .name = "testplugin",
+    .open = tp_open,
+    .close = tp_close,
+    .describe = tp_describe,
+    .read_counters = tp_read_counters,
+    .read_port_buffers = tp_read_port_buffers,
+    .read_device_buffers = tp_read_device_buffers,
+    .read_delays = tp_read_delays,
+    .read_events = tp_read_events,
+};
+
+#ifndef TESTPLUGIN_NO_ENTRY
+const struct bsf_backend_ops *bsf_backend_entry(void);
+
+const struct bsf_backend_ops *bsf_backend_entry(void)
+{
+	return &tp_ops;
+}
+#else
+/* keep the table referenced so the module is not empty */
+const struct bsf_backend_ops *testplugin_not_the_entry(void);
+
+const struct bsf_backend_ops *testplugin_not_the_entry(void)
+{
+	return &tp_ops;
+}
+#endif

@@ -1,0 +1,109 @@
+#!/bin/sh
+# collector-test/bench-daemon.sh - benchmark of bsflowd's export path
+# (issue 4 section 8), run by `make bench` as collector-test/bench-daemon
+# (a copy with the build and source directories filled in).
+#
+# bsflowd runs the built-in model with 1024 ports x 8 unicast queues,
+# polled every second, for BENCH_SECONDS (default 60) with light traffic
+# (every port sends 0.01 % of 1 Gb/s to a random port) so that the export
+# dominates; bsflow-collect -q counts what arrives on a loopback port.
+# Prints bsflowd's CPU seconds (user + system, from getrusage of the child)
+# and peak RSS, the datagrams and samples received, and datagrams and
+# samples per CPU second.  Figures only: nothing here passes or fails on a
+# number.
+top_builddir=${top_builddir:-@abs_top_builddir@}
+top_srcdir=${top_srcdir:-@abs_top_srcdir@}
+SECONDS_RUN=${BENCH_SECONDS:-60}
+BSFLOWD="$top_builddir/agent/bsflowd"
+COLLECT="$top_builddir/collector-test/bsflow-collect"
+command -v python3 >/dev/null 2>&1 || {
+	echo "bench-daemon: python3 not installed, skipped"
+	exit 0
+}
+for p in "$BSFLOWD" "$COLLECT"; do
+	[ -x "$p" ] || {
+		echo "bench-daemon: $p not built" >&2
+		exit 1
+	}
+done
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bsf-bench.XXXXXX") || exit 1
+cpid=
+trap '[ -n "$cpid" ] && kill $cpid 2>/dev/null; rm -rf "$TMP"' EXIT
+
+"$COLLECT" -p 0 -b 127.0.0.1 -q --summary -t $((SECONDS_RUN + 60)) >"$TMP/col.out" \
+	2>"$TMP/col.err" &
+cpid=$!
+i=0
+port=
+while [ -z "$port" ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	port=$(sed -n 's/.*listening on udp .* port \([0-9]*\)$/\1/p' "$TMP/col.err")
+	i=$((i + 1))
+done
+[ -n "$port" ] || {
+	echo "bench-daemon: bsflow-collect did not start" >&2
+	exit 1
+}
+
+cat >"$TMP/bsflowd.conf" <<EOF
+agent {
+	address = "127.0.0.1"
+}
+polling_interval = 1
+collector bench {
+	address = "127.0.0.1"
+	port = $port
+}
+model {
+	seed = 1
+	ports = 1024
+	speed = 1G
+	unicast_queues = 8
+	sampling_rate = 0
+	traffic light {
+		ports = {0-1023}
+		destination = uniform
+		rate = 0.01%
+		arrival = poisson
+		size = 512
+		flows = 4
+	}
+}
+EOF
+
+# run bsflowd as a child of python3 and report its rusage
+python3 - "$BSFLOWD" "$TMP/bsflowd.conf" "$SECONDS_RUN" >"$TMP/rusage" 2>"$TMP/bsflowd.log" <<'EOF'
+import resource, subprocess, sys
+rc = subprocess.call([sys.argv[1], "-f", sys.argv[2], "-d", "--run-for", sys.argv[3]])
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(rc, r.ru_utime, r.ru_stime, r.ru_maxrss)
+EOF
+sleep 1
+kill -TERM $cpid 2>/dev/null
+wait $cpid
+cpid=
+
+read -r drc utime stime maxrss <"$TMP/rusage"
+if [ "$drc" != 0 ]; then
+	echo "bench-daemon: bsflowd exited $drc" >&2
+	tail -n 20 "$TMP/bsflowd.log" >&2
+	exit 1
+fi
+dgrams=$(sed -n 's/^datagrams //p' "$TMP/col.out")
+samples=$(sed -n 's/^samples //p' "$TMP/col.out")
+python3 - "$utime" "$stime" "$maxrss" "${dgrams:-0}" "${samples:-0}" "$SECONDS_RUN" <<'EOF'
+import sys
+ut, st, rss = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+dg, sm, secs = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+cpu = ut + st
+print("bsflowd, model 1024 ports x 8 queues, polling 1 s, %d s:" % secs)
+print("  cpu_seconds          %.2f (user %.2f, system %.2f), %.1f %% of one core"
+      % (cpu, ut, st, 100.0 * cpu / secs))
+print("  peak_rss_kb          %d" % rss)
+print("  datagrams_received   %d" % dg)
+print("  samples_received     %d (expected about %d: 1025 sources x %d polls)"
+      % (sm, 1025 * secs, secs))
+if cpu > 0:
+    print("  datagrams_per_cpu_s  %.0f" % (dg / cpu))
+    print("  samples_per_cpu_s    %.0f" % (sm / cpu))
+EOF

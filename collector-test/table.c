@@ -1,0 +1,370 @@
+/*
+ * table.c - the per-port table of bsflow-collect --table (see table.h).
+ *
+ * Rows live in a growing array in first-seen order and are found by a
+ * linear search: a demo has a few hundred data sources at most.  Counters
+ * samples replace a row's "last" figures (peak, delay) and advance its
+ * discard deltas; discard samples add to its drop counts by reason.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector-test/table.h"
+#include "proto/sflow_drops.h"
+#include "proto/sflow_own.h"
+
+#define MAX_REASONS 16
+
+struct trow {
+	struct collect_table_row r;
+	int have_ifc;
+	uint32_t last_in_discards, last_out_discards;
+	unsigned nreasons;
+	struct {
+		uint32_t code;
+		uint64_t n;
+	} reasons[MAX_REASONS];
+};
+
+struct collect_table {
+	uint32_t ent;
+	struct trow *rows;
+	unsigned n, cap;
+};
+
+struct collect_table *collect_table_new(uint32_t own_enterprise)
+{
+	struct collect_table *t = calloc(1, sizeof *t);
+	if (t)
+		t->ent = own_enterprise ? own_enterprise : SFLOW_ENT_OWN_DEFAULT;
+	return t;
+}
+
+void collect_table_free(struct collect_table *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	free(t);
+}
+
+unsigned collect_table_rows(const struct collect_table *t)
+{
+	return t->n;
+}
+
+int collect_table_row(const struct collect_table *t, unsigned i, struct collect_table_row *out)
+{
+	if (i >= t->n)
+		return -1;
+	*out = t->rows[i].r;
+	return 0;
+}
+
+static int same_addr(const struct sflow_addr *a, const struct sflow_addr *b)
+{
+	size_t n = a->type == SFLOW_ADDR_IP6 ? 16 : 4;
+	return a->type == b->type && memcmp(a->a, b->a, n) == 0;
+}
+
+static struct trow *get_row(struct collect_table *t, const struct sflow_datagram *d, uint32_t type,
+			    uint32_t index)
+{
+	for (unsigned i = 0; i < t->n; i++) {
+		struct collect_table_row *r = &t->rows[i].r;
+		if (r->source_type == type && r->source_index == index &&
+		    r->sub_agent_id == d->sub_agent_id && same_addr(&r->agent, &d->agent))
+			return &t->rows[i];
+	}
+	if (t->n == t->cap) {
+		unsigned cap = t->cap ? 2 * t->cap : 64;
+		struct trow *rows = realloc(t->rows, cap * sizeof *rows);
+		if (!rows)
+			return NULL;
+		t->rows = rows;
+		t->cap = cap;
+	}
+	struct trow *w = &t->rows[t->n++];
+	memset(w, 0, sizeof *w);
+	w->r.agent = d->agent;
+	w->r.sub_agent_id = d->sub_agent_id;
+	w->r.source_type = type;
+	w->r.source_index = index;
+	w->r.peak_pc = -1;
+	w->r.in_discards_delta = UINT64_MAX;
+	w->r.out_discards_delta = UINT64_MAX;
+	w->r.delay_max_ns = UINT64_MAX;
+	return w;
+}
+
+/* The running maximum of one sample's percentages. */
+struct peak {
+	int32_t pc;
+	char obj[16];
+};
+
+static void peak_see(struct peak *p, int32_t pc, const char *obj, int idx)
+{
+	if (pc <= p->pc)
+		return;
+	p->pc = pc;
+	if (idx >= 0)
+		snprintf(p->obj, sizeof p->obj, "%s%d", obj, idx);
+	else
+		snprintf(p->obj, sizeof p->obj, "%s", obj);
+}
+
+static void peak_buffers(struct peak *p, const struct sflow_own_array *a, const char *obj)
+{
+	struct sflow_own_buffer b;
+	for (uint32_t i = 0; i < a->n; i++)
+		if (sflow_own_buffer_at(a, i, &b) == 0)
+			peak_see(p, b.peak_pc, obj, (int)i);
+}
+
+static void delay_see(uint64_t *max, char *q, size_t qn, uint32_t v, const char *kind, uint32_t i)
+{
+	if (v == SFLOW_OWN_UNKNOWN32)
+		return;
+	if (*max == UINT64_MAX || v > *max) {
+		*max = v;
+		snprintf(q, qn, "%s%u", kind, i);
+	}
+}
+
+static void delays(struct trow *w, const struct sflow_own_queue_delays *qd)
+{
+	struct sflow_own_qdelay d;
+	uint64_t max = UINT64_MAX;
+	char q[16] = "";
+
+	for (int mc = 0; mc < 2; mc++) {
+		const struct sflow_own_array *a = mc ? &qd->mc : &qd->uc;
+		for (uint32_t i = 0; i < a->n; i++) {
+			if (sflow_own_qdelay_at(a, i, &d) != 0)
+				continue;
+			/* the non-tagged max when measured, else the marker delay */
+			uint32_t v = d.max_ns != SFLOW_OWN_UNKNOWN32 && d.count != 0 &&
+					     d.count != SFLOW_OWN_UNKNOWN32
+					 ? d.max_ns
+					 : d.marker_ns;
+			delay_see(&max, q, sizeof q, v, mc ? "mc" : "uc", i);
+		}
+	}
+	w->r.delay_max_ns = max;
+	snprintf(w->r.delay_queue, sizeof w->r.delay_queue, "%s", q);
+}
+
+static void own_record(const struct sflow_own_record *o, struct peak *p, int *seen, struct trow *w)
+{
+	switch (o->format) {
+	case SFLOW_OWN_PORT_BUFFERS:
+		*seen = 1;
+		peak_see(p, o->u.port.ingress_uc.peak_pc, "ingress_uc", -1);
+		peak_see(p, o->u.port.ingress_mc.peak_pc, "ingress_mc", -1);
+		peak_see(p, o->u.port.egress_uc.peak_pc, "egress_uc", -1);
+		peak_see(p, o->u.port.egress_mc.peak_pc, "egress_mc", -1);
+		break;
+	case SFLOW_OWN_QUEUE_BUFFERS:
+		*seen = 1;
+		peak_buffers(p, &o->u.queues.uc, "uc");
+		peak_buffers(p, &o->u.queues.mc, "mc");
+		break;
+	case SFLOW_OWN_QUEUE_DELAYS:
+		delays(w, &o->u.delays);
+		break;
+	case SFLOW_OWN_PG_BUFFERS: {
+		struct sflow_own_pg pg;
+		*seen = 1;
+		for (uint32_t i = 0; i < o->u.pgs.pgs.n; i++)
+			if (sflow_own_pg_at(&o->u.pgs.pgs, i, &pg) == 0) {
+				peak_see(p, pg.shared.peak_pc, "pg", (int)i);
+				peak_see(p, pg.headroom.peak_pc, "pghr", (int)i);
+			}
+		break;
+	}
+	case SFLOW_OWN_DEVICE_POOLS:
+		*seen = 1;
+		peak_see(p, o->u.pools.uc.peak_pc, "device_uc", -1);
+		peak_see(p, o->u.pools.mc.peak_pc, "device_mc", -1);
+		peak_buffers(p, &o->u.pools.ingress, "ipool");
+		peak_buffers(p, &o->u.pools.egress, "epool");
+		break;
+	case SFLOW_OWN_CPU_QUEUES:
+		*seen = 1;
+		peak_buffers(p, &o->u.cpu.queues, "cpu");
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t delta32(uint32_t now, uint32_t before)
+{
+	return (uint32_t)(now - before);
+}
+
+static void counters_sample(struct collect_table *t, struct trow *w, const struct sflow_sample *s)
+{
+	struct peak p = {.pc = -1, .obj = ""};
+	int seen = 0;
+
+	w->r.counter_samples++;
+	for (uint32_t i = 0; i < s->nrecords; i++) {
+		const struct sflow_record *r = &s->records[i];
+		switch (r->kind) {
+		case SFLOW_REC_IF_COUNTERS: {
+			uint32_t in = r->u.ifc.ifInDiscards, out = r->u.ifc.ifOutDiscards;
+			if (w->have_ifc) {
+				w->r.in_discards_delta =
+				    in == SFLOW_COUNTER32_UNKNOWN ||
+					    w->last_in_discards == SFLOW_COUNTER32_UNKNOWN
+					? UINT64_MAX
+					: delta32(in, w->last_in_discards);
+				w->r.out_discards_delta =
+				    out == SFLOW_COUNTER32_UNKNOWN ||
+					    w->last_out_discards == SFLOW_COUNTER32_UNKNOWN
+					? UINT64_MAX
+					: delta32(out, w->last_out_discards);
+			}
+			w->have_ifc = 1;
+			w->last_in_discards = in;
+			w->last_out_discards = out;
+			break;
+		}
+		case SFLOW_REC_PORT_NAME:
+			snprintf(w->r.name, sizeof w->r.name, "%.63s", r->u.port_name.name);
+			break;
+		case SFLOW_REC_BST_PORT: {
+			const struct sflow_bst_port *b = &r->u.bst_port;
+			seen = 1;
+			peak_see(&p, b->ingress_uc_pc, "ingress_uc", -1);
+			peak_see(&p, b->ingress_mc_pc, "ingress_mc", -1);
+			peak_see(&p, b->egress_uc_pc, "egress_uc", -1);
+			peak_see(&p, b->egress_mc_pc, "egress_mc", -1);
+			for (uint32_t q = 0; q < b->n_uc && q < SFLOW_BST_MAX_QUEUES; q++)
+				peak_see(&p, b->egress_queue_uc_pc[q], "uc", (int)q);
+			for (uint32_t q = 0; q < b->n_mc && q < SFLOW_BST_MAX_QUEUES; q++)
+				peak_see(&p, b->egress_queue_mc_pc[q], "mc", (int)q);
+			break;
+		}
+		case SFLOW_REC_BST_DEVICE:
+			seen = 1;
+			peak_see(&p, r->u.bst_device.uc_pc, "device_uc", -1);
+			peak_see(&p, r->u.bst_device.mc_pc, "device_mc", -1);
+			break;
+		case SFLOW_REC_OWN:
+			if (SFLOW_TAG_ENTERPRISE(r->tag) == t->ent)
+				own_record(&r->u.own, &p, &seen, w);
+			break;
+		default:
+			break;
+		}
+	}
+	if (seen) {
+		w->r.peak_pc = p.pc;
+		snprintf(w->r.peak_obj, sizeof w->r.peak_obj, "%s", p.obj);
+	}
+}
+
+static void discard_sample(struct trow *w, const struct sflow_sample *s)
+{
+	uint32_t code = s->h.discard.reason;
+	unsigned i;
+
+	w->r.drops++;
+	for (i = 0; i < w->nreasons; i++)
+		if (w->reasons[i].code == code)
+			break;
+	if (i == w->nreasons) {
+		if (w->nreasons == MAX_REASONS)
+			return; /* counted in drops, not by reason */
+		w->reasons[w->nreasons].code = code;
+		w->reasons[w->nreasons++].n = 0;
+	}
+	w->reasons[i].n++;
+	if (w->reasons[i].n > w->r.top_reason_count) {
+		w->r.top_reason_count = w->reasons[i].n;
+		w->r.top_reason = code;
+	}
+}
+
+int collect_table_add(struct collect_table *t, const struct sflow_datagram *d)
+{
+	int rc = 0;
+	for (uint32_t i = 0; i < d->nsamples; i++) {
+		const struct sflow_sample *s = &d->samples[i];
+		struct trow *w;
+		if (s->kind == SFLOW_SMP_COUNTERS) {
+			w = get_row(t, d, s->h.counters.source_id_type,
+				    s->h.counters.source_id_index);
+			if (!w) {
+				rc = -1;
+				continue;
+			}
+			counters_sample(t, w, s);
+		} else if (s->kind == SFLOW_SMP_DISCARD) {
+			w = get_row(t, d, s->h.discard.source_id_type,
+				    s->h.discard.source_id_index);
+			if (!w) {
+				rc = -1;
+				continue;
+			}
+			discard_sample(w, s);
+		}
+	}
+	return rc;
+}
+
+static void fmt_u64(char *buf, size_t n, uint64_t v)
+{
+	if (v == UINT64_MAX)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%" PRIu64, v);
+}
+
+void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
+{
+	if (clear)
+		fputs("\033[H\033[2J", fp);
+	fprintf(fp, "%-15s %-8s %-12s %7s %-10s %8s %8s %8s %-16s %10s %-4s\n", "AGENT", "SOURCE",
+		"NAME", "PEAK%", "PEAK_AT", "IN_DISC", "OUT_DISC", "DROPS", "TOP_REASON",
+		"DELAY_NS", "Q");
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct collect_table_row *r = &t->rows[i].r;
+		char agent[INET6_ADDRSTRLEN] = "-", src[16], pc[16], ind[24], outd[24], delay[24],
+		     reason[24];
+
+		if (r->agent.type == SFLOW_ADDR_IP4)
+			inet_ntop(AF_INET, r->agent.a, agent, sizeof agent);
+		else if (r->agent.type == SFLOW_ADDR_IP6)
+			inet_ntop(AF_INET6, r->agent.a, agent, sizeof agent);
+		snprintf(src, sizeof src, "%u:%u", r->source_type, r->source_index);
+		if (r->peak_pc >= 0)
+			snprintf(pc, sizeof pc, "%d.%02d", r->peak_pc / 100, r->peak_pc % 100);
+		else
+			snprintf(pc, sizeof pc, "-");
+		fmt_u64(ind, sizeof ind, r->in_discards_delta);
+		fmt_u64(outd, sizeof outd, r->out_discards_delta);
+		fmt_u64(delay, sizeof delay, r->delay_max_ns);
+		if (r->drops) {
+			const char *nm = sflow_drop_name(r->top_reason);
+			if (nm)
+				snprintf(reason, sizeof reason, "%.23s", nm);
+			else
+				snprintf(reason, sizeof reason, "%u", r->top_reason);
+		} else {
+			snprintf(reason, sizeof reason, "-");
+		}
+		fprintf(
+		    fp, "%-15s %-8s %-12.12s %7s %-10s %8s %8s %8" PRIu64 " %-16.16s %10s %-4s\n",
+		    agent, src, r->name[0] ? r->name : "-", pc, r->peak_obj[0] ? r->peak_obj : "-",
+		    ind, outd, r->drops, reason, delay, r->delay_queue[0] ? r->delay_queue : "-");
+	}
+	fflush(fp);
+}

@@ -1,0 +1,59 @@
+/*
+ * table.h - bsflow-collect's per-port table for `make demo` (--table).
+ *
+ * Fed every decoded datagram, it keeps one row per (agent, sub-agent, data
+ * source) with what an operator watches: the last peak buffer use (the
+ * highest percentage in the port's last 4413:2 and own buffer records, and
+ * which object had it), the ifInDiscards/ifOutDiscards increase between
+ * the last two counters samples, drops by reason from discarded_packet
+ * (0:5) samples, and the largest queue delay in the last own queue_delays
+ * record.  collect_table_render() prints it as a fixed-width table.
+ */
+#ifndef BSFLOWD_COLLECT_TABLE_H
+#define BSFLOWD_COLLECT_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "proto/sflow_decode.h"
+
+struct collect_table;
+
+/* own_enterprise: bsflowd's own records (0 = SFLOW_ENT_OWN_DEFAULT).
+ * NULL when out of memory. */
+struct collect_table *collect_table_new(uint32_t own_enterprise);
+void collect_table_free(struct collect_table *t);
+
+/* Account one decoded datagram.  Returns 0, or -1 when a new row could not
+ * be allocated (the datagram is then partly accounted). */
+int collect_table_add(struct collect_table *t, const struct sflow_datagram *d);
+
+/* Rows known so far. */
+unsigned collect_table_rows(const struct collect_table *t);
+
+/* One row's figures, for tests and other front ends.  peak_pc and
+ * delay_max_ns are -1 / UINT64_MAX when never reported. */
+struct collect_table_row {
+	struct sflow_addr agent;
+	uint32_t sub_agent_id;
+	uint32_t source_type; /* 0 port (ifIndex), 2 device */
+	uint32_t source_index;
+	char name[64];	   /* from 0:1005, "" if none */
+	int32_t peak_pc;   /* hundredths of a percent */
+	char peak_obj[16]; /* "uc3", "mc0", "egress_uc", "device_uc", ... */
+	uint64_t in_discards_delta, out_discards_delta; /* UINT64_MAX: not yet */
+	uint64_t drops;					/* 0:5 samples counted */
+	uint32_t top_reason;				/* the most frequent reason, if drops > 0 */
+	uint64_t top_reason_count;
+	uint64_t delay_max_ns;	  /* largest queue delay in the last record */
+	char delay_queue[16];	  /* which queue */
+	uint32_t counter_samples; /* counters samples seen */
+};
+/* Row i (0..rows-1, in first-seen order): 0, or -1 if no such row. */
+int collect_table_row(const struct collect_table *t, unsigned i, struct collect_table_row *out);
+
+/* Print the table; clear != 0 first sends the clear-screen escape
+ * (the caller decides, e.g. isatty(fileno(fp))). */
+void collect_table_render(const struct collect_table *t, FILE *fp, int clear);
+
+#endif

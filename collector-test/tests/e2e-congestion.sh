@@ -1,0 +1,29 @@
+#!/bin/sh
+# collector-test/tests/e2e-congestion.sh - bsflowd end to end on a known
+# scenario (e2e-lib.sh: port 0 congested 2:1, the other ports idle),
+# received by bsflow-collect --strict -j:
+#   - every port's and the device's counters sample at the polling
+#     interval, with contiguous sample sequence numbers;
+#   - BST 10000 on the congested queue's peak, 0 on idle queues, 1250 for
+#     port 0's egress unicast (256 of 8 x 256 cells), the own queue record
+#     with the same cells, and the queue delay of a full queue;
+#   - interface counters at the generator rates (1 %), ifOutDiscards at
+#     the closed-form drop rate (half of what arrives at port 0).
+# The closed forms are in e2e-lib.sh and e2e-check.py.
+. "$(dirname "$0")/e2e-lib.sh"
+e2e_init congestion
+E2E_INTERVAL=1
+SECONDS_RUN=8
+
+e2e_collect col --strict -j -b 127.0.0.1
+e2e_conf "$TMP/bsflowd.conf" "127.0.0.1:$cport"
+e2e_daemon bsflowd "$TMP/bsflowd.conf" $SECONDS_RUN
+e2e_wait_daemon bsflowd
+sleep 0.3
+e2e_stop $cpid
+if [ "$st" != 0 ]; then
+	fail "bsflow-collect --strict exited $st"
+	tail -n 5 "$TMP/col.err"
+fi
+python3 "$E2E_CHECK" congestion "$TMP/col.out" $E2E_INTERVAL || rc=1
+e2e_finish

@@ -1,0 +1,304 @@
+/*
+ * gen_corpus.c - the seed corpus of the fuzz_decode target.
+ *
+ * Builds a few valid datagrams: the hand-written vectors of the unit tests
+ * (IPv4 and IPv6 agents, compact forms, unknown tags) and some built with
+ * the encoder and the builder (full datagrams of port counter samples,
+ * flow and discard samples behind an IPv6 agent, bsflowd's own records).
+ *
+ *   gen_corpus -w DIR   write them into DIR (proto/fuzz/corpus/fuzz_decode)
+ *   gen_corpus          as a test: each must decode, and each must equal
+ *                       the file committed under $top_srcdir, so the corpus
+ *                       follows the code (exit 1 naming the stale file)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/sflow_decode.h"
+#include "proto/sflow_encode.h"
+#include "proto/tests/vectors.h"
+
+#define CORPUS_DIR "proto/fuzz/corpus/fuzz_decode"
+
+struct seed {
+	const char *name;
+	uint8_t buf[SFLOW_DGRAM_MAX];
+	size_t len;
+};
+
+static struct sflow_dgram_builder builder;
+
+static void copy_seed(struct seed *s, const char *name, const uint8_t *p, size_t n)
+{
+	s->name = name;
+	memcpy(s->buf, p, n);
+	s->len = n;
+}
+
+static int add(const uint8_t *sample, const struct sflow_w *w)
+{
+	if (w->err != SFLOW_OK) {
+		fprintf(stderr, "gen_corpus: encode: %s\n", sflow_strerror(w->err));
+		exit(1);
+	}
+	return sflow_builder_add(&builder, sample, w->len);
+}
+
+static void finish(struct seed *s, const char *name, uint32_t seq)
+{
+	const uint8_t *out = sflow_builder_finish(&builder, seq, 1000 * seq, &s->len);
+
+	if (!out) {
+		fprintf(stderr, "gen_corpus: %s: empty\n", name);
+		exit(1);
+	}
+	s->name = name;
+	memcpy(s->buf, out, s->len);
+}
+
+/* Port counter samples (0:1 + 0:2 + 0:1005 + 4413:2 with 8 + 8 queues)
+ * until the 1400-byte datagram is full. */
+static void port_counters(struct seed *s)
+{
+	struct sflow_addr agent = {SFLOW_ADDR_IP4, {192, 0, 2, 10}};
+	uint8_t scratch[512];
+	uint32_t port;
+
+	sflow_builder_init(&builder, &agent, 0, SFLOW_DGRAM_DEFAULT, 0);
+	for (port = 1;; port++) {
+		struct sflow_w w;
+		struct sflow_sample_enc e;
+		struct sflow_counters_sample h = {port * 3, SFLOW_DS_IFINDEX, port};
+		struct sflow_if_counters ifc = {port,
+						6,
+						100000000000ull,
+						1,
+						3,
+						123456789ull * port,
+						1,
+						2,
+						3,
+						4,
+						5,
+						0xFFFFFFFFu,
+						987654321ull * port,
+						6,
+						7,
+						8,
+						9,
+						10,
+						0};
+		struct sflow_eth_counters eth = {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 3};
+		struct sflow_bst_port bp = {1500, -1,
+					    9000, 0,
+					    8,	  {0, 10, 20, 30, 40, 50, 60, 10000},
+					    8,	  {1, 2, 3, 4, 5, 6, 7, -1}};
+		char name[16];
+
+		snprintf(name, sizeof name, "Ethernet%u", port);
+		sflow_w_init(&w, scratch, sizeof scratch);
+		sflow_enc_counters_begin(&w, &e, &h);
+		sflow_enc_if_counters(&w, &e, &ifc);
+		sflow_enc_eth_counters(&w, &e, &eth);
+		sflow_enc_port_name(&w, &e, name);
+		sflow_enc_bst_port(&w, &e, &bp);
+		sflow_enc_sample_end(&w, &e);
+		if (add(scratch, &w) != SFLOW_OK)
+			break;
+	}
+	finish(s, "port-counters-ipv4", 10);
+}
+
+/* Flow and discard samples behind an IPv6 agent. */
+static void flows_ipv6(struct seed *s)
+{
+	struct sflow_addr agent = {SFLOW_ADDR_IP6,
+				   {0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x42}};
+	uint8_t scratch[512], frame[128];
+	struct sflow_w w;
+	struct sflow_sample_enc e;
+	struct sflow_flow_sample fh = {1, 0, 3, 4096, 409600, 0, 0, 3, 0, 7};
+	struct sflow_discard_sample dh = {1, 0, 7, 0, 3, 7, 259};
+	struct sflow_sampled_header sh = {SFLOW_HEADER_PROTO_ETHERNET, 1518, 4, 0, frame};
+	struct sflow_ext_switch sw = {100, 0, 100, 5};
+	size_t i;
+
+	for (i = 0; i < sizeof frame; i++)
+		frame[i] = (uint8_t)(i * 7 + 1);
+	sflow_builder_init(&builder, &agent, 1, SFLOW_DGRAM_DEFAULT, 0);
+
+	sh.header_length = 128;
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_flow_begin(&w, &e, &fh);
+	sflow_enc_sampled_header(&w, &e, &sh);
+	sflow_enc_ext_switch(&w, &e, &sw);
+	sflow_enc_egress_queue(&w, &e, 5);
+	sflow_enc_transit(&w, &e, 2500000);
+	sflow_enc_queue_depth(&w, &e, 1 << 20);
+	sflow_enc_timestamp(&w, &e, 1750000000000000000ull);
+	sflow_enc_bst_egress_queue(&w, &e, 5);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	sh.header_length = 61; /* padded */
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_discard_begin(&w, &e, &dh);
+	sflow_enc_sampled_header(&w, &e, &sh);
+	sflow_enc_egress_queue(&w, &e, 5);
+	sflow_enc_queue_depth(&w, &e, 0xFFFFFFFFFull);
+	sflow_enc_function(&w, &e, "mmu_admission");
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	finish(s, "flows-ipv6", 20);
+}
+
+/* A device sample (4413:1) and a port sample carrying bsflowd's own
+ * records next to the standard ones: E:1 port_buffers (four 32-byte
+ * buffers) and E:2 queue_buffers (2 unicast, 0 multicast buffers). */
+static void own_records(struct seed *s)
+{
+	struct sflow_addr agent = {SFLOW_ADDR_IP4, {198, 51, 100, 1}};
+	uint8_t scratch[512];
+	struct sflow_w w;
+	struct sflow_sample_enc e;
+	struct sflow_counters_sample dev = {5, SFLOW_DS_ENTITY, 1};
+	struct sflow_counters_sample port = {6, SFLOW_DS_IFINDEX, 1};
+	struct sflow_bst_device bd = {2500, 0};
+	size_t m;
+	int i, j;
+
+	sflow_builder_init(&builder, &agent, 0, SFLOW_DGRAM_DEFAULT, 0);
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_counters_begin(&w, &e, &dev);
+	sflow_enc_bst_device(&w, &e, &bd);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_counters_begin(&w, &e, &port);
+	sflow_enc_port_name(&w, &e, "swp1");
+	m = sflow_enc_record_begin(&w, &e, SFLOW_TAG(SFLOW_ENT_OWN_DEFAULT, 1));
+	for (i = 0; i < 4; i++) {
+		for (j = 0; j < 5; j++)
+			sflow_w_u32(&w, (uint32_t)(100 * i + j));
+		sflow_w_i32(&w, 2000 + i);
+		sflow_w_u64(&w, 1750000000000000000ull + (uint64_t)i);
+	}
+	sflow_enc_record_end(&w, m);
+	m = sflow_enc_record_begin(&w, &e, SFLOW_TAG(SFLOW_ENT_OWN_DEFAULT, 2));
+	sflow_w_u32(&w, 2);
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 5; j++)
+			sflow_w_u32(&w, (uint32_t)(10 * i + j + 1));
+		sflow_w_i32(&w, -1);
+		sflow_w_u64(&w, UINT64_MAX);
+	}
+	sflow_w_u32(&w, 0);
+	sflow_enc_record_end(&w, m);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+	finish(s, "own-records-ipv4", 30);
+}
+
+static struct seed seeds[8];
+
+static size_t make_all(void)
+{
+	copy_seed(&seeds[0], "d1-ipv4-three-samples", vec_d1, sizeof vec_d1);
+	copy_seed(&seeds[1], "d2-ipv6-device", vec_d2, sizeof vec_d2);
+	copy_seed(&seeds[2], "d3-compact", vec_d3, sizeof vec_d3);
+	copy_seed(&seeds[3], "d4-unknown-tags", vec_d4, sizeof vec_d4);
+	port_counters(&seeds[4]);
+	flows_ipv6(&seeds[5]);
+	own_records(&seeds[6]);
+	return 7;
+}
+
+static int write_all(const char *dir, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char path[1024];
+		FILE *f;
+
+		snprintf(path, sizeof path, "%s/%s", dir, seeds[i].name);
+		f = fopen(path, "wb");
+		if (!f || fwrite(seeds[i].buf, 1, seeds[i].len, f) != seeds[i].len ||
+		    fclose(f) != 0) {
+			perror(path);
+			return 1;
+		}
+		printf("%s: %zu bytes\n", path, seeds[i].len);
+	}
+	return 0;
+}
+
+static int check_all(size_t n)
+{
+	const char *top = getenv("top_srcdir");
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct sflow_datagram d;
+		struct sflow_decode_error err;
+		uint32_t j, k;
+
+		if (sflow_decode(seeds[i].buf, seeds[i].len, NULL, &d, &err) != SFLOW_OK) {
+			fprintf(stderr, "gen_corpus: %s does not decode: %s\n", seeds[i].name,
+				err.msg);
+			bad = 1;
+			continue;
+		}
+		for (j = 0; j < d.nsamples; j++)
+			for (k = 0; k < d.samples[j].nrecords; k++)
+				if (SFLOW_TAG_ENTERPRISE(d.samples[j].records[k].tag) ==
+					SFLOW_ENT_OWN_DEFAULT &&
+				    d.samples[j].records[k].kind != SFLOW_REC_OWN) {
+					fprintf(stderr,
+						"gen_corpus: %s: own record %u not decoded\n",
+						seeds[i].name, d.samples[j].records[k].tag & 0xFFF);
+					bad = 1;
+				}
+		sflow_datagram_free(&d);
+		if (top && *top) {
+			char path[1024];
+			static uint8_t file[SFLOW_DGRAM_MAX + 1];
+			size_t got;
+			FILE *f;
+
+			snprintf(path, sizeof path, "%s/%s/%s", top, CORPUS_DIR, seeds[i].name);
+			f = fopen(path, "rb");
+			got = f ? fread(file, 1, sizeof file, f) : 0;
+			if (f)
+				fclose(f);
+			if (!f || got != seeds[i].len || memcmp(file, seeds[i].buf, got) != 0) {
+				fprintf(stderr,
+					"gen_corpus: %s is missing or stale: run "
+					"proto/fuzz/gen_corpus -w $(top_srcdir)/%s\n",
+					path, CORPUS_DIR);
+				bad = 1;
+			}
+		}
+	}
+	if (!bad)
+		printf("gen_corpus: %zu seeds decode%s\n", n,
+		       top && *top ? " and match the committed corpus" : "");
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = make_all();
+
+	if (argc == 3 && strcmp(argv[1], "-w") == 0)
+		return write_all(argv[2], n);
+	if (argc != 1) {
+		fprintf(stderr, "usage: gen_corpus [-w dir]\n");
+		return 2;
+	}
+	return check_all(n);
+}

@@ -1,0 +1,426 @@
+/*
+ * test_builder.c - the datagram builder (sflow_builder_*): argument checks,
+ * the header written by hand for IPv4 and IPv6 agents, filling exactly to
+ * the size limit and one byte over it (SFLOW_ERR_FULL, then flush and add
+ * again), the sample cap, samples that can never fit (SFLOW_ERR_TOOBIG,
+ * refused whole) and samples with inexact framing (SFLOW_ERR_INVALID).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/sflow_decode.h"
+#include "proto/sflow_encode.h"
+#include "proto/tests/testutil.h"
+
+static struct sflow_dgram_builder b; /* 8 KiB: not on the stack */
+
+static void agent4(struct sflow_addr *a)
+{
+	memset(a, 0, sizeof *a);
+	a->type = SFLOW_ADDR_IP4;
+	a->a[0] = 10;
+	a->a[3] = 1;
+}
+
+static void agent6(struct sflow_addr *a)
+{
+	memset(a, 0, sizeof *a);
+	a->type = SFLOW_ADDR_IP6;
+	a->a[0] = 0xFE;
+	a->a[1] = 0x80;
+	a->a[15] = 0x02;
+}
+
+/* A sample of exactly len bytes (len >= 8, multiple of 4): an unknown
+ * sample type 0:100 whose body is filler; `mark` is in every body byte. */
+static void make_sample(uint8_t *buf, size_t len, uint8_t mark)
+{
+	tu_put32(buf, SFLOW_TAG(0, 100));
+	tu_put32(buf + 4, (uint32_t)(len - 8));
+	memset(buf + 8, mark, len - 8);
+}
+
+START_TEST(init_args)
+{
+	struct sflow_addr a;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 199, 0), SFLOW_ERR_INVALID);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 8193, 0), SFLOW_ERR_INVALID);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	ck_assert_uint_eq(b.hdr_len, 28);
+	ck_assert_uint_eq(b.len, 28);
+	ck_assert_int_eq(sflow_builder_pending(&b), 0);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 8192, 0), SFLOW_OK);
+	a.type = SFLOW_ADDR_UNKNOWN;
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_ERR_INVALID);
+	a.type = 3;
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_ERR_INVALID);
+	agent6(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
+	ck_assert_uint_eq(b.hdr_len, 40);
+}
+END_TEST
+
+START_TEST(finish_empty)
+{
+	struct sflow_addr a;
+	size_t n = 99;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
+	ck_assert_ptr_null(sflow_builder_finish(&b, 1, 2, &n));
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+START_TEST(header_ipv4)
+{
+	static const uint8_t want[] = {
+	    0x00, 0x00, 0x00, 0x05, /* version */
+	    0x00, 0x00, 0x00, 0x01, /* IPv4 */
+	    0x0A, 0x00, 0x00, 0x01, /* 10.0.0.1 */
+	    0x00, 0x00, 0x00, 0x03, /* sub_agent_id 3 */
+	    0xFF, 0xFF, 0xFF, 0xFF, /* sequence_number 2^32 - 1 */
+	    0x00, 0x00, 0x03, 0xE8, /* uptime 1000 */
+	    0x00, 0x00, 0x00, 0x02, /* 2 samples */
+	    0x00, 0x00, 0x00, 0x64, /* tag 0:100 */
+	    0x00, 0x00, 0x00, 0x04, /* length 4 */
+	    0x11, 0x11, 0x11, 0x11, /* body */
+	    0x00, 0x00, 0x00, 0x64, /* tag 0:100 */
+	    0x00, 0x00, 0x00, 0x00, /* length 0 */
+	};
+	struct sflow_addr a;
+	uint8_t s1[12], s2[8];
+	const uint8_t *out;
+	size_t n;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 3, 1400, 0), SFLOW_OK);
+	make_sample(s1, sizeof s1, 0x11);
+	make_sample(s2, sizeof s2, 0x22);
+	ck_assert_int_eq(sflow_builder_add(&b, s1, sizeof s1), SFLOW_OK);
+	ck_assert_int_eq(sflow_builder_pending(&b), 1);
+	ck_assert_int_eq(sflow_builder_add(&b, s2, sizeof s2), SFLOW_OK);
+	out = sflow_builder_finish(&b, 0xFFFFFFFFu, 1000, &n);
+	ck_assert_bytes(out, n, want, sizeof want);
+	/* empty again */
+	ck_assert_int_eq(sflow_builder_pending(&b), 0);
+	ck_assert_uint_eq(b.len, 28);
+	ck_assert_ptr_null(sflow_builder_finish(&b, 1, 1, &n));
+}
+END_TEST
+
+START_TEST(header_ipv6)
+{
+	static const uint8_t want[] = {
+	    0x00, 0x00, 0x00, 0x05,						    /* version */
+	    0x00, 0x00, 0x00, 0x02,						    /* IPv6 */
+	    0xFE, 0x80, 0x00, 0x00,						    /* fe80::2 */
+	    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, /* ... */
+	    0x00, 0x00, 0x00, 0x00, /* sub_agent_id 0 */
+	    0x00, 0x00, 0x00, 0x2A, /* sequence_number 42 */
+	    0x00, 0x00, 0x00, 0x00, /* uptime 0 */
+	    0x00, 0x00, 0x00, 0x01, /* 1 sample */
+	    0x00, 0x00, 0x00, 0x64, /* tag 0:100 */
+	    0x00, 0x00, 0x00, 0x00, /* length 0 */
+	};
+	struct sflow_addr a;
+	uint8_t s1[8];
+	const uint8_t *out;
+	size_t n;
+
+	agent6(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	make_sample(s1, sizeof s1, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s1, sizeof s1), SFLOW_OK);
+	out = sflow_builder_finish(&b, 42, 0, &n);
+	ck_assert_bytes(out, n, want, sizeof want);
+}
+END_TEST
+
+START_TEST(fill_exactly_to_limit)
+{
+	struct sflow_addr a;
+	uint8_t s[256];
+	const uint8_t *out;
+	size_t n;
+	struct sflow_datagram d;
+	struct sflow_decode_error err;
+
+	/* 200 bytes: header 28 + one sample of 172 */
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	make_sample(s, 172, 0x5A);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 172), SFLOW_OK);
+	ck_assert_uint_eq(b.len, 200);
+	/* nothing more fits, not even an empty sample */
+	make_sample(s, 8, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 8), SFLOW_ERR_FULL);
+	out = sflow_builder_finish(&b, 1, 1, &n);
+	ck_assert_uint_eq(n, 200);
+	ck_assert_uint_eq(tu_get32(out + 24), 1);
+	ck_assert_int_eq(sflow_decode(out, n, NULL, &d, &err), SFLOW_OK);
+	ck_assert_uint_eq(d.nsamples, 1);
+	ck_assert_uint_eq(d.samples[0].length, 164);
+	sflow_datagram_free(&d);
+
+	/* two samples filling it exactly: 28 + 100 + 72 = 200 */
+	make_sample(s, 100, 1);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 100), SFLOW_OK);
+	make_sample(s, 72, 2);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 72), SFLOW_OK);
+	ck_assert_uint_eq(b.len, 200);
+	out = sflow_builder_finish(&b, 2, 1, &n);
+	ck_assert_uint_eq(n, 200);
+}
+END_TEST
+
+START_TEST(one_byte_over)
+{
+	struct sflow_addr a;
+	uint8_t s[256];
+	size_t n;
+	const uint8_t *out;
+
+	/* 203 bytes: 28 + 96 pending leaves 79; a sample of 80 is one byte
+	 * over: FULL, nothing copied; flush, then it goes in */
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 203, 0), SFLOW_OK);
+	make_sample(s, 96, 1);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 96), SFLOW_OK);
+	make_sample(s, 80, 2);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 80), SFLOW_ERR_FULL);
+	ck_assert_uint_eq(b.len, 124);
+	ck_assert_uint_eq(b.nsamples, 1);
+	/* 76 still fits, with 3 bytes to spare */
+	make_sample(s + 80, 76, 3);
+	ck_assert_int_eq(sflow_builder_add(&b, s + 80, 76), SFLOW_OK);
+	ck_assert_uint_eq(b.len, 200);
+	out = sflow_builder_finish(&b, 1, 1, &n);
+	ck_assert_uint_eq(n, 200);
+	ck_assert_uint_eq(out[28 + 96 + 8], 3);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 80), SFLOW_OK);
+	out = sflow_builder_finish(&b, 2, 1, &n);
+	ck_assert_uint_eq(n, 108);
+	ck_assert_uint_eq(out[28 + 8], 2);
+}
+END_TEST
+
+START_TEST(sample_cap)
+{
+	struct sflow_addr a;
+	uint8_t s[16];
+	size_t n;
+	const uint8_t *out;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 2), SFLOW_OK);
+	make_sample(s, 16, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 16), SFLOW_OK);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 16), SFLOW_OK);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 16), SFLOW_ERR_FULL);
+	out = sflow_builder_finish(&b, 1, 1, &n);
+	ck_assert_uint_eq(n, 28 + 32);
+	ck_assert_uint_eq(tu_get32(out + 24), 2);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 16), SFLOW_OK);
+}
+END_TEST
+
+START_TEST(too_big)
+{
+	struct sflow_addr a;
+	static uint8_t s[SFLOW_DGRAM_MAX + 8];
+	size_t n;
+
+	/* IPv4, 200: 172 is the most a sample can be */
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	make_sample(s, 176, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 176), SFLOW_ERR_TOOBIG);
+	ck_assert_int_eq(sflow_builder_pending(&b), 0);
+	/* TOOBIG, not FULL, even with samples pending */
+	make_sample(s, 8, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 8), SFLOW_OK);
+	make_sample(s, 176, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 176), SFLOW_ERR_TOOBIG);
+	ck_assert_uint_eq(b.len, 36);
+
+	/* IPv6, 200: 160 is the most */
+	agent6(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	make_sample(s, 160, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 160), SFLOW_OK);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	make_sample(s, 164, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 164), SFLOW_ERR_TOOBIG);
+
+	/* IPv4, 8192: 8164 fits, 8168 never does */
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, SFLOW_DGRAM_MAX, 0), SFLOW_OK);
+	make_sample(s, 8168, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 8168), SFLOW_ERR_TOOBIG);
+	make_sample(s, 8164, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 8164), SFLOW_OK);
+	ck_assert(sflow_builder_finish(&b, 1, 1, &n) != NULL);
+	ck_assert_uint_eq(n, SFLOW_DGRAM_MAX);
+}
+END_TEST
+
+START_TEST(bad_framing)
+{
+	struct sflow_addr a;
+	uint8_t s[32];
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
+	make_sample(s, 16, 0);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 12), SFLOW_ERR_INVALID); /* length says 8 */
+	ck_assert_int_eq(sflow_builder_add(&b, s, 4), SFLOW_ERR_INVALID);
+	ck_assert_int_eq(sflow_builder_add(&b, NULL, 16), SFLOW_ERR_INVALID);
+	tu_put32(s + 4, 9);
+	ck_assert_int_eq(sflow_builder_add(&b, s, 17), SFLOW_ERR_INVALID); /* not 4-aligned */
+	ck_assert_int_eq(sflow_builder_pending(&b), 0);
+}
+END_TEST
+
+START_TEST(encoder_full_then_flush)
+{
+	/* the intended loop: encode into scratch, add, on FULL finish and
+	 * add again; every datagram decodes and no sample is lost */
+	struct sflow_addr a;
+	uint8_t scratch[512];
+	uint32_t i, seen = 0, seq = 0;
+	size_t n;
+	const uint8_t *out;
+	struct sflow_datagram d;
+	struct sflow_decode_error err;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
+	for (i = 0; i < 100; i++) {
+		struct sflow_w w;
+		struct sflow_sample_enc s;
+		struct sflow_counters_sample h = {i, 0, i + 1};
+		struct sflow_if_counters ifc = {0};
+		int e;
+
+		sflow_w_init(&w, scratch, sizeof scratch);
+		sflow_enc_counters_begin(&w, &s, &h);
+		sflow_enc_if_counters(&w, &s, &ifc);
+		sflow_enc_sample_end(&w, &s);
+		ck_assert_int_eq(w.err, SFLOW_OK);
+		ck_assert_uint_eq(w.len, 8 + 16 + 96);
+		e = sflow_builder_add(&b, scratch, w.len);
+		if (e == SFLOW_ERR_FULL) {
+			out = sflow_builder_finish(&b, ++seq, 0, &n);
+			ck_assert_uint_le(n, 1400);
+			/* (1400 - 28) / 120 = 11 samples per datagram */
+			ck_assert_uint_eq(n, 28 + 11 * 120);
+			ck_assert_int_eq(sflow_decode(out, n, NULL, &d, &err), SFLOW_OK);
+			seen += d.nsamples;
+			sflow_datagram_free(&d);
+			e = sflow_builder_add(&b, scratch, w.len);
+		}
+		ck_assert_int_eq(e, SFLOW_OK);
+	}
+	out = sflow_builder_finish(&b, ++seq, 0, &n);
+	ck_assert_int_eq(sflow_decode(out, n, NULL, &d, &err), SFLOW_OK);
+	seen += d.nsamples;
+	sflow_datagram_free(&d);
+	ck_assert_uint_eq(seen, 100);
+	ck_assert_uint_eq(seq, 10); /* 9 full datagrams of 11, then 1 of 1 */
+}
+END_TEST
+
+START_TEST(scratch_too_small)
+{
+	/* a sample larger than the caller's scratch buffer: w.err is FULL and
+	 * nothing past the scratch is written */
+	uint8_t scratch[64 + 8];
+	struct sflow_w w;
+	struct sflow_sample_enc s;
+	struct sflow_counters_sample h = {1, 0, 1};
+	struct sflow_if_counters ifc = {0};
+	size_t i;
+
+	memset(scratch, 0xA5, sizeof scratch);
+	sflow_w_init(&w, scratch, 64);
+	sflow_enc_counters_begin(&w, &s, &h);
+	sflow_enc_if_counters(&w, &s, &ifc);
+	sflow_enc_sample_end(&w, &s);
+	ck_assert_int_eq(w.err, SFLOW_ERR_FULL);
+	for (i = 64; i < sizeof scratch; i++)
+		ck_assert_uint_eq(scratch[i], 0xA5);
+}
+END_TEST
+
+START_TEST(own_sample_framing)
+{
+	/* sflow_enc_sample_begin + fixed fields + records_begin + a generic
+	 * record: bytes written by hand */
+	static const uint8_t want[] = {
+	    0x07, 0xED, 0x90, 0x01,			    /* tag 32473:1 */
+	    0x00, 0x00, 0x00, 0x18,			    /* length 24 = 4 + 4 + 16 */
+	    0x00, 0x00, 0x00, 0x2A,			    /* a fixed field: 42 */
+	    0x00, 0x00, 0x00, 0x01,			    /* 1 record */
+	    0x07, 0xED, 0x90, 0x09,			    /* tag 32473:9 */
+	    0x00, 0x00, 0x00, 0x08,			    /* length 8 */
+	    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, /* hyper 7 */
+	};
+	uint8_t buf[64];
+	struct sflow_w w;
+	struct sflow_sample_enc s;
+	size_t m;
+
+	sflow_w_init(&w, buf, sizeof buf);
+	sflow_enc_sample_begin(&w, &s, SFLOW_TAG(32473, 1));
+	sflow_w_u32(&w, 42);
+	sflow_enc_records_begin(&w, &s);
+	m = sflow_enc_record_begin(&w, &s, SFLOW_TAG(32473, 9));
+	sflow_w_u64(&w, 7);
+	sflow_enc_record_end(&w, m);
+	sflow_enc_sample_end(&w, &s);
+	ck_assert_int_eq(w.err, SFLOW_OK);
+	ck_assert_bytes(buf, w.len, want, sizeof want);
+
+	/* without records_begin the sample is refused */
+	sflow_w_init(&w, buf, sizeof buf);
+	sflow_enc_sample_begin(&w, &s, SFLOW_TAG(32473, 1));
+	sflow_enc_sample_end(&w, &s);
+	ck_assert_int_eq(w.err, SFLOW_ERR_INVALID);
+}
+END_TEST
+
+static Suite *builder_suite(void)
+{
+	Suite *s = suite_create("builder");
+	TCase *tc = tcase_create("builder");
+
+	tcase_add_test(tc, init_args);
+	tcase_add_test(tc, finish_empty);
+	tcase_add_test(tc, header_ipv4);
+	tcase_add_test(tc, header_ipv6);
+	tcase_add_test(tc, fill_exactly_to_limit);
+	tcase_add_test(tc, one_byte_over);
+	tcase_add_test(tc, sample_cap);
+	tcase_add_test(tc, too_big);
+	tcase_add_test(tc, bad_framing);
+	tcase_add_test(tc, encoder_full_then_flush);
+	tcase_add_test(tc, scratch_too_small);
+	tcase_add_test(tc, own_sample_framing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(builder_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

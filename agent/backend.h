@@ -30,28 +30,28 @@
 
 #define BSF_BACKEND_ABI_VERSION 1u
 
-#define BSF_UNKNOWN UINT64_MAX /* any 64-bit value a backend cannot supply */
-#define BSF_WINDOWS 4	       /* independent peak read windows */
-#define BSF_MAX_QUEUES 8       /* unicast / multicast queues per port */
-#define BSF_MAX_PGS 8
-#define BSF_MAX_POOLS 4
-#define BSF_HDR_MAX 128	       /* header bytes carried by an event */
-#define BSF_NAME_MAX 64
+#define BSF_UNKNOWN    UINT64_MAX /* any 64-bit value a backend cannot supply */
+#define BSF_WINDOWS    4	  /* independent peak read windows */
+#define BSF_MAX_QUEUES 8	  /* unicast / multicast queues per port */
+#define BSF_MAX_PGS    8
+#define BSF_MAX_POOLS  4
+#define BSF_HDR_MAX    128 /* header bytes carried by an event */
+#define BSF_NAME_MAX   64
 
 /* Capability bits (bsf_device_desc.caps) */
 enum bsf_cap {
-	BSF_CAP_IF_COUNTERS = 1u << 0,	 /* read_counters */
-	BSF_CAP_BUFFERS = 1u << 1,	 /* read_port_buffers / read_device_buffers */
-	BSF_CAP_BUFFER_BYTES = 1u << 2,	 /* occupancy also in bytes, not only cells */
-	BSF_CAP_PEAK_TIME = 1u << 3,	 /* time of peak */
-	BSF_CAP_PGS = 1u << 4,		 /* priority-group shared/headroom peaks */
-	BSF_CAP_POOLS = 1u << 5,	 /* service pools */
-	BSF_CAP_CPU_QUEUES = 1u << 6,	 /* CPU port queues */
+	BSF_CAP_IF_COUNTERS = 1u << 0,	   /* read_counters */
+	BSF_CAP_BUFFERS = 1u << 1,	   /* read_port_buffers / read_device_buffers */
+	BSF_CAP_BUFFER_BYTES = 1u << 2,	   /* occupancy also in bytes, not only cells */
+	BSF_CAP_PEAK_TIME = 1u << 3,	   /* time of peak */
+	BSF_CAP_PGS = 1u << 4,		   /* priority-group shared/headroom peaks */
+	BSF_CAP_POOLS = 1u << 5,	   /* service pools */
+	BSF_CAP_CPU_QUEUES = 1u << 6,	   /* CPU port queues */
 	BSF_CAP_DELAY_NONTAGGED = 1u << 7, /* seed 004 per-queue latency */
-	BSF_CAP_DELAY_MARKER = 1u << 8,	 /* seed 000 marker queue delay */
-	BSF_CAP_DROP_EVENTS = 1u << 9,	 /* events of type BSF_EV_DROP */
-	BSF_CAP_SAMPLE_EVENTS = 1u << 10, /* events of type BSF_EV_SAMPLE */
-	BSF_CAP_MODEL_CLOCK = 1u << 11,	 /* a simulation: reports lag */
+	BSF_CAP_DELAY_MARKER = 1u << 8,	   /* seed 000 marker queue delay */
+	BSF_CAP_DROP_EVENTS = 1u << 9,	   /* events of type BSF_EV_DROP */
+	BSF_CAP_SAMPLE_EVENTS = 1u << 10,  /* events of type BSF_EV_SAMPLE */
+	BSF_CAP_MODEL_CLOCK = 1u << 11,	   /* a simulation: reports lag */
 };
 
 struct bsf_port_desc {
@@ -79,8 +79,7 @@ struct bsf_device_desc {
 
 /* Cumulative interface counters; BSF_UNKNOWN for what is not known. */
 struct bsf_if_counters {
-	uint64_t in_octets, in_ucast, in_mcast, in_bcast, in_discards, in_errors,
-		in_unknown_protos;
+	uint64_t in_octets, in_ucast, in_mcast, in_bcast, in_discards, in_errors, in_unknown_protos;
 	uint64_t out_octets, out_ucast, out_mcast, out_bcast, out_discards, out_errors;
 	uint64_t speed_bps;
 	uint32_t admin_up, oper_up; /* 0/1 */
@@ -159,7 +158,7 @@ struct bsf_event {
 struct bsf_host {
 	/* log at a syslog priority (LOG_ERR...), printf-style */
 	void (*log)(void *arg, int priority, const char *fmt, ...)
-		__attribute__((format(printf, 3, 4)));
+	    __attribute__((format(printf, 3, 4)));
 	/* the backend has queued events: the agent will call read_events */
 	void (*events_ready)(void *arg);
 	void *arg;

@@ -397,7 +397,7 @@ static int bm_read_delays(void *st, unsigned window, uint32_t port, struct bsf_p
 				o->nontagged_count = o->marker_ns = BSF_UNKNOWN;
 				continue;
 			}
-			if (model_read_delay(b->m, port, q, mc, &d) < 0) {
+			if (model_read_delay(b->m, 0, port, q, mc, &d) < 0) {
 				snprintf(err, errlen,
 					 "model: cannot read the delay of port %u "
 					 "queue %u",

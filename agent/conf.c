@@ -356,84 +356,66 @@ static char *section_text(const char *text, const char *name)
 	size_t nlen = strlen(name), cap = 64, used = 0;
 	char *out = malloc(cap);
 	const char *p = text;
-	int depth = 0;
+	int depth = 0, line = 1;
 
 	if (!out)
 		return NULL;
 	out[0] = '\0';
 	while (*p) {
-		if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
-			while (*p && *p != '\n')
-				p++;
-		} else if (p[0] == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
+		const char *q = skip_lexical(p, &line), *e;
+		int d = 0;
+		size_t n;
 
-			p = e ? e + 2 : p + strlen(p);
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-
-			while (*p && *p != q)
-				p += (*p == '\\' && p[1]) ? 2 : 1;
-			if (*p)
-				p++;
-		} else if (*p == '{') {
-			depth++;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '{' || *p == '}') {
+			depth += *p == '{' ? 1 : -1;
 			p++;
-		} else if (*p == '}') {
-			depth--;
+			continue;
+		}
+		if (depth != 0 || strncmp(p, name, nlen) != 0 ||
+		    (p != text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
 			p++;
-		} else if (depth == 0 && strncmp(p, name, nlen) == 0 &&
-			   (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-			   !(isalnum((unsigned char)p[nlen]) || p[nlen] == '_')) {
-			/* a top-level block of this name: copy it to its closing brace */
-			const char *b = p + nlen, *e;
-			int d = 0;
-			size_t n;
-
-			while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r')
-				b++;
-			if (*b != '{') {
-				p += nlen;
+			continue;
+		}
+		/* `name` at the top level: is a block opening? */
+		for (e = p + nlen; *e == ' ' || *e == '\t' || *e == '\n' || *e == '\r'; e++)
+			;
+		if (*e != '{') {
+			p += nlen;
+			continue;
+		}
+		/* copy it to its closing brace */
+		while (*e) {
+			q = skip_lexical(e, &line);
+			if (q != e) {
+				e = q;
 				continue;
 			}
-			for (e = b; *e; e++) {
-				if (*e == '#' || (e[0] == '/' && e[1] == '/')) {
-					while (e[1] && e[1] != '\n')
-						e++;
-				} else if (*e == '"' || *e == '\'') {
-					char q = *e++;
-
-					while (*e && *e != q)
-						e += (*e == '\\' && e[1]) ? 2 : 1;
-					if (!*e)
-						break;
-				} else if (*e == '{') {
-					d++;
-				} else if (*e == '}' && --d == 0) {
-					e++;
-					break;
-				}
-			}
-			n = (size_t)(e - p);
-			if (used + n + 2 > cap) {
-				char *nb;
-
-				cap = used + n + 64;
-				nb = realloc(out, cap);
-				if (!nb) {
-					free(out);
-					return NULL;
-				}
-				out = nb;
-			}
-			memcpy(out + used, p, n);
-			used += n;
-			out[used++] = '\n';
-			out[used] = '\0';
-			p = e;
-		} else {
-			p++;
+			if (*e == '{')
+				d++;
+			if (*e++ == '}' && --d == 0)
+				break;
 		}
+		n = (size_t)(e - p);
+		if (used + n + 2 > cap) {
+			char *nb;
+
+			cap = used + n + 64;
+			nb = realloc(out, cap);
+			if (!nb) {
+				free(out);
+				return NULL;
+			}
+			out = nb;
+		}
+		memcpy(out + used, p, n);
+		used += n;
+		out[used++] = '\n';
+		out[used] = '\0';
+		p = e;
 	}
 	return out;
 }
@@ -639,6 +621,8 @@ struct conf *conf_load_file(const char *path, char *err, size_t errlen)
 	}
 	c = conf_parse(path, text, err, errlen);
 	free(text);
+	if (c)
+		c->is_file = 1;
 	return c;
 }
 

@@ -38,6 +38,7 @@ struct conf_collector {
 
 struct conf {
 	char *file;			   /* the file, or "(built-in default)" */
+	int is_file;			   /* read from a file (not text or the default) */
 	char agent_address[CONF_HOST_MAX]; /* "auto" or a literal */
 	uint32_t sub_agent_id;
 	uint32_t enterprise;

@@ -167,6 +167,12 @@ int bsf_daemon_reload(struct bsf_daemon *d, char *err, size_t errlen)
 	struct conf *c = bsf_daemon_load_conf(d, &is_default, err, errlen);
 
 	d->reloads++;
+	if (c && is_default && d->conf && d->conf->is_file) {
+		/* the file we run from has gone: do not fall back to the demo */
+		snprintf(err, errlen, "%s: No such file or directory", d->conf_path);
+		conf_free(c);
+		c = NULL;
+	}
 	if (!c || bsf_daemon_apply(d, c, err, errlen) < 0) {
 		conf_free(c);
 		d->reload_failures++;

@@ -56,7 +56,9 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 		    int conf_explicit);
 /* Apply c (taken over on success; the caller keeps it on failure). */
 int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t errlen);
-/* SIGHUP: load, validate and apply; -1 with the reason keeps the old one. */
+/* SIGHUP: load, validate and apply; -1 with the reason keeps the old one.
+ * A daemon running from a file that has since been removed refuses the
+ * reload rather than fall back to the built-in default. */
 int bsf_daemon_reload(struct bsf_daemon *d, char *err, size_t errlen);
 /* Install SIGHUP/SIGTERM/SIGINT/SIGUSR1 handlers and, if seconds > 0, the
  * --run-for timer. */

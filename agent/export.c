@@ -159,13 +159,61 @@ size_t export_sample_room(const struct export *x)
 	return x->configured ? x->b.max_bytes - x->b.hdr_len : 0;
 }
 
+/* A socket to one resolved address of collector c: -1 with why[] set. */
+static int open_one(const struct export_coll *c, const struct addrinfo *ai, char *why,
+		    size_t whylen)
+{
+	int fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	const char *step = NULL;
+	int e = 0;
+
+	if (fd < 0) {
+		snprintf(why, whylen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (c->conf.device[0] && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, c->conf.device,
+					    (socklen_t)strlen(c->conf.device)) < 0) {
+		step = "device (SO_BINDTODEVICE)";
+		e = errno;
+	}
+	if (!step && c->conf.source[0]) {
+		struct addrinfo sh, *sres = NULL;
+
+		memset(&sh, 0, sizeof sh);
+		sh.ai_family = ai->ai_family;
+		sh.ai_socktype = SOCK_DGRAM;
+		sh.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
+		if (getaddrinfo(c->conf.source, NULL, &sh, &sres) != 0) {
+			snprintf(why, whylen,
+				 "source %.64s is not of the collector's address family",
+				 c->conf.source);
+			close(fd);
+			return -1;
+		}
+		if (bind(fd, sres->ai_addr, sres->ai_addrlen) < 0) {
+			step = "bind to the source address";
+			e = errno;
+		}
+		freeaddrinfo(sres);
+	}
+	if (!step && connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		step = "connect";
+		e = errno;
+	}
+	if (step) {
+		snprintf(why, whylen, "%s: %s", step, strerror(e));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Resolve and open the socket of one collector; logs its own failures. */
 static void coll_open(struct export_coll *c)
 {
 	struct addrinfo hints, *res = NULL, *ai;
-	char portstr[8];
+	char portstr[8], why[320] = "no address";
 	int r, fd = -1;
-	const char *why = "no usable address";
 
 	c->next_try_ns = bsf_now_ns() + EXPORT_RETRY_NS;
 	memset(&hints, 0, sizeof hints);
@@ -179,65 +227,22 @@ static void coll_open(struct export_coll *c)
 			  c->conf.name, c->conf.address, gai_strerror(r));
 		return;
 	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			why = strerror(errno);
-			continue;
-		}
-		if (c->conf.device[0] && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, c->conf.device,
-						    (socklen_t)strlen(c->conf.device)) < 0) {
-			why = "SO_BINDTODEVICE";
-			goto next;
-		}
-		if (c->conf.source[0]) {
-			struct addrinfo sh, *sres = NULL;
+	/* the first address that works */
+	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		char host[NI_MAXHOST], serv[NI_MAXSERV];
 
-			memset(&sh, 0, sizeof sh);
-			sh.ai_family = ai->ai_family;
-			sh.ai_socktype = SOCK_DGRAM;
-			sh.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
-			if (getaddrinfo(c->conf.source, NULL, &sh, &sres) != 0) {
-				why = "source address of another family";
-				goto next;
-			}
-			r = bind(fd, sres->ai_addr, sres->ai_addrlen);
-			freeaddrinfo(sres);
-			if (r < 0) {
-				why = "bind to the source address";
-				goto next;
-			}
-		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-			why = "connect";
-			goto next;
-		}
-		{
-			char host[NI_MAXHOST], serv[NI_MAXSERV];
-
-			if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, serv,
-					sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV) == 0)
-				snprintf(c->dest, sizeof c->dest,
-					 ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host,
-					 serv);
-		}
-		break;
-	next:
-		why = why[0] ? why : "socket";
-		{
-			int e = errno;
-
-			close(fd);
-			fd = -1;
-			snprintf(c->dest, sizeof c->dest, "%s: %s: %s", c->conf.address, why,
-				 strerror(e));
-		}
+		fd = open_one(c, ai, why, sizeof why);
+		if (fd >= 0 && getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, serv,
+					   sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+			snprintf(c->dest, sizeof c->dest,
+				 ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, serv);
 	}
 	freeaddrinfo(res);
 	if (fd < 0) {
+		snprintf(c->dest, sizeof c->dest, "%s: %s", c->conf.address, why);
 		log_warnx("collector %s: cannot open a socket to %s port %u: %s (retrying every "
 			  "minute)",
-			  c->conf.name, c->conf.address, c->conf.port, c->dest);
+			  c->conf.name, c->conf.address, c->conf.port, why);
 		return;
 	}
 	c->fd = fd;

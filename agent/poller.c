@@ -88,10 +88,10 @@ static void poll_one(struct poller_src *s)
 	if (r != SFLOW_OK || export_add(p->x, p->scratch, out.len) < 0) {
 		s->dropped++;
 		if (bsf_ratelimit_hit(&p->rl_build, bsf_now_ns(), &count))
-			log_warnx("data source %u:%u: sample not sent: %s (datagram_bytes too "
-				  "small?) (%llu since the last message)",
-				  s->type, s->index, r != SFLOW_OK ? sflow_strerror(r) : "too big",
-				  (unsigned long long)count);
+			log_warnx("data source %u:%u: counters sample not sent: its standard "
+				  "records do not fit in %zu bytes; raise datagram_bytes (%llu "
+				  "samples lost since the last message)",
+				  s->type, s->index, room, (unsigned long long)count);
 		return;
 	}
 	s->next_seq++;

@@ -11,8 +11,8 @@
 # and peak RSS, the datagrams and samples received, and datagrams and
 # samples per CPU second.  Figures only: nothing here passes or fails on a
 # number.
-top_builddir=${top_builddir:-@abs_top_builddir@}
-top_srcdir=${top_srcdir:-@abs_top_srcdir@}
+top_builddir=${top_builddir:-%ABS_TOP_BUILDDIR%}
+top_srcdir=${top_srcdir:-%ABS_TOP_SRCDIR%}
 SECONDS_RUN=${BENCH_SECONDS:-60}
 BSFLOWD="$top_builddir/agent/bsflowd"
 COLLECT="$top_builddir/collector-test/bsflow-collect"
@@ -91,16 +91,22 @@ if [ "$drc" != 0 ]; then
 fi
 dgrams=$(sed -n 's/^datagrams //p' "$TMP/col.out")
 samples=$(sed -n 's/^samples //p' "$TMP/col.out")
-python3 - "$utime" "$stime" "$maxrss" "${dgrams:-0}" "${samples:-0}" "$SECONDS_RUN" <<'EOF'
+missing=$(sed -n 's/^datagramsMissing //p' "$TMP/col.out")
+sent=$(sed -n 's/.*collector bench .*: \([0-9]*\) datagrams.*/\1/p' "$TMP/bsflowd.log" | tail -n 1)
+python3 - "$utime" "$stime" "$maxrss" "${dgrams:-0}" "${samples:-0}" "$SECONDS_RUN" \
+	"${sent:--1}" "${missing:--1}" <<'EOF'
 import sys
 ut, st, rss = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
 dg, sm, secs = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+sent, missing = int(sys.argv[7]), int(sys.argv[8])
 cpu = ut + st
 print("bsflowd, model 1024 ports x 8 queues, polling 1 s, %d s:" % secs)
 print("  cpu_seconds          %.2f (user %.2f, system %.2f), %.1f %% of one core"
       % (cpu, ut, st, 100.0 * cpu / secs))
 print("  peak_rss_kb          %d" % rss)
-print("  datagrams_received   %d" % dg)
+print("  datagrams_sent       %s (bsflowd's count)" % (sent if sent >= 0 else "?"))
+print("  datagrams_received   %d (%s missing by sequence number)"
+      % (dg, missing if missing >= 0 else "?"))
 print("  samples_received     %d (expected about %d: 1025 sources x %d polls)"
       % (sm, 1025 * secs, secs))
 if cpu > 0:

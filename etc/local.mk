@@ -4,14 +4,13 @@
 # The unit is generated from etc/bsflowd.service.in with the configured
 # paths and installed in $(systemdsystemunitdir), by default under the
 # prefix so that `make distcheck` works; a package build passes
-# `make systemdsystemunitdir=/lib/systemd/system` (or $(pkg-config
-# --variable=systemdsystemunitdir systemd)).
+# `./configure --with-systemdsystemunitdir=/lib/systemd/system` (or
+# $(pkg-config --variable=systemdsystemunitdir systemd)).
 #
 # bsflowd.conf is installed in $(sysconfdir) only if no file of that name
 # is there: an installation never overwrites a user's configuration, and an
 # uninstallation removes it only if it is still the shipped one.
 
-systemdsystemunitdir = $(prefix)/lib/systemd/system
 systemdsystemunit_DATA = etc/bsflowd.service
 CLEANFILES += etc/bsflowd.service
 EXTRA_DIST += etc/bsflowd.service.in etc/bsflowd.conf

@@ -1402,7 +1402,8 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	m->nwin = (m->np * (MQ_SLOTS + 2 * MODEL_NUM_PG + 4) + 2 + 2 * MODEL_MAX_POOLS) *
 		  MODEL_NUM_WINDOWS;
 	m->win = calloc(m->nwin, sizeof(*m->win));
-	if (m->win == NULL)
+	m->dwin = calloc((size_t)m->np * MQ_SLOTS * MODEL_NUM_WINDOWS, sizeof(*m->dwin));
+	if (m->win == NULL || m->dwin == NULL)
 		goto nomem;
 	for (unsigned i = 0; i < m->np; i++)
 		setup_port(m, &m->ports[i], i < cfg->nports ? &cfg->ports[i] : &cfg->cpu);
@@ -1436,6 +1437,7 @@ void model_free(struct model *m)
 	free(m->heap);
 	free(m->tree);
 	free(m->win);
+	free(m->dwin);
 	free(m->ring);
 	free(m->ports);
 	free(m->cfg.ports);

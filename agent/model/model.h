@@ -413,19 +413,24 @@ void model_get_stats(const struct model *m, struct model_stats *s);
 /* ------------------------------------------------------------------ */
 
 /*
- * Per queue.  "Since the last read" values reset on each
- * model_read_delay() of that queue (one reader).  Times in ns; a packet's
- * sojourn is departure (last bit out) - arrival (last bit in).
+ * Per queue, as seen by one read window (reader id 0..MODEL_NUM_WINDOWS-1,
+ * independent of the buffer peak windows of the same number).  "Since the
+ * last read" values are since the previous model_read_delay() of the same
+ * queue and window (or since the start): a read of window w resets only
+ * w's maxima and count; the other windows keep theirs.  Times in ns; a
+ * packet's sojourn is departure (last bit out) - arrival (last bit in).
  */
 #define MODEL_DELAY_HIST 64 /* bucket b: sojourn in [2^(b-1), 2^b) ns; b=0: 0 */
 struct model_delay {
 	/* seed 004 non-tagged method */
 	uint64_t nt_latest_ns; /* last measurement (0 if none yet) */
-	uint64_t nt_max_ns;    /* max since the last read */
+	uint64_t nt_max_ns;    /* max since this window's last read */
 	uint64_t nt_count;     /* measurements, cumulative */
+	uint64_t nt_win_count; /* measurements since this window's last read */
 	/* seed 000 marker method */
 	uint64_t mk_delay_ns; /* current stored delay */
-	uint64_t mk_max_ns;   /* max stored delay since the last read */
+	uint64_t mk_max_ns;   /* max stored delay since this window's last read
+				 (at least the current delay at that read) */
 	/* ground truth over every departed packet, cumulative */
 	uint64_t n;
 	uint64_t sum_ns;
@@ -433,7 +438,10 @@ struct model_delay {
 	uint64_t hist[MODEL_DELAY_HIST];
 };
 
-int model_read_delay(struct model *m, unsigned port, unsigned queue, int mc, struct model_delay *d);
+/* Fill d for unicast (mc 0) or multicast queue `queue` of `port` and close
+ * window w's period.  Returns 0, or -1 on a bad window, port or queue. */
+int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned queue, int mc,
+		     struct model_delay *d);
 
 /*
  * The seed 000 marker delay tracker, usable on its own (the model keeps one

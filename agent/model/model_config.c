@@ -93,6 +93,8 @@ void model_config_release(struct model_config *cfg)
 	cfg->n_mc_groups = 0;
 }
 
+static int fail(struct model_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static int fail(struct model_err *err, const char *fmt, ...)
 {
 	if (err != NULL) {

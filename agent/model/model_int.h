@@ -28,6 +28,14 @@ struct mpeak {
 	struct mpeak_w *w; /* MODEL_NUM_WINDOWS entries in model.win */
 };
 
+/* A queue's delay figures as last seen by one read window (cold): the
+ * running maxima in struct mqueue (since the last read of any window) are
+ * folded into every window at each read, as for peaks. */
+struct mdelay_w {
+	uint64_t nt_max, mk_max;
+	uint64_t nt_seen; /* nt_count at this window's last read */
+};
+
 /* Packet flags */
 #define MP_HDRM	  0x01 /* charged to its PG's headroom */
 #define MP_SAMPLE 0x02 /* marked for sampling at ingress (body) */
@@ -181,6 +189,8 @@ struct model {
 	/* peak windows of every buffer object */
 	struct mpeak_w *win;
 	uint32_t nwin, win_used;
+	/* delay windows: queue (port * MQ_SLOTS + slot) * MODEL_NUM_WINDOWS + w */
+	struct mdelay_w *dwin;
 
 	/* event ring */
 	struct model_event *ring;

@@ -138,25 +138,40 @@ void model_get_stats(const struct model *m, struct model_stats *s)
 	s->cells_used = m->cells_used;
 }
 
-int model_read_delay(struct model *m, unsigned port, unsigned queue, int mc, struct model_delay *d)
+int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned queue, int mc,
+		     struct model_delay *d)
 {
-	if (port >= m->np || queue >= MODEL_MAX_QUEUES)
+	if (window >= MODEL_NUM_WINDOWS || port >= m->np || queue >= MODEL_MAX_QUEUES)
 		return -1;
-	struct mqueue *q = &m->ports[port].q[(mc ? MQ_MC : 0) + queue];
+	unsigned slot = (mc ? MQ_MC : 0) + queue;
+	struct mqueue *q = &m->ports[port].q[slot];
 	if (!q->present)
 		return -1;
 	uint64_t cur = model_marker_refresh(&q->mk, m->now);
 	if (cur > q->mk_max)
 		q->mk_max = cur;
+	/* fold the running maxima into every window, then report and reset w */
+	struct mdelay_w *dw = &m->dwin[((size_t)port * MQ_SLOTS + slot) * MODEL_NUM_WINDOWS];
+	for (unsigned j = 0; j < MODEL_NUM_WINDOWS; j++) {
+		if (q->nt_max > dw[j].nt_max)
+			dw[j].nt_max = q->nt_max;
+		if (q->mk_max > dw[j].mk_max)
+			dw[j].mk_max = q->mk_max;
+	}
+	struct mdelay_w *w = &dw[window];
 	d->nt_latest_ns = q->nt_latest;
-	d->nt_max_ns = q->nt_max;
+	d->nt_max_ns = w->nt_max;
 	d->nt_count = q->nt_count;
+	d->nt_win_count = q->nt_count - w->nt_seen;
 	d->mk_delay_ns = cur;
-	d->mk_max_ns = q->mk_max;
+	d->mk_max_ns = w->mk_max;
 	d->n = q->n;
 	d->sum_ns = q->sum;
 	d->max_ns = q->max;
 	memcpy(d->hist, q->hist, sizeof(d->hist));
+	w->nt_max = 0;
+	w->mk_max = cur;
+	w->nt_seen = q->nt_count;
 	q->nt_max = 0;
 	q->mk_max = cur;
 	return 0;

@@ -151,7 +151,6 @@ static void map_ports(const struct model_replay_conf *c, const struct rp_frame *
 	uint16_t in;
 
 	/* ingress */
-	in = 0;
 	for (i = 0; f->vid >= 0 && i < c->n_vlan_map; i++) {
 		if (c->vlan_map[i].vid == f->vid) {
 			best = (int)i;
@@ -160,8 +159,9 @@ static void map_ports(const struct model_replay_conf *c, const struct rp_frame *
 	}
 	if (best >= 0)
 		in = c->vlan_map[best].port;
-	else if (f->src_mac)
-		in = pick(c, c->in_ports, c->n_in_ports, model_replay_hash(f->src_mac, 6), &idx);
+	else /* a runt without a source MAC takes the first candidate */
+		in = pick(c, c->in_ports, c->n_in_ports,
+			  f->src_mac ? model_replay_hash(f->src_mac, 6) : 0, &idx);
 	p->in_port = in;
 
 	/* multicast */

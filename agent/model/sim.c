@@ -404,9 +404,9 @@ int main(int argc, char **argv)
 		model_read_counters(m, p, &pr[p].c);
 		model_read_drops(m, p, &pr[p].d);
 		for (unsigned q = 0; q < sc.cfg.ports[p].n_ucq; q++)
-			model_read_delay(m, p, q, 0, &pr[p].ud[q]);
+			model_read_delay(m, 0, p, q, 0, &pr[p].ud[q]);
 		for (unsigned q = 0; q < sc.cfg.ports[p].n_mcq; q++)
-			model_read_delay(m, p, q, 1, &pr[p].md[q]);
+			model_read_delay(m, 0, p, q, 1, &pr[p].md[q]);
 	}
 	if (json)
 		print_json(file, &sc, m, b, pr, model_now(m) / 1e9, wall);

@@ -450,7 +450,7 @@ static int gen_next(void *state, struct model_pkt *p)
 	wire_ns = (size + MODEL_ETH_OVERHEAD) * 8.0 * g->ns_per_bit;
 	switch (c->arrival) {
 	case MODEL_ARRIVAL_POISSON:
-		t = g->t - log1p(-rng_unit(&g->rng)) * g->mean_gap_ns;
+		t = g->t - log(1.0 - rng_unit(&g->rng)) * g->mean_gap_ns; /* 1 - u in (0, 1] */
 		break;
 	case MODEL_ARRIVAL_ONOFF:
 		t = g->t + wire_ns;
@@ -487,6 +487,9 @@ static int gen_next(void *state, struct model_pkt *p)
 	}
 	p->hdr = gen_header(g, flow, dest, mc, ttl1, size, si);
 	p->hdr_len = g->hdr_len;
+#if defined(__GNUC__)
+	__builtin_prefetch(p->hdr); /* the engine reads the MAC addresses */
+#endif
 	if (!p->hdr)
 		return 0; /* out of memory: end the source */
 	p->t_ns = (uint64_t)t;

@@ -239,6 +239,67 @@ START_TEST(reload)
 }
 END_TEST
 
+START_TEST(default_when_missing)
+{
+	/* no file at the default path: the built-in default; a missing -f
+	 * file: an error */
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct conf *c;
+	int is_default = -1;
+	char err[512];
+
+	ck_assert_int_eq(bsf_daemon_init(&d, base, "/nonexistent/bsflowd.conf", 0), 0);
+	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_int_eq(is_default, 1);
+	ck_assert_str_eq(c->file, "(built-in default)");
+	ck_assert_int_eq(c->backend, CONF_BACKEND_MODEL);
+	ck_assert_uint_eq(c->n_collectors, 1);
+	conf_free(c);
+	bsf_daemon_fini(&d);
+
+	ck_assert_int_eq(bsf_daemon_init(&d, base, "/nonexistent/bsflowd.conf", 1), 0);
+	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	ck_assert_ptr_null(c);
+	ck_assert_int_eq(is_default, 0);
+	ck_assert_str_eq(err, "/nonexistent/bsflowd.conf: No such file or directory");
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+}
+END_TEST
+
+START_TEST(file_removed)
+{
+	/* running from the default file (no -f), which is then removed: a
+	 * reload is refused, not turned into the built-in default */
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct conf *c, *before;
+	int is_default, fd;
+	char err[1024], want[1100];
+
+	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
+	fd = mkstemp(conf_path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	good_conf(9, 0, "x=1", 0);
+	ck_assert_int_eq(bsf_daemon_init(&d, base, conf_path, 0), 0);
+	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_int_eq(is_default, 0);
+	ck_assert_msg(bsf_daemon_apply(&d, c, err, sizeof err) == 0, "%s", err);
+	before = d.conf;
+	unlink(conf_path);
+	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s: No such file or directory", conf_path);
+	ck_assert_str_eq(err, want);
+	ck_assert_ptr_eq(d.conf, before);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reload");
@@ -250,6 +311,8 @@ int main(void)
 	snprintf(plugin, sizeof plugin, "%s/agent/tests/.libs/testplugin.so", b ? b : ".");
 	bsf_log_init("test_reload", 0, 1);
 	tcase_add_test(tc, reload);
+	tcase_add_test(tc, default_when_missing);
+	tcase_add_test(tc, file_removed);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

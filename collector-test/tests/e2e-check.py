@@ -5,7 +5,11 @@ Reads bsflow-collect -j output (one JSON object per datagram per line) and
 checks it against the closed forms of the scenario in e2e-lib.sh.  Prints
 one line per failed check ("FAIL: ...") and exits 1 if any failed.
 
-  e2e-check.py congestion FILE INTERVAL   the 2:1 scenario (bullets 1-3)
+  e2e-check.py congestion FILE INTERVAL [SIM.json]
+                                          the 2:1 scenario (bullets 1-3); with
+                                          SIM.json (bsflow-sim --json on the
+                                          same scenario) also the same figures
+                                          as the model reports
   e2e-check.py same FILE1 FILE2           two collectors got the same datagrams
   e2e-check.py count FILE                 print the number of datagrams
 """
@@ -65,7 +69,61 @@ def within(got, want, tol):
     return abs(got - want) <= tol * abs(want)
 
 
-def check_congestion(path, interval):
+def pc_of(pct):
+    """bsflow-sim's bst_pct (a percentage, 3 decimals) as sFlow hundredths."""
+    return int(pct * 100 + 1e-6)
+
+
+def check_sim(src, ports, sim_path):
+    """The daemon's steady-state windows report what bsflow-sim reports for
+    the same scenario on virtual time: the model is deterministic and the
+    scenario is periodic, so every window after the first has the same
+    peaks and delays."""
+    with open(sim_path) as f:
+        sim = json.load(f)
+    secs = sim["virtual_s"]
+    for q in sim["queues"]:
+        s = ports[q["port"]]
+        kind = "mc" if q["multicast"] else "uc"
+        want = pc_of(q["occupancy"]["bst_pct"])
+        for _, seq, el in src[s][1:]:
+            got = el["4413:2"]["bst_egress_queue_%s_pc" % kind][q["queue"]]
+            if got != want:
+                fail("%s seq %d: queue %s%d at %d, bsflow-sim says %d" %
+                     (s, seq, kind, q["queue"], got, want))
+            d = el.get("32473:3")
+            if d is None:
+                continue
+            for key, simkey in (("latest_ns", "nt_latest"), ("max_ns", "nt_max")):
+                got = d.get("bsf_delay_%s_%d_%s" % (kind, q["queue"], key))
+                if got != 0xFFFFFFFF and got != q["delay_ns"][simkey]:
+                    fail("%s seq %d: queue %s%d delay %s %s, bsflow-sim says %s" %
+                         (s, seq, kind, q["queue"], key, got, q["delay_ns"][simkey]))
+    for p in sim["ports"]:
+        s = ports[p["port"]]
+        want = pc_of(p["egress"]["bst_pct"])
+        for _, seq, el in src[s][1:]:
+            if el["4413:2"]["bst_egress_uc_pc"] != want:
+                fail("%s seq %d: egress uc %d, bsflow-sim says %d" %
+                     (s, seq, el["4413:2"]["bst_egress_uc_pc"], want))
+    want = pc_of(sim["device"]["bst_pct"])
+    for _, seq, el in src.get("2:1", [])[1:]:
+        if el["4413:1"]["bst_device_uc_pc"] != want:
+            fail("2:1 seq %d: device uc %d, bsflow-sim says %d" %
+                 (seq, el["4413:1"]["bst_device_uc_pc"], want))
+    # the model's per-second counts against its closed forms, so that the
+    # rates checked on the daemon's counters are the model's too
+    for p in sim["ports"]:
+        for key, want in (("tx_pkts", PPS if p["port"] == 0 else 0),
+                          ("out_discards", PPS if p["port"] == 0 else 0),
+                          ("rx_pkts", PPS if p["port"] in (1, 2) else 0)):
+            got = p[key] / secs
+            if (want == 0 and got != 0) or (want and not within(got, want, 0.01)):
+                fail("bsflow-sim port %d: %s %.1f/s, expected %.1f/s" %
+                     (p["port"], key, got, want))
+
+
+def check_congestion(path, interval, sim_path=None):
     dgrams = load(path)
     if not dgrams:
         fail("no datagrams received")
@@ -144,6 +202,27 @@ def check_congestion(path, interval):
                          (s, seq, lat, 64 * FRAME_NS))
                 if cnt == 0:
                     fail("%s seq %d: no delay measurement in the window" % (s, seq))
+
+    # the device: 256 cells in use of 16384 (4 MB of 256-byte cells) -> 156
+    for n, (_, seq, el) in enumerate(src.get("2:1", [])):
+        bd = el.get("4413:1")
+        if bd is None:
+            fail("2:1 seq %d: no 4413:1 record" % seq)
+            continue
+        if n > 0 and (bd.get("bst_device_uc_pc"), bd.get("bst_device_mc_pc")) != (156, 0):
+            fail("2:1 seq %d: device uc/mc %s/%s, expected 156/0" %
+                 (seq, bd.get("bst_device_uc_pc"), bd.get("bst_device_mc_pc")))
+        pools = el.get("32473:5")
+        if pools is not None and (pools.get("bsf_cell_bytes"),
+                                  pools.get("bsf_total_cells")) != (256, 16384):
+            fail("2:1 seq %d: cells %s of %s bytes, expected 16384 of 256" %
+                 (seq, pools.get("bsf_total_cells"), pools.get("bsf_cell_bytes")))
+
+    if sim_path:
+        try:
+            check_sim(src, ports, sim_path)
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            fail("comparing with bsflow-sim: %r" % e)
 
     # 3. interface counters against the generator rates, discards = drops
     def rate(s, field):
@@ -244,7 +323,8 @@ def main():
         return 2
     cmd = sys.argv[1]
     if cmd == "congestion":
-        check_congestion(sys.argv[2], int(sys.argv[3]))
+        check_congestion(sys.argv[2], int(sys.argv[3]),
+                         sys.argv[4] if len(sys.argv) > 4 else None)
     elif cmd == "same":
         check_same(sys.argv[2], sys.argv[3])
     elif cmd == "count":

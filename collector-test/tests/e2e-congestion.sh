@@ -9,6 +9,9 @@
 #     with the same cells, and the queue delay of a full queue;
 #   - interface counters at the generator rates (1 %), ifOutDiscards at
 #     the closed-form drop rate (half of what arrives at port 0).
+#   - the same BST percentages and queue delays as bsflow-sim reports for
+#     the same scenario on virtual time (bsflow-sim --json), whose own
+#     counts match the closed forms.
 # The closed forms are in e2e-lib.sh and e2e-check.py.
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init congestion
@@ -25,5 +28,18 @@ if [ "$st" != 0 ]; then
 	fail "bsflow-collect --strict exited $st"
 	tail -n 5 "$TMP/col.err"
 fi
-python3 "$E2E_CHECK" congestion "$TMP/col.out" $E2E_INTERVAL || rc=1
+SIM="$top_builddir/agent/model/bsflow-sim"
+sim=
+if [ -x "$SIM" ]; then
+	printf '%s\n' "$E2E_MODEL" >"$TMP/scenario.conf"
+	if "$SIM" -f "$TMP/scenario.conf" --duration 2 --json >"$TMP/sim.json" 2>"$TMP/sim.err"; then
+		sim="$TMP/sim.json"
+	else
+		fail "bsflow-sim failed on the scenario"
+		cat "$TMP/sim.err"
+	fi
+else
+	fail "$SIM not built"
+fi
+python3 "$E2E_CHECK" congestion "$TMP/col.out" $E2E_INTERVAL $sim || rc=1
 e2e_finish

@@ -51,6 +51,9 @@ e2e_cleanup() {
 	for p in $E2E_PIDS; do
 		kill "$p" 2>/dev/null
 	done
+	for p in $E2E_KILL; do # programs that ignore SIGTERM
+		kill -KILL "$p" 2>/dev/null
+	done
 	if [ "$rc" != 0 ] && [ -n "$E2E_KEEP" ]; then
 		echo "keeping $TMP"
 	else

@@ -31,6 +31,7 @@ command -v setsid >/dev/null 2>&1 || e2e_skip "setsid not found (util-linux)"
 setsid "$SFACCTD" -f "$TMP/sfacctd.conf" >"$TMP/sfacctd.out" 2>&1 &
 spid=$!
 E2E_PIDS="$E2E_PIDS $spid"
+E2E_KILL="$spid"
 i=0
 while ! grep -q "waiting for sFlow data" "$TMP/sfacctd.log" 2>/dev/null; do
 	i=$((i + 1))
@@ -46,7 +47,17 @@ e2e_conf "$TMP/bsflowd.conf" "127.0.0.1:$port"
 e2e_daemon bsflowd "$TMP/bsflowd.conf" 5
 e2e_wait_daemon bsflowd
 sleep 1
-kill -TERM $spid
+# sfacctd stops on SIGINT (it ignores SIGTERM); bounded wait, then KILL
+kill -INT $spid
+i=0
+while kill -0 $spid 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if kill -0 $spid 2>/dev/null; then
+	fail "sfacctd did not stop on SIGINT"
+	kill -KILL $spid
+fi
 wait $spid
 
 n=$(grep -c "Received sFlow packet" "$TMP/sfacctd.log")

@@ -24,6 +24,7 @@ collector_test_tests_test_table_LDADD = proto/libsflow.a $(CHECK_LIBS)
 # End-to-end: bsflowd with the built-in model on a known scenario, received
 # by bsflow-collect and independent decoders (see e2e-lib.sh).
 E2E_TESTS = \
+	collector-test/tests/e2e-print-own.sh \
 	collector-test/tests/e2e-congestion.sh \
 	collector-test/tests/e2e-reload.sh \
 	collector-test/tests/e2e-collectors.sh \
@@ -40,7 +41,7 @@ EXTRA_DIST += $(E2E_TESTS) \
 BENCH_PROGS += collector-test/bench-daemon
 collector-test/bench-daemon: $(srcdir)/collector-test/bench-daemon.sh agent/bsflowd
 	$(AM_V_GEN)mkdir -p collector-test && \
-	sed -e 's|@abs_top_builddir@|$(abs_top_builddir)|g' \
-	    -e 's|@abs_top_srcdir@|$(abs_top_srcdir)|g' \
+	sed -e 's|%ABS_TOP_BUILDDIR%|$(abs_top_builddir)|g' \
+	    -e 's|%ABS_TOP_SRCDIR%|$(abs_top_srcdir)|g' \
 	    $(srcdir)/collector-test/bench-daemon.sh >$@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@

@@ -236,7 +236,7 @@ START_TEST(test_const_load)
 	ck_assert_uint_eq(c.bad, 0);
 	ck_assert_uint_eq(c.drops, 0);
 	struct model_delay d;
-	ck_assert_int_eq(model_read_delay(m, 1, 0, 0, &d), 0);
+	ck_assert_int_eq(model_read_delay(m, 0, 1, 0, 0, &d), 0);
 	ck_assert_uint_eq(d.n, 20000);
 	ck_assert_uint_eq(d.sum_ns, 20000ULL * 816);
 	ck_assert_uint_eq(d.max_ns, 816);
@@ -378,7 +378,7 @@ START_TEST(test_nontagged_fifo)
 	ck_assert_uint_gt(c.meas_after_drop, 1000);
 	ck_assert_uint_eq(c.bad, 0);
 	struct model_delay d;
-	model_read_delay(m, 2, 0, 0, &d);
+	model_read_delay(m, 0, 2, 0, 0, &d);
 	ck_assert_uint_eq(d.nt_count, c.meas);
 	model_free(m);
 }
@@ -416,12 +416,12 @@ START_TEST(test_nontagged_drop)
 	model_add_source(m, &s);
 	model_advance_to(m, 2000);
 	struct model_delay d;
-	model_read_delay(m, 1, 0, 0, &d);
+	model_read_delay(m, 0, 1, 0, 0, &d);
 	ck_assert_uint_eq(d.nt_count, 1);
 	ck_assert_uint_eq(d.nt_latest_ns, 816);
 	ck_assert_uint_eq(c.drops, 1);
 	model_run(m, MODEL_T_END);
-	model_read_delay(m, 1, 0, 0, &d);
+	model_read_delay(m, 0, 1, 0, 0, &d);
 	ck_assert_uint_eq(d.nt_count, 2);
 	ck_assert_uint_eq(d.nt_latest_ns, 816);
 	ck_assert_uint_eq(c.bad, 0);
@@ -505,7 +505,7 @@ START_TEST(test_marker_engine)
 	 * packet k (k-th arrival, 2 per 816 ns) departs at (k + 1) * 816. */
 	model_advance_to(m, 200 * 816);
 	struct model_delay d;
-	model_read_delay(m, 2, 0, 0, &d);
+	model_read_delay(m, 0, 2, 0, 0, &d);
 	/* head packet now: departures so far 200, so packet 200 (arrived at
 	 * 100 * 816) is at the head: its age is 100 * 816. The marker is a
 	 * packet at most that old, and no younger than the last departed
@@ -514,7 +514,7 @@ START_TEST(test_marker_engine)
 	ck_assert_uint_le(d.mk_delay_ns, 100 * 816);
 	ck_assert_uint_le(d.mk_max_ns, d.max_ns + 100 * 816);
 	model_run(m, MODEL_T_END);
-	model_read_delay(m, 2, 0, 0, &d);
+	model_read_delay(m, 0, 2, 0, 0, &d);
 	ck_assert_uint_eq(d.mk_delay_ns, 0); /* drained */
 	ck_assert_uint_le(d.mk_max_ns, d.max_ns);
 	ck_assert_uint_gt(d.mk_max_ns, d.max_ns / 2);

@@ -3,7 +3,7 @@
  * against a hand-computed value: DWRR shares and strict priority,
  * multicast replication and its accounting, forwarding drop reasons,
  * downstream PFC on an egress port, 1-in-N sampling records, event ring
- * overflow, the CPU port.
+ * overflow, the CPU port, independent delay read windows.
  */
 #include "config.h"
 
@@ -241,7 +241,7 @@ START_TEST(test_egress_pause)
 	model_run(m, MODEL_T_END);
 	ck_assert_uint_eq(c.pkts[0][0], 10);
 	ck_assert_uint_eq(model_now(m), 50000 + 10 * 816);
-	model_read_delay(m, 1, 0, 0, &d);
+	model_read_delay(m, 0, 1, 0, 0, &d);
 	/* the first packet (arrived at 0) left at 50816 */
 	ck_assert_uint_eq(d.max_ns, 50816);
 	model_free(m);
@@ -336,7 +336,7 @@ START_TEST(test_ring_cpu)
 	ck_assert_uint_eq(ev[9].t_ns, 9000);
 	ck_assert_uint_eq(ev[0].hdr_len, 20);
 	struct model_delay d;
-	ck_assert_int_eq(model_read_delay(m, 2, 0, 0, &d), 0);
+	ck_assert_int_eq(model_read_delay(m, 0, 2, 0, 0, &d), 0);
 	ck_assert_uint_eq(d.n, 5);
 	ck_assert_uint_eq(d.max_ns, 960); /* 120 B at 1G */
 	struct model_if_counters ic;
@@ -371,7 +371,7 @@ START_TEST(test_bounded)
 	ck_assert_uint_eq(calls, 6);
 	ck_assert_uint_eq(model_now(m), 1000000);
 	struct model_delay d;
-	model_read_delay(m, 1, 0, 0, &d);
+	model_read_delay(m, 0, 1, 0, 0, &d);
 	ck_assert_uint_eq(d.n, 10);
 	/* the last packet arrived at 900 and left at 10 * 816 */
 	ck_assert_uint_eq(d.max_ns, 10 * 816 - 900);
@@ -419,12 +419,104 @@ START_TEST(test_far_future)
 	model_add_source(m, &s2);
 	struct model_delay d;
 	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
-	model_read_delay(m, 1, 0, 0, &d);
+	model_read_delay(m, 0, 1, 0, 0, &d);
 	ck_assert_uint_eq(d.n, 14);
 	/* the two copies of each time: 816 and 2 * 816 */
 	ck_assert_uint_eq(d.sum_ns, 7 * (816 + 2 * 816));
 	ck_assert_uint_eq(d.max_ns, 2 * 816);
 	ck_assert_uint_eq(model_now(m), (4ULL << 39) + (1ULL << 42) + 5000 + 2 * 816);
+	model_free(m);
+}
+END_TEST
+
+/* Delay read windows.  Port 0 -> port 1 at 10G, 1000-byte frames (816 ns
+ * each on the wire): phase A one packet at 0 (non-tagged latency 816);
+ * phase B three at 5000 and one at 6000, departing back to back at 5816,
+ * 6632, 7448, 8264: measurements 816 (the first at 5000) and 2264 (the
+ * one at 6000, started after the first departure).  Marker delay (no
+ * background tick): the marker set at 5000 leaves at 5816, the marker
+ * becomes the tail (5000): 816; at 6632: 1632; at 7448 the marker leaves,
+ * its stored 1632 carries over (the new marker, 6000, is 1448 old); the
+ * last departure empties the queue: max 1632, current 0. */
+static int win_next(void *state, struct model_pkt *p)
+{
+	uint64_t *i = state;
+	static const uint64_t t[] = {0, 5000, 5000, 5000, 6000};
+	if (*i >= 5)
+		return 0;
+	memset(p, 0, sizeof(*p));
+	p->t_ns = t[*i];
+	p->len = 1000;
+	p->in_port = 0;
+	p->out_port = 1;
+	(*i)++;
+	return 1;
+}
+
+static void rd(struct model *m, unsigned w, struct model_delay *d)
+{
+	ck_assert_int_eq(model_read_delay(m, w, 1, 0, 0, d), 0);
+}
+
+START_TEST(test_delay_windows)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 2, G10), 0);
+	cfg.marker_tick_ns = 0;
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	uint64_t *st = calloc(1, sizeof(*st));
+	struct model_source s = {win_next, free, st, "list"};
+	model_add_source(m, &s);
+	struct model_delay d;
+	ck_assert_int_eq(model_read_delay(m, MODEL_NUM_WINDOWS, 1, 0, 0, &d), -1);
+
+	model_advance_to(m, 2000);
+	rd(m, 0, &d);
+	ck_assert_uint_eq(d.nt_latest_ns, 816);
+	ck_assert_uint_eq(d.nt_max_ns, 816);
+	ck_assert_uint_eq(d.nt_count, 1);
+	ck_assert_uint_eq(d.nt_win_count, 1);
+	rd(m, 3, &d); /* window 3 read once here, then at the end */
+	ck_assert_uint_eq(d.nt_max_ns, 816);
+	ck_assert_uint_eq(d.nt_win_count, 1);
+
+	model_run(m, MODEL_T_END);
+	ck_assert_uint_eq(model_now(m), 8264);
+	/* window 1 never read: everything since the start */
+	rd(m, 1, &d);
+	ck_assert_uint_eq(d.nt_latest_ns, 2264);
+	ck_assert_uint_eq(d.nt_max_ns, 2264);
+	ck_assert_uint_eq(d.nt_count, 3);
+	ck_assert_uint_eq(d.nt_win_count, 3);
+	ck_assert_uint_eq(d.mk_delay_ns, 0);
+	ck_assert_uint_eq(d.mk_max_ns, 1632);
+	ck_assert_uint_eq(d.n, 5);
+	ck_assert_uint_eq(d.max_ns, 2448); /* the third at 5000 leaves at 7448 */
+	/* window 0: phase B only (window 1's read did not reset it) */
+	rd(m, 0, &d);
+	ck_assert_uint_eq(d.nt_max_ns, 2264);
+	ck_assert_uint_eq(d.nt_win_count, 2);
+	ck_assert_uint_eq(d.mk_max_ns, 1632);
+	/* read again: nothing new */
+	rd(m, 0, &d);
+	ck_assert_uint_eq(d.nt_latest_ns, 2264);
+	ck_assert_uint_eq(d.nt_max_ns, 0);
+	ck_assert_uint_eq(d.nt_win_count, 0);
+	ck_assert_uint_eq(d.nt_count, 3);
+	ck_assert_uint_eq(d.mk_max_ns, 0);
+	rd(m, 1, &d);
+	ck_assert_uint_eq(d.nt_max_ns, 0);
+	ck_assert_uint_eq(d.nt_win_count, 0);
+	/* windows 2 (never read) and 3 (read after phase A) keep theirs */
+	rd(m, 2, &d);
+	ck_assert_uint_eq(d.nt_max_ns, 2264);
+	ck_assert_uint_eq(d.nt_win_count, 3);
+	ck_assert_uint_eq(d.mk_max_ns, 1632);
+	rd(m, 3, &d);
+	ck_assert_uint_eq(d.nt_max_ns, 2264);
+	ck_assert_uint_eq(d.nt_win_count, 2);
+	ck_assert_uint_eq(d.mk_max_ns, 1632);
 	model_free(m);
 }
 END_TEST
@@ -442,6 +534,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ring_cpu);
 	tcase_add_test(tc, test_bounded);
 	tcase_add_test(tc, test_far_future);
+	tcase_add_test(tc, test_delay_windows);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -96,7 +96,7 @@ static struct pfc_result pfc_run(uint32_t headroom, uint64_t delay_ns)
 		r.lossy_drops += d.ucq[0][c];
 	}
 	struct model_delay dl;
-	model_read_delay(m, out, 3, 0, &dl);
+	model_read_delay(m, 0, out, 3, 0, &dl);
 	r.lossless_dep = dl.n;
 	for (unsigned i = 0; i < nin; i++) {
 		struct model_if_counters c;

@@ -123,7 +123,7 @@ START_TEST(test_md1)
 	ck_assert_msg(fabs(w / W - 1) < 0.03, "wait %.1f vs %.1f", w, W);
 	/* the ground truth kept by the model agrees with the trace */
 	struct model_delay d;
-	model_read_delay(m, 1, 0, 0, &d);
+	model_read_delay(m, 0, 1, 0, 0, &d);
 	ck_assert_uint_eq(d.n, n);
 	ck_assert(fabs((double)d.sum_ns - c.sum_soj) < 0.5);
 	model_free(m);

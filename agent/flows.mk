@@ -1,0 +1,30 @@
+# agent/flows.mk - packet samples (0:3) and drop notifications (0:5); included by the top Makefile.am.
+# The modules go into the agent library; their unit tests, the model-level
+# sampling test and the end-to-end tests are registered here.
+
+agent_libbsfagent_a_SOURCES += \
+	agent/flowsample.c agent/flowsample.h \
+	agent/discard.c agent/discard.h \
+	agent/sampling.c agent/sampling.h
+
+FLOWS_UNIT_TESTS = \
+	agent/tests/test_flowsample \
+	agent/tests/test_discard \
+	agent/tests/test_sampling \
+	agent/tests/test_sampling_model
+check_PROGRAMS += $(FLOWS_UNIT_TESTS)
+TESTS += $(FLOWS_UNIT_TESTS)
+
+agent_tests_test_flowsample_SOURCES = agent/tests/test_flowsample.c
+agent_tests_test_flowsample_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+agent_tests_test_flowsample_LDADD = agent/libbsfagent.a proto/libsflow.a $(CHECK_LIBS)
+agent_tests_test_discard_SOURCES = agent/tests/test_discard.c
+agent_tests_test_discard_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+agent_tests_test_discard_LDADD = agent/libbsfagent.a proto/libsflow.a $(CHECK_LIBS)
+agent_tests_test_sampling_SOURCES = agent/tests/test_sampling.c
+agent_tests_test_sampling_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+agent_tests_test_sampling_LDADD = agent/libbsfagent.a $(CHECK_LIBS)
+agent_tests_test_sampling_model_SOURCES = agent/tests/test_sampling_model.c
+agent_tests_test_sampling_model_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+agent_tests_test_sampling_model_LDADD = agent/libbsfagent.a agent/model/libmodel.a \
+	proto/libsflow.a $(CHECK_LIBS) -lm

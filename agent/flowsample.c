@@ -1,0 +1,191 @@
+/*
+ * flowsample.c - 0:3 flow samples from sampled-packet events, and the
+ * per-port flow sampling state (see flowsample.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/flowsample.h"
+#include "proto/sflow_encode.h"
+
+int bsf_flowsample_vlan(const uint8_t *hdr, uint32_t hdr_len, uint32_t *vid, uint32_t *pcp)
+{
+	uint32_t tpid;
+
+	if (!hdr || hdr_len < 16)
+		return 0;
+	tpid = ((uint32_t)hdr[12] << 8) | hdr[13];
+	if (tpid != 0x8100 && tpid != 0x88a8)
+		return 0;
+	*vid = (((uint32_t)hdr[14] << 8) | hdr[15]) & 0x0fffu;
+	*pcp = hdr[14] >> 5;
+	return 1;
+}
+
+/* Header bytes to send: at most what the event has, header_bytes, and the
+ * frame without its FCS. */
+static uint32_t header_len(const struct bsf_event *ev, uint32_t header_bytes)
+{
+	uint32_t n = ev->hdr_len;
+
+	if (n > BSF_HDR_MAX)
+		n = BSF_HDR_MAX;
+	if (n > header_bytes)
+		n = header_bytes;
+	if (ev->frame_len >= BSF_FLOW_FCS && n > ev->frame_len - BSF_FLOW_FCS)
+		n = ev->frame_len - BSF_FLOW_FCS;
+	return n;
+}
+
+int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bsf_event *ev,
+			  uint8_t *buf, size_t cap, size_t *len)
+{
+	struct sflow_w w;
+	struct sflow_sample_enc s;
+	struct sflow_flow_sample h;
+	struct sflow_sampled_header sh;
+	struct sflow_ext_switch xs;
+	uint32_t vid = 0, pcp = 0;
+	int mc;
+
+	if (!p || !ev || ev->type != BSF_EV_SAMPLE || p->header_bytes < BSF_FLOW_HEADER_MIN ||
+	    p->header_bytes > BSF_FLOW_HEADER_MAX)
+		return SFLOW_ERR_INVALID;
+	mc = ev->multicast != 0;
+	memset(&h, 0, sizeof h);
+	h.sequence_number = p->seq;
+	h.source_id_type = SFLOW_DS_IFINDEX;
+	h.source_id_index = p->source_ifindex;
+	h.sampling_rate = p->sampling_rate;
+	h.sample_pool = p->sample_pool;
+	h.drops = p->drops;
+	h.input_format = SFLOW_IF_FORMAT_IFINDEX;
+	h.input_value = p->in_ifindex;
+	if (mc) {
+		h.output_format = SFLOW_IF_FORMAT_MULTIPLE;
+		h.output_value = BSF_FLOW_OUTPUT_MULTIPLE_UNKNOWN;
+	} else {
+		h.output_format = SFLOW_IF_FORMAT_IFINDEX;
+		h.output_value = p->out_ifindex;
+	}
+
+	sflow_w_init(&w, buf, cap);
+	sflow_enc_flow_begin(&w, &s, &h);
+
+	memset(&sh, 0, sizeof sh);
+	sh.header_protocol = SFLOW_HEADER_PROTO_ETHERNET;
+	sh.frame_length = ev->frame_len;
+	sh.stripped = ev->frame_len >= BSF_FLOW_FCS ? BSF_FLOW_FCS : 0;
+	sh.header_length = header_len(ev, p->header_bytes);
+	sh.header = ev->hdr;
+	sflow_enc_sampled_header(&w, &s, &sh);
+
+	bsf_flowsample_vlan(ev->hdr, sh.header_length, &vid, &pcp);
+	xs.src_vlan = vid;
+	xs.src_priority = pcp;
+	xs.dst_vlan = vid;
+	xs.dst_priority = pcp;
+	sflow_enc_ext_switch(&w, &s, &xs);
+
+	if (!mc && p->out_ifindex != 0 && ev->queue != UINT32_MAX) {
+		sflow_enc_egress_queue(&w, &s, ev->queue);
+		sflow_enc_bst_egress_queue(&w, &s, ev->queue);
+	}
+	sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
+	sflow_enc_transit(&w, &s, ev->transit_ns);
+	sflow_enc_timestamp(&w, &s, ev->t_ns);
+	sflow_enc_sample_end(&w, &s);
+	if (w.err != SFLOW_OK)
+		return w.err;
+	*len = w.len;
+	return SFLOW_OK;
+}
+
+/* ---- state */
+
+void bsf_flows_init(struct bsf_flows *f)
+{
+	memset(f, 0, sizeof *f);
+	f->header_bytes = BSF_FLOW_HEADER_DEFAULT;
+}
+
+void bsf_flows_fini(struct bsf_flows *f)
+{
+	free(f->ports);
+	f->ports = NULL;
+	f->nports = 0;
+}
+
+int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
+{
+	struct bsf_flows_port *np = NULL;
+	uint32_t n = dev ? dev->nports : 0;
+
+	if (n > 0) {
+		np = calloc(n, sizeof *np);
+		if (!np)
+			return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct bsf_port_desc *d = &dev->ports[i];
+
+		np[i].ifindex = d->ifindex;
+		np[i].rate = d->sampling_rate;
+		np[i].next_seq = 1;
+		for (uint32_t j = 0; j < f->nports; j++) {
+			if (f->ports[j].ifindex == d->ifindex) {
+				np[i].next_seq = f->ports[j].next_seq;
+				np[i].samples = f->ports[j].samples;
+				np[i].drops = f->ports[j].drops;
+				break;
+			}
+		}
+	}
+	free(f->ports);
+	f->ports = np;
+	f->nports = n;
+	return 0;
+}
+
+void bsf_flows_set_rate(struct bsf_flows *f, uint32_t port, uint32_t rate)
+{
+	if (port < f->nports)
+		f->ports[port].rate = rate;
+}
+
+int bsf_flows_build(struct bsf_flows *f, const struct bsf_event *ev, uint64_t pool, uint8_t *buf,
+		    size_t cap, size_t *len)
+{
+	struct bsf_flowsample_params p;
+	struct bsf_flows_port *fp;
+	int r;
+
+	if (!ev || ev->type != BSF_EV_SAMPLE)
+		return SFLOW_ERR_INVALID;
+	if (ev->in_port >= f->nports) {
+		f->no_source++;
+		return SFLOW_ERR_INVALID;
+	}
+	fp = &f->ports[ev->in_port];
+	memset(&p, 0, sizeof p);
+	p.seq = fp->next_seq;
+	p.source_ifindex = fp->ifindex;
+	p.sampling_rate = fp->rate;
+	p.sample_pool = (uint32_t)pool;
+	p.drops = (uint32_t)fp->drops;
+	p.in_ifindex = fp->ifindex;
+	p.out_ifindex = ev->out_port < f->nports ? f->ports[ev->out_port].ifindex : 0;
+	p.header_bytes = f->header_bytes;
+	r = bsf_flowsample_encode(&p, ev, buf, cap, len);
+	if (r == SFLOW_OK) {
+		fp->next_seq++;
+		fp->samples++;
+	}
+	return r;
+}
+
+void bsf_flows_lost(struct bsf_flows *f, uint32_t port, uint64_t n)
+{
+	if (port < f->nports)
+		f->ports[port].drops += n;
+}

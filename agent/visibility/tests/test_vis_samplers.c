@@ -1,0 +1,677 @@
+/*
+ * test_vis_samplers.c - the visibility samplers against the seed's own
+ * numbers: probabilistic p = 0.55 over 10^6 events, K = 5 of M = 100,
+ * every N, ticket boxes (cap, floor, jitter, two-phase spending), the
+ * repeating-flow filter with its resets, the re-occurrence limiter and
+ * recurrent-only filter, conjunctive and disjunctive chains, the
+ * aggregate's duplicate filter and the FIG 15 rate manager example (8 x 256
+ * into 512, two hot ports) on a virtual clock.  Every test ends by
+ * checking seen = passed + sum(rejected) for each sampler it used.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agent/visibility/vis_sampler.h"
+
+#define SEC 1000000000ULL
+
+static char err[256];
+
+static struct vis_sampler *mk(const struct vis_sampler_conf *c)
+{
+	struct vis_sampler *s = vis_sampler_new(c, err, sizeof err);
+
+	ck_assert_msg(s != NULL, "%s", err);
+	return s;
+}
+
+static void stats_add_up(const struct vis_sampler *s)
+{
+	struct vis_sampler_stats st;
+	uint64_t sum = 0;
+
+	vis_sampler_get_stats(s, &st);
+	for (int r = 1; r < VIS_REJ_N; r++)
+		sum += st.rejected[r];
+	ck_assert_msg(st.seen == st.passed + sum,
+		      "sampler %s: seen %llu != passed %llu + rejected %llu", vis_sampler_name(s),
+		      (unsigned long long)st.seen, (unsigned long long)st.passed,
+		      (unsigned long long)sum);
+}
+
+static void ev_init(struct vis_event *ev, uint32_t type, uint32_t port, uint32_t queue)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->port = port;
+	ev->queue = queue;
+	ev->in_port = VIS_NONE;
+	ev->flow_hash = 0x1234;
+}
+
+START_TEST(probabilistic_055)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *a, *b, *d;
+	struct vis_event ev;
+	unsigned long passed = 0, same = 1, differ = 0;
+
+	vis_sampler_conf_init(&c, "p55");
+	c.probability = 0.55;
+	c.seed = 42;
+	a = mk(&c);
+	b = mk(&c);
+	c.seed = 43;
+	d = mk(&c);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	for (unsigned long i = 0; i < 1000000; i++) {
+		int pa = vis_sampler_offer(a, &ev, i, NULL);
+		int pb = vis_sampler_offer(b, &ev, i, NULL);
+		int pd = vis_sampler_offer(d, &ev, i, NULL);
+		passed += (unsigned long)pa;
+		if (pa != pb)
+			same = 0;
+		if (pa != pd)
+			differ++;
+	}
+	/* 0.55 +- 0.5 %: 545000..555000 (the binomial sd is 497) */
+	ck_assert_uint_ge(passed, 545000);
+	ck_assert_uint_le(passed, 555000);
+	ck_assert_int_eq(same, 1);
+	ck_assert_uint_gt(differ, 0);
+	stats_add_up(a);
+	stats_add_up(d);
+	{
+		struct vis_sampler_stats st;
+		vis_sampler_get_stats(a, &st);
+		ck_assert_uint_eq(st.passed, passed);
+		ck_assert_uint_eq(st.rejected[VIS_REJ_PROBABILITY], 1000000 - passed);
+	}
+	vis_sampler_free(a);
+	vis_sampler_free(b);
+	vis_sampler_free(d);
+}
+END_TEST
+
+START_TEST(k_of_m_and_every_n)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *k5, *e3;
+	struct vis_event ev;
+
+	vis_sampler_conf_init(&c, "k5of100");
+	c.first = 5;
+	c.of = 100;
+	k5 = mk(&c);
+	vis_sampler_conf_init(&c, "every3");
+	c.every = 3;
+	e3 = mk(&c);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	for (unsigned i = 1; i <= 1000; i++) {
+		int want = ((i - 1) % 100) < 5; /* events 1..5 of each hundred */
+		ck_assert_int_eq(vis_sampler_offer(k5, &ev, i, NULL), want);
+		ck_assert_int_eq(vis_sampler_offer(e3, &ev, i, NULL), i % 3 == 0);
+	}
+	stats_add_up(k5);
+	stats_add_up(e3);
+	vis_sampler_free(k5);
+	vis_sampler_free(e3);
+}
+END_TEST
+
+START_TEST(ticket_cap_per_period)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *s;
+	struct vis_event ev;
+	uint64_t t = 0;
+
+	vis_sampler_conf_init(&c, "t10");
+	c.tickets = 10;
+	c.cap = 10;
+	c.period_ns = 1000;
+	s = mk(&c);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	for (int p = 0; p < 20; p++) {
+		int n = 0;
+		/* 50 events per period, then a quiet stretch */
+		for (int i = 0; i < 50; i++, t += 10)
+			n += vis_sampler_offer(s, &ev, t, NULL);
+		ck_assert_int_eq(n, 10);
+		t = (uint64_t)(p + 1) * 1000;
+	}
+	/* a long idle time does not pile up more than the cap */
+	{
+		int n = 0;
+		t += 1000 * 1000;
+		for (int i = 0; i < 50; i++)
+			n += vis_sampler_offer(s, &ev, t, NULL);
+		ck_assert_int_eq(n, 10);
+	}
+	stats_add_up(s);
+	vis_sampler_free(s);
+}
+END_TEST
+
+/* A ticket is spent only when the whole chain passes. */
+START_TEST(ticket_two_phase_in_chain)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *tk, *ff, *ch, *one;
+	struct vis_event ev;
+	struct vis_sampler_stats st;
+	int n = 0;
+
+	vis_sampler_conf_init(&c, "tickets");
+	c.tickets = 10;
+	c.period_ns = SEC;
+	tk = mk(&c);
+	vis_sampler_conf_init(&c, "flows");
+	c.flow_filter = 1;
+	ff = mk(&c);
+	vis_sampler_conf_init(&c, "chain");
+	c.kind = VIS_NODE_CHAIN_ALL;
+	ch = mk(&c);
+	ck_assert_int_eq(vis_sampler_add_member(ch, tk), 0);
+	ck_assert_int_eq(vis_sampler_add_member(ch, ff), 0);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	for (int i = 0; i < 100; i++)
+		n += vis_sampler_offer(ch, &ev, (uint64_t)i, NULL);
+	ck_assert_int_eq(n, 1);
+	vis_sampler_get_stats(tk, &st);
+	ck_assert_int_eq(st.ticket_balance, 9);
+	ck_assert_uint_eq(st.passed, 1);
+	ck_assert_uint_eq(st.rejected[VIS_REJ_DOWNSTREAM], 99);
+	vis_sampler_get_stats(ff, &st);
+	ck_assert_uint_eq(st.rejected[VIS_REJ_FLOW_FILTER], 99);
+	vis_sampler_get_stats(ch, &st);
+	ck_assert_uint_eq(st.rejected[VIS_REJ_FLOW_FILTER], 99);
+	stats_add_up(tk);
+	stats_add_up(ff);
+	stats_add_up(ch);
+
+	/* the same inside one sampler: flow filter after the ticket check */
+	vis_sampler_conf_init(&c, "one");
+	c.tickets = 10;
+	c.flow_filter = 1;
+	one = mk(&c);
+	n = 0;
+	for (int i = 0; i < 100; i++)
+		n += vis_sampler_offer(one, &ev, (uint64_t)i, NULL);
+	ck_assert_int_eq(n, 1);
+	vis_sampler_get_stats(one, &st);
+	ck_assert_int_eq(st.ticket_balance, 9);
+	stats_add_up(one);
+	vis_sampler_free(one);
+	vis_sampler_free(ch);
+	vis_sampler_free(tk);
+	vis_sampler_free(ff);
+}
+END_TEST
+
+/* Floor -5: a burst may take 15 in the first period, the debt is repaid
+ * out of the next batches: 15 + 10 (N - 1) over N busy periods. */
+START_TEST(ticket_negative_floor)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *s;
+	struct vis_event ev;
+	struct vis_sampler_stats st;
+	int total = 0;
+
+	vis_sampler_conf_init(&c, "burst");
+	c.tickets = 10;
+	c.cap = 10;
+	c.floor = -5;
+	c.period_ns = 1000;
+	s = mk(&c);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	for (int p = 0; p < 10; p++) {
+		int n = 0;
+		for (int i = 0; i < 40; i++)
+			n += vis_sampler_offer(s, &ev, (uint64_t)p * 1000 + (uint64_t)i, NULL);
+		ck_assert_int_eq(n, p == 0 ? 15 : 10);
+		total += n;
+		ck_assert_int_eq(vis_sampler_ticket(s)->consumed_all, 1);
+	}
+	ck_assert_int_eq(total, 15 + 10 * 9);
+	vis_sampler_get_stats(s, &st);
+	ck_assert_uint_eq(st.consumed_all, 10);
+	ck_assert_int_eq(st.ticket_balance, -5);
+	stats_add_up(s);
+	vis_sampler_free(s);
+}
+END_TEST
+
+START_TEST(ticket_jitter)
+{
+	struct vis_ticket t;
+	uint64_t sum = 0, n = 0;
+	uint64_t lo = 100, hi = 0;
+
+	vis_ticket_init(&t, 10, 100, 1000, 0, 7);
+	t.batch_jitter = 3;
+	t.period_jitter_ns = 10;
+	vis_ticket_advance(&t, 0);
+	for (uint64_t now = 0; n < 10000; now += 1) {
+		uint64_t before = t.refills;
+		vis_ticket_advance(&t, now);
+		if (t.refills != before) {
+			uint64_t b = t.last_batch_added;
+			uint64_t len = t.next_ns - t.cur_start_ns;
+			ck_assert_uint_ge(b, 7);
+			ck_assert_uint_le(b, 13);
+			ck_assert_uint_ge(len, 90);
+			ck_assert_uint_le(len, 110);
+			lo = b < lo ? b : lo;
+			hi = b > hi ? b : hi;
+			sum += b;
+			n++;
+		}
+	}
+	/* mean 10: the sd of the mean of 10^4 draws on 7..13 is 0.02 */
+	ck_assert_uint_ge(sum, 99000);
+	ck_assert_uint_le(sum, 101000);
+	ck_assert_uint_eq(lo, 7);
+	ck_assert_uint_eq(hi, 13);
+}
+END_TEST
+
+START_TEST(repeating_flow_filter)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *s, *r2;
+	struct vis_event ev, other;
+	int n = 0;
+
+	vis_sampler_conf_init(&c, "flows");
+	c.flow_filter = 1;
+	c.flow_hashes = 4;
+	c.flow_bits = 1024;
+	c.flow_reset_ns = SEC;
+	s = mk(&c);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	ev_init(&other, VIS_EV_DROP, 0, 0);
+	other.flow_hash = 0x9999;
+	/* 100 drops of one flow within a period: 1 sample */
+	for (int i = 0; i < 100; i++)
+		n += vis_sampler_offer(s, &ev, (uint64_t)i * 1000, NULL);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(vis_sampler_offer(s, &other, 200000, NULL), 1);
+	/* after the periodic reset: 1 more */
+	n = 0;
+	for (int i = 0; i < 100; i++)
+		n += vis_sampler_offer(s, &ev, SEC + (uint64_t)i * 1000, NULL);
+	ck_assert_int_eq(n, 1);
+	/* an explicit reset, and the delay-end notification when asked */
+	vis_sampler_reset_flows(s);
+	ck_assert_int_eq(vis_sampler_offer(s, &ev, SEC + 500000, NULL), 1);
+	ck_assert_int_eq(vis_sampler_offer(s, &ev, SEC + 500001, NULL), 0);
+	stats_add_up(s);
+
+	vis_sampler_conf_init(&c, "reset_after");
+	c.flow_filter = 1;
+	c.flow_reset_after = 10;
+	c.flow_reset_on_delay_end = 1;
+	r2 = mk(&c);
+	n = 0;
+	for (int i = 0; i < 100; i++)
+		n += vis_sampler_offer(r2, &ev, (uint64_t)i, NULL);
+	ck_assert_int_eq(n, 10); /* new after every 10 checks */
+	{
+		struct vis_event de;
+		ev_init(&de, VIS_EV_DELAY_END, 0, 0);
+		/* checks 92..100 make 10 since the last reset: new again */
+		ck_assert_int_eq(vis_sampler_offer(r2, &ev, 200, NULL), 1);
+		ck_assert_int_eq(vis_sampler_offer(r2, &ev, 201, NULL), 0);
+		vis_sampler_notify(r2, &de);
+		ck_assert_int_eq(vis_sampler_offer(r2, &ev, 202, NULL), 1);
+	}
+	stats_add_up(r2);
+	vis_sampler_free(s);
+	vis_sampler_free(r2);
+}
+END_TEST
+
+START_TEST(reoccurrence_limiter)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *s, *rec;
+	struct vis_event qa, qb, dl;
+	struct vis_sampler_stats st;
+	int na = 0, nb = 0, nd = 0;
+
+	vis_sampler_conf_init(&c, "limit1");
+	c.limit = 1;
+	c.limit_period_ns = SEC;
+	s = mk(&c);
+	ev_init(&qa, VIS_EV_DROP, 0, 3);
+	ev_init(&qb, VIS_EV_DROP, 0, 4);
+	ev_init(&dl, VIS_EV_HIGH_DELAY, 0, 3);
+	for (int sec = 0; sec < 3; sec++) {
+		for (int i = 0; i < 10; i++) {
+			uint64_t t = (uint64_t)sec * SEC + (uint64_t)i * 1000;
+			na += vis_sampler_offer(s, &qa, t, NULL);
+			nb += vis_sampler_offer(s, &qb, t, NULL);
+			nd += vis_sampler_offer(s, &dl, t, NULL);
+		}
+	}
+	/* at most one report per (type, queue) per second */
+	ck_assert_int_eq(na, 3);
+	ck_assert_int_eq(nb, 3);
+	ck_assert_int_eq(nd, 3);
+	vis_sampler_get_stats(s, &st);
+	ck_assert_uint_eq(st.rejected[VIS_REJ_LIMITER], 90 - 9);
+	stats_add_up(s);
+
+	vis_sampler_conf_init(&c, "after3");
+	c.after = 3;
+	c.limit_period_ns = SEC;
+	rec = mk(&c);
+	for (int i = 1; i <= 6; i++)
+		ck_assert_int_eq(vis_sampler_offer(rec, &qa, (uint64_t)i, NULL), i >= 4);
+	stats_add_up(rec);
+	vis_sampler_free(s);
+	vis_sampler_free(rec);
+}
+END_TEST
+
+/* Conjunctive chain passes the intersection, disjunctive the union. */
+START_TEST(chains_all_any)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *p1, *q2, *p1b, *q2b, *all, *any;
+	struct vis_event ev;
+	int n_all = 0, n_any = 0;
+
+	vis_sampler_conf_init(&c, "port1");
+	vis_set_add(&c.match.ports, 1);
+	p1 = mk(&c);
+	p1b = mk(&c);
+	vis_sampler_conf_init(&c, "queue2");
+	vis_set_add(&c.match.queues, 2);
+	q2 = mk(&c);
+	q2b = mk(&c);
+	vis_sampler_conf_init(&c, "all");
+	c.kind = VIS_NODE_CHAIN_ALL;
+	all = mk(&c);
+	vis_sampler_conf_init(&c, "any");
+	c.kind = VIS_NODE_CHAIN_ANY;
+	any = mk(&c);
+	vis_sampler_add_member(all, p1);
+	vis_sampler_add_member(all, q2);
+	vis_sampler_add_member(any, p1b);
+	vis_sampler_add_member(any, q2b);
+	for (uint32_t port = 0; port < 4; port++) {
+		for (uint32_t q = 0; q < 4; q++) {
+			int a, o;
+			ev_init(&ev, VIS_EV_HIGH_DELAY, port, q);
+			a = vis_sampler_offer(all, &ev, 1, NULL);
+			o = vis_sampler_offer(any, &ev, 1, NULL);
+			ck_assert_int_eq(a, port == 1 && q == 2);
+			ck_assert_int_eq(o, port == 1 || q == 2);
+			n_all += a;
+			n_any += o;
+		}
+	}
+	ck_assert_int_eq(n_all, 1);
+	ck_assert_int_eq(n_any, 4 + 4 - 1);
+	stats_add_up(p1);
+	stats_add_up(q2);
+	stats_add_up(p1b);
+	stats_add_up(q2b);
+	stats_add_up(all);
+	stats_add_up(any);
+	vis_sampler_free(all);
+	vis_sampler_free(any);
+	vis_sampler_free(p1);
+	vis_sampler_free(q2);
+	vis_sampler_free(p1b);
+	vis_sampler_free(q2b);
+}
+END_TEST
+
+/* A multicast packet dropped on 3 queues: 1 aggregate output. */
+START_TEST(aggregate_dedup)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *kid[3], *agg;
+	struct vis_event ev;
+	struct vis_sampler_stats st;
+	int n = 0;
+
+	vis_sampler_conf_init(&c, "agg");
+	c.kind = VIS_NODE_AGGREGATE;
+	c.dedup = 1;
+	c.dedup_window_ns = 1000;
+	agg = mk(&c);
+	for (uint32_t i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "port%u", i);
+		vis_sampler_conf_init(&c, name);
+		vis_set_add(&c.match.ports, i);
+		kid[i] = mk(&c);
+		vis_sampler_add_member(agg, kid[i]);
+	}
+	for (uint32_t i = 0; i < 3; i++) {
+		ev_init(&ev, VIS_EV_DROP, i, 0);
+		ev.mc_id = 77;
+		n += vis_sampler_offer(agg, &ev, 100 + i, NULL);
+	}
+	ck_assert_int_eq(n, 1);
+	/* another packet, and the same copy id long after: new */
+	ev.mc_id = 78;
+	ck_assert_int_eq(vis_sampler_offer(agg, &ev, 200, NULL), 1);
+	ev.mc_id = 77;
+	ck_assert_int_eq(vis_sampler_offer(agg, &ev, 5000, NULL), 1);
+	/* a port no child takes is not eligible and not counted */
+	ev_init(&ev, VIS_EV_DROP, 9, 0);
+	ck_assert_int_eq(vis_sampler_offer(agg, &ev, 6000, NULL), 0);
+	vis_sampler_get_stats(agg, &st);
+	ck_assert_uint_eq(st.seen, 5);
+	ck_assert_uint_eq(st.rejected[VIS_REJ_DUPLICATE], 2);
+	for (int i = 0; i < 3; i++) {
+		vis_sampler_get_stats(kid[i], &st);
+		ck_assert_uint_eq(st.passed, i == 2 ? 3 : 1);
+		stats_add_up(kid[i]);
+	}
+	stats_add_up(agg);
+	vis_sampler_free(agg);
+	for (int i = 0; i < 3; i++)
+		vis_sampler_free(kid[i]);
+}
+END_TEST
+
+/*
+ * FIG 15: 8 port samplers of 256 tickets a second feed an aggregate of 512
+ * a second.  Ports 0 and 1 are hot (5000 events/s each), ports 2..7 cold
+ * (40 events/s each).  Virtual clock in 100 us ticks.
+ *
+ * Second 0: the hot children pass 256 each in their first 51 ms, the
+ * aggregate runs out around then and the cold ports are starved for the
+ * rest of the second.  At the boundary the aggregate ran out and so did
+ * the hot children: they step down to 128.  From second 1 on, the
+ * aggregate gets 2 x 128 + 6 x 40 = 496 <= 512 a second: every cold event
+ * passes; the 16 left over do not cover a step back up (128 more), so the
+ * guarded policy holds the hot children at 128.
+ */
+struct fig15 {
+	struct vis_sampler *kid[8], *agg;
+	unsigned offered[8], passed[8];
+	unsigned agg_per_sec[16];
+};
+
+static void fig15_setup(struct fig15 *f, uint32_t policy)
+{
+	struct vis_sampler_conf c;
+
+	memset(f, 0, sizeof(*f));
+	vis_sampler_conf_init(&c, "aggregate");
+	c.kind = VIS_NODE_AGGREGATE;
+	c.tickets = 512;
+	c.period_ns = SEC;
+	c.rate_manager = 1;
+	c.rate_policy = policy;
+	f->agg = mk(&c);
+	for (uint32_t i = 0; i < 8; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "port%u", i);
+		vis_sampler_conf_init(&c, name);
+		vis_set_add(&c.match.ports, i);
+		c.tickets = 256;
+		c.period_ns = SEC;
+		f->kid[i] = mk(&c);
+		ck_assert_int_eq(vis_sampler_add_member(f->agg, f->kid[i]), 0);
+	}
+}
+
+static void fig15_run(struct fig15 *f, unsigned seconds, unsigned *cold_off, unsigned *cold_pass)
+{
+	struct vis_event ev;
+
+	for (uint64_t tick = 0; tick < (uint64_t)seconds * 10000; tick++) {
+		uint64_t now = tick * 100000; /* 100 us */
+		unsigned sec = (unsigned)(tick / 10000);
+		for (uint32_t p = 0; p < 8; p++) {
+			int fire = p < 2 ? (tick % 2 == 0) : (tick % 250 == p * 10);
+			int ok;
+			if (!fire)
+				continue;
+			ev_init(&ev, VIS_EV_DROP, p, 0);
+			ev.flow_hash = tick;
+			ok = vis_sampler_offer(f->agg, &ev, now, NULL);
+			f->offered[p]++;
+			f->passed[p] += (unsigned)ok;
+			f->agg_per_sec[sec] += (unsigned)ok;
+			if (p >= 2) {
+				cold_off[sec]++;
+				cold_pass[sec] += (unsigned)ok;
+			}
+		}
+	}
+}
+
+START_TEST(fig15_rate_manager)
+{
+	struct fig15 f;
+	unsigned cold_off[16] = {0}, cold_pass[16] = {0};
+
+	fig15_setup(&f, VIS_RATE_GUARDED);
+	fig15_run(&f, 6, cold_off, cold_pass);
+	for (unsigned s = 0; s < 6; s++) {
+		ck_assert_uint_le(f.agg_per_sec[s], 512);
+		ck_assert_uint_eq(cold_off[s], 240);
+	}
+	/* second 0: the problem the seed describes */
+	ck_assert_uint_eq(f.agg_per_sec[0], 512);
+	ck_assert_uint_lt(cold_pass[0], 240 / 2);
+	/* then: hot ports stepped down, cold ports all pass */
+	for (unsigned s = 1; s < 6; s++) {
+		ck_assert_uint_eq(cold_pass[s], 240);
+		ck_assert_uint_eq(f.agg_per_sec[s], 2 * 128 + 240);
+	}
+	for (int i = 0; i < 8; i++) {
+		struct vis_sampler_stats st;
+		vis_sampler_get_stats(f.kid[i], &st);
+		ck_assert_uint_eq(st.ticket_batch, i < 2 ? 128 : 256);
+		stats_add_up(f.kid[i]);
+	}
+	ck_assert_uint_eq(vis_sampler_ratemgr(f.agg)->steps_down, 2);
+	ck_assert_uint_eq(vis_sampler_ratemgr(f.agg)->steps_up, 0);
+	stats_add_up(f.agg);
+	vis_sampler_free(f.agg);
+	for (int i = 0; i < 8; i++)
+		vis_sampler_free(f.kid[i]);
+}
+END_TEST
+
+/* The seed's literal rule: every child steps up when the aggregate did
+ * not run out, so the hot ports oscillate 128 <-> 256; the aggregate
+ * still never passes more than 512 a second. */
+START_TEST(fig15_step_policy)
+{
+	struct fig15 f;
+	unsigned cold_off[16] = {0}, cold_pass[16] = {0};
+	struct vis_sampler_stats st;
+
+	fig15_setup(&f, VIS_RATE_STEP);
+	fig15_run(&f, 4, cold_off, cold_pass);
+	for (unsigned s = 0; s < 4; s++)
+		ck_assert_uint_le(f.agg_per_sec[s], 512);
+	/* s0 out -> hot 128; s1 496 not out -> all up (hot 256, cold 384);
+	 * s2: 512 + cold -> out -> hot 128; s3: not out -> up again */
+	ck_assert_uint_eq(f.agg_per_sec[1], 2 * 128 + 240);
+	ck_assert_uint_eq(cold_pass[1], 240);
+	ck_assert_uint_eq(f.agg_per_sec[2], 512);
+	ck_assert_uint_eq(cold_pass[3], 240);
+	vis_sampler_get_stats(f.kid[0], &st);
+	ck_assert_uint_eq(st.ticket_batch, 128);
+	vis_sampler_get_stats(f.kid[5], &st);
+	ck_assert_uint_eq(st.ticket_batch, 384);
+	for (int i = 0; i < 8; i++) {
+		stats_add_up(f.kid[i]);
+		vis_sampler_free(f.kid[i]);
+	}
+	stats_add_up(f.agg);
+	vis_sampler_free(f.agg);
+}
+END_TEST
+
+START_TEST(bad_settings)
+{
+	struct vis_sampler_conf c;
+
+	vis_sampler_conf_init(&c, "bad");
+	c.probability = 1.5;
+	ck_assert_ptr_null(vis_sampler_new(&c, err, sizeof err));
+	ck_assert_str_eq(err, "sampler \"bad\": probability not in 0..1");
+	vis_sampler_conf_init(&c, "bad");
+	c.first = 6;
+	c.of = 5;
+	ck_assert_ptr_null(vis_sampler_new(&c, err, sizeof err));
+	vis_sampler_conf_init(&c, "bad");
+	c.flow_filter = 1;
+	c.flow_bits = 1000;
+	ck_assert_ptr_null(vis_sampler_new(&c, err, sizeof err));
+	vis_sampler_conf_init(&c, "bad");
+	c.rate_manager = 1;
+	ck_assert_ptr_null(vis_sampler_new(&c, err, sizeof err));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("vis_samplers");
+	TCase *tc = tcase_create("samplers");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, probabilistic_055);
+	tcase_add_test(tc, k_of_m_and_every_n);
+	tcase_add_test(tc, ticket_cap_per_period);
+	tcase_add_test(tc, ticket_two_phase_in_chain);
+	tcase_add_test(tc, ticket_negative_floor);
+	tcase_add_test(tc, ticket_jitter);
+	tcase_add_test(tc, repeating_flow_filter);
+	tcase_add_test(tc, reoccurrence_limiter);
+	tcase_add_test(tc, chains_all_any);
+	tcase_add_test(tc, aggregate_dedup);
+	tcase_add_test(tc, fig15_rate_manager);
+	tcase_add_test(tc, fig15_step_policy);
+	tcase_add_test(tc, bad_settings);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * vis_forensics.c - queue forensics (seed 000 FIG 6): after a drop on a
+ * queue, the packets that were in it at drop time are tagged with the
+ * drop's event id as they depart, until the packet that was at the tail
+ * has left.  Packet ids are a per-queue enqueue sequence (vis.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "agent/visibility/vis_monitor.h"
+
+void vis_forensics_init(struct vis_forensics_q *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->last_enq = VIS_ID_NONE;
+}
+
+void vis_forensics_enqueue(struct vis_forensics_q *q, const struct vis_pkt_event *pe)
+{
+	q->in_queue++;
+	q->last_enq = pe->pkt_id;
+}
+
+int vis_forensics_drop(struct vis_forensics_q *q, const struct vis_pkt_event *pe, uint64_t drop_id)
+{
+	uint64_t tail = pe->tail_id != VIS_ID_NONE ? pe->tail_id : q->last_enq;
+
+	/* with enqueues seen, an empty queue has nothing to snapshot */
+	if (!q->enabled || tail == VIS_ID_NONE || (q->last_enq != VIS_ID_NONE && q->in_queue == 0))
+		return 0;
+	if (!q->active)
+		q->snapshots++;
+	q->active = 1;
+	q->tail = tail;
+	q->drop_id = drop_id;
+	q->reason = pe->reason;
+	return 1;
+}
+
+int vis_forensics_dequeue(struct vis_forensics_q *q, const struct vis_pkt_event *pe,
+			  uint64_t *drop_id, uint32_t *reason, int *last)
+{
+	int tagged = 0;
+
+	if (q->in_queue)
+		q->in_queue--;
+	if (!q->active)
+		return 0;
+	*last = 0;
+	if (pe->pkt_id <= q->tail) {
+		tagged = 1;
+		*drop_id = q->drop_id;
+		*reason = q->reason;
+		q->tagged++;
+	}
+	if (pe->pkt_id >= q->tail || (q->last_enq != VIS_ID_NONE && q->in_queue == 0)) {
+		q->active = 0;
+		*last = tagged;
+	}
+	return tagged;
+}

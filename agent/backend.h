@@ -32,7 +32,7 @@
 
 #define BSF_UNKNOWN    UINT64_MAX /* any 64-bit value a backend cannot supply */
 #define BSF_WINDOWS    4	  /* independent peak read windows */
-#define BSF_MAX_QUEUES 8	  /* unicast / multicast queues per port */
+#define BSF_MAX_QUEUES 16	  /* unicast / multicast queues per port */
 #define BSF_MAX_PGS    8
 #define BSF_MAX_POOLS  4
 #define BSF_HDR_MAX    128 /* header bytes carried by an event */
@@ -173,6 +173,14 @@ struct bsf_backend_args {
 	const char *const *options;
 	size_t n_options;
 	const char *config_file; /* for messages */
+	/* Packet sampling rates asked for by the agent's configuration
+	 * (bsflowd.conf `sampling`), or NULL: the backend keeps its own.  A
+	 * backend that samples calls it during open() for each port, with the
+	 * port's name and speed, and samples that port 1-in-N of the answer
+	 * (0 = not at all); describe() then reports the rates in force.
+	 * Valid only during open(). */
+	uint32_t (*sampling_rate)(void *arg, const char *port_name, uint64_t speed_bps);
+	void *sampling_arg;
 };
 
 struct bsf_backend_ops {
@@ -200,6 +208,11 @@ struct bsf_backend_ops {
 	uint64_t (*sample_pool)(void *st, uint32_t port);
 	uint64_t (*event_overflows)(void *st);
 	uint64_t (*lag_ns)(void *st);
+	/* Optional (NULL if not): drop events (BSF_EV_DROP) lost to a full
+	 * queue, cumulative, exact as of the last read_events() that emptied
+	 * the queue.  The agent counts them in the drops field of its
+	 * dropped-packet notifications. */
+	uint64_t (*drop_events_lost)(void *st);
 };
 
 /* The symbol a plugin exports. */

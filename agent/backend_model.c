@@ -78,6 +78,8 @@ struct bm {
 	/* [window][port * 2 * MODEL_MAX_QUEUES + mc * MODEL_MAX_QUEUES + q] */
 	struct bm_delay_acc *dlacc[BSF_WINDOWS];
 	struct model_event evbuf[BM_EV_CHUNK];
+	uint64_t drops_read; /* drop events handed to the agent */
+	uint64_t drops_lost; /* drop events the full ring lost (see bm_read_events) */
 };
 
 static void bm_log(struct bm *b, int prio, const char *fmt, ...)
@@ -157,6 +159,12 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 		memset(&sc, 0, sizeof sc);
 		r = model_scenario_from_cfg((cfg_t *)args->cfg_section, args->config_file, NULL,
 					    &sc, err, errlen);
+		/* the agent's sampling settings replace the scenario's rates */
+		if (r == 0 && args->sampling_rate)
+			for (uint32_t i = 0; i < sc.cfg.nports; i++)
+				sc.cfg.ports[i].sampling_rate =
+				    args->sampling_rate(args->sampling_arg, sc.cfg.ports[i].name,
+							sc.cfg.ports[i].speed_bps);
 		if (r == 0)
 			b->m = model_scenario_build(&sc, err, errlen);
 		model_scenario_free(&sc);
@@ -456,6 +464,8 @@ static size_t bm_read_events(void *st, struct bsf_event *ev, size_t max)
 			if (m->type != MODEL_EV_DROP && m->type != MODEL_EV_SAMPLE)
 				continue; /* PFC transitions have no bsf event yet */
 			e = &ev[n++];
+			if (m->type == MODEL_EV_DROP)
+				b->drops_read++;
 			memset(e, 0, sizeof *e);
 			e->type = m->type == MODEL_EV_DROP ? BSF_EV_DROP : BSF_EV_SAMPLE;
 			e->reason = m->reason;
@@ -471,10 +481,28 @@ static size_t bm_read_events(void *st, struct bsf_event *ev, size_t max)
 			e->hdr_len = m->hdr_len < BSF_HDR_MAX ? m->hdr_len : BSF_HDR_MAX;
 			memcpy(e->hdr, m->hdr, e->hdr_len);
 		}
-		if (got < want)
+		if (got < want) {
+			/* the ring is empty: every drop the model counted (one
+			 * per packet at ingress, one per copy at egress, each
+			 * with its event) was either read or lost */
+			struct model_if_counters c;
+			uint64_t total = 0;
+
+			for (uint32_t p = 0; model_read_counters(b->m, p, &c) == 0; p++)
+				total += c.in_discards + c.out_discards;
+			if (total > b->drops_read)
+				b->drops_lost = total - b->drops_read;
 			break;
+		}
 	}
 	return n;
+}
+
+static uint64_t bm_drop_events_lost(void *st)
+{
+	struct bm *b = st;
+
+	return b->drops_lost;
 }
 
 static uint64_t bm_sample_pool(void *st, uint32_t port)
@@ -519,6 +547,7 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void)
 	    .sample_pool = bm_sample_pool,
 	    .event_overflows = bm_event_overflows,
 	    .lag_ns = bm_lag_ns,
+	    .drop_events_lost = bm_drop_events_lost,
 	};
 
 	return &ops;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "agent/backends.h"
+#include "agent/sampling.h"
 
 static void prefix_line(const struct conf *c, char *err, size_t errlen, const char *msg)
 {
@@ -42,6 +43,12 @@ static int resolve_ops(struct bsf_backend *be, const struct conf *c, char *err, 
 	}
 }
 
+/* The configured sampling rate of a port (sampling.h precedence). */
+static uint32_t sampling_rate_cb(void *arg, const char *port_name, uint64_t speed_bps)
+{
+	return bsf_sampling_resolve(arg, port_name, speed_bps, NULL);
+}
+
 int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_base *base,
 		     const struct bsf_host *host, char *err, size_t errlen)
 {
@@ -57,6 +64,10 @@ int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_
 	args.options = (const char *const *)c->plugin_options;
 	args.n_options = c->n_plugin_options;
 	args.config_file = c->file;
+	if (c->sampling_set) {
+		args.sampling_rate = sampling_rate_cb;
+		args.sampling_arg = (void *)&c->sampling;
+	}
 	be->st = be->ops->open(&args, msg, sizeof msg);
 	if (!be->st) {
 		char m2[700];

@@ -21,6 +21,7 @@
 
 #include "agent/addr.h"
 #include "agent/conf.h"
+#include "agent/flowsample.h"
 #include "agent/model/scenario.h"
 #include "proto/sflow.h"
 
@@ -208,6 +209,59 @@ static int v_collector(cfg_t *cfg, cfg_opt_t *opt)
 	return 0;
 }
 
+/* ---- packet sampling and drop notifications */
+
+/* The per-speed keys of the sampling section (bsflowd.conf(5)). */
+static const char *const conf_speed_keys[] = {"10M", "100M", "1G",   "2.5G", "5G",   "10G", "25G",
+					      "40G", "50G",  "100G", "200G", "400G", "800G"};
+#define CONF_N_SPEED_KEYS (sizeof conf_speed_keys / sizeof conf_speed_keys[0])
+
+static int v_header_bytes(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, BSF_FLOW_HEADER_MIN, BSF_FLOW_HEADER_MAX);
+}
+
+static int v_rate(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 0, BSF_SAMPLING_MAX);
+}
+
+static int v_sampling_port(cfg_t *cfg, cfg_opt_t *opt)
+{
+	cfg_t *sec = cfg_opt_getnsec(opt, cfg_opt_size(opt) - 1);
+
+	if (cfg_size(sec, "rate") == 0) {
+		cfg_error(cfg, "port \"%s\": no rate", cfg_title(sec));
+		return -1;
+	}
+	if (strlen(cfg_title(sec)) >= CONF_NAME_MAX) {
+		cfg_error(cfg, "port \"%s\": name longer than %d characters", cfg_title(sec),
+			  CONF_NAME_MAX - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int v_drops_limit(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 0, 1000000);
+}
+
+static int v_drops_max(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 0, 2147483647L);
+}
+
+static int v_drops_max_trip(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 1, 3600);
+}
+
+static int v_drops_cooldown(cfg_t *cfg, cfg_opt_t *opt)
+{
+	return check_range(cfg, opt, 1, 86400);
+}
+
 static cfg_t *conf_new_cfg(void)
 {
 	static cfg_opt_t agent_opts[] = {
@@ -227,6 +281,36 @@ static cfg_t *conf_new_cfg(void)
 	    CFG_STR_LIST("option", "{}", CFGF_NONE),
 	    CFG_END(),
 	};
+	static cfg_opt_t sampling_port_opts[] = {
+	    CFG_INT("rate", 0, CFGF_NODEFAULT),
+	    CFG_END(),
+	};
+	/* keep the speed keys in the order of conf_speed_keys */
+	static cfg_opt_t sampling_opts[] = {
+	    CFG_INT("default", 0, CFGF_NODEFAULT),
+	    CFG_INT("10M", 0, CFGF_NODEFAULT),
+	    CFG_INT("100M", 0, CFGF_NODEFAULT),
+	    CFG_INT("1G", 0, CFGF_NODEFAULT),
+	    CFG_INT("2.5G", 0, CFGF_NODEFAULT),
+	    CFG_INT("5G", 0, CFGF_NODEFAULT),
+	    CFG_INT("10G", 0, CFGF_NODEFAULT),
+	    CFG_INT("25G", 0, CFGF_NODEFAULT),
+	    CFG_INT("40G", 0, CFGF_NODEFAULT),
+	    CFG_INT("50G", 0, CFGF_NODEFAULT),
+	    CFG_INT("100G", 0, CFGF_NODEFAULT),
+	    CFG_INT("200G", 0, CFGF_NODEFAULT),
+	    CFG_INT("400G", 0, CFGF_NODEFAULT),
+	    CFG_INT("800G", 0, CFGF_NODEFAULT),
+	    CFG_SEC("port", sampling_port_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
+	    CFG_END(),
+	};
+	static cfg_opt_t drops_opts[] = {
+	    CFG_INT("limit", BSF_DISCARD_LIMIT_DEFAULT, CFGF_NONE),
+	    CFG_INT("max", BSF_DISCARD_MAX_DEFAULT, CFGF_NONE),
+	    CFG_INT("max_trip", BSF_DISCARD_MAX_TRIP_DEFAULT, CFGF_NONE),
+	    CFG_INT("cooldown", BSF_DISCARD_COOLDOWN_DEFAULT, CFGF_NONE),
+	    CFG_END(),
+	};
 	cfg_opt_t opts[] = {
 	    CFG_SEC("agent", agent_opts, CFGF_NONE),
 	    CFG_SEC("collector", collector_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
@@ -235,9 +319,13 @@ static cfg_t *conf_new_cfg(void)
 	    CFG_STR("backend", "model", CFGF_NONE),
 	    CFG_SEC("model", model_conf_opts(), CFGF_NONE),
 	    CFG_SEC("plugin", plugin_opts, CFGF_NONE),
+	    CFG_INT("header_bytes", BSF_FLOW_HEADER_DEFAULT, CFGF_NONE),
+	    CFG_SEC("sampling", sampling_opts, CFGF_NODEFAULT),
+	    CFG_SEC("drops", drops_opts, CFGF_NONE),
 	    CFG_END(),
 	};
 	cfg_t *cfg = cfg_init(opts, CFGF_NONE);
+	char path[32];
 
 	if (!cfg)
 		return NULL;
@@ -254,6 +342,18 @@ static cfg_t *conf_new_cfg(void)
 	cfg_set_validate_func(cfg, "datagram_bytes", v_dgram);
 	cfg_set_validate_func(cfg, "backend", v_backend);
 	cfg_set_validate_func(cfg, "plugin|option", v_plugin_option);
+	cfg_set_validate_func(cfg, "header_bytes", v_header_bytes);
+	cfg_set_validate_func(cfg, "sampling|default", v_rate);
+	for (size_t i = 0; i < CONF_N_SPEED_KEYS; i++) {
+		snprintf(path, sizeof path, "sampling|%s", conf_speed_keys[i]);
+		cfg_set_validate_func(cfg, path, v_rate);
+	}
+	cfg_set_validate_func(cfg, "sampling|port|rate", v_rate);
+	cfg_set_validate_func(cfg, "sampling|port", v_sampling_port);
+	cfg_set_validate_func(cfg, "drops|limit", v_drops_limit);
+	cfg_set_validate_func(cfg, "drops|max", v_drops_max);
+	cfg_set_validate_func(cfg, "drops|max_trip", v_drops_max_trip);
+	cfg_set_validate_func(cfg, "drops|cooldown", v_drops_cooldown);
 	return cfg;
 }
 
@@ -420,6 +520,58 @@ static char *section_text(const char *text, const char *name)
 	return out;
 }
 
+/* header_bytes, the sampling section and the drops section into c.
+ * 0, or -1 out of memory. */
+static int conf_build_flows(struct conf *c, cfg_t *cfg)
+{
+	cfg_t *dr = cfg_getsec(cfg, "drops");
+
+	c->header_bytes = (unsigned)cfg_getint(cfg, "header_bytes");
+	c->drops.limit = (uint32_t)cfg_getint(dr, "limit");
+	c->drops.max = (uint32_t)cfg_getint(dr, "max");
+	c->drops.max_trip = (uint32_t)cfg_getint(dr, "max_trip");
+	c->drops.cooldown = (uint32_t)cfg_getint(dr, "cooldown");
+	if (cfg_size(cfg, "sampling") > 0) {
+		cfg_t *sm = cfg_getsec(cfg, "sampling");
+		unsigned np = cfg_size(sm, "port");
+		size_t ns = 0;
+
+		c->sampling_set = 1;
+		if (cfg_size(sm, "default") > 0) {
+			c->sampling.have_default = 1;
+			c->sampling.default_rate = (uint32_t)cfg_getint(sm, "default");
+		}
+		c->sampling_speeds = calloc(CONF_N_SPEED_KEYS, sizeof *c->sampling_speeds);
+		c->sampling_ports = calloc(np + 1, sizeof *c->sampling_ports);
+		if (!c->sampling_speeds || !c->sampling_ports)
+			return -1;
+		for (size_t i = 0; i < CONF_N_SPEED_KEYS; i++) {
+			uint64_t bps;
+
+			if (cfg_size(sm, conf_speed_keys[i]) == 0 ||
+			    bsf_sampling_parse_speed(conf_speed_keys[i], &bps) < 0)
+				continue;
+			c->sampling_speeds[ns].speed_bps = bps;
+			c->sampling_speeds[ns].rate = (uint32_t)cfg_getint(sm, conf_speed_keys[i]);
+			ns++;
+		}
+		for (unsigned i = 0; i < np; i++) {
+			cfg_t *ps = cfg_getnsec(sm, "port", i);
+			char *name = strdup(cfg_title(ps));
+
+			if (!name)
+				return -1;
+			c->sampling_ports[i].name = name;
+			c->sampling_ports[i].rate = (uint32_t)cfg_getint(ps, "rate");
+			c->sampling.nports = i + 1;
+		}
+		c->sampling.speeds = c->sampling_speeds;
+		c->sampling.nspeeds = ns;
+		c->sampling.ports = c->sampling_ports;
+	}
+	return 0;
+}
+
 /* Turn a parsed tree into a struct conf (the tree is kept in it). */
 static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, int backend_line,
 			       char *err, size_t errlen)
@@ -427,7 +579,7 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 	struct conf *c = calloc(1, sizeof *c);
 	cfg_t *agent = cfg_getsec(cfg, "agent");
 	const char *backend = cfg_getstr(cfg, "backend");
-	char *sectext = NULL;
+	char *sectext = NULL, *samptext = NULL;
 	size_t tlen;
 
 	if (!c)
@@ -467,13 +619,22 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN ? "plugin" : "model");
 	if (!sectext)
 		goto nomem;
-	tlen = strlen(backend) + strlen(sectext) + 2;
+	/* the backend applies the sampling rates when it opens: a change of
+	 * the sampling section reopens it */
+	samptext = section_text(text, "sampling");
+	if (!samptext)
+		goto nomem;
+	tlen = strlen(backend) + strlen(sectext) + strlen(samptext) + 3;
 	c->backend_text = malloc(tlen);
 	if (!c->backend_text)
 		goto nomem;
-	snprintf(c->backend_text, tlen, "%s\n%s", backend, sectext);
+	snprintf(c->backend_text, tlen, "%s\n%s\n%s", backend, sectext, samptext);
 	free(sectext);
 	sectext = NULL;
+	free(samptext);
+	samptext = NULL;
+	if (conf_build_flows(c, cfg) < 0)
+		goto nomem;
 
 	c->n_collectors = cfg_size(cfg, "collector");
 	c->collectors = calloc(c->n_collectors + 1, sizeof *c->collectors);
@@ -493,6 +654,7 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 	return c;
 nomem:
 	free(sectext);
+	free(samptext);
 	snprintf(err, errlen, "%s: out of memory", name);
 	if (c) {
 		c->cfg = NULL; /* the caller frees the tree */
@@ -691,6 +853,10 @@ void conf_free(struct conf *c)
 	free(c->backend_path);
 	free(c->backend_text);
 	free(c->collectors);
+	for (size_t i = 0; i < c->sampling.nports; i++)
+		free((char *)c->sampling_ports[i].name);
+	free(c->sampling_ports);
+	free(c->sampling_speeds);
 	free(c->file);
 	free(c);
 }

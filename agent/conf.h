@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/discard.h"
+#include "agent/sampling.h"
+
 #define CONF_DEFAULT_POLLING_INTERVAL 20
 #define CONF_MAX_POLLING_INTERVAL     86400
 #define CONF_DEFAULT_PORT	      6343
@@ -52,6 +55,13 @@ struct conf {
 	char *backend_text; /* canonical text of the backend and its section */
 	struct conf_collector *collectors;
 	size_t n_collectors;
+	/* packet sampling and drop notifications (flows.mk) */
+	unsigned header_bytes;		   /* sampled_header bytes, 14..128 */
+	int sampling_set;		   /* a sampling section is present */
+	struct bsf_sampling_conf sampling; /* arrays below */
+	struct bsf_sampling_speed *sampling_speeds;
+	struct bsf_sampling_port *sampling_ports; /* names owned here */
+	struct bsf_discard_conf drops;
 	void *cfg; /* cfg_t *, the parsed tree */
 };
 

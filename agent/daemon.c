@@ -21,6 +21,7 @@
 #include "agent/log.h"
 #include "agent/notify.h"
 #include "agent/poller.h"
+#include "proto/sflow.h"
 
 #define EVENT_BATCH 64
 
@@ -41,9 +42,90 @@ static void host_events_ready(void *arg)
 		event_active(d->ev_events, EV_TIMEOUT, 0);
 }
 
-/* Drain the backend's event queue.  The visibility pipeline that turns
- * events into samples is a later piece of work; for now they are counted
- * by type. */
+/* The ifIndex of backend port index p, 0 if unknown. */
+static uint32_t ifindex_of(const struct bsf_daemon *d, uint32_t p)
+{
+	return p < d->flows.nports ? d->flows.ports[p].ifindex : 0;
+}
+
+/* A sampled packet: its 0:3 sample on the input port's data source. */
+static void handle_sample(struct bsf_daemon *d, const struct bsf_event *e)
+{
+	const struct bsf_backend_ops *o = d->be.ops;
+	uint8_t buf[BSF_FLOW_SCRATCH];
+	uint64_t pool = 0;
+	size_t len = 0;
+
+	if (o->sample_pool && e->in_port < d->flows.nports)
+		pool = o->sample_pool(d->be.st, e->in_port);
+	if (bsf_flows_build(&d->flows, e, pool, buf, sizeof buf, &len) != SFLOW_OK) {
+		d->flow_samples_lost++;
+		return;
+	}
+	if (export_add(d->x, buf, len) < 0) {
+		/* datagram_bytes too small for it: counted in the port's drops */
+		bsf_flows_lost(&d->flows, e->in_port, 1);
+		d->flow_samples_lost++;
+		return;
+	}
+	d->flow_samples_sent++;
+}
+
+/* Drop events the backends lost to a full queue, cumulative. */
+static uint64_t drop_events_lost(const struct bsf_daemon *d)
+{
+	const struct bsf_backend_ops *o = d->be.ops;
+
+	return d->drop_events_lost_closed +
+	       (o && o->drop_events_lost ? o->drop_events_lost(d->be.st) : 0);
+}
+
+/* A dropped packet: a 0:5 notification on the device source 2:1, if the
+ * rate limit and the circuit breaker let it through.  Its drops field
+ * counts what was suppressed and what the backend lost, so that sent +
+ * drops = every drop the backend saw. */
+static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
+{
+	const struct bsf_discard_conf *dc = &d->drops.conf;
+	struct bsf_discard_params p;
+	uint8_t buf[BSF_DISCARD_SCRATCH];
+	size_t len = 0;
+	unsigned tr;
+
+	enum bsf_discard_verdict v = bsf_discard_offer(&d->drops, e->t_ns, &tr);
+
+	if (tr & BSF_DISCARD_RESUMED)
+		log_notice("drop notifications: circuit breaker closed after %u s, "
+			   "notifications resume (%llu suppressed so far)",
+			   dc->cooldown, (unsigned long long)bsf_discard_suppressed(&d->drops));
+	if (tr & BSF_DISCARD_TRIPPED)
+		log_warnx("drop notifications: more than %u drops a second for %u "
+			  "seconds in a row: circuit breaker open, no notifications "
+			  "for %u s (or until a reload)",
+			  dc->max, dc->max_trip, dc->cooldown);
+	if (v != BSF_DISCARD_SEND)
+		return;
+	memset(&p, 0, sizeof p);
+	p.seq = d->discard_seq;
+	p.source_type = SFLOW_DS_ENTITY;
+	p.source_index = 1;
+	p.drops = (uint32_t)(bsf_discard_suppressed(&d->drops) + drop_events_lost(d));
+	p.in_ifindex = ifindex_of(d, e->in_port);
+	p.out_ifindex = ifindex_of(d, e->out_port);
+	p.header_bytes = d->flows.header_bytes;
+	if (bsf_discard_encode(&p, e, buf, sizeof buf, &len) != SFLOW_OK ||
+	    export_add(d->x, buf, len) < 0) {
+		/* not sent after all: count it with the suppressed ones, so
+		 * that sent + drops stays equal to the drops offered */
+		d->drops.sent--;
+		d->drops.suppressed_rate++;
+		return;
+	}
+	d->discard_seq++;
+}
+
+/* Drain the backend's event queue: sampled packets become 0:3 flow
+ * samples, drops 0:5 notifications (flowsample.h, discard.h). */
 static void events_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct bsf_daemon *d = arg;
@@ -55,11 +137,30 @@ static void events_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	do {
 		n = d->be.ops->read_events(d->be.st, ev, EVENT_BATCH);
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			d->events_by_type[ev[i].type < 3 ? ev[i].type : 0]++;
+			if (ev[i].type == BSF_EV_SAMPLE)
+				handle_sample(d, &ev[i]);
+			else if (ev[i].type == BSF_EV_DROP)
+				handle_drop(d, &ev[i]);
+		}
 	} while (n == EVENT_BATCH && ++rounds < 64);
 	if (n == EVENT_BATCH) /* more left: come back after other work */
 		event_active(d->ev_events, EV_TIMEOUT, 0);
+}
+
+/* header_bytes as configured, less what would not fit a datagram of this
+ * size (a sample never straddles datagrams). */
+static unsigned fit_header_bytes(const struct bsf_daemon *d, unsigned want)
+{
+	size_t room = export_sample_room(d->x);
+	size_t over =
+	    BSF_FLOW_OVERHEAD > BSF_DISCARD_OVERHEAD ? BSF_FLOW_OVERHEAD : BSF_DISCARD_OVERHEAD;
+	size_t fit = room > over ? (room - over) & ~(size_t)3 : 0;
+
+	if (fit < want)
+		want = fit < BSF_FLOW_HEADER_MIN ? BSF_FLOW_HEADER_MIN : (unsigned)fit;
+	return want;
 }
 
 struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, int *is_default, char *err,
@@ -94,6 +195,14 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 	d->ev_events = event_new(base, -1, 0, events_cb, d);
 	if (!d->ev_events)
 		return -1;
+	bsf_flows_init(&d->flows);
+	{
+		struct bsf_discard_conf dc;
+
+		bsf_discard_conf_default(&dc);
+		bsf_discard_limiter_init(&d->drops, &dc);
+	}
+	d->discard_seq = 1;
 	return 0;
 }
 
@@ -116,6 +225,32 @@ static int resolve_agent(const struct conf *c, struct sflow_addr *a, char *err, 
 	return 0;
 }
 
+/* One line on packet sampling: how many ports, at which rates. */
+static void log_sampling(const struct bsf_daemon *d)
+{
+	char rates[200] = "";
+	size_t used = 0;
+	uint32_t on = 0;
+
+	for (uint32_t i = 0; i < d->flows.nports; i++) {
+		const struct bsf_flows_port *p = &d->flows.ports[i];
+		int dup = 0;
+
+		if (!p->rate)
+			continue;
+		on++;
+		for (uint32_t j = 0; j < i && !dup; j++)
+			dup = d->flows.ports[j].rate == p->rate;
+		if (!dup && used + 16 < sizeof rates)
+			used += (size_t)snprintf(rates + used, sizeof rates - used, "%s1-in-%u",
+						 used ? ", " : "", p->rate);
+	}
+	log_info("packet sampling on %u of %u ports%s%s, %u header bytes; drop notifications "
+		 "at most %u a second",
+		 on, d->flows.nports, on ? " at " : "", rates, d->flows.header_bytes,
+		 d->drops.conf.limit);
+}
+
 int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t errlen)
 {
 	struct sflow_addr agent;
@@ -132,6 +267,14 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 
 	/* 2. commit */
 	if (reopen) {
+		/* what the old backend has queued still goes out */
+		if (d->be.ops)
+			events_cb(-1, 0, d);
+		if (bsf_flows_set_device(&d->flows, nbe.ops->describe(nbe.st)) < 0) {
+			snprintf(err, errlen, "out of memory setting up the data sources");
+			bsf_backend_close(&nbe);
+			return -1;
+		}
 		/* the data sources move to the new backend, keeping their
 		 * sequence numbers; the old backend's pending peaks are exported
 		 * before it is closed */
@@ -140,6 +283,7 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 			bsf_backend_close(&nbe);
 			return -1;
 		}
+		d->drop_events_lost_closed = drop_events_lost(d);
 		bsf_backend_close(&d->be);
 		d->be = nbe;
 		d->events_by_type[0] = d->events_by_type[1] = d->events_by_type[2] = 0;
@@ -149,6 +293,12 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 	export_set_collectors(d->x, c->collectors, c->n_collectors);
 	poller_set_enterprise(d->poller, c->enterprise);
 	poller_set_interval(d->poller, c->polling_interval);
+	d->flows.header_bytes = fit_header_bytes(d, c->header_bytes);
+	if (d->flows.header_bytes < c->header_bytes)
+		log_warnx("%s: header_bytes %u does not fit datagrams of %u bytes: sending %u",
+			  c->file, c->header_bytes, c->datagram_bytes, d->flows.header_bytes);
+	bsf_discard_limiter_configure(&d->drops, &c->drops);
+	log_sampling(d);
 	if (c->n_collectors == 0)
 		log_warnx("%s: no collector configured: nothing will be sent", c->file);
 	log_info("configuration %s: agent %s sub-agent %u, backend %s%s, %zu collectors, "
@@ -272,6 +422,17 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 		    o->name, (unsigned long long)d->events_by_type[BSF_EV_DROP],
 		    (unsigned long long)d->events_by_type[BSF_EV_SAMPLE],
 		    (unsigned long long)(o->event_overflows ? o->event_overflows(d->be.st) : 0));
+		log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
+			   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
+			   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "
+			   "to a full queue",
+			   (unsigned long long)d->flow_samples_sent,
+			   (unsigned long long)d->flow_samples_lost,
+			   (unsigned long long)d->drops.offered, (unsigned long long)d->drops.sent,
+			   (unsigned long long)d->drops.suppressed_rate,
+			   (unsigned long long)d->drops.suppressed_breaker,
+			   d->drops.open ? "open" : "closed", (unsigned long long)d->drops.trips,
+			   (unsigned long long)drop_events_lost(d));
 		if (o->lag_ns)
 			log_notice("status: backend %s: simulation lag %.3f ms behind the wall "
 				   "clock",
@@ -294,5 +455,6 @@ void bsf_daemon_fini(struct bsf_daemon *d)
 	if (d->ev_events)
 		event_free(d->ev_events);
 	conf_free(d->conf);
+	bsf_flows_fini(&d->flows);
 	memset(d, 0, sizeof *d);
 }

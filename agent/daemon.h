@@ -22,6 +22,8 @@
 
 #include "agent/backends.h"
 #include "agent/conf.h"
+#include "agent/discard.h"
+#include "agent/flowsample.h"
 
 struct event;
 struct event_base;
@@ -41,6 +43,12 @@ struct bsf_daemon {
 	struct event *ev_sig[4]; /* HUP, TERM, INT, USR1 */
 	struct event *ev_stop;	 /* --run-for */
 	uint64_t events_by_type[3];
+	/* packet samples (0:3) and drop notifications (0:5), flows.mk */
+	struct bsf_flows flows;		  /* per-port sampling state */
+	struct bsf_discard_limiter drops; /* rate limit and circuit breaker */
+	uint32_t discard_seq;		  /* next 0:5 sequence number (device 2:1) */
+	uint64_t flow_samples_sent, flow_samples_lost;
+	uint64_t drop_events_lost_closed; /* drop events lost by backends closed since */
 	uint64_t reloads, reload_failures;
 	int exit_code;
 };

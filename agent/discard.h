@@ -18,7 +18,9 @@
  *           (left out when the backend does not say).
  *
  * drops is the cumulative number of notifications suppressed (rate limit
- * and circuit breaker), so sent + the latest drops = every drop offered.
+ * and circuit breaker); the daemon adds the drop events the backend lost
+ * to a full queue (backend op drop_events_lost), so sent + the latest
+ * drops = every drop the backend saw.
  *
  * The limiter is a pure state machine on a clock the caller passes in
  * (the event's time, ns), so it can be tested exactly:
@@ -51,6 +53,9 @@
 #define BSF_DISCARD_MAX_TRIP_DEFAULT 10u
 #define BSF_DISCARD_COOLDOWN_DEFAULT 60u
 #define BSF_DISCARD_STEP_NS	     100000000ull /* refill step, 100 ms */
+/* Bytes of a notification made here besides its header bytes, at most
+ * (all records, the longest symbol "ingress_admission"). */
+#define BSF_DISCARD_OVERHEAD 136u
 /* A scratch buffer this big always holds a notification made here. */
 #define BSF_DISCARD_SCRATCH 512u
 

@@ -39,6 +39,9 @@
 #define BSF_FLOW_HEADER_MAX		 BSF_HDR_MAX
 #define BSF_FLOW_FCS			 4u
 #define BSF_FLOW_OUTPUT_MULTIPLE_UNKNOWN 0u
+/* Bytes of a sample made here besides its header bytes (all records,
+ * header length a multiple of 4). */
+#define BSF_FLOW_OVERHEAD 164u
 /* A scratch buffer this big always holds a sample made here. */
 #define BSF_FLOW_SCRATCH 512u
 

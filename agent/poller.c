@@ -23,6 +23,7 @@ struct poller_src {
 	uint32_t type, index;
 	uint32_t next_seq;
 	uint64_t samples, read_errors, dropped;
+	uint64_t due_ns; /* monotonic time the next poll is due */
 };
 
 struct poller {
@@ -36,7 +37,7 @@ struct poller {
 	uint64_t rng;
 	struct poller_src *srcs;
 	uint32_t nsrcs;
-	struct bsf_ratelimit rl_read, rl_build;
+	struct bsf_ratelimit rl_read, rl_build, rl_omit;
 	uint8_t scratch[BSF_SAMPLES_SCRATCH];
 };
 
@@ -85,6 +86,11 @@ static void poll_one(struct poller_src *s)
 				  "since the last message)",
 				  s->type, s->index, out.err, (unsigned long long)count);
 	}
+	if (r == SFLOW_OK && out.omitted &&
+	    bsf_ratelimit_hit(&p->rl_omit, bsf_now_ns(), &count))
+		log_warnx("data source %u:%u: own records 0x%x left out: datagram_bytes (%zu "
+			  "bytes of room) too small (%llu samples cut since the last message)",
+			  s->type, s->index, (unsigned)out.omitted, room, (unsigned long long)count);
 	if (r != SFLOW_OK || export_add(p->x, p->scratch, out.len) < 0) {
 		s->dropped++;
 		if (bsf_ratelimit_hit(&p->rl_build, bsf_now_ns(), &count))
@@ -98,14 +104,32 @@ static void poll_one(struct poller_src *s)
 	s->samples++;
 }
 
+/* Arm s's timer for its due time; a poll that ran late does not stretch
+ * the period (the next one stays on the original grid), and one that fell
+ * more than a whole interval behind skips to the next grid point. */
+static void arm(struct poller_src *s)
+{
+	uint64_t now = bsf_now_ns(), period = (uint64_t)s->p->interval * 1000000000ull;
+	uint64_t wait;
+	struct timeval tv;
+
+	if (!period)
+		return;
+	if (s->due_ns + period < now)
+		s->due_ns += ((now - s->due_ns) / period) * period;
+	wait = s->due_ns > now ? s->due_ns - now : 0;
+	tv.tv_sec = (time_t)(wait / 1000000000ull);
+	tv.tv_usec = (suseconds_t)(wait % 1000000000ull / 1000u);
+	evtimer_add(s->ev, &tv);
+}
+
 static void poll_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct poller_src *s = arg;
-	struct timeval tv = {(time_t)s->p->interval, 0};
 
 	poll_one(s);
-	if (s->p->interval)
-		evtimer_add(s->ev, &tv);
+	s->due_ns += (uint64_t)s->p->interval * 1000000000ull;
+	arm(s);
 }
 
 struct poller *poller_new(struct event_base *base, struct export *x, uint64_t seed)
@@ -120,6 +144,7 @@ struct poller *poller_new(struct event_base *base, struct export *x, uint64_t se
 	p->enterprise = SFLOW_ENT_OWN_DEFAULT;
 	bsf_ratelimit_init(&p->rl_read, POLLER_LOG_INTERVAL_NS);
 	bsf_ratelimit_init(&p->rl_build, POLLER_LOG_INTERVAL_NS);
+	bsf_ratelimit_init(&p->rl_omit, POLLER_LOG_INTERVAL_NS);
 	return p;
 }
 
@@ -145,15 +170,13 @@ static void schedule_all(struct poller *p)
 	for (uint32_t i = 0; i < p->nsrcs; i++) {
 		struct poller_src *s = &p->srcs[i];
 		uint64_t us;
-		struct timeval tv;
 
 		evtimer_del(s->ev);
 		if (!p->interval)
 			continue;
 		us = rng_next(&p->rng) % ((uint64_t)p->interval * 1000000u);
-		tv.tv_sec = (time_t)(us / 1000000u);
-		tv.tv_usec = (suseconds_t)(us % 1000000u);
-		evtimer_add(s->ev, &tv);
+		s->due_ns = bsf_now_ns() + us * 1000u;
+		arm(s);
 	}
 }
 

@@ -59,7 +59,7 @@ uint32_t bsf_sampling_resolve(const struct bsf_sampling_conf *c, const char *por
 
 int bsf_sampling_parse_speed(const char *s, uint64_t *bps)
 {
-	uint64_t v = 0, mult = 1;
+	uint64_t v = 0, frac = 0, fdiv = 1, mult = 1;
 	const char *p = s;
 
 	if (!s || !*s)
@@ -72,6 +72,18 @@ int bsf_sampling_parse_speed(const char *s, uint64_t *bps)
 	}
 	if (p == s)
 		return -1;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		while (*p >= '0' && *p <= '9') {
+			if (fdiv >= 1000000000000ull)
+				return -1; /* more decimals than any unit has */
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			fdiv *= 10;
+			p++;
+		}
+	}
 	switch (*p) {
 	case '\0':
 		break;
@@ -98,9 +110,15 @@ int bsf_sampling_parse_speed(const char *s, uint64_t *bps)
 	default:
 		return -1;
 	}
-	if (*p != '\0' || v == 0 || v > UINT64_MAX / mult)
+	if (*p != '\0' || v > UINT64_MAX / mult)
 		return -1;
-	*bps = v * mult;
+	/* the fraction must come out in whole bits per second */
+	if (frac != 0 && (mult % fdiv != 0))
+		return -1;
+	v = v * mult + frac * (mult / fdiv);
+	if (v == 0)
+		return -1;
+	*bps = v;
 	return 0;
 }
 

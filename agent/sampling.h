@@ -8,9 +8,9 @@
  *   1. port "NAME" { sampling = N }   the port with that name
  *   2. sampling { "10G" = N }         ports of exactly that speed
  *   3. sampling { default = N }       every other port
- *   4. derived: one sample per megabit per second of link speed,
- *      N = speed / 1 Mb/s (1G -> 1000, 10G -> 10000, 100G -> 100000),
- *      the sFlow.org rule of thumb; a port of unknown speed gets
+ *   4. derived from the link speed: N = the speed in Mb/s (1G -> 1000,
+ *      10G -> 10000, 100G -> 100000), the sFlow.org rule of thumb (also
+ *      Cumulus Linux's per-speed defaults); a port of unknown speed gets
  *      BSF_SAMPLING_FALLBACK.
  *
  * N = 0 at any level means "no sampling" for the ports it covers and
@@ -62,9 +62,10 @@ uint32_t bsf_sampling_resolve(const struct bsf_sampling_conf *c, const char *por
  * BSF_SAMPLING_MAX); BSF_SAMPLING_FALLBACK when speed_bps is 0. */
 uint32_t bsf_sampling_derived(uint64_t speed_bps);
 
-/* Parse a speed key: digits with an optional K, M, G or T suffix (powers
- * of 1000, upper or lower case), e.g. "10G", "100M", "2500M", "400g".
- * Returns 0 with *bps set, or -1 (empty, junk, zero, overflow). */
+/* Parse a speed key: a number, possibly with decimals, and an optional K,
+ * M, G or T suffix (powers of 1000, upper or lower case), e.g. "10G",
+ * "100M", "2.5G", "400g".  Returns 0 with *bps set, or -1 (empty, junk,
+ * zero, overflow, a fraction of a bit per second). */
 int bsf_sampling_parse_speed(const char *s, uint64_t *bps);
 
 /* "Origin" as a word for messages ("port", "speed", "default", "derived"). */

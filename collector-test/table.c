@@ -352,6 +352,12 @@ void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 		fmt_u64(ind, sizeof ind, r->in_discards_delta);
 		fmt_u64(outd, sizeof outd, r->out_discards_delta);
 		fmt_u64(delay, sizeof delay, r->delay_max_ns);
+		/* which object or queue: only when there is something to name */
+		const char *at = r->peak_pc > 0 && r->peak_obj[0] ? r->peak_obj : "-";
+		const char *q =
+		    r->delay_max_ns != UINT64_MAX && r->delay_max_ns > 0 && r->delay_queue[0]
+			? r->delay_queue
+			: "-";
 		if (r->drops) {
 			const char *nm = sflow_drop_name(r->top_reason);
 			if (nm)
@@ -361,10 +367,10 @@ void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 		} else {
 			snprintf(reason, sizeof reason, "-");
 		}
-		fprintf(
-		    fp, "%-15s %-8s %-12.12s %7s %-10s %8s %8s %8" PRIu64 " %-16.16s %10s %-4s\n",
-		    agent, src, r->name[0] ? r->name : "-", pc, r->peak_obj[0] ? r->peak_obj : "-",
-		    ind, outd, r->drops, reason, delay, r->delay_queue[0] ? r->delay_queue : "-");
+		fprintf(fp,
+			"%-15s %-8s %-12.12s %7s %-10s %8s %8s %8" PRIu64 " %-16.16s %10s %-4s\n",
+			agent, src, r->name[0] ? r->name : "-", pc, at, ind, outd, r->drops, reason,
+			delay, q);
 	}
 	fflush(fp);
 }

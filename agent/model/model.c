@@ -1,13 +1,21 @@
 /*
  * model.c - the switch model engine: event loop, admission, scheduling.
  *
- * Events live in one binary heap ordered by (time, insertion number), so
- * runs are deterministic.  Each entity has at most one pending event: a
- * source (its next packet's arrival), a port (end of the transmission in
- * progress), a (port, PG) sender (release of packets held by PFC), and the
- * background marker-refresh tick.  Per packet the engine does one heap
- * pop/push for its arrival and one for its departure; packet records come
- * from a free-list pool that grows in chunks and is never shrunk.
+ * Events: each entity has at most one pending event: a port (end of the
+ * transmission in progress), a source (its next packet's arrival), a
+ * (port, PG) sender (release of packets held by PFC), and the background
+ * marker-refresh tick.  The per-packet ones (ports, sources) live in a
+ * tournament tree, the rare ones in a 4-ary heap (see below); ties go by
+ * the documented rule (model.h), so runs are deterministic.  Per packet
+ * the engine does about two tree path updates, for its arrival and its
+ * departure; packet records come from a free-list pool that grows in
+ * chunks and is never shrunk.  One loop (run_loop) serves every entry
+ * point, with the dispatch inlined in it.
+ *
+ * Memory layout: a queue's hot fields (struct mqueue) are apart from its
+ * cold histogram and drop counters (struct mqcold), and each buffer
+ * object's per-window peaks and each queue's per-window delay figures are
+ * in their own arrays, so the state one packet touches stays compact.
  *
  * Packet life: arrival (last bit in) -> forwarding drop? -> ingress
  * admission (device, PG min/shared/headroom, ingress pool) -> egress
@@ -147,18 +155,32 @@ static void heap_pop(struct model *m)
 #define TLEAF_MASK ((1u << TLEAF_BITS) - 1)
 #define TRANGE	   ((1ULL << (64 - TLEAF_BITS)) - 1)
 #define TKEY_NONE  UINT64_MAX
+#define TLEAF_NONE UINT32_MAX /* m->cur_leaf: no tree event in dispatch */
 
-static void tree_set(struct model *m, uint32_t leaf, uint64_t key)
+static inline void tree_set(struct model *m, uint32_t leaf, uint64_t key)
 {
 	uint64_t *w = m->tree;
 	uint32_t j = leaf + m->tn;
-	uint64_t ck = key;
-	w[j] = ck;
+	uint64_t old = w[j];
+	w[j] = key;
+	if (key < old) {
+		/* an earlier key (a new event): each node on the path becomes
+		 * min(node, key), and stays once it is below key */
+		while (j > 1) {
+			j >>= 1;
+			if (w[j] <= key)
+				break;
+			w[j] = key;
+		}
+		return;
+	}
+	/* a later key (mostly the event just dispatched, the minimum all
+	 * the way up): recompute the path from the siblings */
 	while (j > 1) {
 		uint64_t sk = w[j ^ 1];
-		ck = sk < ck ? sk : ck;
+		key = sk < key ? sk : key;
 		j >>= 1;
-		w[j] = ck;
+		w[j] = key;
 	}
 }
 
@@ -237,6 +259,21 @@ static void schedule(struct model *m, uint64_t t, uint32_t id)
 		return;
 	}
 	heap_push(m, t, id);
+}
+
+/* schedule() for a port's transmission (leaf = port) or a source's next
+ * arrival (leaf = np + index), the per-packet case: straight to the tree
+ * when the time is in its range. */
+static inline void schedule_leaf(struct model *m, uint64_t t, uint32_t leaf, uint32_t id)
+{
+	uint64_t d = t - m->tbase;
+	if (d >= TRANGE) {
+		schedule(m, t, id);
+		return;
+	}
+	tree_set(m, leaf, (d << TLEAF_BITS) | leaf);
+	if (leaf == m->cur_leaf)
+		m->tree_resched = 1;
 }
 
 /* The next event's time and id; 0 if none. */
@@ -494,7 +531,8 @@ static void pfc_event(struct model *m, unsigned port, unsigned pg, int on)
 	e->pfc_on = (uint8_t)on;
 }
 
-static void charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t lim)
+static inline __attribute__((always_inline)) void
+charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t lim)
 {
 	struct mpg *g = &P->pg[b->pg];
 	uint32_t c = b->cells;
@@ -583,10 +621,13 @@ static int sched_pick(struct mport *P)
 	uint16_t ready = P->nonempty & (uint16_t)~P->paused;
 	if (ready == 0)
 		return -1;
-	for (unsigned i = 0; i < P->nsp; i++) {
-		unsigned s = P->sp_order[i];
-		if (ready & (1u << s))
-			return (int)s;
+	/* strict priority: the highest class first, unicast q before
+	 * multicast q, all SP queues before the DWRR group */
+	uint16_t sp = ready & P->sp_mask;
+	if (sp != 0) {
+		unsigned uc = sp & 0xffu, mc = (unsigned)sp >> MQ_MC;
+		unsigned top = 31u - (unsigned)__builtin_clz(uc | mc);
+		return (uc >> top) & 1u ? (int)top : (int)(MQ_MC + top);
 	}
 	if (P->ndwrr == 0)
 		return -1;
@@ -630,7 +671,8 @@ static void arm_tick(struct model *m)
 }
 
 /* Admit one copy of body b to slot s of port `port`, or drop it. */
-static int enqueue_copy(struct model *m, struct mpkt *b, unsigned port, unsigned s)
+static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, struct mpkt *b,
+							      unsigned port, unsigned s)
 {
 	struct mport *P = &m->ports[port];
 	struct mqueue *q = &P->q[s];
@@ -653,7 +695,7 @@ static int enqueue_copy(struct model *m, struct mpkt *b, unsigned port, unsigned
 		cause = MODEL_DROP_EGR_LIMIT;
 	if (cause != MODEL_DROP_NCAUSES) {
 		m->st.copies_dropped++;
-		q->drops[cause]++;
+		q->cold->drops[cause]++;
 		P->drop_out[cause]++;
 		P->ctr.out_discards++;
 		note_drop(m, b, cause, model_drop_reason(cause), port, s, depth);
@@ -665,7 +707,7 @@ static int enqueue_copy(struct model *m, struct mpkt *b, unsigned port, unsigned
 		if (cp == NULL) {
 			/* out of memory: account as a buffer drop */
 			m->st.copies_dropped++;
-			q->drops[MODEL_DROP_EGR_LIMIT]++;
+			q->cold->drops[MODEL_DROP_EGR_LIMIT]++;
 			P->drop_out[MODEL_DROP_EGR_LIMIT]++;
 			P->ctr.out_discards++;
 			return 0;
@@ -711,7 +753,7 @@ static int enqueue_copy(struct model *m, struct mpkt *b, unsigned port, unsigned
 		q->nt_start = now;
 		q->nt_start_cnt = q->enq_cnt;
 	}
-	model_marker_enqueue(&q->mk, q->enq_cnt, now);
+	mk_enqueue(&q->mk, q->enq_cnt, now);
 	arm_tick(m);
 	return 1;
 }
@@ -731,7 +773,7 @@ static void start_tx(struct model *m, struct mport *P, unsigned port, int back_t
 	P->busy = 1;
 	P->in_slot = (uint8_t)s;
 	P->frac_fs = fs % FS_PER_NS;
-	schedule(m, m->now + fs / FS_PER_NS, EV_ID(EV_TX, port));
+	schedule_leaf(m, m->now + fs / FS_PER_NS, port, EV_ID(EV_TX, port));
 }
 
 static inline unsigned log2_bucket(uint64_t v)
@@ -802,7 +844,7 @@ static void tx_done(struct model *m, unsigned port)
 		q->nt_count++;
 		nt = (int64_t)lat;
 	}
-	model_marker_dequeue(&q->mk, q->deq_cnt, now, q->head == NULL);
+	mk_dequeue(&q->mk, q->deq_cnt, now, q->head == NULL);
 	if (q->mk.delay > q->mk_max)
 		q->mk_max = q->mk.delay;
 	uint64_t soj = now - b->t_arr;
@@ -810,7 +852,7 @@ static void tx_done(struct model *m, unsigned port)
 	q->sum += soj;
 	if (soj > q->max)
 		q->max = soj;
-	q->hist[log2_bucket(soj)]++;
+	q->cold->hist[log2_bucket(soj)]++;
 
 	P->ctr.out_octets += cp->len;
 	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 1);
@@ -941,7 +983,7 @@ static void arrive(struct model *m, struct mpkt *b)
 				  MODEL_PORT_NONE, MODEL_QUEUE_NONE, 0);
 		} else {
 			struct mqueue *q = &m->ports[uport].q[uslot];
-			q->drops[MODEL_DROP_ING_LIMIT]++;
+			q->cold->drops[MODEL_DROP_ING_LIMIT]++;
 			note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport,
 				  uslot,
 				  (uint32_t)(q->pk.cur_b > UINT32_MAX ? UINT32_MAX : q->pk.cur_b));
@@ -1082,7 +1124,7 @@ static void src_fetch(struct model *m, unsigned i)
 	if (s->next.hdr != NULL && s->next.cast == 0)
 		__builtin_prefetch(s->next.hdr);
 	uint64_t t = s->next.t_ns < m->now ? m->now : s->next.t_ns;
-	schedule(m, t, EV_ID(EV_SRC, i));
+	schedule_leaf(m, t, m->np + i, EV_ID(EV_SRC, i));
 }
 
 static void tick(struct model *m)
@@ -1098,7 +1140,7 @@ static void tick(struct model *m)
 		struct mqueue *q = &m->ports[pos / MQ_SLOTS].q[pos % MQ_SLOTS];
 		if (!q->mk.has_marker)
 			continue;
-		uint64_t d = model_marker_refresh(&q->mk, m->now);
+		uint64_t d = mk_refresh(&q->mk, m->now);
 		if (d > q->mk_max)
 			q->mk_max = d;
 	}
@@ -1106,7 +1148,8 @@ static void tick(struct model *m)
 		arm_tick(m);
 }
 
-static void dispatch(struct model *m, uint64_t t, uint32_t id, int from_tree)
+static inline __attribute__((always_inline)) void dispatch(struct model *m, uint64_t t, uint32_t id,
+							   int from_tree)
 {
 	m->now = t;
 	m->cur_id = id;
@@ -1114,6 +1157,7 @@ static void dispatch(struct model *m, uint64_t t, uint32_t id, int from_tree)
 	m->resched = 0;
 	m->tree_resched = 0;
 	m->in_dispatch = 1;
+	m->cur_leaf = from_tree ? leaf_of(m, id) : TLEAF_NONE;
 	m->st.n_events_processed++;
 	unsigned idx = EV_IDX(id);
 	switch (EV_TYPE(id)) {
@@ -1134,7 +1178,7 @@ static void dispatch(struct model *m, uint64_t t, uint32_t id, int from_tree)
 	m->in_dispatch = 0;
 	if (from_tree) {
 		if (!m->tree_resched)
-			tree_set(m, leaf_of(m, id), TKEY_NONE);
+			tree_set(m, m->cur_leaf, TKEY_NONE);
 	} else if (m->resched) {
 		struct mheap_ent r = {m->resched_t, m->seq++, id};
 		heap_sift_root(m, r);
@@ -1149,13 +1193,33 @@ static int busy_work(const struct model *m)
 	return m->src_live > 0 || m->st.copies_buffered > 0 || m->st.held > 0;
 }
 
-int model_advance_to(struct model *m, uint64_t t_ns)
+enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
+
+/* The event loop of the three entry points below, with dispatch inlined
+ * once: run events with time <= t_lim, at most max_events of them; with
+ * idle_stop, stop as soon as nothing but the background tick is left.
+ * RUN_AT_LIMIT: the next event is after t_lim. */
+static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int idle_stop)
 {
 	uint64_t t;
 	uint32_t id;
 	int ft;
-	while (next_event(m, &t, &id, &ft) && t <= t_ns)
+	for (uint64_t n = 0;; n++) {
+		if (idle_stop && !busy_work(m))
+			return RUN_DONE;
+		if (!next_event(m, &t, &id, &ft))
+			return RUN_DONE;
+		if (t > t_lim)
+			return RUN_AT_LIMIT;
+		if (n == max_events)
+			return RUN_MAX_EVENTS;
 		dispatch(m, t, id, ft);
+	}
+}
+
+int model_advance_to(struct model *m, uint64_t t_ns)
+{
+	run_loop(m, t_ns, UINT64_MAX, 0);
 	if (t_ns > m->now)
 		m->now = t_ns;
 	return 0;
@@ -1163,14 +1227,8 @@ int model_advance_to(struct model *m, uint64_t t_ns)
 
 int model_advance_bounded(struct model *m, uint64_t t_ns, uint64_t max_events)
 {
-	uint64_t t;
-	uint32_t id;
-	int ft;
-	for (uint64_t n = 0; next_event(m, &t, &id, &ft) && t <= t_ns; n++) {
-		if (n == max_events)
-			return 1;
-		dispatch(m, t, id, ft);
-	}
+	if (run_loop(m, t_ns, max_events, 0) == RUN_MAX_EVENTS)
+		return 1;
 	if (t_ns > m->now)
 		m->now = t_ns;
 	return 0;
@@ -1178,18 +1236,11 @@ int model_advance_bounded(struct model *m, uint64_t t_ns, uint64_t max_events)
 
 int model_run(struct model *m, uint64_t t_end_ns)
 {
-	uint64_t t;
-	uint32_t id;
-	int ft;
-	while (busy_work(m) && next_event(m, &t, &id, &ft)) {
-		if (t > t_end_ns) {
-			if (t_end_ns > m->now)
-				m->now = t_end_ns;
-			return 1;
-		}
-		dispatch(m, t, id, ft);
-	}
-	return 0;
+	if (run_loop(m, t_end_ns, UINT64_MAX, 1) != RUN_AT_LIMIT)
+		return 0;
+	if (t_end_ns > m->now)
+		m->now = t_end_ns;
+	return 1;
 }
 
 uint64_t model_now(const struct model *m)
@@ -1318,9 +1369,9 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	/* strict priority: higher class first, unicast before multicast */
 	for (int q = MODEL_MAX_QUEUES - 1; q >= 0; q--) {
 		if (q < c->n_ucq && c->ucq[q].sched == MODEL_SCHED_SP)
-			P->sp_order[P->nsp++] = (uint8_t)q;
+			P->sp_mask |= (uint16_t)(1u << q);
 		if (q < c->n_mcq && c->mcq[q].sched == MODEL_SCHED_SP)
-			P->sp_order[P->nsp++] = (uint8_t)(MQ_MC + q);
+			P->sp_mask |= (uint16_t)(1u << (MQ_MC + q));
 	}
 	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
 		if (q < c->n_ucq && c->ucq[q].sched == MODEL_SCHED_DWRR)
@@ -1388,6 +1439,7 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	for (unsigned i = 0; i < 4; i++)
 		m->rng[i] = splitmix64(&sm);
 	m->np = cfg->nports + 1;
+	m->cur_leaf = TLEAF_NONE;
 	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)
 		m->cell_shift = (uint8_t)__builtin_ctz(cfg->cell_bytes);
 	m->ports = calloc(m->np, sizeof(*m->ports));
@@ -1403,8 +1455,12 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 		  MODEL_NUM_WINDOWS;
 	m->win = calloc(m->nwin, sizeof(*m->win));
 	m->dwin = calloc((size_t)m->np * MQ_SLOTS * MODEL_NUM_WINDOWS, sizeof(*m->dwin));
-	if (m->win == NULL || m->dwin == NULL)
+	m->qcold = calloc((size_t)m->np * MQ_SLOTS, sizeof(*m->qcold));
+	if (m->win == NULL || m->dwin == NULL || m->qcold == NULL)
 		goto nomem;
+	for (unsigned i = 0; i < m->np; i++)
+		for (unsigned sl = 0; sl < MQ_SLOTS; sl++)
+			m->ports[i].q[sl].cold = &m->qcold[i * MQ_SLOTS + sl];
 	for (unsigned i = 0; i < m->np; i++)
 		setup_port(m, &m->ports[i], i < cfg->nports ? &cfg->ports[i] : &cfg->cpu);
 	init_peaks(m, &m->dev_uc, cfg->total_cells);
@@ -1438,6 +1494,7 @@ void model_free(struct model *m)
 	free(m->tree);
 	free(m->win);
 	free(m->dwin);
+	free(m->qcold);
 	free(m->ring);
 	free(m->ports);
 	free(m->cfg.ports);

@@ -62,7 +62,7 @@
 #define MODEL_NUM_PG	    8	 /* priority groups per port */
 #define MODEL_NUM_TC	    8	 /* traffic classes (model_pkt.tc) */
 #define MODEL_MAX_POOLS	    4	 /* ingress, and egress, service pools */
-#define MODEL_NUM_WINDOWS   4	 /* independent peak read windows (reader ids) */
+#define MODEL_NUM_WINDOWS   4	 /* independent read windows (reader ids): peaks, delays */
 #define MODEL_CELL_DEFAULT  256
 #define MODEL_EVENT_HDR_MAX 256 /* header bytes an event can carry */
 #define MODEL_T_END	    UINT64_MAX

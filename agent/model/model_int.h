@@ -67,29 +67,37 @@ struct mpkt {
 	uint8_t dscp, cast;
 };
 
+/* A queue's cold data, apart so that the queues' hot fields pack densely
+ * (m->qcold, one per queue slot of every port). */
+struct mqcold {
+	uint64_t hist[MODEL_DELAY_HIST];    /* ground-truth sojourn histogram */
+	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
+};
+
 /* Fields are in order of use: what every packet touches first. */
 struct mqueue {
 	struct mpkt *head, *tail;
-	uint32_t npkts;
-	uint32_t min_cells, lim_cells, limit_pkts;
+	uint32_t npkts, limit_pkts;
+	uint32_t min_cells, lim_cells;
 	double alpha;
-	uint8_t dyn, pool, sched, is_mc, present, wred, nt_flag;
-	uint32_t wred_min, wred_max;
-	double wred_maxp;
-	struct mpeak pk;
+	uint8_t dyn, pool, wred, nt_flag, sched, is_mc, present;
 	/* seed 004 */
 	uint32_t enq_cnt, deq_cnt, nt_start_cnt;
 	uint64_t nt_start;
+	struct mpeak pk;
 	/* seed 000 */
 	struct model_marker mk;
 	/* ground truth */
 	uint64_t n, sum, max;
+	/* delay since the last read of any window (see struct mdelay_w) */
+	uint64_t nt_latest, nt_max, nt_count, mk_max;
 	/* DWRR */
 	uint32_t quantum;
 	int64_t deficit;
-	uint64_t nt_latest, nt_max, nt_count, mk_max;
-	uint64_t hist[MODEL_DELAY_HIST];
-	uint64_t drops[MODEL_DROP_NCAUSES];
+	/* WRED */
+	uint32_t wred_min, wred_max;
+	double wred_maxp;
+	struct mqcold *cold;
 };
 
 struct mpg {
@@ -120,11 +128,11 @@ struct mport {
 	uint8_t n_ucq, n_mcq;
 	uint16_t nonempty; /* bit per slot */
 	uint16_t paused;   /* bit per slot: downstream PFC */
-	uint8_t nsp, ndwrr;
+	uint8_t ndwrr;
+	uint16_t sp_mask; /* bit per strict-priority slot */
 	uint8_t rr, rr_turn;
 	uint8_t tc_pg[MODEL_NUM_TC], tc_ucq[MODEL_NUM_TC], tc_mcq[MODEL_NUM_TC];
 	uint32_t sampling_rate, skip;
-	uint8_t sp_order[MQ_SLOTS];
 	uint8_t dwrr_list[MQ_SLOTS];
 	struct model_if_counters ctr;
 	struct mpeak ing_uc, ing_mc, egr_uc, egr_mc;
@@ -174,7 +182,8 @@ struct model {
 	uint64_t tbase; /* time base of the tree's keys */
 	uint32_t tn;	/* leaves (power of two) */
 	uint64_t seq;
-	uint32_t cur_id; /* event being dispatched */
+	uint32_t cur_id;   /* event being dispatched */
+	uint32_t cur_leaf; /* its tree leaf, or all ones (heap event, or none) */
 	uint8_t in_dispatch, cur_from_tree, resched, tree_resched;
 	uint64_t resched_t; /* heap events */
 	struct msrc *srcs;
@@ -189,6 +198,7 @@ struct model {
 	/* peak windows of every buffer object */
 	struct mpeak_w *win;
 	uint32_t nwin, win_used;
+	struct mqcold *qcold; /* queue (port * MQ_SLOTS + slot) */
 	/* delay windows: queue (port * MQ_SLOTS + slot) * MODEL_NUM_WINDOWS + w */
 	struct mdelay_w *dwin;
 
@@ -200,6 +210,50 @@ struct model {
 	model_trace_fn trace;
 	void *trace_arg;
 };
+
+/* The seed 000 marker rules (model.h), inline for the engine's hot path;
+ * model_marker.c exports them. */
+static inline void mk_enqueue(struct model_marker *mk, uint64_t id, uint64_t now)
+{
+	mk->tail_id = id;
+	mk->tail_ts = now;
+	mk->has_tail = 1;
+	if (!mk->has_marker) {
+		mk->marker_id = id;
+		mk->marker_ts = now;
+		mk->has_marker = 1;
+		mk->departed_delay = 0;
+	}
+}
+
+static inline uint64_t mk_refresh(struct model_marker *mk, uint64_t now)
+{
+	if (!mk->has_marker) {
+		mk->delay = 0;
+		return 0;
+	}
+	uint64_t d = now >= mk->marker_ts ? now - mk->marker_ts : 0;
+	mk->delay = d > mk->departed_delay ? d : mk->departed_delay;
+	return mk->delay;
+}
+
+static inline void mk_dequeue(struct model_marker *mk, uint64_t id, uint64_t now, int queue_empty)
+{
+	if (queue_empty)
+		mk->has_tail = 0;
+	if (mk->has_marker && id == mk->marker_id) {
+		if (queue_empty || !mk->has_tail) {
+			/* drained: keep the stored delay until the next refresh */
+			mk->has_marker = 0;
+			mk->departed_delay = 0;
+			return;
+		}
+		mk->departed_delay = mk->delay;
+		mk->marker_id = mk->tail_id;
+		mk->marker_ts = mk->tail_ts;
+	}
+	mk_refresh(mk, now);
+}
 
 /* model.c helpers used by model_telem.c */
 uint32_t model_q_alloc(const struct model *m, const struct mqueue *q);

@@ -126,8 +126,8 @@ int model_read_drops(const struct model *m, unsigned port, struct model_port_dro
 	memcpy(d->in, P->drop_in, sizeof(d->in));
 	memcpy(d->out, P->drop_out, sizeof(d->out));
 	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
-		memcpy(d->ucq[q], P->q[q].drops, sizeof(d->ucq[q]));
-		memcpy(d->mcq[q], P->q[MQ_MC + q].drops, sizeof(d->mcq[q]));
+		memcpy(d->ucq[q], P->q[q].cold->drops, sizeof(d->ucq[q]));
+		memcpy(d->mcq[q], P->q[MQ_MC + q].cold->drops, sizeof(d->mcq[q]));
 	}
 	return 0;
 }
@@ -168,7 +168,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->n = q->n;
 	d->sum_ns = q->sum;
 	d->max_ns = q->max;
-	memcpy(d->hist, q->hist, sizeof(d->hist));
+	memcpy(d->hist, q->cold->hist, sizeof(d->hist));
 	w->nt_max = 0;
 	w->mk_max = cur;
 	w->nt_seen = q->nt_count;

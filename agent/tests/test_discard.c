@@ -128,6 +128,13 @@ START_TEST(test_layout_egress)
 	ck_assert_uint_eq(be32(buf + 168), 20);
 	ck_assert_uint_eq(be32(buf + 172), 16);
 	ck_assert_int_eq(memcmp(buf + 176, "egress_admission", 16), 0);
+	/* "ingress_admission" (17 bytes, padded to 20) is the longest */
+	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 196);
+	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD);
+	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 
 	decode_one(buf, len, &d);
 	s = &d.samples[0];

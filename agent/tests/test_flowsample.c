@@ -104,6 +104,7 @@ START_TEST(test_layout_by_hand)
 	 * + 0:1 8 + 16 + 60   + 0:1001 8 + 16   + 0:1036 12 + 4413:1 12
 	 * + 0:1040 12 + 0:1039 12 + 0:1043 16 = 224 */
 	ck_assert_uint_eq(len, 224);
+	ck_assert_uint_eq(len - 60, BSF_FLOW_OVERHEAD);
 	ck_assert_uint_eq(be32(buf + 0), 3);		      /* 0:3 */
 	ck_assert_uint_eq(be32(buf + 4), 216);		      /* body */
 	ck_assert_uint_eq(be32(buf + 8), 7);		      /* sequence */

@@ -85,6 +85,12 @@ START_TEST(test_parse_speed)
 	ck_assert_uint_eq(v, 10000);
 	ck_assert_int_eq(bsf_sampling_parse_speed("1000000000", &v), 0);
 	ck_assert_uint_eq(v, G);
+	ck_assert_int_eq(bsf_sampling_parse_speed("2.5G", &v), 0);
+	ck_assert_uint_eq(v, 2500 * M);
+	ck_assert_int_eq(bsf_sampling_parse_speed("0.1M", &v), 0);
+	ck_assert_uint_eq(v, 100000);
+	ck_assert_int_eq(bsf_sampling_parse_speed("1.5", &v), -1); /* 1.5 b/s */
+	ck_assert_int_eq(bsf_sampling_parse_speed("2.G", &v), -1);
 	ck_assert_int_eq(bsf_sampling_parse_speed("", &v), -1);
 	ck_assert_int_eq(bsf_sampling_parse_speed("G", &v), -1);
 	ck_assert_int_eq(bsf_sampling_parse_speed("0G", &v), -1);

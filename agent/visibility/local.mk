@@ -45,3 +45,11 @@ agent_visibility_tests_test_vis_monitors_LDADD = $(VIS_TEST_LIBS)
 agent_visibility_tests_test_vis_conf_SOURCES = agent/visibility/tests/test_vis_conf.c
 agent_visibility_tests_test_vis_conf_CFLAGS = $(VIS_TEST_CFLAGS)
 agent_visibility_tests_test_vis_conf_LDADD = $(VIS_TEST_LIBS)
+
+# Benchmark (make bench): packet events per second through the pipeline.
+BENCH_PROGS += agent/visibility/bench/bench_vis
+EXTRA_PROGRAMS += agent/visibility/bench/bench_vis
+agent_visibility_bench_bench_vis_SOURCES = agent/visibility/bench/bench_vis.c
+agent_visibility_bench_bench_vis_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
+agent_visibility_bench_bench_vis_LDADD = agent/visibility/libvis.a $(LIBCONFUSE_LIBS) -lm
+EXTRA_DIST += agent/visibility/doc/README agent/visibility/doc/visibility-section.mdoc agent/visibility/doc/visibility-etc-snippet.conf

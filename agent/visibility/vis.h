@@ -20,7 +20,9 @@
  *    tail_id when the backend supplies it) and tags every departure with
  *    id <= that tail; the departure with id >= tail ends it (so a tail
  *    packet that was itself purged still ends it), as does the queue
- *    becoming empty.  A drop on an empty queue starts nothing.  A new drop
+ *    becoming empty.  The last tagged departure carries VIS_EVF_LAST (a
+ *    snapshot that ends on an untagged departure, its tail having been
+ *    purged, has no such event).  A drop on an empty queue starts nothing.  A new drop
  *    while forensics is active moves the tail and the event id to the new
  *    drop (the latest drop wins).  With scope "port", a drop activates
  *    every queue of the port that holds packets, each with its own tail.
@@ -62,13 +64,16 @@
  *  - every = N passes events N, 2N, ... (1-in-N); first = K, of = M passes
  *    events 1..K of each block of M; positions count the events reaching
  *    that stage.
- *  - Tickets: a batch is added at each period boundary (of a virtual
- *    clock starting at the first event), capped at cap.  With a floor
- *    below zero a ticket can be spent until the balance reaches the floor;
- *    the debt is repaid out of the following batches, which keeps the
- *    long-run average at batch / period (the seed's "longer period").
- *    "Consumed all" is set when the balance reaches the floor and holds
- *    until the next refill.
+ *  - Tickets: periods are aligned on multiples of the period on the event
+ *    clock (boxes with one period refill at the same instants, like the
+ *    seed's synchronised replenishers); the first event opens its period
+ *    with one batch.  A batch is added at each boundary, capped at cap.
+ *    With a floor below zero a ticket can be spent until the balance
+ *    reaches the floor; the debt is repaid out of the following batches,
+ *    which keeps the long-run average at batch / period (the seed's
+ *    "longer period").  "Consumed all" is set when the balance reaches
+ *    the floor and holds until the next refill.  Jitter: each batch is
+ *    batch +- batch_jitter, each period period +- period_jitter (uniform).
  *  - The re-occurrence limiter counts committed samples per (event type,
  *    port, queue) and rejects once `limit` samples passed in the current
  *    period; recurrent-only (`after` = N) rejects the first N occurrences
@@ -76,7 +81,8 @@
  *  - Flow filter: k banks of bits; first-of-flow if any of the k bits is
  *    clear; commit sets all k.  Resets: every flow_reset ns, after
  *    flow_reset_after checks, on VIS_EV_DELAY_END and/or at the end of a
- *    forensics snapshot of the same queue (per-sampler options), or by
+ *    forensics snapshot (per-sampler options; applied after the event
+ *    that ends the episode was itself sampled), or by
  *    vis_sampler_reset_flows().
  *  - Chains: "all" is one two-phase decision over its members (a ticket is
  *    spent only when every member passes); "any" passes on the first
@@ -96,6 +102,22 @@
  *    steps up when the aggregate did not run out).  A child's cap follows
  *    its batch.
  *  - Statistics: for every sampler, seen = passed + sum(rejected[r]).
+ *    An aggregate counts only the events one of its children passed.
+ *  - An unconfigured sampler (vis_sampler_conf_init) passes everything.
+ *
+ *  Pipeline (vis_pipeline.h)
+ *  - Each event type is routed to one named sampler (or chain or
+ *    aggregate); with none, every event of that type passes.  Congestion
+ *    start and end share a route.  The out-of-cycle port sample of a
+ *    congestion start is requested whatever the sampler decides.
+ *  - Samplers run on the event clock (vis_event.t_ns), never the wall
+ *    clock, so a simulation and the tests are reproducible.
+ *  - Backend events (struct bsf_event) are a sampled subset, not the full
+ *    enqueue / departure stream: they are marked VIS_PKTF_PARTIAL and do
+ *    not drive forensics or congestion; congestion can instead be fed
+ *    from polled queue depths (vis_pipeline_depth).  bsf_event has no
+ *    multicast copy id: copies are recognised by equal header bytes and
+ *    length within the duplicate filter's window.
  */
 #ifndef BSFLOWD_VIS_H
 #define BSFLOWD_VIS_H
@@ -103,11 +125,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VIS_NONE	 UINT32_MAX /* unknown port / queue; port-scope events' queue */
-#define VIS_ID_NONE	 UINT64_MAX /* no packet id / tail id */
-#define VIS_HDR_MAX	 128	    /* header bytes carried (= BSF_HDR_MAX) */
-#define VIS_DELAY_LEVELS 4	    /* thresholds per delay profile */
-#define VIS_NAME_MAX	 32
+#define VIS_NONE	     UINT32_MAX /* unknown port / queue; port-scope events' queue */
+#define VIS_ID_NONE	     UINT64_MAX /* no packet id / tail id */
+#define VIS_HDR_MAX	     128	/* header bytes carried (= BSF_HDR_MAX) */
+#define VIS_DELAY_LEVELS     4		/* thresholds per delay profile */
+#define VIS_NAME_MAX	     32
+#define VIS_MEMBERS_MAX_CONF 64 /* members of a chain or aggregate */
 
 /* ---- input: what a backend reports ---- */
 
@@ -126,11 +149,18 @@ struct vis_flow {
 	uint8_t src[16], dst[16];
 };
 
+enum vis_pkt_flag {
+	/* one of a sampled subset, not the full enqueue / departure stream:
+	 * it does not drive forensics or congestion state */
+	VIS_PKTF_PARTIAL = 1u << 0,
+};
+
 struct vis_pkt_event {
 	uint32_t type;	      /* enum vis_pkt_type */
+	uint32_t flags;	      /* enum vis_pkt_flag */
 	uint64_t t_ns;	      /* time of the event */
-	uint32_t port;	      /* egress port index (the queue's port) */
-	uint32_t queue;	      /* queue index on that port */
+	uint32_t port;	      /* egress port index (the queue's port), VIS_NONE unknown */
+	uint32_t queue;	      /* queue index on that port, VIS_NONE unknown (drops only) */
 	uint32_t in_port;     /* ingress port index, VIS_NONE unknown */
 	uint64_t pkt_id;      /* per-queue sequence (enqueue order) */
 	uint64_t tail_id;     /* drops: id at the queue's tail, VIS_ID_NONE = use the last
@@ -138,6 +168,7 @@ struct vis_pkt_event {
 	uint64_t depth_bytes; /* queue depth after the event */
 	uint64_t delay_ns;    /* dequeue: delay of the departing packet, UINT64_MAX unknown */
 	uint32_t reason;      /* drops: sFlow discard reason */
+	uint32_t stage;	      /* drops: where in the pipeline (enum bsf_stage) */
 	uint32_t tc;	      /* traffic class */
 	uint64_t mc_id;	      /* multicast copy id, same for all copies; 0 = not a copy */
 	uint64_t flow_hash;   /* 0: computed from flow */
@@ -176,6 +207,7 @@ struct vis_event {
 	uint64_t t_ns;
 	uint32_t port, queue, in_port;
 	uint32_t reason; /* drops, forensics: the drop reason */
+	uint32_t stage;	 /* drops: enum bsf_stage (0 unknown) */
 	uint32_t tc;
 	uint64_t depth_bytes; /* queue (port) depth at the event */
 	uint64_t delay_ns;    /* UINT64_MAX unknown */

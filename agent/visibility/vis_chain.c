@@ -33,8 +33,7 @@ static void run_ratemgr(struct vis_sampler *s, uint64_t now)
 	vis_ticket_advance(&s->ticket, now);
 }
 
-int vis_members_check(struct vis_sampler *s, const struct vis_event *ev, uint64_t now,
-		      int *counted)
+int vis_members_check(struct vis_sampler *s, const struct vis_event *ev, uint64_t now, int *counted)
 {
 	int r = VIS_REJ_NOT_ELIGIBLE;
 
@@ -53,13 +52,16 @@ int vis_members_check(struct vis_sampler *s, const struct vis_event *ev, uint64_
 	case VIS_NODE_CHAIN_ANY:
 		s->pending = -1;
 		for (size_t i = 0; i < s->n_members; i++) {
-			r = vis_sampler_check(s->members[i], ev, now);
-			if (r == VIS_PASS) {
+			int mr = vis_sampler_check(s->members[i], ev, now);
+			if (mr == VIS_PASS) {
 				s->pending = (int)i;
 				return VIS_PASS;
 			}
+			/* the first reason of a member the event was eligible for */
+			if (r == VIS_REJ_NOT_ELIGIBLE)
+				r = mr;
 		}
-		return r; /* the last member's reason */
+		return r;
 	case VIS_NODE_AGGREGATE:
 		run_ratemgr(s, now);
 		for (size_t i = 0; i < s->n_members; i++) {

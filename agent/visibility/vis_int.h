@@ -8,7 +8,7 @@
 
 #include "agent/visibility/vis_sampler.h"
 
-#define VIS_MEMBERS_MAX 64
+#define VIS_MEMBERS_MAX VIS_MEMBERS_MAX_CONF
 
 struct vis_sampler {
 	struct vis_sampler_conf c;

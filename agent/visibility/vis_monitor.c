@@ -161,6 +161,7 @@ static void base_event(struct vis_monitors *m, const struct vis_pkt_event *pe, u
 	ev->queue = pe->queue;
 	ev->in_port = pe->in_port;
 	ev->reason = pe->reason;
+	ev->stage = pe->stage;
 	ev->tc = pe->tc;
 	ev->depth_bytes = pe->depth_bytes;
 	ev->delay_ns = pe->delay_ns;
@@ -175,8 +176,7 @@ static void base_event(struct vis_monitors *m, const struct vis_pkt_event *pe, u
 	}
 }
 
-static void emit_ev(struct vis_monitors *m, const struct vis_event *ev, vis_emit_fn emit,
-		    void *arg)
+static void emit_ev(struct vis_monitors *m, const struct vis_event *ev, vis_emit_fn emit, void *arg)
 {
 	if (ev->type < VIS_EV_NTYPES)
 		m->st.events[ev->type]++;
@@ -270,7 +270,8 @@ static void on_dequeue(struct vis_monitors *m, const struct vis_pkt_event *pe, s
 	uint32_t reason = 0, level;
 	int last = 0;
 
-	if (vis_forensics_dequeue(&s->fx, pe, &drop_id, &reason, &last) &&
+	if (!(pe->flags & VIS_PKTF_PARTIAL) &&
+	    vis_forensics_dequeue(&s->fx, pe, &drop_id, &reason, &last) &&
 	    eligible(m, pe, VIS_EV_FORENSICS)) {
 		base_event(m, pe, VIS_EV_FORENSICS, &ev);
 		ev.event_id = drop_id;
@@ -302,6 +303,19 @@ void vis_monitors_feed(struct vis_monitors *m, const struct vis_pkt_event *pe, v
 
 	m->st.pkt_events++;
 	if (pe->port >= m->c.nports || pe->queue >= m->c.nqueues) {
+		/* a drop with no known egress queue (forwarding, ACL) is still
+		 * reported; it has no queue state to update */
+		if (pe->type == VIS_PKT_DROP && (pe->port == VIS_NONE || pe->queue == VIS_NONE) &&
+		    (pe->port == VIS_NONE || pe->port < m->c.nports)) {
+			struct vis_event ev;
+			int report = vis_drop_mon_account(&m->drops, pe->reason);
+			base_event(m, pe, VIS_EV_DROP, &ev);
+			if (!eligible(m, pe, VIS_EV_DROP))
+				m->st.not_eligible++;
+			else if (report)
+				emit_ev(m, &ev, emit, arg);
+			return;
+		}
 		m->st.out_of_range++;
 		return;
 	}
@@ -320,8 +334,25 @@ void vis_monitors_feed(struct vis_monitors *m, const struct vis_pkt_event *pe, v
 		m->st.out_of_range++;
 		return;
 	}
-	if (pe->depth_bytes != UINT64_MAX)
+	if (pe->depth_bytes != UINT64_MAX && !(pe->flags & VIS_PKTF_PARTIAL))
 		update_depths(m, pe, s, emit, arg);
+}
+
+void vis_monitors_depth(struct vis_monitors *m, uint32_t port, uint32_t queue, uint64_t bytes,
+			uint64_t t_ns, vis_emit_fn emit, void *arg)
+{
+	struct vis_pkt_event pe;
+
+	if (port >= m->c.nports || queue >= m->c.nqueues) {
+		m->st.out_of_range++;
+		return;
+	}
+	memset(&pe, 0, sizeof(pe));
+	pe.t_ns = t_ns;
+	pe.port = port;
+	pe.queue = queue;
+	pe.depth_bytes = bytes;
+	update_depths(m, &pe, qs(m, port, queue), emit, arg);
 }
 
 void vis_monitors_get_stats(const struct vis_monitors *m, struct vis_monitors_stats *st)

@@ -46,10 +46,10 @@ struct vis_forensics_q {
 	uint64_t in_queue; /* packets: enqueues - departures */
 	uint64_t last_enq; /* id of the last enqueued packet, VIS_ID_NONE none */
 	int active;
-	uint64_t tail;	   /* id at the tail at drop time */
-	uint64_t drop_id;  /* event id of the drop */
-	uint32_t reason;   /* of the drop */
-	uint64_t tagged;   /* departures tagged, all snapshots */
+	uint64_t tail;	  /* id at the tail at drop time */
+	uint64_t drop_id; /* event id of the drop */
+	uint32_t reason;  /* of the drop */
+	uint64_t tagged;  /* departures tagged, all snapshots */
 	uint64_t snapshots;
 };
 
@@ -98,11 +98,11 @@ int vis_drop_mon_account(struct vis_drop_mon *d, uint32_t reason);
 /* ---- the monitor set (vis_monitor.c) ---- */
 
 struct vis_monitors_conf {
-	uint32_t nports, nqueues;  /* events outside are counted and ignored */
-	int drops;		   /* drop visibility */
+	uint32_t nports, nqueues;    /* events outside are counted and ignored */
+	int drops;		     /* drop visibility */
 	struct vis_set drop_reasons; /* empty = every cause */
-	int forensics;		   /* on every queue (vis_monitors_set_forensics) */
-	int forensics_port_scope;  /* a drop snapshots every queue of the port */
+	int forensics;		     /* on every queue (vis_monitors_set_forensics) */
+	int forensics_port_scope;    /* a drop snapshots every queue of the port */
 	int has_eligibility;
 	struct vis_match eligibility; /* pre-event eligibility */
 };
@@ -130,6 +130,10 @@ int vis_monitors_set_port_congestion(struct vis_monitors *m, uint32_t port, uint
 /* Feed one packet event; every visibility event it raises goes to emit. */
 void vis_monitors_feed(struct vis_monitors *m, const struct vis_pkt_event *pe, vis_emit_fn emit,
 		       void *arg);
+
+/* A polled queue depth (bytes at t_ns): drives congestion only. */
+void vis_monitors_depth(struct vis_monitors *m, uint32_t port, uint32_t queue, uint64_t bytes,
+			uint64_t t_ns, vis_emit_fn emit, void *arg);
 
 void vis_monitors_get_stats(const struct vis_monitors *m, struct vis_monitors_stats *st);
 const struct vis_drop_mon *vis_monitors_drops(const struct vis_monitors *m);

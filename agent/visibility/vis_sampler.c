@@ -88,8 +88,8 @@ struct vis_sampler *vis_sampler_new(const struct vis_sampler_conf *c, char *err,
 		if (c->kind != VIS_NODE_AGGREGATE || !c->tickets)
 			return fail(s, err, errlen,
 				    "a rate manager needs an aggregate with tickets");
-		vis_ratemgr_init(&s->rm, c->n_rate_levels ? c->rate_levels : NULL,
-				 c->n_rate_levels, c->rate_policy);
+		vis_ratemgr_init(&s->rm, c->n_rate_levels ? c->rate_levels : NULL, c->n_rate_levels,
+				 c->rate_policy);
 		for (uint32_t i = 1; i < s->rm.n_levels; i++)
 			if (s->rm.levels[i] <= s->rm.levels[i - 1])
 				return fail(s, err, errlen, "rate levels must be ascending");
@@ -206,8 +206,7 @@ void vis_sampler_abort(struct vis_sampler *s)
 	s->st.rejected[VIS_REJ_DOWNSTREAM]++;
 }
 
-int vis_sampler_offer(struct vis_sampler *s, const struct vis_event *ev, uint64_t now,
-		      int *reason)
+int vis_sampler_offer(struct vis_sampler *s, const struct vis_event *ev, uint64_t now, int *reason)
 {
 	int r = vis_sampler_check(s, ev, now);
 
@@ -227,10 +226,9 @@ void vis_sampler_reset_flows(struct vis_sampler *s)
 
 void vis_sampler_notify(struct vis_sampler *s, const struct vis_event *ev)
 {
-	if (s->has_ff &&
-	    ((ev->type == VIS_EV_DELAY_END && s->c.flow_reset_on_delay_end) ||
-	     (ev->type == VIS_EV_FORENSICS && (ev->flags & VIS_EVF_LAST) &&
-	      s->c.flow_reset_on_forensics_end)))
+	if (s->has_ff && ((ev->type == VIS_EV_DELAY_END && s->c.flow_reset_on_delay_end) ||
+			  (ev->type == VIS_EV_FORENSICS && (ev->flags & VIS_EVF_LAST) &&
+			   s->c.flow_reset_on_forensics_end)))
 		vis_flowfilter_reset(&s->ff);
 	for (size_t i = 0; i < s->n_members; i++)
 		vis_sampler_notify(s->members[i], ev);

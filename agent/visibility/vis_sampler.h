@@ -35,7 +35,7 @@ struct vis_match {
 	int proto; /* IP protocol, -1 any */
 };
 
-void vis_match_init(struct vis_match *m); /* matches everything */
+void vis_match_init(struct vis_match *m);	/* matches everything */
 int vis_set_add(struct vis_set *s, uint32_t v); /* 0, or -1 if full */
 int vis_set_has(const struct vis_set *s, uint32_t v);
 int vis_match_event(const struct vis_match *m, const struct vis_event *ev);
@@ -59,9 +59,9 @@ struct vis_ticket {
 	int started;
 	int64_t balance;
 	uint64_t cur_start_ns, next_ns;
-	int consumed_all;	  /* in the current period */
-	uint64_t consumed_all_n;  /* periods that ran out */
-	uint64_t refills;	  /* periods closed */
+	int consumed_all;	   /* in the current period */
+	uint64_t consumed_all_n;   /* periods that ran out */
+	uint64_t refills;	   /* periods closed */
 	uint64_t last_batch_added; /* for tests: the last (jittered) batch */
 };
 
@@ -75,10 +75,10 @@ void vis_ticket_spend(struct vis_ticket *t);
 /* ---- flow filter (vis_flowfilter.c) ---- */
 
 struct vis_flowfilter {
-	uint32_t k;	    /* hash functions = banks, 1..8 */
-	uint32_t bits;	    /* bits per bank, a power of two */
-	uint64_t *bank;	    /* k * bits / 64 words */
-	uint64_t reset_ns;  /* 0: no periodic reset */
+	uint32_t k;	   /* hash functions = banks, 1..8 */
+	uint32_t bits;	   /* bits per bank, a power of two */
+	uint64_t *bank;	   /* k * bits / 64 words */
+	uint64_t reset_ns; /* 0: no periodic reset */
 	uint64_t next_reset;
 	uint64_t reset_after; /* 0: none; reset after this many checks */
 	uint64_t checks;      /* since the last reset */
@@ -214,8 +214,7 @@ int vis_sampler_check(struct vis_sampler *s, const struct vis_event *ev, uint64_
 void vis_sampler_commit(struct vis_sampler *s, const struct vis_event *ev, uint64_t now);
 void vis_sampler_abort(struct vis_sampler *s);
 /* check + commit: 1 passed, 0 rejected (*reason set if not NULL). */
-int vis_sampler_offer(struct vis_sampler *s, const struct vis_event *ev, uint64_t now,
-		      int *reason);
+int vis_sampler_offer(struct vis_sampler *s, const struct vis_event *ev, uint64_t now, int *reason);
 
 /* A monitor notification (VIS_EV_DELAY_END, a forensics event with
  * VIS_EVF_LAST): resets the flow filter when configured to. */

@@ -17,16 +17,17 @@ import json
 import statistics
 import sys
 
-# Closed forms of the e2e-lib.sh scenario: 1 Gb/s, 1024-byte frames,
-# (1024 + 20) * 8 bits on the wire each.
+# Closed forms of the e2e-lib.sh scenario: 1 Gb/s, 8192-byte frames,
+# (8192 + 20) * 8 bits on the wire each.
 SPEED = 1e9
-FRAME = 1024
+FRAME = 8192
 WIRE_BITS = (FRAME + 20) * 8
-PPS = SPEED / WIRE_BITS  # 119731.8 frames/s per input, out of port 0, dropped
+PPS = SPEED / WIRE_BITS  # 15221.6 frames/s per input, out of port 0, dropped
 QUEUE_CELLS = 256  # 64K / 256-byte cells
-QUEUE_BYTES = 64 * FRAME
+QUEUE_FRAMES = 8  # 256 cells of 256 bytes / 32 cells per frame
+QUEUE_BYTES = QUEUE_FRAMES * FRAME
 N_UC = 8
-FRAME_NS = WIRE_BITS / SPEED * 1e9  # 8352 ns
+FRAME_NS = WIRE_BITS / SPEED * 1e9  # 65696 ns
 
 failures = []
 
@@ -197,9 +198,10 @@ def check_congestion(path, interval, sim_path=None):
             if i == 0 and delays is not None:
                 lat = delays.get("bsf_delay_uc_0_latest_ns")
                 cnt = delays.get("bsf_delay_uc_0_measurements")
-                if lat != 0xFFFFFFFF and not 60 * FRAME_NS <= lat <= 66 * FRAME_NS:
+                lo, hi = (QUEUE_FRAMES - 1.5) * FRAME_NS, (QUEUE_FRAMES + 1) * FRAME_NS
+                if lat != 0xFFFFFFFF and not lo <= lat <= hi:
                     fail("%s seq %d: queue 0 delay %s ns, expected about %d" %
-                         (s, seq, lat, 64 * FRAME_NS))
+                         (s, seq, lat, QUEUE_FRAMES * FRAME_NS))
                 if cnt == 0:
                     fail("%s seq %d: no delay measurement in the window" % (s, seq))
 
@@ -250,7 +252,7 @@ def check_congestion(path, interval, sim_path=None):
             "ifOutDiscards": 0},
     }
     # time-free: port 0 drops exactly what it sends (2:1), both inputs send
-    # the same, every frame is 1024 bytes (1020 if a backend leaves out the
+    # the same, every frame is 8192 bytes (8188 if a backend leaves out the
     # FCS)
     def delta(s, field):
         smp = src[s][1:]
@@ -284,7 +286,7 @@ def check_congestion(path, interval, sim_path=None):
             r = rate(s, field)
             if r is None:
                 continue
-            # 1 % (octets: the backend may count frames without FCS, 0.4 %)
+            # 1 % (octets: a backend may count frames without FCS, 0.05 %)
             if want == 0:
                 if r != 0:
                     fail("%s: %s grows at %.1f/s, expected 0" % (s, field, r))

@@ -620,6 +620,180 @@ START_TEST(fig15_step_policy)
 }
 END_TEST
 
+/* FIG 18 burst mode: a per-queue bucket and a per-sampler bucket in a
+ * conjunctive chain; each sample spends one ticket of each, and whichever
+ * is empty blocks. */
+START_TEST(burst_two_buckets)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *q0, *q1, *per_q, *sampler, *all;
+	struct vis_event e0, e1;
+	struct vis_sampler_stats st;
+	int n0 = 0, n1 = 0;
+
+	vis_sampler_conf_init(&c, "queue0");
+	vis_set_add(&c.match.queues, 0);
+	c.tickets = 3;
+	q0 = mk(&c);
+	vis_sampler_conf_init(&c, "queue1");
+	vis_set_add(&c.match.queues, 1);
+	c.tickets = 3;
+	q1 = mk(&c);
+	vis_sampler_conf_init(&c, "per_queue");
+	c.kind = VIS_NODE_CHAIN_ANY;
+	per_q = mk(&c);
+	vis_sampler_add_member(per_q, q0);
+	vis_sampler_add_member(per_q, q1);
+	vis_sampler_conf_init(&c, "sampler");
+	c.tickets = 4;
+	sampler = mk(&c);
+	vis_sampler_conf_init(&c, "burst");
+	c.kind = VIS_NODE_CHAIN_ALL;
+	all = mk(&c);
+	vis_sampler_add_member(all, per_q);
+	vis_sampler_add_member(all, sampler);
+	ev_init(&e0, VIS_EV_DROP, 0, 0);
+	ev_init(&e1, VIS_EV_DROP, 0, 1);
+	/* queue 0 alone: its bucket (3) runs out first */
+	for (int i = 0; i < 5; i++)
+		n0 += vis_sampler_offer(all, &e0, (uint64_t)i, NULL);
+	ck_assert_int_eq(n0, 3);
+	/* queue 1: the sampler's bucket has 1 left */
+	for (int i = 0; i < 5; i++)
+		n1 += vis_sampler_offer(all, &e1, (uint64_t)i, NULL);
+	ck_assert_int_eq(n1, 1);
+	vis_sampler_get_stats(q0, &st);
+	ck_assert_int_eq(st.ticket_balance, 0);
+	vis_sampler_get_stats(q1, &st);
+	ck_assert_int_eq(st.ticket_balance, 2); /* not spent when the sampler refused */
+	vis_sampler_get_stats(sampler, &st);
+	ck_assert_int_eq(st.ticket_balance, 0);
+	ck_assert_uint_eq(st.rejected[VIS_REJ_NO_TICKET], 4);
+	stats_add_up(q0);
+	stats_add_up(q1);
+	stats_add_up(per_q);
+	stats_add_up(sampler);
+	stats_add_up(all);
+	vis_sampler_free(all);
+	vis_sampler_free(per_q);
+	vis_sampler_free(sampler);
+	vis_sampler_free(q0);
+	vis_sampler_free(q1);
+}
+END_TEST
+
+/* An unconfigured sampler passes everything. */
+START_TEST(pass_through_default)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *s;
+	struct vis_event ev;
+	struct vis_sampler_stats st;
+
+	vis_sampler_conf_init(&c, "default");
+	s = mk(&c);
+	for (uint32_t t = VIS_EV_DROP; t <= VIS_EV_CONGESTION_END; t++) {
+		ev_init(&ev, t, t, t);
+		for (int i = 0; i < 100; i++)
+			ck_assert_int_eq(vis_sampler_offer(s, &ev, (uint64_t)i, NULL), 1);
+	}
+	vis_sampler_get_stats(s, &st);
+	ck_assert_uint_eq(st.seen, 500);
+	ck_assert_uint_eq(st.passed, 500);
+	stats_add_up(s);
+	vis_sampler_free(s);
+}
+END_TEST
+
+/* Every stage in one tree, random events: the statistics of every node
+ * still add up, and the aggregate passes at most its 64 tickets in each
+ * of the 100 periods. */
+START_TEST(stats_random_tree)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *kid[4], *agg, *p90, *all, *e3, *any;
+	struct vis_sampler *nodes[9];
+	struct vis_rng r;
+	struct vis_event ev;
+
+	vis_sampler_conf_init(&c, "agg");
+	c.kind = VIS_NODE_AGGREGATE;
+	c.tickets = 64;
+	c.period_ns = 100000;
+	c.dedup = 1;
+	c.rate_manager = 1;
+	agg = mk(&c);
+	for (uint32_t i = 0; i < 4; i++) {
+		vis_sampler_conf_init(&c, "kid");
+		vis_set_add(&c.match.ports, i);
+		c.tickets = 128;
+		c.period_ns = 100000;
+		c.seed = i + 100;
+		if (i == 0)
+			c.probability = 0.5;
+		if (i == 1) {
+			c.flow_filter = 1;
+			c.flow_reset_ns = 30000;
+		}
+		if (i == 2) {
+			c.limit = 2;
+			c.after = 1;
+			c.limit_period_ns = 10000;
+		}
+		if (i == 3) {
+			c.first = 3;
+			c.of = 7;
+			c.floor = -20;
+		}
+		kid[i] = mk(&c);
+		vis_sampler_add_member(agg, kid[i]);
+	}
+	vis_sampler_conf_init(&c, "p90");
+	c.probability = 0.9;
+	p90 = mk(&c);
+	vis_sampler_conf_init(&c, "all");
+	c.kind = VIS_NODE_CHAIN_ALL;
+	all = mk(&c);
+	vis_sampler_add_member(all, agg);
+	vis_sampler_add_member(all, p90);
+	vis_sampler_conf_init(&c, "e3");
+	c.every = 3;
+	e3 = mk(&c);
+	vis_sampler_conf_init(&c, "any");
+	c.kind = VIS_NODE_CHAIN_ANY;
+	any = mk(&c);
+	vis_sampler_add_member(any, all);
+	vis_sampler_add_member(any, e3);
+	nodes[0] = agg;
+	for (int i = 0; i < 4; i++)
+		nodes[1 + i] = kid[i];
+	nodes[5] = p90;
+	nodes[6] = all;
+	nodes[7] = e3;
+	nodes[8] = any;
+	vis_rng_seed(&r, 5);
+	for (uint64_t i = 0; i < 200000; i++) {
+		uint64_t x = vis_rng_next(&r);
+		ev_init(&ev, 1 + (uint32_t)(x % 3), (uint32_t)((x >> 8) % 5),
+			(uint32_t)((x >> 16) % 4));
+		ev.flow_hash = 1 + (x >> 24) % 50;
+		ev.mc_id = (x >> 40) % 4 == 0 ? 1 + (x >> 44) % 20 : 0;
+		vis_sampler_offer(any, &ev, i * 50, NULL);
+	}
+	for (int i = 0; i < 9; i++)
+		stats_add_up(nodes[i]);
+	{
+		struct vis_sampler_stats st;
+		vis_sampler_get_stats(agg, &st);
+		/* 100 periods of at most 64 */
+		ck_assert_uint_le(st.passed, 100 * 64);
+		ck_assert_uint_gt(st.passed, 0);
+	}
+	for (int i = 0; i < 9; i++)
+		vis_sampler_free(nodes[i]);
+}
+END_TEST
+
 START_TEST(bad_settings)
 {
 	struct vis_sampler_conf c;
@@ -660,6 +834,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, aggregate_dedup);
 	tcase_add_test(tc, fig15_rate_manager);
 	tcase_add_test(tc, fig15_step_policy);
+	tcase_add_test(tc, burst_two_buckets);
+	tcase_add_test(tc, pass_through_default);
+	tcase_add_test(tc, stats_random_tree);
 	tcase_add_test(tc, bad_settings);
 	suite_add_tcase(s, tc);
 	return s;

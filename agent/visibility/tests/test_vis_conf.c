@@ -1,0 +1,599 @@
+/*
+ * test_vis_conf.c - the `visibility` config section parsed from text with
+ * cfg_parse_buf: every key, the defaults, each kind of bad value with its
+ * exact "FILE:LINE: ..." message, sampler references (unknown member,
+ * cycle, rate manager rules), and a pipeline built from a config and
+ * driven with packet events (drops rate limited by a ticket sampler,
+ * forensics, delay levels, congestion asking for a port sample).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "agent/backend.h"
+#include "agent/visibility/vis_backend.h"
+#include "agent/visibility/vis_conf.h"
+#include "agent/visibility/vis_pipeline.h"
+
+static char err[512];
+
+static const char full[] = "visibility {\n"				      /* 1 */
+			   "  seed = 7\n"				      /* 2 */
+			   "  drops = yes\n"				      /* 3 */
+			   "  drop_reasons = {259, 260}\n"		      /* 4 */
+			   "  forensics = true\n"			      /* 5 */
+			   "  forensics_scope = port\n"			      /* 6 */
+			   "  forensics_ports = {1}\n"			      /* 7 */
+			   "  eligible {\n"				      /* 8 */
+			   "    traffic_classes = {3, 4}\n"		      /* 9 */
+			   "    events = {drop, delay}\n"		      /* 10 */
+			   "  }\n"					      /* 11 */
+			   "  delay_profile \"default\" {\n"		      /* 12 */
+			   "    thresholds = {200ns, 300ns, -1}\n"	      /* 13 */
+			   "    tags = {10, 20, 30}\n"			      /* 14 */
+			   "    severities = {1, 2, 3}\n"		      /* 15 */
+			   "    queues = {0, 1}\n"			      /* 16 */
+			   "  }\n"					      /* 17 */
+			   "  congestion \"q\" {\n"			      /* 18 */
+			   "    high = 100000\n"			      /* 19 */
+			   "    low = 20000\n"				      /* 20 */
+			   "  }\n"					      /* 21 */
+			   "  congestion \"p\" {\n"			      /* 22 */
+			   "    scope = port\n"				      /* 23 */
+			   "    ports = {0, 2-4}\n"			      /* 24 */
+			   "    high = 300K\n"				      /* 25 */
+			   "  }\n"					      /* 26 */
+			   "  sampler \"port0\" {\n"			      /* 27 */
+			   "    ports = {0}\n"				      /* 28 */
+			   "    tickets = 256\n"			      /* 29 */
+			   "    period = 1s\n"				      /* 30 */
+			   "  }\n"					      /* 31 */
+			   "  sampler \"port1\" {\n"			      /* 32 */
+			   "    ports = {1}\n"				      /* 33 */
+			   "    tickets = 256\n"			      /* 34 */
+			   "    cap = 300\n"				      /* 35 */
+			   "    floor = -10\n"				      /* 36 */
+			   "    batch_jitter = 3\n"			      /* 37 */
+			   "    flow_filter = true\n"			      /* 38 */
+			   "    flow_hashes = 2\n"			      /* 39 */
+			   "    flow_bits = 1024\n"			      /* 40 */
+			   "    flow_reset = 500ms\n"			      /* 41 */
+			   "    flow_reset_on = {delay_end, forensics_end}\n" /* 42 */
+			   "  }\n"					      /* 43 */
+			   "  sampler \"agg\" {\n"			      /* 44 */
+			   "    type = aggregate\n"			      /* 45 */
+			   "    members = {\"port0\", \"port1\"}\n"	      /* 46 */
+			   "    tickets = 512\n"			      /* 47 */
+			   "    dedup = true\n"				      /* 48 */
+			   "    dedup_window = 10us\n"			      /* 49 */
+			   "    rate_manager = true\n"			      /* 50 */
+			   "    rate_levels = {64, 128, 256, 384, 512}\n"     /* 51 */
+			   "    rate_policy = step\n"			      /* 52 */
+			   "  }\n"					      /* 53 */
+			   "  sampler \"p55\" {\n"			      /* 54 */
+			   "    probability = 55%\n"			      /* 55 */
+			   "    limit = 1\n"				      /* 56 */
+			   "    after = 2\n"				      /* 57 */
+			   "    limit_period = 2s\n"			      /* 58 */
+			   "    limit_key = flow\n"			      /* 59 */
+			   "    protocol = 17\n"			      /* 60 */
+			   "    dst_ports = {4791}\n"			      /* 61 */
+			   "  }\n"					      /* 62 */
+			   "  sampler \"k5\" {\n"			      /* 63 */
+			   "    first = 5\n"				      /* 64 */
+			   "    of = 100\n"				      /* 65 */
+			   "  }\n"					      /* 66 */
+			   "  sampler \"chain\" {\n"			      /* 67 */
+			   "    type = all\n"				      /* 68 */
+			   "    members = {p55, k5}\n"			      /* 69 */
+			   "  }\n"					      /* 70 */
+			   "  sample_drops = agg\n"			      /* 71 */
+			   "  sample_delay = chain\n"			      /* 72 */
+			   "}\n";
+
+START_TEST(full_config)
+{
+	struct vis_config vc;
+	const struct vis_sampler_conf *c;
+
+	ck_assert_msg(vis_conf_parse_text(full, "t.conf", &vc, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(vc.enabled, 1);
+	ck_assert_uint_eq(vc.seed, 7);
+	ck_assert_int_eq(vc.drops, 1);
+	ck_assert_uint_eq(vc.drop_reasons.n, 2);
+	ck_assert_uint_eq(vc.drop_reasons.v[1], 260);
+	ck_assert_int_eq(vc.forensics, 1);
+	ck_assert_int_eq(vc.forensics_port_scope, 1);
+	ck_assert_uint_eq(vc.forensics_ports.n, 1);
+	ck_assert_int_eq(vc.has_eligibility, 1);
+	ck_assert_uint_eq(vc.eligibility.tcs.n, 2);
+	ck_assert_uint_eq(vc.eligibility.events, (1u << VIS_EV_DROP) | (1u << VIS_EV_HIGH_DELAY));
+	ck_assert_uint_eq(vc.n_delay, 1);
+	ck_assert_uint_eq(vc.delay[0].profile.n, 3);
+	ck_assert_int_eq(vc.delay[0].profile.lv[0].threshold_ns, 200);
+	ck_assert_int_eq(vc.delay[0].profile.lv[1].threshold_ns, 300);
+	ck_assert_int_eq(vc.delay[0].profile.lv[2].threshold_ns, -1);
+	ck_assert_uint_eq(vc.delay[0].profile.lv[1].tag, 20);
+	ck_assert_uint_eq(vc.delay[0].profile.lv[2].severity, 3);
+	ck_assert_uint_eq(vc.delay[0].queues.n, 2);
+	ck_assert_uint_eq(vc.n_congestion, 2);
+	ck_assert_int_eq(vc.congestion[0].port_scope, 0);
+	ck_assert_uint_eq(vc.congestion[0].high, 100000);
+	ck_assert_uint_eq(vc.congestion[0].low, 20000);
+	ck_assert_int_eq(vc.congestion[1].port_scope, 1);
+	ck_assert_uint_eq(vc.congestion[1].ports.n, 4);
+	ck_assert_uint_eq(vc.congestion[1].ports.v[3], 4);
+	ck_assert_uint_eq(vc.congestion[1].high, 300 * 1024);
+	ck_assert_uint_eq(vc.congestion[1].low, 150 * 1024); /* default: high / 2 */
+	ck_assert_uint_eq(vc.n_samplers, 6);
+	c = &vc.samplers[1].c;
+	ck_assert_str_eq(c->name, "port1");
+	ck_assert_uint_eq(c->tickets, 256);
+	ck_assert_uint_eq(c->cap, 300);
+	ck_assert_int_eq(c->floor, -10);
+	ck_assert_uint_eq(c->batch_jitter, 3);
+	ck_assert_uint_eq(c->period_ns, 1000000000ULL);
+	ck_assert_int_eq(c->flow_filter, 1);
+	ck_assert_uint_eq(c->flow_hashes, 2);
+	ck_assert_uint_eq(c->flow_bits, 1024);
+	ck_assert_uint_eq(c->flow_reset_ns, 500000000ULL);
+	ck_assert_int_eq(c->flow_reset_on_delay_end, 1);
+	ck_assert_int_eq(c->flow_reset_on_forensics_end, 1);
+	c = &vc.samplers[2].c;
+	ck_assert_uint_eq(c->kind, VIS_NODE_AGGREGATE);
+	ck_assert_uint_eq(vc.samplers[2].n_members, 2);
+	ck_assert_str_eq(vc.samplers[2].members[1], "port1");
+	ck_assert_int_eq(c->dedup, 1);
+	ck_assert_uint_eq(c->dedup_window_ns, 10000);
+	ck_assert_int_eq(c->rate_manager, 1);
+	ck_assert_uint_eq(c->n_rate_levels, 5);
+	ck_assert_uint_eq(c->rate_levels[4], 512);
+	ck_assert_uint_eq(c->rate_policy, VIS_RATE_STEP);
+	c = &vc.samplers[3].c;
+	ck_assert(c->probability > 0.5499 && c->probability < 0.5501);
+	ck_assert_uint_eq(c->limit, 1);
+	ck_assert_uint_eq(c->after, 2);
+	ck_assert_uint_eq(c->limit_period_ns, 2000000000ULL);
+	ck_assert_int_eq(c->limit_by_flow, 1);
+	ck_assert_int_eq(c->match.proto, 17);
+	ck_assert_uint_eq(c->match.dports.v[0], 4791);
+	ck_assert_uint_eq(vc.samplers[4].c.first, 5);
+	ck_assert_uint_eq(vc.samplers[4].c.of, 100);
+	ck_assert_uint_eq(vc.samplers[5].c.kind, VIS_NODE_CHAIN_ALL);
+	ck_assert_str_eq(vc.route[VIS_EV_DROP], "agg");
+	ck_assert_str_eq(vc.route[VIS_EV_HIGH_DELAY], "chain");
+	ck_assert_str_eq(vc.route[VIS_EV_FORENSICS], "");
+	/* different samplers get different seeds */
+	ck_assert_uint_ne(vc.samplers[0].c.seed, vc.samplers[1].c.seed);
+	vis_config_release(&vc);
+}
+END_TEST
+
+START_TEST(defaults)
+{
+	struct vis_config vc;
+
+	ck_assert_int_eq(vis_conf_parse_text("", "t.conf", &vc, err, sizeof err), 0);
+	ck_assert_int_eq(vc.enabled, 0);
+	vis_config_release(&vc);
+	ck_assert_int_eq(vis_conf_parse_text("visibility {\n}\n", "t.conf", &vc, err, sizeof err),
+			 0);
+	ck_assert_int_eq(vc.enabled, 0);
+	vis_config_release(&vc);
+	ck_assert_int_eq(vis_conf_parse_text("visibility {\n enable = false\n}\n", "t.conf", &vc,
+					     err, sizeof err),
+			 0);
+	ck_assert_int_eq(vc.enabled, 0);
+	vis_config_release(&vc);
+	ck_assert_int_eq(vis_conf_parse_text("visibility {\n forensics = on\n}\n", "t.conf", &vc,
+					     err, sizeof err),
+			 0);
+	ck_assert_int_eq(vc.enabled, 1);
+	ck_assert_int_eq(vc.drops, 1);
+	ck_assert_int_eq(vc.forensics, 1);
+	ck_assert_int_eq(vc.has_eligibility, 0);
+	ck_assert_uint_eq(vc.n_samplers, 0);
+	vis_config_release(&vc);
+}
+END_TEST
+
+static void bad(const char *text, const char *want)
+{
+	struct vis_config vc;
+
+	err[0] = 0;
+	ck_assert_int_eq(vis_conf_parse_text(text, "t.conf", &vc, err, sizeof err), -1);
+	ck_assert_str_eq(err, want);
+	vis_config_release(&vc);
+}
+
+START_TEST(errors)
+{
+	bad("visibility {\n sampler x {\n  probability = 1.5\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": probability: 1.5 is not in 0..1 (or 0%..100%)");
+	bad("visibility {\n sampler x {\n  every = 0\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": every: 0 out of range (1..4294967295)");
+	bad("visibility {\n sampler x {\n  first = 5\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": first: first and of go together");
+	bad("visibility {\n sampler x {\n  first = 6\n  of = 5\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": first: 6 is more than of (5)");
+	bad("visibility {\n sampler x {\n  tickets = 10\n  period = \"3 days\"\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": period: \"3 days\" is not a duration (a "
+	    "number with ns, us, ms or s)");
+	bad("visibility {\n sampler x {\n  period = 1s\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": period: needs tickets");
+	bad("visibility {\n sampler x {\n  tickets = 10\n  cap = 5\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": cap: 5 is below tickets (10)");
+	bad("visibility {\n sampler x {\n  flow_bits = 1000\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": flow_bits: 1000 is not a power of two");
+	bad("visibility {\n sampler x {\n  type = chain\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": type: \"chain\" is not one of sampler, all, "
+	    "any, aggregate");
+	bad("visibility {\n sampler x {\n  type = all\n }\n}\n",
+	    "t.conf: visibility: sampler \"x\": members: missing (type = all)");
+	bad("visibility {\n sampler x {\n  type = all\n  members = {y}\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": members: no sampler named \"y\"");
+	bad("visibility {\n sampler x {\n  type = all\n  members = {y}\n }\n"
+	    " sampler y {\n  type = any\n  members = {x}\n }\n}\n",
+	    "t.conf: visibility: sampler \"x\" is its own member");
+	bad("visibility {\n sampler x {\n  tickets = 5\n  rate_manager = yes\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": rate_manager: needs type = aggregate and "
+	    "tickets");
+	bad("visibility {\n sampler c {\n  tickets = 5\n  period = 2s\n }\n"
+	    " sampler a {\n  type = aggregate\n  members = {c}\n  tickets = 10\n"
+	    "  rate_manager = yes\n }\n}\n",
+	    "t.conf:8: visibility: sampler \"a\": members: \"c\" needs tickets and the "
+	    "aggregate's period for the rate manager");
+	bad("visibility {\n sampler x {\n  probability = 0.5\n  every = 3\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": probability, every and first/of exclude each "
+	    "other");
+	bad("visibility {\n sampler x {\n  events = {drops}\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": events: \"drops\" is not one of drop, delay, "
+	    "forensics, congestion");
+	bad("visibility {\n sample_drops = nope\n}\n",
+	    "t.conf:2: visibility: sample_drops: no sampler named \"nope\"");
+	bad("visibility {\n delay_profile d {\n  thresholds = {1us, 2us, 3us, 4us, 5us}\n }\n}\n",
+	    "t.conf:3: visibility: delay_profile \"d\": thresholds: more than 4 levels");
+	bad("visibility {\n delay_profile d {\n  thresholds = {1us, 2us}\n  tags = {1}\n }\n}\n",
+	    "t.conf:4: visibility: delay_profile \"d\": tags: 1 tags for 2 thresholds");
+	bad("visibility {\n delay_profile d {\n  queues = {1}\n }\n}\n",
+	    "t.conf: visibility: delay_profile \"d\": thresholds: missing");
+	bad("visibility {\n congestion c {\n  high = 10\n  low = 20\n }\n}\n",
+	    "t.conf:4: visibility: congestion \"c\": low: 20 is above high (10)");
+	bad("visibility {\n congestion c {\n  scope = port\n  queues = {1}\n  high = 10\n }\n}\n",
+	    "t.conf:4: visibility: congestion \"c\": queues: not with scope = port");
+	bad("visibility {\n congestion c {\n  high = 10X\n }\n}\n",
+	    "t.conf:3: visibility: congestion \"c\": high: \"10X\" is not a whole number of "
+	    "bytes (with K, M or G)");
+	bad("visibility {\n forensics_ports = {5-2}\n}\n",
+	    "t.conf:2: visibility: forensics_ports: range 5-2 not within 0..65535");
+	bad("visibility {\n forensics = maybe\n}\n",
+	    "t.conf:2: visibility: forensics: \"maybe\" is not true or false");
+	bad("visibility {\n eligible {\n  ports = {70000}\n }\n}\n",
+	    "t.conf:3: visibility: eligible: ports: 70000 out of range (0..65535)");
+	/* a key libconfuse does not know: its own message, then ours */
+	bad("visibility {\n colour = red\n}\n", "t.conf: syntax error in the visibility section");
+}
+END_TEST
+
+START_TEST(durations)
+{
+	uint64_t ns;
+
+	ck_assert_int_eq(vis_parse_duration("2", &ns), 0); /* seconds */
+	ck_assert_uint_eq(ns, 2000000000ULL);
+	ck_assert_int_eq(vis_parse_duration("250ns", &ns), 0);
+	ck_assert_uint_eq(ns, 250);
+	ck_assert_int_eq(vis_parse_duration("10us", &ns), 0);
+	ck_assert_uint_eq(ns, 10000);
+	ck_assert_int_eq(vis_parse_duration("5ms", &ns), 0);
+	ck_assert_uint_eq(ns, 5000000);
+	ck_assert_int_eq(vis_parse_duration("2s", &ns), 0);
+	ck_assert_uint_eq(ns, 2000000000ULL);
+	ck_assert_int_eq(vis_parse_duration("2 s", &ns), -1);
+	ck_assert_int_eq(vis_parse_duration("-1", &ns), -1);
+	ck_assert_int_eq(vis_parse_duration("1h", &ns), -1);
+	ck_assert_int_eq(vis_parse_duration("99999999999999999999s", &ns), -1);
+}
+END_TEST
+
+/* ---- a pipeline from a config ---- */
+
+struct out {
+	unsigned n[VIS_EV_NTYPES];
+	unsigned port_samples;
+	uint32_t last_port;
+	uint64_t forensic_id;
+};
+
+static void on_event(void *arg, const struct vis_event *ev)
+{
+	struct out *o = arg;
+
+	o->n[ev->type]++;
+	if (ev->type == VIS_EV_FORENSICS)
+		o->forensic_id = ev->event_id;
+}
+
+static void on_port(void *arg, uint32_t port, uint64_t t_ns)
+{
+	struct out *o = arg;
+
+	(void)t_ns;
+	o->port_samples++;
+	o->last_port = port;
+}
+
+static const char pipe_text[] = "visibility {\n"
+				"  forensics = yes\n"
+				"  delay_profile all {\n"
+				"    thresholds = {200ns, 300ns}\n"
+				"  }\n"
+				"  congestion q {\n"
+				"    high = 5000\n"
+				"    low = 1000\n"
+				"  }\n"
+				"  sampler drops {\n"
+				"    tickets = 10\n"
+				"    period = 1s\n"
+				"  }\n"
+				"  sampler k5 {\n"
+				"    first = 5\n"
+				"    of = 100\n"
+				"  }\n"
+				"  sample_drops = drops\n"
+				"  sample_delay = k5\n"
+				"}\n";
+
+static void pe_init(struct vis_pkt_event *pe, uint32_t type, uint64_t t, uint32_t port, uint64_t id,
+		    uint64_t depth)
+{
+	memset(pe, 0, sizeof(*pe));
+	pe->type = type;
+	pe->t_ns = t;
+	pe->port = port;
+	pe->in_port = VIS_NONE;
+	pe->pkt_id = id;
+	pe->tail_id = VIS_ID_NONE;
+	pe->depth_bytes = depth;
+	pe->delay_ns = UINT64_MAX;
+	pe->reason = 259;
+	pe->flow_hash = id + 1;
+}
+
+START_TEST(pipeline_from_config)
+{
+	struct vis_config vc;
+	struct vis_pipeline *p;
+	struct vis_pipeline_stats st;
+	struct vis_pkt_event pe;
+	struct out o;
+	struct vis_pipeline_cbs cbs = {.event = on_event, .port_sample = on_port, .arg = &o};
+
+	memset(&o, 0, sizeof o);
+	ck_assert_msg(vis_conf_parse_text(pipe_text, "p.conf", &vc, err, sizeof err) == 0, "%s",
+		      err);
+	p = vis_pipeline_new(&vc, 4, 8, &cbs, err, sizeof err);
+	ck_assert_msg(p != NULL, "%s", err);
+	vis_config_release(&vc);
+
+	/* 5 packets queue up on port 2 (the 5th crosses 5000 bytes) */
+	for (uint64_t id = 1; id <= 5; id++) {
+		pe_init(&pe, VIS_PKT_ENQUEUE, id, 2, id, id * 1200);
+		vis_pipeline_feed(p, &pe);
+	}
+	ck_assert_uint_eq(o.port_samples, 1);
+	ck_assert_uint_eq(o.last_port, 2);
+	ck_assert_uint_eq(o.n[VIS_EV_CONGESTION_START], 1);
+	/* 30 drops within a second: 10 tickets */
+	for (uint64_t i = 0; i < 30; i++) {
+		pe_init(&pe, VIS_PKT_DROP, 100 + i, 2, 0, 6000);
+		vis_pipeline_feed(p, &pe);
+	}
+	ck_assert_uint_eq(o.n[VIS_EV_DROP], 10);
+	ck_assert_uint_eq(vis_pipeline_drops_lost(p), 20);
+	/* the 5 depart with 250 ns of delay: 5 forensics (no sampler), and
+	 * 5 high-delay level 1 of which k5 passes all (first 5 of 100) */
+	for (uint64_t id = 1; id <= 5; id++) {
+		pe_init(&pe, VIS_PKT_DEQUEUE, 200 + id, 2, id, (5 - id) * 1200);
+		pe.delay_ns = 250;
+		vis_pipeline_feed(p, &pe);
+	}
+	ck_assert_uint_eq(o.n[VIS_EV_FORENSICS], 5);
+	ck_assert_uint_eq(o.n[VIS_EV_HIGH_DELAY], 5);
+	ck_assert_uint_eq(o.n[VIS_EV_CONGESTION_END], 1);
+	ck_assert_uint_eq(o.n[VIS_EV_DELAY_END], 0);
+	/* 100 more high-delay departures: only 5 more pass k5 */
+	for (uint64_t id = 6; id < 106; id++) {
+		pe_init(&pe, VIS_PKT_ENQUEUE, 300 + id, 1, id, 100);
+		vis_pipeline_feed(p, &pe);
+		pe_init(&pe, VIS_PKT_DEQUEUE, 301 + id, 1, id, 0);
+		pe.delay_ns = 350;
+		vis_pipeline_feed(p, &pe);
+	}
+	ck_assert_uint_eq(o.n[VIS_EV_HIGH_DELAY], 5 + 5);
+	vis_pipeline_get_stats(p, &st);
+	ck_assert_uint_eq(st.raised[VIS_EV_DROP], 30);
+	ck_assert_uint_eq(st.raised[VIS_EV_HIGH_DELAY], 105);
+	ck_assert_uint_eq(st.sampled_out[VIS_EV_HIGH_DELAY], 95);
+	ck_assert_uint_eq(st.port_samples, 1);
+	/* every sampler's statistics add up */
+	for (size_t i = 0; i < vis_pipeline_n_samplers(p); i++) {
+		struct vis_sampler_stats ss;
+		uint64_t sum = 0;
+		vis_sampler_get_stats(vis_pipeline_sampler(p, i), &ss);
+		for (int r = 1; r < VIS_REJ_N; r++)
+			sum += ss.rejected[r];
+		ck_assert_uint_eq(ss.seen, ss.passed + sum);
+	}
+	ck_assert_ptr_nonnull(vis_pipeline_sampler_by_name(p, "k5"));
+	vis_pipeline_free(p);
+}
+END_TEST
+
+/* A backend event converts into a packet event. */
+START_TEST(from_backend_event)
+{
+	struct bsf_event be;
+	struct vis_pkt_event pe;
+	static const uint8_t hdr[] = {0x02, 0,	  0,	0, 0, 1, 0x02, 0, 0, 0,	 0,    2,
+				      0x86, 0xdd, 0x60, 0, 0, 0, 0,    8, 6, 64, 0x20, 0x01};
+
+	memset(&be, 0, sizeof be);
+	be.type = BSF_EV_DROP;
+	be.reason = 259;
+	be.stage = BSF_STAGE_EGRESS_ADMISSION;
+	be.in_port = 1;
+	be.out_port = 3;
+	be.queue = 5;
+	be.frame_len = 9000;
+	be.t_ns = 123;
+	be.depth_bytes = 4096;
+	memcpy(be.hdr, hdr, sizeof hdr);
+	be.hdr_len = sizeof hdr;
+	ck_assert_int_eq(vis_pkt_from_bsf(&be, &pe), 0);
+	ck_assert_uint_eq(pe.type, VIS_PKT_DROP);
+	ck_assert_uint_eq(pe.port, 3);
+	ck_assert_uint_eq(pe.queue, 5);
+	ck_assert_uint_eq(pe.in_port, 1);
+	ck_assert_uint_eq(pe.reason, 259);
+	ck_assert_uint_eq(pe.stage, BSF_STAGE_EGRESS_ADMISSION);
+	ck_assert_uint_eq(pe.frame_len, 9000);
+	ck_assert_uint_eq(pe.depth_bytes, 4096);
+	ck_assert_uint_eq(pe.flags, VIS_PKTF_PARTIAL);
+	ck_assert_uint_eq(pe.mc_id, 0);
+	ck_assert_ptr_eq(pe.hdr, be.hdr);
+	be.type = BSF_EV_SAMPLE;
+	be.transit_ns = 777;
+	be.multicast = 1;
+	ck_assert_int_eq(vis_pkt_from_bsf(&be, &pe), 0);
+	ck_assert_uint_eq(pe.type, VIS_PKT_DEQUEUE);
+	ck_assert_uint_eq(pe.delay_ns, 777);
+	ck_assert_uint_ne(pe.mc_id, 0);
+	be.type = 99;
+	ck_assert_int_eq(vis_pkt_from_bsf(&be, &pe), -1);
+}
+END_TEST
+
+/* The example of bsflowd.conf(5), VISIBILITY SECTION. */
+START_TEST(manual_example)
+{
+	static const char text[] = "visibility {\n"
+				   "\tforensics = yes\n"
+				   "\tdelay_profile default {\n"
+				   "\t\tthresholds = {20us, 100us}\n"
+				   "\t}\n"
+				   "\tcongestion queues {\n"
+				   "\t\thigh = 512K\n"
+				   "\t\tlow = 128K\n"
+				   "\t}\n"
+				   "\tsampler port0 {\n"
+				   "\t\tports = {0}\n"
+				   "\t\ttickets = 256\n"
+				   "\t\tperiod = 1s\n"
+				   "\t}\n"
+				   "\tsampler port1 {\n"
+				   "\t\tports = {1}\n"
+				   "\t\ttickets = 256\n"
+				   "\t\tperiod = 1s\n"
+				   "\t}\n"
+				   "\tsampler all_ports {\n"
+				   "\t\ttype = aggregate\n"
+				   "\t\tmembers = {port0, port1}\n"
+				   "\t\ttickets = 512\n"
+				   "\t\tperiod = 1s\n"
+				   "\t\tdedup = yes\n"
+				   "\t\trate_manager = yes\n"
+				   "\t}\n"
+				   "\tsample_drops = all_ports\n"
+				   "}\n";
+	struct vis_config vc;
+	struct vis_pipeline *p;
+
+	ck_assert_msg(vis_conf_parse_text(text, "man", &vc, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(vc.enabled, 1);
+	ck_assert_int_eq(vc.delay[0].profile.lv[0].threshold_ns, 20000);
+	ck_assert_uint_eq(vc.congestion[0].high, 512 * 1024);
+	ck_assert_uint_eq(vc.n_samplers, 3);
+	p = vis_pipeline_new(&vc, 2, 8, NULL, err, sizeof err);
+	ck_assert_msg(p != NULL, "%s", err);
+	vis_pipeline_free(p);
+	vis_config_release(&vc);
+}
+END_TEST
+
+/* Snapshot mode: only the first packet of each flow in a forensics
+ * snapshot passes, and the flow filter restarts with each snapshot. */
+START_TEST(pipeline_snapshot_flows)
+{
+	static const char text[] = "visibility {\n"
+				   "  forensics = yes\n"
+				   "  sampler snap {\n"
+				   "    flow_filter = yes\n"
+				   "    flow_reset_on = {forensics_end}\n"
+				   "  }\n"
+				   "  sample_forensics = snap\n"
+				   "}\n";
+	struct vis_config vc;
+	struct vis_pipeline *p;
+	struct vis_pkt_event pe;
+	struct out o;
+	struct vis_pipeline_cbs cbs = {.event = on_event, .arg = &o};
+	uint64_t id = 0;
+
+	memset(&o, 0, sizeof o);
+	ck_assert_msg(vis_conf_parse_text(text, "s.conf", &vc, err, sizeof err) == 0, "%s", err);
+	p = vis_pipeline_new(&vc, 1, 1, &cbs, err, sizeof err);
+	ck_assert_msg(p != NULL, "%s", err);
+	vis_config_release(&vc);
+	for (int round = 0; round < 2; round++) {
+		uint64_t first = id + 1;
+		/* flows A A B B queue up, a drop, then they leave */
+		for (int i = 0; i < 4; i++) {
+			id++;
+			pe_init(&pe, VIS_PKT_ENQUEUE, 10 * id, 0, id, 100);
+			pe.flow_hash = i < 2 ? 0xa : 0xb;
+			vis_pipeline_feed(p, &pe);
+		}
+		pe_init(&pe, VIS_PKT_DROP, 10 * id + 1, 0, 0, 400);
+		vis_pipeline_feed(p, &pe);
+		for (uint64_t d = first; d <= id; d++) {
+			pe_init(&pe, VIS_PKT_DEQUEUE, 10 * id + 2 + d, 0, d, 0);
+			pe.flow_hash = d - first < 2 ? 0xa : 0xb;
+			vis_pipeline_feed(p, &pe);
+		}
+		ck_assert_uint_eq(o.n[VIS_EV_FORENSICS], 2 * (unsigned)(round + 1));
+	}
+	ck_assert_uint_eq(o.n[VIS_EV_DROP], 2);
+	vis_pipeline_free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("vis_conf");
+	TCase *tc = tcase_create("conf");
+
+	tcase_add_test(tc, full_config);
+	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, errors);
+	tcase_add_test(tc, durations);
+	tcase_add_test(tc, pipeline_from_config);
+	tcase_add_test(tc, from_backend_event);
+	tcase_add_test(tc, manual_example);
+	tcase_add_test(tc, pipeline_snapshot_flows);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,206 @@
+#!/bin/sh
+# collector-test/tests/e2e-drops.sh - dropped-packet notifications end to
+# end: bsflowd with the built-in model, received by bsflow-collect
+# --strict -j.
+# Run 1 (drops.limit = 100; 4 ports at 1G, queues of 64 KB):
+#   - port 1 sends 400 frames the forwarding pipeline drops as
+#     ttl_exceeded (257) within 10 ms, port 2 300 acl (258) from 0.5 s,
+#     port 3 200 blackhole_route (269) from 1 s: far more than 100 a
+#     second, so most are suppressed;
+#   - from 3.1 s ports 1 and 2 each send 3000 frames at line rate to port 0:
+#     port 0's queue 0 overflows (no_buffer_space, 259, egress admission);
+#   - at 3.5 s one more blackhole_route drop on port 3, when the bucket is
+#     full again, so its notification carries the final drops count.
+#   Checks (e2e-flows-check.py drops): forwarding drops carry the reason
+#   of their input port and the symbol "forwarding" and no queue records,
+#   buffer drops 259 with "egress_admission"/"ingress_admission", 0:1040
+#   and (egress) queue 0; every reason appears; sequence numbers 1, 2, ...
+#   on 2:1; notifications received + the last drops field = every drop the
+#   model made (the sum of ifInDiscards and ifOutDiscards of the final
+#   counters samples); never more than 100 notifications in a second (by
+#   their 0:1043 timestamps).
+# Run 2 (drops { max = 50, max_trip = 2, cooldown = 2 }): ttl drops at 200 a
+#   second for 4 s trip the circuit breaker: bsflowd logs it, sends nothing
+#   for at least the cool-down, logs the resumption, and the drops field
+#   counts what it held back (sent + drops = offered again).
+# Run 3: ports 1 and 2 flood port 0 with 64-byte frames at 10G, about
+#   300000 drops in 40 ms, far more than the model's event queue (4096)
+#   holds between two reads: the drop events it loses are counted in the
+#   drops field too, so sent + drops = offered still holds.
+. "$(dirname "$0")/e2e-lib.sh"
+e2e_init drops
+E2E_INTERVAL=1
+CHECK="$top_srcdir/collector-test/tests/e2e-flows-check.py"
+BASE='	seed = 9
+	ports = 4
+	speed = 1G
+	cell_size = 256
+	buffer = 4M
+	unicast_queues = 8
+	queue_min = 0
+	queue_limit = 64K'
+E2E_MODEL="drops {
+	limit = 100
+}
+model {
+$BASE
+	traffic ttl {
+		ports = {1}
+		destination = fixed
+		to = 0
+		rate = 10%
+		size = 256
+		drop = 1
+		drop_reason = ttl_exceeded
+		packets = 400
+	}
+	traffic acl {
+		ports = {2}
+		destination = fixed
+		to = 0
+		rate = 10%
+		size = 256
+		drop = 1
+		drop_reason = acl
+		packets = 300
+		start = 500ms
+	}
+	traffic bh {
+		ports = {3}
+		destination = fixed
+		to = 0
+		rate = 662400
+		arrival = constant
+		size = 256
+		drop = 1
+		drop_reason = blackhole_route
+		packets = 600
+		start = 1s
+	}
+	traffic burst {
+		ports = {1, 2}
+		destination = fixed
+		to = 0
+		rate = 100%
+		arrival = constant
+		size = 1024
+		dscp = 0
+		packets = 3000
+		start = 3100ms
+	}
+	traffic last {
+		ports = {3}
+		destination = fixed
+		to = 0
+		size = 256
+		drop = 1
+		drop_reason = blackhole_route
+		packets = 1
+		start = 3500ms
+	}
+}"
+e2e_collect col --strict -j -b 127.0.0.1
+e2e_conf "$TMP/bsflowd.conf" "127.0.0.1:$cport"
+e2e_daemon bsflowd "$TMP/bsflowd.conf" 5
+e2e_wait_daemon bsflowd
+sleep 0.3
+e2e_stop $cpid
+if [ "$st" != 0 ]; then
+	fail "bsflow-collect --strict exited $st"
+	tail -n 5 "$TMP/col.err"
+fi
+python3 "$CHECK" drops "$TMP/col.out" 100 257=400,258=300,269=601 || rc=1
+grep 'discards\.' "$TMP/col.err"
+
+# ---- run 2: the circuit breaker
+E2E_MODEL="drops {
+	limit = 100
+	max = 50
+	max_trip = 2
+	cooldown = 2
+}
+model {
+$BASE
+	traffic ttl {
+		ports = {1}
+		destination = fixed
+		to = 0
+		rate = 1632K
+		arrival = constant
+		size = 1000
+		drop = 1
+		drop_reason = ttl_exceeded
+		packets = 800
+	}
+	traffic last {
+		ports = {3}
+		destination = fixed
+		to = 0
+		size = 256
+		drop = 1
+		drop_reason = blackhole_route
+		packets = 1
+		start = 6500ms
+	}
+}"
+e2e_collect col2 --strict -j -b 127.0.0.1
+e2e_conf "$TMP/bsflowd2.conf" "127.0.0.1:$cport"
+e2e_daemon bsflowd2 "$TMP/bsflowd2.conf" 8
+e2e_wait_daemon bsflowd2
+sleep 0.3
+e2e_stop $cpid
+if [ "$st" != 0 ]; then
+	fail "bsflow-collect --strict exited $st (run 2)"
+	tail -n 5 "$TMP/col2.err"
+fi
+python3 "$CHECK" breaker "$TMP/col2.out" 100 2 || rc=1
+grep -q 'circuit breaker open' "$TMP/bsflowd2.log" || fail "no log line about the breaker opening"
+grep -q 'circuit breaker closed' "$TMP/bsflowd2.log" || fail "no log line about the breaker closing"
+grep 'circuit breaker' "$TMP/bsflowd2.log"
+
+# ---- run 3: more drops than the backend's event queue holds
+E2E_MODEL="model {
+	seed = 9
+	ports = 4
+	speed = 10G
+	cell_size = 256
+	buffer = 4M
+	unicast_queues = 8
+	queue_min = 0
+	queue_limit = 64K
+	traffic flood {
+		ports = {1, 2}
+		destination = fixed
+		to = 0
+		rate = 100%
+		arrival = constant
+		size = 64
+		dscp = 0
+		packets = 300000
+	}
+	traffic last {
+		ports = {3}
+		destination = fixed
+		to = 0
+		size = 256
+		drop = 1
+		drop_reason = blackhole_route
+		packets = 1
+		start = 2500ms
+	}
+}"
+e2e_collect col3 --strict -j -b 127.0.0.1
+e2e_conf "$TMP/bsflowd3.conf" "127.0.0.1:$cport"
+e2e_daemon bsflowd3 "$TMP/bsflowd3.conf" 4
+e2e_wait_daemon bsflowd3
+sleep 0.3
+e2e_stop $cpid
+if [ "$st" != 0 ]; then
+	fail "bsflow-collect --strict exited $st (run 3)"
+	tail -n 5 "$TMP/col3.err"
+fi
+python3 "$CHECK" identity "$TMP/col3.out" 100 || rc=1
+lost=$(sed -n 's/.* \([0-9]*\) drop events lost to a full queue$/\1/p' "$TMP/bsflowd3.log")
+echo "run 3: $lost drop events lost to a full queue"
+[ -n "$lost" ] && [ "$lost" -gt 0 ] || fail "run 3: the event queue did not overflow"
+e2e_finish

@@ -213,6 +213,12 @@ struct bsf_backend_ops {
 	 * the queue.  The agent counts them in the drops field of its
 	 * dropped-packet notifications. */
 	uint64_t (*drop_events_lost)(void *st);
+	/* Optional (NULL if not): sampled packets of port (its ingress
+	 * port, the data source of their flow samples) whose BSF_EV_SAMPLE
+	 * event was lost to a full event queue, cumulative.  The agent adds
+	 * them, with the samples it could not send itself, in the drops field
+	 * of that port's flow samples. */
+	uint64_t (*sample_drops)(void *st, uint32_t port);
 };
 
 /* The symbol a plugin exports. */

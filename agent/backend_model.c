@@ -9,13 +9,13 @@
  * reported (lag_ns, and a log line at most once a minute while it exceeds
  * BM_LAG_WARN_NS) rather than the model silently running slow.
  *
- * Read windows: the model closes a window's peaks for the whole switch on
- * each read, and resets its delay maxima per queue on each read, but the
- * agent reads one port (or the device) at a time.  So every model read is
- * folded into per-window, per-object accumulators here, and a read of
- * (window, port) returns and clears only that port's accumulated peaks:
- * each object's peak covers exactly the time since that window last read
- * that object.
+ * Read windows map one to one onto the model's (MODEL_NUM_WINDOWS of
+ * them): a read of (window, port) is a model read of that port alone,
+ * which returns and restarts only that port's window peaks; a device read
+ * covers the device, the service pools and the CPU port's queues; a delay
+ * read the port's queues.  So each object's peak covers exactly the time
+ * since that window last read that object, at O(one port) per read.  The
+ * model's times (ns since open) become Unix-epoch ns here.
  */
 #include "config.h"
 
@@ -39,27 +39,7 @@
 #define BM_LAG_LOG_NS  (60ull * 1000000000ull)
 #define BM_EV_CHUNK    32
 
-/* A peak accumulator: the highest peak seen since the window's last read. */
-struct bm_acc {
-	struct model_occ o;
-	int have;
-};
-
-struct bm_port_acc {
-	struct bm_acc ing_uc, ing_mc, egr_uc, egr_mc;
-	struct bm_acc pg[MODEL_NUM_PG], pg_headroom[MODEL_NUM_PG];
-	struct bm_acc ucq[MODEL_MAX_QUEUES], mcq[MODEL_MAX_QUEUES];
-};
-
-struct bm_dev_acc {
-	struct bm_acc uc, mc;
-	struct bm_acc ing_pool[MODEL_MAX_POOLS], egr_pool[MODEL_MAX_POOLS];
-	struct bm_acc cpu[MODEL_MAX_QUEUES];
-};
-
-struct bm_delay_acc {
-	uint64_t nt_max, mk_max, count_seen;
-};
+_Static_assert(BSF_WINDOWS <= MODEL_NUM_WINDOWS, "model windows");
 
 struct bm {
 	struct model *m;
@@ -71,12 +51,7 @@ struct bm {
 	uint64_t events_seen;
 	struct bsf_device_desc dev;
 	struct bsf_port_desc *ports;
-	struct model_buffers *snap;
 	uint32_t nports; /* front-panel ports (the CPU port is index nports) */
-	struct bm_port_acc *pacc[BSF_WINDOWS]; /* nports each */
-	struct bm_dev_acc dacc[BSF_WINDOWS];
-	/* [window][port * 2 * MODEL_MAX_QUEUES + mc * MODEL_MAX_QUEUES + q] */
-	struct bm_delay_acc *dlacc[BSF_WINDOWS];
 	struct model_event evbuf[BM_EV_CHUNK];
 	uint64_t drops_read; /* drop events handed to the agent */
 	uint64_t drops_lost; /* drop events the full ring lost (see bm_read_events) */
@@ -131,12 +106,7 @@ static void bm_close(void *st)
 		return;
 	if (b->tick)
 		event_free(b->tick);
-	model_buffers_free(b->snap);
 	model_free(b->m);
-	for (int w = 0; w < BSF_WINDOWS; w++) {
-		free(b->pacc[w]);
-		free(b->dlacc[w]);
-	}
 	free(b->ports);
 	free(b);
 }
@@ -174,16 +144,8 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 	mc = model_config_of(b->m);
 	b->nports = mc->nports;
 	b->ports = calloc(mc->nports, sizeof *b->ports);
-	b->snap = model_buffers_new(b->m);
-	if (!b->ports || !b->snap)
+	if (!b->ports)
 		goto nomem;
-	for (int w = 0; w < BSF_WINDOWS; w++) {
-		b->pacc[w] = calloc(mc->nports, sizeof *b->pacc[w]);
-		b->dlacc[w] =
-		    calloc((size_t)mc->nports * 2 * MODEL_MAX_QUEUES, sizeof *b->dlacc[w]);
-		if (!b->pacc[w] || !b->dlacc[w])
-			goto nomem;
-	}
 	for (uint32_t i = 0; i < mc->nports; i++) {
 		const struct model_port_config *pc = &mc->ports[i];
 		struct bsf_port_desc *p = &b->ports[i];
@@ -263,92 +225,43 @@ static int bm_read_counters(void *st, uint32_t port, struct bsf_if_counters *out
 	return 0;
 }
 
-/* Fold a fresh model reading into an accumulator. */
-static void acc_fold(struct bm_acc *a, const struct model_occ *o)
+/* One model object as the agent sees it (peak time on the Unix epoch). */
+static void occ_to_buf(const struct bm *b, const struct model_occ *o, struct bsf_buf *out)
 {
-	if (!a->have || o->peak_cells > a->o.peak_cells) {
-		a->o.peak_cells = o->peak_cells;
-		a->o.peak_bytes = o->peak_bytes;
-		a->o.peak_t_ns = o->peak_t_ns;
-		a->o.alloc_cells = o->alloc_cells;
-	}
-	a->o.cur_cells = o->cur_cells;
-	a->o.cur_bytes = o->cur_bytes;
-	a->have = 1;
-}
-
-/* Take an accumulator's value out (and restart it at the current level). */
-static void acc_take(struct bm *b, struct bm_acc *a, struct bsf_buf *out)
-{
-	out->cur_cells = a->o.cur_cells;
-	out->cur_bytes = a->o.cur_bytes;
-	out->peak_cells = a->o.peak_cells;
-	out->peak_bytes = a->o.peak_bytes;
-	out->alloc_cells = a->o.alloc_cells;
-	out->peak_time_ns = a->have ? b->t0_wall_ns + a->o.peak_t_ns : BSF_UNKNOWN;
-	a->have = 0;
-}
-
-/* Read window w of the whole model and fold it into w's accumulators. */
-static int bm_snapshot(struct bm *b, unsigned w)
-{
-	if (model_read_buffers(b->m, w, b->snap) < 0)
-		return -1;
-	for (uint32_t p = 0; p < b->nports; p++) {
-		const struct model_port_buffers *s = &b->snap->ports[p];
-		struct bm_port_acc *a = &b->pacc[w][p];
-
-		acc_fold(&a->ing_uc, &s->ing_uc);
-		acc_fold(&a->ing_mc, &s->ing_mc);
-		acc_fold(&a->egr_uc, &s->egr_uc);
-		acc_fold(&a->egr_mc, &s->egr_mc);
-		for (int g = 0; g < MODEL_NUM_PG; g++) {
-			acc_fold(&a->pg[g], &s->pg[g]);
-			acc_fold(&a->pg_headroom[g], &s->pg_headroom[g]);
-		}
-		for (int q = 0; q < MODEL_MAX_QUEUES; q++) {
-			acc_fold(&a->ucq[q], &s->ucq[q]);
-			acc_fold(&a->mcq[q], &s->mcq[q]);
-		}
-	}
-	acc_fold(&b->dacc[w].uc, &b->snap->dev_uc);
-	acc_fold(&b->dacc[w].mc, &b->snap->dev_mc);
-	for (int i = 0; i < MODEL_MAX_POOLS; i++) {
-		acc_fold(&b->dacc[w].ing_pool[i], &b->snap->ing_pool[i]);
-		acc_fold(&b->dacc[w].egr_pool[i], &b->snap->egr_pool[i]);
-	}
-	for (int q = 0; q < MODEL_MAX_QUEUES; q++)
-		acc_fold(&b->dacc[w].cpu[q], &b->snap->ports[b->nports].ucq[q]);
-	return 0;
+	out->cur_cells = o->cur_cells;
+	out->cur_bytes = o->cur_bytes;
+	out->peak_cells = o->peak_cells;
+	out->peak_bytes = o->peak_bytes;
+	out->alloc_cells = o->alloc_cells;
+	out->peak_time_ns = b->t0_wall_ns + o->peak_t_ns;
 }
 
 static int bm_read_port_buffers(void *st, unsigned window, uint32_t port,
 				struct bsf_port_buffers *out, char *err, size_t errlen)
 {
 	struct bm *b = st;
-	struct bm_port_acc *a;
+	struct model_port_buffers s;
 
-	if (window >= BSF_WINDOWS || window >= MODEL_NUM_WINDOWS || port >= b->nports) {
+	if (window >= BSF_WINDOWS || port >= b->nports) {
 		snprintf(err, errlen, "model: bad window %u or port %u", window, port);
 		return -1;
 	}
-	if (bm_snapshot(b, window) < 0) {
-		snprintf(err, errlen, "model: cannot read the buffers");
+	if (model_read_port_buffers(b->m, window, port, &s) < 0) {
+		snprintf(err, errlen, "model: cannot read the buffers of port %u", port);
 		return -1;
 	}
-	a = &b->pacc[window][port];
 	memset(out, 0, sizeof *out);
-	acc_take(b, &a->ing_uc, &out->ingress_uc);
-	acc_take(b, &a->ing_mc, &out->ingress_mc);
-	acc_take(b, &a->egr_uc, &out->egress_uc);
-	acc_take(b, &a->egr_mc, &out->egress_mc);
+	occ_to_buf(b, &s.ing_uc, &out->ingress_uc);
+	occ_to_buf(b, &s.ing_mc, &out->ingress_mc);
+	occ_to_buf(b, &s.egr_uc, &out->egress_uc);
+	occ_to_buf(b, &s.egr_mc, &out->egress_mc);
 	for (int q = 0; q < BSF_MAX_QUEUES && q < MODEL_MAX_QUEUES; q++) {
-		acc_take(b, &a->ucq[q], &out->uc[q]);
-		acc_take(b, &a->mcq[q], &out->mc[q]);
+		occ_to_buf(b, &s.ucq[q], &out->uc[q]);
+		occ_to_buf(b, &s.mcq[q], &out->mc[q]);
 	}
 	for (int g = 0; g < BSF_MAX_PGS && g < MODEL_NUM_PG; g++) {
-		acc_take(b, &a->pg[g], &out->pg_shared[g]);
-		acc_take(b, &a->pg_headroom[g], &out->pg_headroom[g]);
+		occ_to_buf(b, &s.pg[g], &out->pg_shared[g]);
+		occ_to_buf(b, &s.pg_headroom[g], &out->pg_headroom[g]);
 	}
 	return 0;
 }
@@ -357,26 +270,27 @@ static int bm_read_device_buffers(void *st, unsigned window, struct bsf_device_b
 				  char *err, size_t errlen)
 {
 	struct bm *b = st;
-	struct bm_dev_acc *a;
+	struct model_device_buffers d;
+	struct model_port_buffers cpu;
 
-	if (window >= BSF_WINDOWS || window >= MODEL_NUM_WINDOWS) {
+	if (window >= BSF_WINDOWS) {
 		snprintf(err, errlen, "model: bad window %u", window);
 		return -1;
 	}
-	if (bm_snapshot(b, window) < 0) {
-		snprintf(err, errlen, "model: cannot read the buffers");
+	if (model_read_device_buffers(b->m, window, &d) < 0 ||
+	    model_read_port_buffers(b->m, window, b->nports, &cpu) < 0) {
+		snprintf(err, errlen, "model: cannot read the device buffers");
 		return -1;
 	}
-	a = &b->dacc[window];
 	memset(out, 0, sizeof *out);
-	acc_take(b, &a->uc, &out->uc);
-	acc_take(b, &a->mc, &out->mc);
+	occ_to_buf(b, &d.dev_uc, &out->uc);
+	occ_to_buf(b, &d.dev_mc, &out->mc);
 	for (int i = 0; i < BSF_MAX_POOLS && i < MODEL_MAX_POOLS; i++) {
-		acc_take(b, &a->ing_pool[i], &out->ingress_pool[i]);
-		acc_take(b, &a->egr_pool[i], &out->egress_pool[i]);
+		occ_to_buf(b, &d.ing_pool[i], &out->ingress_pool[i]);
+		occ_to_buf(b, &d.egr_pool[i], &out->egress_pool[i]);
 	}
 	for (int q = 0; q < BSF_MAX_QUEUES && q < MODEL_MAX_QUEUES; q++)
-		acc_take(b, &a->cpu[q], &out->cpu[q]);
+		occ_to_buf(b, &cpu.ucq[q], &out->cpu[q]);
 	return 0;
 }
 
@@ -396,39 +310,24 @@ static int bm_read_delays(void *st, unsigned window, uint32_t port, struct bsf_p
 
 		for (unsigned q = 0; q < BSF_MAX_QUEUES; q++) {
 			struct bsf_queue_delay *o = mc ? &out->mc[q] : &out->uc[q];
-			size_t k = ((size_t)port * 2 + (size_t)mc) * MODEL_MAX_QUEUES + q;
 			struct model_delay d;
-			struct bm_delay_acc *a;
 
 			if (q >= nq) {
 				o->nontagged_latest_ns = o->nontagged_max_ns = BSF_UNKNOWN;
 				o->nontagged_count = o->marker_ns = BSF_UNKNOWN;
 				continue;
 			}
-			if (model_read_delay(b->m, 0, port, q, mc, &d) < 0) {
+			if (model_read_delay(b->m, window, port, q, mc, &d) < 0) {
 				snprintf(err, errlen,
 					 "model: cannot read the delay of port %u "
 					 "queue %u",
 					 port, q);
 				return -1;
 			}
-			/* the model resets its maxima on each read: give them to every
-			 * window */
-			for (int w = 0; w < BSF_WINDOWS; w++) {
-				a = &b->dlacc[w][k];
-				if (d.nt_max_ns > a->nt_max)
-					a->nt_max = d.nt_max_ns;
-				if (d.mk_max_ns > a->mk_max)
-					a->mk_max = d.mk_max_ns;
-			}
-			a = &b->dlacc[window][k];
 			o->nontagged_latest_ns = d.nt_latest_ns;
-			o->nontagged_max_ns = a->nt_max;
-			o->nontagged_count = d.nt_count - a->count_seen;
+			o->nontagged_max_ns = d.nt_max_ns;
+			o->nontagged_count = d.nt_win_count;
 			o->marker_ns = d.mk_delay_ns;
-			a->nt_max = 0;
-			a->mk_max = 0;
-			a->count_seen = d.nt_count;
 		}
 	}
 	return 0;
@@ -515,6 +414,16 @@ static uint64_t bm_sample_pool(void *st, uint32_t port)
 	return c.sample_pool;
 }
 
+static uint64_t bm_sample_drops(void *st, uint32_t port)
+{
+	struct bm *b = st;
+	struct model_if_counters c;
+
+	if (port >= b->nports || model_read_counters(b->m, port, &c) < 0)
+		return 0;
+	return c.samples_lost;
+}
+
 static uint64_t bm_event_overflows(void *st)
 {
 	struct bm *b = st;
@@ -548,6 +457,7 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void)
 	    .event_overflows = bm_event_overflows,
 	    .lag_ns = bm_lag_ns,
 	    .drop_events_lost = bm_drop_events_lost,
+	    .sample_drops = bm_sample_drops,
 	};
 
 	return &ops;

@@ -58,6 +58,10 @@ static void handle_sample(struct bsf_daemon *d, const struct bsf_event *e)
 
 	if (o->sample_pool && e->in_port < d->flows.nports)
 		pool = o->sample_pool(d->be.st, e->in_port);
+	/* drops: what the backend lost to its full queue, and what we lost */
+	if (o->sample_drops && e->in_port < d->flows.nports)
+		bsf_flows_backend_lost(&d->flows, e->in_port,
+				       o->sample_drops(d->be.st, e->in_port));
 	if (bsf_flows_build(&d->flows, e, pool, buf, sizeof buf, &len) != SFLOW_OK) {
 		d->flow_samples_lost++;
 		return;
@@ -270,6 +274,12 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 		/* what the old backend has queued still goes out */
 		if (d->be.ops)
 			events_cb(-1, 0, d);
+		/* the old backend's final sample drop counts stay in the drops
+		 * of the data sources that carry over */
+		if (d->be.ops && d->be.ops->sample_drops)
+			for (uint32_t i = 0; i < d->flows.nports; i++)
+				bsf_flows_backend_lost(&d->flows, i,
+						       d->be.ops->sample_drops(d->be.st, i));
 		if (bsf_flows_set_device(&d->flows, nbe.ops->describe(nbe.st)) < 0) {
 			snprintf(err, errlen, "out of memory setting up the data sources");
 			bsf_backend_close(&nbe);

@@ -136,7 +136,7 @@ int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
 			if (f->ports[j].ifindex == d->ifindex) {
 				np[i].next_seq = f->ports[j].next_seq;
 				np[i].samples = f->ports[j].samples;
-				np[i].drops = f->ports[j].drops;
+				np[i].drops = f->ports[j].drops + f->ports[j].backend_drops;
 				break;
 			}
 		}
@@ -172,7 +172,7 @@ int bsf_flows_build(struct bsf_flows *f, const struct bsf_event *ev, uint64_t po
 	p.source_ifindex = fp->ifindex;
 	p.sampling_rate = fp->rate;
 	p.sample_pool = (uint32_t)pool;
-	p.drops = (uint32_t)fp->drops;
+	p.drops = (uint32_t)(fp->drops + fp->backend_drops);
 	p.in_ifindex = fp->ifindex;
 	p.out_ifindex = ev->out_port < f->nports ? f->ports[ev->out_port].ifindex : 0;
 	p.header_bytes = f->header_bytes;
@@ -188,4 +188,10 @@ void bsf_flows_lost(struct bsf_flows *f, uint32_t port, uint64_t n)
 {
 	if (port < f->nports)
 		f->ports[port].drops += n;
+}
+
+void bsf_flows_backend_lost(struct bsf_flows *f, uint32_t port, uint64_t total)
+{
+	if (port < f->nports)
+		f->ports[port].backend_drops = total;
 }

@@ -24,7 +24,10 @@
  * time of a multicast sample are those of the first copy to leave.
  *
  * sample_pool and drops are cumulative per data source and go on the wire
- * as 32-bit counters that wrap.
+ * as 32-bit counters that wrap.  drops counts the port's samples lost
+ * before they reached the collector's datagram: by the backend (events
+ * lost to its full event queue, bsf_backend_ops.sample_drops) plus by the
+ * agent (no room to send them).
  */
 #ifndef BSFLOWD_AGENT_FLOWSAMPLE_H
 #define BSFLOWD_AGENT_FLOWSAMPLE_H
@@ -71,10 +74,12 @@ int bsf_flowsample_vlan(const uint8_t *hdr, uint32_t hdr_len, uint32_t *vid, uin
 
 struct bsf_flows_port {
 	uint32_t ifindex;
-	uint32_t rate;	   /* sampling rate in force (1-in-N), 0 = off */
-	uint32_t next_seq; /* of the next flow sample; the first is 1 */
-	uint64_t samples;  /* samples built */
-	uint64_t drops;	   /* samples lost (event queue full, no room) */
+	uint32_t rate;		/* sampling rate in force (1-in-N), 0 = off */
+	uint32_t next_seq;	/* of the next flow sample; the first is 1 */
+	uint64_t samples;	/* samples built */
+	uint64_t drops;		/* samples lost by the agent, and by backends replaced
+				   since (their last count folded in) */
+	uint64_t backend_drops; /* the current backend's count (sample_drops) */
 };
 
 struct bsf_flows {
@@ -88,7 +93,8 @@ struct bsf_flows {
 void bsf_flows_init(struct bsf_flows *f);
 void bsf_flows_fini(struct bsf_flows *f);
 /* Rebuild the data sources from a backend's description: a port with an
- * ifIndex seen before keeps its sequence number and counts; rates come from
+ * ifIndex seen before keeps its sequence number and counts (drops: its
+ * backend count folded in, the new backend_drops 0); rates come from
  * the description (set them after with bsf_flows_set_rate).  0 or -1 (out
  * of memory; nothing changed). */
 int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev);
@@ -101,5 +107,11 @@ int bsf_flows_build(struct bsf_flows *f, const struct bsf_event *ev, uint64_t po
 		    size_t cap, size_t *len);
 /* n samples of port were lost before they could be built or sent. */
 void bsf_flows_lost(struct bsf_flows *f, uint32_t port, uint64_t n);
+/* The backend's cumulative count of port's samples lost to its full event
+ * queue (bsf_backend_ops.sample_drops), to add in the port's drops.  When
+ * the backend is replaced, give each port the old one's final count before
+ * bsf_flows_set_device: the new description folds it into drops and the
+ * new backend's count starts from 0. */
+void bsf_flows_backend_lost(struct bsf_flows *f, uint32_t port, uint64_t total);
 
 #endif

@@ -175,13 +175,92 @@ static inline void tree_set(struct model *m, uint32_t leaf, uint64_t key)
 		return;
 	}
 	/* a later key (mostly the event just dispatched, the minimum all
-	 * the way up): recompute the path from the siblings */
-	while (j > 1) {
-		uint64_t sk = w[j ^ 1];
-		key = sk < key ? sk : key;
-		j >>= 1;
-		w[j] = key;
+	 * the way up): recompute the path from the siblings, one step per
+	 * level, unrolled (the depth is fixed, so the jump is predicted) */
+#define TSTEP                                                                                      \
+	do {                                                                                       \
+		uint64_t sk = w[j ^ 1];                                                            \
+		key = sk < key ? sk : key;                                                         \
+		j >>= 1;                                                                           \
+		w[j] = key;                                                                        \
+	} while (0)
+	switch (m->tdepth) {
+	case 24:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 23:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 22:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 21:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 20:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 19:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 18:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 17:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 16:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 15:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 14:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 13:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 12:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 11:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 10:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 9:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 8:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 7:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 6:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 5:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 4:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 3:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 2:
+		TSTEP;
+		__attribute__((fallthrough));
+	case 1:
+		TSTEP;
+		break;
+	default:
+		break;
 	}
+#undef TSTEP
 }
 
 static void tree_rebuild(uint64_t *w, uint32_t tn)
@@ -224,6 +303,7 @@ static int tree_resize(struct model *m, uint32_t leaves)
 	free(m->tree);
 	m->tree = w;
 	m->tn = tn;
+	m->tdepth = (uint8_t)__builtin_ctz(tn);
 	return 0;
 }
 
@@ -695,7 +775,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		cause = MODEL_DROP_EGR_LIMIT;
 	if (cause != MODEL_DROP_NCAUSES) {
 		m->st.copies_dropped++;
-		q->cold->drops[cause]++;
+		qcold(m, port, s)->drops[cause]++;
 		P->drop_out[cause]++;
 		P->ctr.out_discards++;
 		note_drop(m, b, cause, model_drop_reason(cause), port, s, depth);
@@ -707,7 +787,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		if (cp == NULL) {
 			/* out of memory: account as a buffer drop */
 			m->st.copies_dropped++;
-			q->cold->drops[MODEL_DROP_EGR_LIMIT]++;
+			qcold(m, port, s)->drops[MODEL_DROP_EGR_LIMIT]++;
 			P->drop_out[MODEL_DROP_EGR_LIMIT]++;
 			P->ctr.out_discards++;
 			return 0;
@@ -852,7 +932,7 @@ static void tx_done(struct model *m, unsigned port)
 	q->sum += soj;
 	if (soj > q->max)
 		q->max = soj;
-	q->cold->hist[log2_bucket(soj)]++;
+	qcold(m, port, s)->hist[log2_bucket(soj)]++;
 
 	P->ctr.out_octets += cp->len;
 	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 1);
@@ -874,6 +954,9 @@ static void tx_done(struct model *m, unsigned port)
 			e->len = b->len;
 			e->flow_id = b->flow_id;
 			ev_hdr(m, e, b);
+		} else {
+			/* the ring is full: the sample is lost for its data source */
+			m->ports[b->in_port].ctr.samples_lost++;
 		}
 	}
 	if (m->trace != NULL) {
@@ -983,7 +1066,7 @@ static void arrive(struct model *m, struct mpkt *b)
 				  MODEL_PORT_NONE, MODEL_QUEUE_NONE, 0);
 		} else {
 			struct mqueue *q = &m->ports[uport].q[uslot];
-			q->cold->drops[MODEL_DROP_ING_LIMIT]++;
+			qcold(m, uport, uslot)->drops[MODEL_DROP_ING_LIMIT]++;
 			note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport,
 				  uslot,
 				  (uint32_t)(q->pk.cur_b > UINT32_MAX ? UINT32_MAX : q->pk.cur_b));
@@ -1442,7 +1525,11 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	m->cur_leaf = TLEAF_NONE;
 	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)
 		m->cell_shift = (uint8_t)__builtin_ctz(cfg->cell_bytes);
-	m->ports = calloc(m->np, sizeof(*m->ports));
+	/* cache-line aligned: the hot parts of ports, PGs and queues start
+	 * lines (struct attributes in model_int.h) */
+	m->ports = aligned_alloc(MODEL_LINE, m->np * sizeof(*m->ports));
+	if (m->ports != NULL)
+		memset(m->ports, 0, m->np * sizeof(*m->ports));
 	m->ring_cap = m->cfg.event_capacity;
 	m->ring = malloc((size_t)m->ring_cap * sizeof(*m->ring));
 	if (m->ports == NULL || m->ring == NULL)
@@ -1458,9 +1545,6 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	m->qcold = calloc((size_t)m->np * MQ_SLOTS, sizeof(*m->qcold));
 	if (m->win == NULL || m->dwin == NULL || m->qcold == NULL)
 		goto nomem;
-	for (unsigned i = 0; i < m->np; i++)
-		for (unsigned sl = 0; sl < MQ_SLOTS; sl++)
-			m->ports[i].q[sl].cold = &m->qcold[i * MQ_SLOTS + sl];
 	for (unsigned i = 0; i < m->np; i++)
 		setup_port(m, &m->ports[i], i < cfg->nports ? &cfg->ports[i] : &cfg->cpu);
 	init_peaks(m, &m->dev_uc, cfg->total_cells);

@@ -325,10 +325,40 @@ struct model_buffers {
 	struct model_port_buffers *ports;
 };
 
+/* The device-wide objects alone (model_read_device_buffers). */
+struct model_device_buffers {
+	uint64_t t_ns; /* when read */
+	struct model_occ dev_uc, dev_mc;
+	struct model_occ ing_pool[MODEL_MAX_POOLS]; /* n_ing_pools used, rest 0 */
+	struct model_occ egr_pool[MODEL_MAX_POOLS]; /* n_egr_pools used, rest 0 */
+};
+
+/*
+ * Per-object reads, O(one port) each: a reader that reads the switch one
+ * port at a time closes window w of exactly what it reads.
+ *
+ * model_read_port_buffers: fill *out with port `port` (0..nports; nports
+ * is the CPU port) and close window w's peak period of that port's
+ * objects only (port ingress/egress, PGs, headroom, queues).  Other ports,
+ * the device and the pools keep their window-w peaks.
+ *
+ * model_read_device_buffers: fill *out with the device uc/mc and the
+ * service pools and close window w of those objects only (read the CPU
+ * port with model_read_port_buffers(m, w, nports, ...)).
+ *
+ * Both return 0, or -1 on a bad window or port.
+ */
+int model_read_port_buffers(struct model *m, unsigned window, unsigned port,
+			    struct model_port_buffers *out);
+int model_read_device_buffers(struct model *m, unsigned window, struct model_device_buffers *out);
+
 /* Allocate a snapshot sized for m (free with model_buffers_free). */
 struct model_buffers *model_buffers_new(const struct model *m);
 void model_buffers_free(struct model_buffers *b);
-/* Fill b and close window w's peak period.  Returns 0, -1 on a bad w. */
+/* Fill b with every object (device, pools, every port and the CPU port)
+ * and close window w's peak period of all of them: the same as
+ * model_read_device_buffers and model_read_port_buffers of every port.
+ * Returns 0, -1 on a bad w. */
 int model_read_buffers(struct model *m, unsigned window, struct model_buffers *b);
 
 /* ------------------------------------------------------------------ */
@@ -368,6 +398,10 @@ struct model_if_counters {
 	uint64_t sample_pool;		 /* packets that could have been sampled */
 	uint64_t samples_marked;	 /* packets marked for sampling at ingress */
 	uint64_t samples_dropped;	 /* marked packets dropped (no record) */
+	uint64_t samples_lost;		 /* marked packets that departed but whose
+					    sample event the full event ring
+					    could not take (counted for the
+					    packet's ingress port) */
 	uint64_t pfc_xoff[MODEL_NUM_PG]; /* XOFF transitions per PG */
 };
 

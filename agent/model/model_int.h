@@ -74,9 +74,15 @@ struct mqcold {
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
 };
 
-/* Fields are in order of use: what every packet touches first. */
+/* Cache line size the hot structures (ports, PGs, queues) are aligned
+ * to; model.c allocates the ports with aligned_alloc. */
+#define MODEL_LINE 64
+
+/* Fields are in order of use: what every packet touches first (enqueue:
+ * the first three lines; departure: the first four). */
 struct mqueue {
-	struct mpkt *head, *tail;
+	_Alignas(MODEL_LINE) struct mpkt *head;
+	struct mpkt *tail;
 	uint32_t npkts, limit_pkts;
 	uint32_t min_cells, lim_cells;
 	double alpha;
@@ -97,18 +103,20 @@ struct mqueue {
 	/* WRED */
 	uint32_t wred_min, wred_max;
 	double wred_maxp;
-	struct mqcold *cold;
 };
 
+/* Line 0: what admission and the sender's pause test read. */
 struct mpg {
-	uint32_t min_cells, lim_cells, headroom, xoff, xon;
-	double alpha;
+	_Alignas(MODEL_LINE) uint32_t min_cells;
+	uint32_t lim_cells, headroom, xoff, xon;
 	uint8_t dyn, pool, lossless, xoff_state, rel_armed;
-	struct mpeak pk;      /* min + shared use */
-	struct mpeak pk_hdrm; /* headroom use */
+	double alpha;
 	/* sender side: PFC pause window and held packets */
 	uint64_t pause_start, pause_end;
-	struct mpkt *hold_head, *hold_tail;
+	struct mpkt *hold_head;
+	struct mpeak pk; /* min + shared use */
+	struct mpkt *hold_tail;
+	struct mpeak pk_hdrm; /* headroom use */
 };
 
 /* Sums over a port's PGs or same-kind queues, for port allocations. */
@@ -120,8 +128,8 @@ struct msum {
 /* Fields are in order of use: what every packet touches first, the
  * queues and PGs last. */
 struct mport {
-	uint64_t fs_per_byte; /* femtoseconds per byte on the wire */
-	uint64_t frac_fs;     /* sub-ns end of the transmission in progress */
+	_Alignas(MODEL_LINE) uint64_t fs_per_byte; /* femtoseconds per byte on the wire */
+	uint64_t frac_fs;			   /* sub-ns end of the transmission in progress */
 	uint32_t overhead;
 	uint8_t busy;
 	uint8_t in_slot; /* slot being transmitted */
@@ -134,8 +142,9 @@ struct mport {
 	uint8_t tc_pg[MODEL_NUM_TC], tc_ucq[MODEL_NUM_TC], tc_mcq[MODEL_NUM_TC];
 	uint32_t sampling_rate, skip;
 	uint8_t dwrr_list[MQ_SLOTS];
+	struct mpeak ing_uc, egr_uc;
 	struct model_if_counters ctr;
-	struct mpeak ing_uc, ing_mc, egr_uc, egr_mc;
+	struct mpeak ing_mc, egr_mc;
 	uint64_t pfc_delay;
 	struct msum sum_pg, sum_uc, sum_mc;
 	uint64_t drop_in[MODEL_DROP_NCAUSES], drop_out[MODEL_DROP_NCAUSES];
@@ -181,6 +190,7 @@ struct model {
 	uint64_t *tree; /* tournament tree, 2 * tn keys (model.c) */
 	uint64_t tbase; /* time base of the tree's keys */
 	uint32_t tn;	/* leaves (power of two) */
+	uint8_t tdepth; /* log2(tn) */
 	uint64_t seq;
 	uint32_t cur_id;   /* event being dispatched */
 	uint32_t cur_leaf; /* its tree leaf, or all ones (heap event, or none) */
@@ -253,6 +263,11 @@ static inline void mk_dequeue(struct model_marker *mk, uint64_t id, uint64_t now
 		mk->marker_ts = mk->tail_ts;
 	}
 	mk_refresh(mk, now);
+}
+
+static inline struct mqcold *qcold(const struct model *m, unsigned port, unsigned slot)
+{
+	return &m->qcold[port * MQ_SLOTS + slot];
 }
 
 /* model.c helpers used by model_telem.c */

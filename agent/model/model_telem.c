@@ -4,10 +4,12 @@
  * ring, and the accounting audit used by the tests.
  *
  * Peaks: every buffer object keeps one running peak since the last read
- * of any window, plus one stored peak per window.  Reading window w folds
- * the running peak into every window, reports and resets w's, and
- * restarts the running peak at the current occupancy; so the hot path
- * compares one value per object and reads cost O(objects x windows).
+ * of any window, plus one stored peak per window.  Reading window w of an
+ * object folds its running peak into every window, reports and resets
+ * w's, and restarts the running peak at the current occupancy; so the hot
+ * path compares one value per object, reads cost O(objects read x
+ * windows), and objects are read independently (one port, or the device
+ * and pools, at a time).
  */
 #include "config.h"
 
@@ -66,47 +68,69 @@ void model_buffers_free(struct model_buffers *b)
 	free(b);
 }
 
-int model_read_buffers(struct model *m, unsigned window, struct model_buffers *b)
+int model_read_device_buffers(struct model *m, unsigned window, struct model_device_buffers *out)
 {
-	if (window >= MODEL_NUM_WINDOWS || b == NULL || b->nports < m->np)
+	if (window >= MODEL_NUM_WINDOWS || out == NULL)
 		return -1;
 	uint64_t now = m->now;
-	b->t_ns = now;
-	pk_read(&m->dev_uc, window, now, m->cfg.total_cells, &b->dev_uc);
-	pk_read(&m->dev_mc, window, now, m->cfg.total_cells, &b->dev_mc);
+	out->t_ns = now;
+	pk_read(&m->dev_uc, window, now, m->cfg.total_cells, &out->dev_uc);
+	pk_read(&m->dev_mc, window, now, m->cfg.total_cells, &out->dev_mc);
 	for (unsigned i = 0; i < MODEL_MAX_POOLS; i++) {
-		pk_read(&m->ip_pk[i], window, now, m->cfg.ing_pool_cells[i], &b->ing_pool[i]);
-		pk_read(&m->ep_pk[i], window, now, m->cfg.egr_pool_cells[i], &b->egr_pool[i]);
+		pk_read(&m->ip_pk[i], window, now, m->cfg.ing_pool_cells[i], &out->ing_pool[i]);
+		pk_read(&m->ep_pk[i], window, now, m->cfg.egr_pool_cells[i], &out->egr_pool[i]);
 		if (i >= m->cfg.n_ing_pools)
-			memset(&b->ing_pool[i], 0, sizeof(b->ing_pool[i]));
+			memset(&out->ing_pool[i], 0, sizeof(out->ing_pool[i]));
 		if (i >= m->cfg.n_egr_pools)
-			memset(&b->egr_pool[i], 0, sizeof(b->egr_pool[i]));
+			memset(&out->egr_pool[i], 0, sizeof(out->egr_pool[i]));
 	}
-	for (unsigned p = 0; p < m->np; p++) {
-		struct mport *P = &m->ports[p];
-		struct model_port_buffers *o = &b->ports[p];
-		memset(o, 0, sizeof(*o));
-		uint32_t a = model_sum_alloc(m, &P->sum_pg, 0);
-		pk_read(&P->ing_uc, window, now, a, &o->ing_uc);
-		pk_read(&P->ing_mc, window, now, a, &o->ing_mc);
-		pk_read(&P->egr_uc, window, now, model_sum_alloc(m, &P->sum_uc, 1), &o->egr_uc);
-		pk_read(&P->egr_mc, window, now, model_sum_alloc(m, &P->sum_mc, 1), &o->egr_mc);
-		for (unsigned g = 0; g < MODEL_NUM_PG; g++) {
-			struct mpg *G = &P->pg[g];
-			pk_read(&G->pk, window, now, model_pg_alloc(m, G), &o->pg[g]);
-			pk_read(&G->pk_hdrm, window, now, G->headroom, &o->pg_headroom[g]);
-			if (G->xoff_state)
-				o->pfc_paused |= (uint8_t)(1u << g);
-		}
-		for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
-			if (P->q[q].present)
-				pk_read(&P->q[q].pk, window, now, model_q_alloc(m, &P->q[q]),
-					&o->ucq[q]);
-			if (P->q[MQ_MC + q].present)
-				pk_read(&P->q[MQ_MC + q].pk, window, now,
-					model_q_alloc(m, &P->q[MQ_MC + q]), &o->mcq[q]);
-		}
+	return 0;
+}
+
+int model_read_port_buffers(struct model *m, unsigned window, unsigned port,
+			    struct model_port_buffers *o)
+{
+	if (window >= MODEL_NUM_WINDOWS || port >= m->np || o == NULL)
+		return -1;
+	uint64_t now = m->now;
+	struct mport *P = &m->ports[port];
+	memset(o, 0, sizeof(*o));
+	uint32_t a = model_sum_alloc(m, &P->sum_pg, 0);
+	pk_read(&P->ing_uc, window, now, a, &o->ing_uc);
+	pk_read(&P->ing_mc, window, now, a, &o->ing_mc);
+	pk_read(&P->egr_uc, window, now, model_sum_alloc(m, &P->sum_uc, 1), &o->egr_uc);
+	pk_read(&P->egr_mc, window, now, model_sum_alloc(m, &P->sum_mc, 1), &o->egr_mc);
+	for (unsigned g = 0; g < MODEL_NUM_PG; g++) {
+		struct mpg *G = &P->pg[g];
+		pk_read(&G->pk, window, now, model_pg_alloc(m, G), &o->pg[g]);
+		pk_read(&G->pk_hdrm, window, now, G->headroom, &o->pg_headroom[g]);
+		if (G->xoff_state)
+			o->pfc_paused |= (uint8_t)(1u << g);
 	}
+	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
+		if (P->q[q].present)
+			pk_read(&P->q[q].pk, window, now, model_q_alloc(m, &P->q[q]), &o->ucq[q]);
+		if (P->q[MQ_MC + q].present)
+			pk_read(&P->q[MQ_MC + q].pk, window, now,
+				model_q_alloc(m, &P->q[MQ_MC + q]), &o->mcq[q]);
+	}
+	return 0;
+}
+
+int model_read_buffers(struct model *m, unsigned window, struct model_buffers *b)
+{
+	struct model_device_buffers d;
+
+	if (window >= MODEL_NUM_WINDOWS || b == NULL || b->nports < m->np)
+		return -1;
+	model_read_device_buffers(m, window, &d);
+	b->t_ns = d.t_ns;
+	b->dev_uc = d.dev_uc;
+	b->dev_mc = d.dev_mc;
+	memcpy(b->ing_pool, d.ing_pool, sizeof(b->ing_pool));
+	memcpy(b->egr_pool, d.egr_pool, sizeof(b->egr_pool));
+	for (unsigned p = 0; p < m->np; p++)
+		model_read_port_buffers(m, window, p, &b->ports[p]);
 	return 0;
 }
 
@@ -126,8 +150,8 @@ int model_read_drops(const struct model *m, unsigned port, struct model_port_dro
 	memcpy(d->in, P->drop_in, sizeof(d->in));
 	memcpy(d->out, P->drop_out, sizeof(d->out));
 	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
-		memcpy(d->ucq[q], P->q[q].cold->drops, sizeof(d->ucq[q]));
-		memcpy(d->mcq[q], P->q[MQ_MC + q].cold->drops, sizeof(d->mcq[q]));
+		memcpy(d->ucq[q], qcold(m, port, q)->drops, sizeof(d->ucq[q]));
+		memcpy(d->mcq[q], qcold(m, port, MQ_MC + q)->drops, sizeof(d->mcq[q]));
 	}
 	return 0;
 }
@@ -168,7 +192,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->n = q->n;
 	d->sum_ns = q->sum;
 	d->max_ns = q->max;
-	memcpy(d->hist, q->cold->hist, sizeof(d->hist));
+	memcpy(d->hist, qcold(m, port, slot)->hist, sizeof(d->hist));
 	w->nt_max = 0;
 	w->mk_max = cur;
 	w->nt_seen = q->nt_count;

@@ -3,10 +3,11 @@
  * a model_config plus traffic generator / replay configurations, and the
  * built-in demo scenario (see scenario.h).
  *
- * Every value option is a libconfuse "pointer" option whose parse callback
- * only records the raw text and the line it was on.  All checking happens
- * afterwards, here, where the file name and the whole section are known,
- * so each error reads "FILE:LINE: key: problem" with the right line.
+ * Every value option is a libconfuse "pointer" option (CONF_V,
+ * agent/confval.h) that only records the raw text and the line it was on.
+ * All checking happens afterwards, here, with the shared conf_ parsers,
+ * where the file name and the whole section are known, so each error
+ * reads "FILE:LINE: key: problem" with the right line.
  * Every key is documented in bsflowd.conf(5) (the MODEL SECTION part).
  */
 #include "config.h"
@@ -25,79 +26,56 @@
 
 #include <arpa/inet.h>
 
+#include "agent/confval.h"
 #include "agent/model/headers.h"
 
-/* ---- raw values with their line ---- */
+static cfg_opt_t port_opts[] = {CONF_V("speed"), CONF_V("name"), CONF_V("sampling_rate"),
+				CFG_END()};
 
-struct sval {
-	int line;
-	char text[];
-};
+static cfg_opt_t wred_opts[] = {CONF_VL("ports"), CONF_VL("queues"),	 CONF_V("min"),
+				CONF_V("max"),	  CONF_V("probability"), CFG_END()};
 
-static int sv_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
-{
-	size_t n = strlen(value);
-	struct sval *v = malloc(sizeof(*v) + n + 1);
+static cfg_opt_t mcg_opts[] = {CONF_VL("ports"), CFG_END()};
 
-	(void)opt;
-	if (!v)
-		return -1;
-	v->line = cfg->line;
-	memcpy(v->text, value, n + 1);
-	*(void **)result = v;
-	return 0;
-}
+static cfg_opt_t traffic_opts[] = {CONF_VL("ports"),   CONF_V("rate"),	      CONF_V("size"),
+				   CONF_V("arrival"),  CONF_V("period"),      CONF_V("duty"),
+				   CONF_V("phase"),    CONF_V("start"),	      CONF_V("stop"),
+				   CONF_V("packets"),  CONF_V("destination"), CONF_V("to"),
+				   CONF_V("hotspot"),  CONF_V("flows"),	      CONF_V("ip"),
+				   CONF_V("protocol"), CONF_V("vlan"),	      CONF_V("pcp"),
+				   CONF_V("dscp"),     CONF_V("dport"),	      CONF_V("multicast"),
+				   CONF_V("mc_group"), CONF_V("drop"),	      CONF_V("drop_reason"),
+				   CFG_END()};
 
-static void sv_free(void *p)
-{
-	free(p);
-}
-
-#define SV(name)  CFG_PTR_CB(name, NULL, CFGF_NONE, sv_parse, sv_free)
-#define SVL(name) CFG_PTR_LIST_CB(name, NULL, CFGF_NONE, sv_parse, sv_free)
-
-static cfg_opt_t port_opts[] = {SV("speed"), SV("name"), SV("sampling_rate"), CFG_END()};
-
-static cfg_opt_t wred_opts[] = {SVL("ports"), SVL("queues"),	 SV("min"),
-				SV("max"),    SV("probability"), CFG_END()};
-
-static cfg_opt_t mcg_opts[] = {SVL("ports"), CFG_END()};
-
-static cfg_opt_t traffic_opts[] = {
-    SVL("ports"),      SV("rate"),     SV("size"),    SV("arrival"),	 SV("period"),
-    SV("duty"),	       SV("phase"),    SV("start"),   SV("stop"),	 SV("packets"),
-    SV("destination"), SV("to"),       SV("hotspot"), SV("flows"),	 SV("ip"),
-    SV("protocol"),    SV("vlan"),     SV("pcp"),     SV("dscp"),	 SV("dport"),
-    SV("multicast"),   SV("mc_group"), SV("drop"),    SV("drop_reason"), CFG_END()};
-
-static cfg_opt_t replay_opts[] = {SV("file"),	     SVL("ingress_ports"), SVL("egress_ports"),
-				  SVL("vlan_ports"), SVL("egress_map"),	   SV("time_scale"),
-				  SV("start"),	     SV("loop"),	   SV("mc_group"),
-				  CFG_END()};
+static cfg_opt_t replay_opts[] = {CONF_V("file"),	   CONF_VL("ingress_ports"),
+				  CONF_VL("egress_ports"), CONF_VL("vlan_ports"),
+				  CONF_VL("egress_map"),   CONF_V("time_scale"),
+				  CONF_V("start"),	   CONF_V("loop"),
+				  CONF_V("mc_group"),	   CFG_END()};
 
 static cfg_opt_t model_opts[] = {
-    SV("seed"),
-    SV("ports"),
-    SV("speed"),
-    SV("cell_size"),
-    SV("buffer"),
-    SV("unicast_queues"),
-    SV("multicast_queues"),
-    SV("alpha"),
-    SV("pg_alpha"),
-    SV("queue_limit"),
-    SV("queue_min"),
-    SV("pg_min"),
-    SV("queue_packets"),
-    SV("scheduler"),
-    SVL("weights"),
-    SV("sampling_rate"),
-    SVL("lossless"),
-    SV("headroom"),
-    SV("xoff"),
-    SV("xon"),
-    SV("pfc_delay"),
-    SV("duration"),
+    CONF_V("seed"),
+    CONF_V("ports"),
+    CONF_V("speed"),
+    CONF_V("cell_size"),
+    CONF_V("buffer"),
+    CONF_V("unicast_queues"),
+    CONF_V("multicast_queues"),
+    CONF_V("alpha"),
+    CONF_V("pg_alpha"),
+    CONF_V("queue_limit"),
+    CONF_V("queue_min"),
+    CONF_V("pg_min"),
+    CONF_V("queue_packets"),
+    CONF_V("scheduler"),
+    CONF_VL("weights"),
+    CONF_V("sampling_rate"),
+    CONF_VL("lossless"),
+    CONF_V("headroom"),
+    CONF_V("xoff"),
+    CONF_V("xon"),
+    CONF_V("pfc_delay"),
+    CONF_V("duration"),
     CFG_SEC("port", port_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
     CFG_SEC("wred", wred_opts, CFGF_MULTI),
     CFG_SEC("mc_group", mcg_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
@@ -110,225 +88,24 @@ cfg_opt_t *model_conf_opts(void)
 	return model_opts;
 }
 
-/* ---- error context ---- */
+/* ---- value parsers of the model's own (the rest are in confval.h) ---- */
 
-struct ctx {
-	const char *file;
-	char *err;
-	size_t errlen;
-	char sect[80]; /* "traffic \"x\": " or "" */
-	int sect_line; /* line of the section (its closing brace) */
-};
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 0)))
-#endif
-static int
-failv(struct ctx *x, int line, const char *key, const char *fmt, va_list ap)
-{
-	char msg[320];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (line <= 0)
-		line = x->sect_line;
-	if (line > 0)
-		snprintf(x->err, x->errlen, "%s:%d: %s%s%s%s", x->file, line, x->sect,
-			 key ? key : "", key ? ": " : "", msg);
-	else
-		snprintf(x->err, x->errlen, "%s: %s%s%s%s", x->file, x->sect, key ? key : "",
-			 key ? ": " : "", msg);
-	return -1;
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int
-fail(struct ctx *x, const struct sval *v, const char *key, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = failv(x, v ? v->line : 0, key, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-static const struct sval *get(cfg_t *sec, const char *key)
-{
-	return sec ? cfg_getptr(sec, key) : NULL;
-}
-
-/* ---- value parsers ---- */
-
-static int parse_long(struct ctx *x, const struct sval *v, const char *key, long lo, long hi,
-		      long *out)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(v->text, &end, 10);
-	if (end == v->text || *end || errno)
-		return fail(x, v, key, "'%s' is not an integer", v->text);
-	if (n < lo || n > hi)
-		return fail(x, v, key, "%ld is out of range %ld..%ld", n, lo, hi);
-	*out = n;
-	return 0;
-}
-
-static int get_long(struct ctx *x, cfg_t *sec, const char *key, long lo, long hi, long *out)
-{
-	const struct sval *v = get(sec, key);
-
-	return v ? parse_long(x, v, key, lo, hi, out) : 0;
-}
-
-/* A number with an optional suffix from units[] (NULL-terminated pairs
- * of name and multiplier, matched case-insensitively); nosuffix is the
- * multiplier of a bare number. */
-struct unit {
-	const char *name;
-	double mult;
-};
-
-static int parse_units(const char *s, const struct unit *units, double nosuffix, double *out)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(s, &end);
-	if (end == s || errno || !isfinite(d))
-		return -1;
-	while (*end == ' ')
-		end++;
-	if (!*end) {
-		*out = d * nosuffix;
-		return 0;
-	}
-	for (; units->name; units++) {
-		if (strcasecmp(end, units->name) == 0) {
-			*out = d * units->mult;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static const struct unit rate_units[] = {
-    {"k", 1e3},	   {"m", 1e6},	  {"g", 1e9},	 {"t", 1e12},	 {"bps", 1},
-    {"kbps", 1e3}, {"mbps", 1e6}, {"gbps", 1e9}, {"tbps", 1e12}, {"b/s", 1},
-    {"kb/s", 1e3}, {"mb/s", 1e6}, {"gb/s", 1e9}, {"tb/s", 1e12}, {NULL, 0}};
-static const struct unit byte_units[] = {
-    {"b", 1},	       {"k", 1024.0},	    {"kb", 1024.0},	  {"m", 1048576.0},
-    {"mb", 1048576.0}, {"g", 1073741824.0}, {"gb", 1073741824.0}, {NULL, 0}};
-static const struct unit time_units[] = {
-    {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0}};
-
-static int parse_speed(struct ctx *x, const struct sval *v, const char *key, uint64_t *out)
+static int parse_speed(struct conf_ctx *x, const struct conf_val *v, const char *key, uint64_t *out)
 {
 	double d;
 
-	if (parse_units(v->text, rate_units, 1, &d) < 0)
-		return fail(x, v, key, "'%s' is not a speed (bits/s, suffix K, M, G or T)",
-			    v->text);
+	if (conf_units(v->text, conf_rate_units, 1, &d) < 0)
+		return conf_fail(x, v, key, "'%s' is not a speed (bits/s, suffix K, M, G or T)",
+				 v->text);
 	if (d < (double)MODEL_MIN_SPEED || d > (double)MODEL_MAX_SPEED)
-		return fail(x, v, key, "'%s' is out of range 1G..800G", v->text);
+		return conf_fail(x, v, key, "'%s' is out of range 1G..800G", v->text);
 	*out = (uint64_t)llround(d);
 	return 0;
-}
-
-/* Bytes, at most max. */
-static int parse_bytes(struct ctx *x, const struct sval *v, const char *key, double max,
-		       uint64_t *out)
-{
-	double d;
-
-	if (parse_units(v->text, byte_units, 1, &d) < 0 || d < 0)
-		return fail(x, v, key,
-			    "'%s' is not a byte count (suffix K, M or G: powers of 1024)", v->text);
-	if (d > max)
-		return fail(x, v, key, "'%s' is above %.0f bytes", v->text, max);
-	*out = (uint64_t)llround(d);
-	return 0;
-}
-
-static int parse_time(struct ctx *x, const struct sval *v, const char *key, uint64_t *out)
-{
-	double d;
-
-	if (parse_units(v->text, time_units, 1e9, &d) < 0 || d < 0)
-		return fail(x, v, key, "'%s' is not a time (suffix ns, us, ms or s)", v->text);
-	if (d > 1e18)
-		return fail(x, v, key, "'%s' is too long", v->text);
-	*out = (uint64_t)llround(d);
-	return 0;
-}
-
-/* A fraction: "N%" or a number in 0..1. */
-static int parse_frac(struct ctx *x, const struct sval *v, const char *key, double lo, double hi,
-		      double *out)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(v->text, &end);
-	if (end == v->text || errno || !isfinite(d))
-		goto bad;
-	if (*end == '%' && end[1] == 0)
-		d /= 100.0;
-	else if (*end)
-		goto bad;
-	if (d < lo || d > hi)
-		return fail(x, v, key, "'%s' is out of range %g..%g (%g%%..%g%%)", v->text, lo, hi,
-			    lo * 100, hi * 100);
-	*out = d;
-	return 0;
-bad:
-	return fail(x, v, key, "'%s' is not a fraction (0.25 or 25%%)", v->text);
-}
-
-static int parse_double(struct ctx *x, const struct sval *v, const char *key, double lo, double hi,
-			int lo_open, double *out)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(v->text, &end);
-	if (end == v->text || *end || errno || !isfinite(d))
-		return fail(x, v, key, "'%s' is not a number", v->text);
-	if ((lo_open ? d <= lo : d < lo) || d > hi)
-		return fail(x, v, key, "%s is out of range %s%g..%g", v->text,
-			    lo_open ? "above " : "", lo, hi);
-	*out = d;
-	return 0;
-}
-
-static int parse_enum(struct ctx *x, const struct sval *v, const char *key,
-		      const char *const *names, int *out)
-{
-	char list[200] = "";
-
-	for (int i = 0; names[i]; i++) {
-		if (strcasecmp(v->text, names[i]) == 0) {
-			*out = i;
-			return 0;
-		}
-	}
-	for (int i = 0; names[i]; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
-	}
-	return fail(x, v, key, "'%s' is not one of %s", v->text, list);
 }
 
 /* A list of port numbers and ranges "a-b"; every port below nports. */
-static int parse_ports(struct ctx *x, cfg_t *sec, const char *key, unsigned nports, uint16_t **out,
-		       unsigned *nout)
+static int parse_ports(struct conf_ctx *x, cfg_t *sec, const char *key, unsigned nports,
+		       uint16_t **out, unsigned *nout)
 {
 	unsigned n = cfg_size(sec, key), i, k = 0, cap = 0;
 	uint16_t *list = NULL;
@@ -336,29 +113,22 @@ static int parse_ports(struct ctx *x, cfg_t *sec, const char *key, unsigned npor
 	*out = NULL;
 	*nout = 0;
 	for (i = 0; i < n; i++) {
-		const struct sval *v = cfg_getnptr(sec, key, i);
-		char *end;
-		long a, b;
+		const struct conf_val *v = cfg_getnptr(sec, key, i);
+		long long a, b;
 
-		errno = 0;
-		a = strtol(v->text, &end, 10);
-		b = a;
-		if (end != v->text && *end == '-') {
-			const char *s = end + 1;
-
-			b = strtol(s, &end, 10);
-			if (end == s)
-				goto bad;
-		}
-		if (end == v->text || *end || errno)
-			goto bad;
-		if (a < 0 || b < a || (unsigned long)b >= nports) {
+		if (conf_span(v->text, &a, &b) < 0) {
 			free(list);
-			return fail(x, v, key,
-				    "'%s' is out of range: ports are numbered 0..%u on this switch",
-				    v->text, nports - 1);
+			return conf_fail(x, v, key, "'%s' is not a port number or a range like 1-4",
+					 v->text);
 		}
-		for (long p = a; p <= b; p++) {
+		if (a < 0 || b < a || (unsigned long long)b >= nports) {
+			free(list);
+			return conf_fail(
+			    x, v, key,
+			    "'%s' is out of range: ports are numbered 0..%u on this switch",
+			    v->text, nports - 1);
+		}
+		for (long long p = a; p <= b; p++) {
 			if (k == cap) {
 				uint16_t *nl;
 
@@ -366,22 +136,18 @@ static int parse_ports(struct ctx *x, cfg_t *sec, const char *key, unsigned npor
 				nl = realloc(list, cap * sizeof(*list));
 				if (!nl) {
 					free(list);
-					return fail(x, v, key, "out of memory");
+					return conf_fail(x, v, key, "out of memory");
 				}
 				list = nl;
 			}
 			for (unsigned j = 0; j < k; j++) {
 				if (list[j] == p) {
 					free(list);
-					return fail(x, v, key, "port %ld is listed twice", p);
+					return conf_fail(x, v, key, "port %lld is listed twice", p);
 				}
 			}
 			list[k++] = (uint16_t)p;
 		}
-		continue;
-	bad:
-		free(list);
-		return fail(x, v, key, "'%s' is not a port number or a range like 1-4", v->text);
 	}
 	*out = list;
 	*nout = k;
@@ -397,41 +163,41 @@ static uint32_t cells_of(uint64_t bytes, uint32_t cell)
 	return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 }
 
-static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
+static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *sc)
 {
 	struct model_config *cfg = &sc->cfg;
-	const struct sval *v;
-	long n, nports = 8, ucq = 8, mcq = 0;
+	const struct conf_val *v;
+	long long n, nports = 8, ucq = 8, mcq = 0;
 	uint64_t speed = 10000000000ull, b;
 	unsigned i, q, g;
 
-	if (get_long(x, sec, "ports", 1, MODEL_MAX_PORTS, &nports) < 0)
+	if (conf_get_int(x, sec, "ports", 1, MODEL_MAX_PORTS, &nports) < 0)
 		return -1;
-	if ((v = get(sec, "speed")) && parse_speed(x, v, "speed", &speed) < 0)
+	if ((v = conf_get(sec, "speed")) && parse_speed(x, v, "speed", &speed) < 0)
 		return -1;
 	if (model_config_init(cfg, (unsigned)nports, speed) < 0)
-		return fail(x, NULL, NULL, "out of memory");
+		return conf_fail(x, NULL, NULL, "out of memory");
 	n = 1;
-	if (get_long(x, sec, "seed", 0, LONG_MAX, &n) < 0)
+	if (conf_get_int(x, sec, "seed", 0, LONG_MAX, &n) < 0)
 		return -1;
 	cfg->seed = (uint64_t)n;
-	if (get_long(x, sec, "cell_size", 64, 16384, &n) < 0)
+	if (conf_get_int(x, sec, "cell_size", 64, 16384, &n) < 0)
 		return -1;
-	if (get(sec, "cell_size"))
+	if (conf_get(sec, "cell_size"))
 		cfg->cell_bytes = (uint32_t)n;
-	if ((v = get(sec, "buffer"))) {
-		if (parse_bytes(x, v, "buffer", 64.0 * 1073741824.0, &b) < 0)
+	if ((v = conf_get(sec, "buffer"))) {
+		if (conf_bytes(x, v, "buffer", 64.0 * 1073741824.0, &b) < 0)
 			return -1;
 		if (b / cfg->cell_bytes < 1)
-			return fail(x, v, "buffer", "'%s' is less than one cell", v->text);
+			return conf_fail(x, v, "buffer", "'%s' is less than one cell", v->text);
 		cfg->total_cells = (uint32_t)(b / cfg->cell_bytes);
-	} else if (get(sec, "cell_size")) {
+	} else if (conf_get(sec, "cell_size")) {
 		/* keep the default 16 MB (or more) in bytes */
 		cfg->total_cells =
 		    (uint32_t)((uint64_t)cfg->total_cells * MODEL_CELL_DEFAULT / cfg->cell_bytes);
 	}
-	if (get_long(x, sec, "unicast_queues", 1, MODEL_MAX_QUEUES, &ucq) < 0 ||
-	    get_long(x, sec, "multicast_queues", 0, MODEL_MAX_QUEUES, &mcq) < 0)
+	if (conf_get_int(x, sec, "unicast_queues", 1, MODEL_MAX_QUEUES, &ucq) < 0 ||
+	    conf_get_int(x, sec, "multicast_queues", 0, MODEL_MAX_QUEUES, &mcq) < 0)
 		return -1;
 
 	/* per-port overrides */
@@ -446,26 +212,23 @@ static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
 		errno = 0;
 		pn = strtol(t, &end, 10);
 		if (end == t || *end || errno || pn < 0 || pn >= nports)
-			return fail(x, NULL, NULL,
-				    "port \"%s\": not a port number 0..%ld (line %d)", t,
-				    nports - 1, ps->line);
+			return conf_fail(x, NULL, NULL,
+					 "port \"%s\": not a port number 0..%lld (line %d)", t,
+					 nports - 1, ps->line);
 		p = &cfg->ports[pn];
 		snprintf(x->sect, sizeof(x->sect), "port %ld: ", pn);
 		x->sect_line = ps->line;
-		if ((v = get(ps, "speed"))) {
+		if ((v = conf_get(ps, "speed"))) {
 			if (parse_speed(x, v, "speed", &sp) < 0)
 				return -1;
 			p->speed_bps = sp;
 		}
-		if ((v = get(ps, "name"))) {
-			if (strlen(v->text) >= sizeof(p->name) || !*v->text)
-				return fail(x, v, "name", "must be 1..%zu characters",
-					    sizeof(p->name) - 1);
-			snprintf(p->name, sizeof(p->name), "%s", v->text);
-		}
-		if (get_long(x, ps, "sampling_rate", 0, LONG_MAX, &n) < 0)
+		if ((v = conf_get(ps, "name")) &&
+		    conf_name(x, v, "name", NULL, p->name, sizeof(p->name)) < 0)
 			return -1;
-		if (get(ps, "sampling_rate"))
+		if (conf_get_int(x, ps, "sampling_rate", 0, LONG_MAX, &n) < 0)
+			return -1;
+		if (conf_get(ps, "sampling_rate"))
 			p->sampling_rate = (uint32_t)n;
 		x->sect[0] = 0;
 		x->sect_line = 0;
@@ -475,72 +238,74 @@ static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
 	{
 		double alpha = 1.0, pg_alpha;
 		uint64_t qlimit = 0, qmin = 0, pgmin = 0, headroom = 0, xoff = 0, xon = 0, pfcd = 0;
-		long qpk = 0, sampling = -1;
+		long long qpk = 0, sampling = -1;
 		int sched = 0, have_qlimit = 0, have_qmin = 0, have_pgmin = 0;
 		uint32_t weights[MODEL_MAX_QUEUES];
 		uint8_t lossless[MODEL_NUM_PG] = {0};
 		static const char *const scheds[] = {"sp", "dwrr", NULL};
 
-		if ((v = get(sec, "alpha")) && parse_double(x, v, "alpha", 0, 1024, 1, &alpha) < 0)
+		if ((v = conf_get(sec, "alpha")) &&
+		    conf_double(x, v, "alpha", 0, 1024, 1, &alpha) < 0)
 			return -1;
 		pg_alpha = alpha;
-		if ((v = get(sec, "pg_alpha")) &&
-		    parse_double(x, v, "pg_alpha", 0, 1024, 1, &pg_alpha) < 0)
+		if ((v = conf_get(sec, "pg_alpha")) &&
+		    conf_double(x, v, "pg_alpha", 0, 1024, 1, &pg_alpha) < 0)
 			return -1;
-		if ((v = get(sec, "queue_limit"))) {
-			if (parse_bytes(x, v, "queue_limit", 64.0 * 1073741824.0, &qlimit) < 0)
+		if ((v = conf_get(sec, "queue_limit"))) {
+			if (conf_bytes(x, v, "queue_limit", 64.0 * 1073741824.0, &qlimit) < 0)
 				return -1;
 			have_qlimit = 1;
 		}
-		if ((v = get(sec, "queue_min"))) {
-			if (parse_bytes(x, v, "queue_min", 1073741824.0, &qmin) < 0)
+		if ((v = conf_get(sec, "queue_min"))) {
+			if (conf_bytes(x, v, "queue_min", 1073741824.0, &qmin) < 0)
 				return -1;
 			have_qmin = 1;
 		}
-		if ((v = get(sec, "pg_min"))) {
-			if (parse_bytes(x, v, "pg_min", 1073741824.0, &pgmin) < 0)
+		if ((v = conf_get(sec, "pg_min"))) {
+			if (conf_bytes(x, v, "pg_min", 1073741824.0, &pgmin) < 0)
 				return -1;
 			have_pgmin = 1;
 		}
-		if (get_long(x, sec, "queue_packets", 0, 100000000, &qpk) < 0 ||
-		    get_long(x, sec, "sampling_rate", 0, LONG_MAX, &sampling) < 0)
+		if (conf_get_int(x, sec, "queue_packets", 0, 100000000, &qpk) < 0 ||
+		    conf_get_int(x, sec, "sampling_rate", 0, LONG_MAX, &sampling) < 0)
 			return -1;
-		if ((v = get(sec, "scheduler")) &&
-		    parse_enum(x, v, "scheduler", scheds, &sched) < 0)
+		if ((v = conf_get(sec, "scheduler")) &&
+		    conf_enum(x, v, "scheduler", scheds, &sched) < 0)
 			return -1;
 		for (q = 0; q < MODEL_MAX_QUEUES; q++)
 			weights[q] = 1;
 		n = cfg_size(sec, "weights");
 		if (n > ucq)
-			return fail(x, cfg_getnptr(sec, "weights", (unsigned)ucq), "weights",
-				    "%ld weights for %ld unicast queues", n, ucq);
+			return conf_fail(x, cfg_getnptr(sec, "weights", (unsigned)ucq), "weights",
+					 "%lld weights for %lld unicast queues", n, ucq);
 		for (q = 0; q < (unsigned)n; q++) {
-			long w;
+			long long w;
 
-			if (parse_long(x, cfg_getnptr(sec, "weights", q), "weights", 1, 1024, &w) <
-			    0)
+			if (conf_int(x, cfg_getnptr(sec, "weights", q), "weights", 1, 1024, &w) < 0)
 				return -1;
 			weights[q] = (uint32_t)w;
 		}
 		for (i = 0; i < cfg_size(sec, "lossless"); i++) {
-			long pg;
+			long long pg;
 
-			if (parse_long(x, cfg_getnptr(sec, "lossless", i), "lossless", 0,
-				       MODEL_NUM_PG - 1, &pg) < 0)
+			if (conf_int(x, cfg_getnptr(sec, "lossless", i), "lossless", 0,
+				     MODEL_NUM_PG - 1, &pg) < 0)
 				return -1;
 			lossless[pg] = 1;
 		}
-		if ((v = get(sec, "headroom")) &&
-		    parse_bytes(x, v, "headroom", 1073741824.0, &headroom) < 0)
+		if ((v = conf_get(sec, "headroom")) &&
+		    conf_bytes(x, v, "headroom", 1073741824.0, &headroom) < 0)
 			return -1;
-		if ((v = get(sec, "xoff")) && parse_bytes(x, v, "xoff", 1073741824.0, &xoff) < 0)
+		if ((v = conf_get(sec, "xoff")) &&
+		    conf_bytes(x, v, "xoff", 1073741824.0, &xoff) < 0)
 			return -1;
-		if ((v = get(sec, "xon")) && parse_bytes(x, v, "xon", 1073741824.0, &xon) < 0)
+		if ((v = conf_get(sec, "xon")) && conf_bytes(x, v, "xon", 1073741824.0, &xon) < 0)
 			return -1;
 		if (xoff && xon > xoff)
-			return fail(x, get(sec, "xon"), "xon", "%llu bytes is above xoff (%llu)",
-				    (unsigned long long)xon, (unsigned long long)xoff);
-		if ((v = get(sec, "pfc_delay")) && parse_time(x, v, "pfc_delay", &pfcd) < 0)
+			return conf_fail(x, conf_get(sec, "xon"), "xon",
+					 "%llu bytes is above xoff (%llu)", (unsigned long long)xon,
+					 (unsigned long long)xoff);
+		if ((v = conf_get(sec, "pfc_delay")) && conf_time(x, v, "pfc_delay", &pfcd) < 0)
 			return -1;
 		for (i = 0; i < cfg->nports; i++) {
 			struct model_port_config *p = &cfg->ports[i];
@@ -549,7 +314,7 @@ static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
 			p->n_mcq = (uint8_t)mcq;
 			if (sampling >= 0 && !p->sampling_rate)
 				p->sampling_rate = (uint32_t)sampling;
-			if (get(sec, "pfc_delay"))
+			if (conf_get(sec, "pfc_delay"))
 				p->pfc_delay_ns = pfcd;
 			for (unsigned t = 0; t < MODEL_NUM_TC; t++) {
 				p->tc_to_ucq[t] = (uint8_t)(t * ucq / MODEL_NUM_TC);
@@ -597,17 +362,17 @@ static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
 
 		snprintf(x->sect, sizeof(x->sect), "wred: ");
 		x->sect_line = ws->line;
-		if (!(v = get(ws, "min")) || parse_bytes(x, v, "min", 4294967295.0, &mn) < 0 ||
-		    !(v = get(ws, "max")) || parse_bytes(x, v, "max", 4294967295.0, &mx) < 0) {
+		if (!(v = conf_get(ws, "min")) || conf_bytes(x, v, "min", 4294967295.0, &mn) < 0 ||
+		    !(v = conf_get(ws, "max")) || conf_bytes(x, v, "max", 4294967295.0, &mx) < 0) {
 			if (!v)
-				fail(x, NULL, get(ws, "min") ? "max" : "min", "missing");
+				conf_fail(x, NULL, conf_get(ws, "min") ? "max" : "min", "missing");
 			return -1;
 		}
 		if (mx <= mn)
-			return fail(x, v, "max", "must be above min (%llu bytes)",
-				    (unsigned long long)mn);
-		if ((v = get(ws, "probability")) &&
-		    parse_frac(x, v, "probability", 0, 1, &prob) < 0)
+			return conf_fail(x, v, "max", "must be above min (%llu bytes)",
+					 (unsigned long long)mn);
+		if ((v = conf_get(ws, "probability")) &&
+		    conf_frac(x, v, "probability", 0, 1, &prob) < 0)
 			return -1;
 		if (parse_ports(x, ws, "ports", cfg->nports, &ports, &np) < 0)
 			return -1;
@@ -638,7 +403,7 @@ static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
 	if (n > 0) {
 		cfg->mc_groups = calloc((size_t)n, sizeof(*cfg->mc_groups));
 		if (!cfg->mc_groups)
-			return fail(x, NULL, NULL, "out of memory");
+			return conf_fail(x, NULL, NULL, "out of memory");
 		cfg->n_mc_groups = (uint32_t)n;
 	}
 	for (i = 0; i < (unsigned)n; i++) {
@@ -653,16 +418,17 @@ static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
 		gn = strtol(t, &end, 10);
 		x->sect_line = gs->line;
 		if (end == t || *end || errno || gn < 1 || gn > n)
-			return fail(
+			return conf_fail(
 			    x, NULL, NULL,
-			    "mc_group \"%s\": groups must be numbered 1..%ld (one section each)", t,
-			    n);
+			    "mc_group \"%s\": groups must be numbered 1..%lld (one section each)",
+			    t, n);
 		snprintf(x->sect, sizeof(x->sect), "mc_group %ld: ", gn);
 		if (parse_ports(x, gs, "ports", cfg->nports, &ports, &np) < 0)
 			return -1;
 		if (np < 1 || np > 64) {
 			free(ports);
-			return fail(x, NULL, "ports", "a group has 1..64 ports (%u given)", np);
+			return conf_fail(x, NULL, "ports", "a group has 1..64 ports (%u given)",
+					 np);
 		}
 		memcpy(cfg->mc_groups[gn - 1].ports, ports, np * sizeof(*ports));
 		cfg->mc_groups[gn - 1].nports = (uint16_t)np;
@@ -687,60 +453,50 @@ static int build_switch(struct ctx *x, cfg_t *sec, struct model_scenario *sc)
 				egr += p->mcq[q].min_cells;
 		}
 		if (ing >= cfg->total_cells || egr >= cfg->total_cells)
-			return fail(x, get(sec, "buffer"), "buffer",
-				    "%u cells of %u bytes leave nothing shared after the minimum "
-				    "guarantees and headroom (%llu ingress, %llu egress cells)",
-				    cfg->total_cells, cfg->cell_bytes, (unsigned long long)ing,
-				    (unsigned long long)egr);
+			return conf_fail(
+			    x, conf_get(sec, "buffer"), "buffer",
+			    "%u cells of %u bytes leave nothing shared after the minimum "
+			    "guarantees and headroom (%llu ingress, %llu egress cells)",
+			    cfg->total_cells, cfg->cell_bytes, (unsigned long long)ing,
+			    (unsigned long long)egr);
 		cfg->ing_pool_cells[0] = (uint32_t)(cfg->total_cells - ing);
 		cfg->egr_pool_cells[0] = (uint32_t)(cfg->total_cells - egr);
 	}
 
-	if ((v = get(sec, "duration")) && parse_time(x, v, "duration", &sc->duration_ns) < 0)
+	if ((v = conf_get(sec, "duration")) && conf_time(x, v, "duration", &sc->duration_ns) < 0)
 		return -1;
 	return 0;
 }
 
 /* ---- traffic sections ---- */
 
-static int parse_size(struct ctx *x, const struct sval *v, struct model_gen_conf *c)
+static int parse_size(struct conf_ctx *x, const struct conf_val *v, struct model_gen_conf *c)
 {
-	char *end;
-	long a, b;
+	long long a, b;
 
 	if (strcasecmp(v->text, "imix") == 0) {
 		c->size = MODEL_SIZE_IMIX;
 		return 0;
 	}
-	errno = 0;
-	a = strtol(v->text, &end, 10);
-	b = a;
-	if (end != v->text && *end == '-') {
-		const char *s = end + 1;
-
-		b = strtol(s, &end, 10);
-		if (end == s)
-			end = (char *)v->text;
-	}
-	if (end == v->text || *end || errno)
-		return fail(x, v, "size", "'%s' is not imix, a size or a range like 64-1518",
-			    v->text);
+	if (conf_span(v->text, &a, &b) < 0)
+		return conf_fail(x, v, "size", "'%s' is not imix, a size or a range like 64-1518",
+				 v->text);
 	if (a < MODEL_FRAME_MIN || b > MODEL_FRAME_MAX || a > b)
-		return fail(x, v, "size", "'%s' is out of range %d..%d bytes", v->text,
-			    MODEL_FRAME_MIN, MODEL_FRAME_MAX);
+		return conf_fail(x, v, "size", "'%s' is out of range %d..%d bytes", v->text,
+				 MODEL_FRAME_MIN, MODEL_FRAME_MAX);
 	c->size = a == b ? MODEL_SIZE_FIXED : MODEL_SIZE_UNIFORM;
 	c->size_lo = (uint32_t)a;
 	c->size_hi = (uint32_t)b;
 	return 0;
 }
 
-static int parse_reason(struct ctx *x, const struct sval *v, uint16_t *out)
+static int parse_reason(struct conf_ctx *x, const struct conf_val *v, uint16_t *out)
 {
 	static const struct {
 		const char *name;
 		uint16_t code;
 	} names[] = {{"ttl_exceeded", 257}, {"acl", 258}, {"blackhole_route", 269}};
-	long n;
+	long long n;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strcasecmp(v->text, names[i].name) == 0) {
@@ -749,10 +505,10 @@ static int parse_reason(struct ctx *x, const struct sval *v, uint16_t *out)
 		}
 	}
 	if (!isdigit((unsigned char)v->text[0]))
-		return fail(x, v, "drop_reason",
-			    "'%s' is not ttl_exceeded, acl, blackhole_route or a reason code",
-			    v->text);
-	if (parse_long(x, v, "drop_reason", 1, 65535, &n) < 0)
+		return conf_fail(x, v, "drop_reason",
+				 "'%s' is not ttl_exceeded, acl, blackhole_route or a reason code",
+				 v->text);
+	if (conf_int(x, v, "drop_reason", 1, 65535, &n) < 0)
 		return -1;
 	*out = (uint16_t)n;
 	return 0;
@@ -773,7 +529,7 @@ static int add_gen(struct model_scenario *sc, const struct model_gen_conf *c)
 	return 0;
 }
 
-static int build_traffic(struct ctx *x, cfg_t *ts, unsigned index, struct model_scenario *sc)
+static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct model_scenario *sc)
 {
 	static const char *const arrivals[] = {"constant", "poisson", "onoff", NULL};
 	static const char *const dests[] = {"fixed",	   "uniform", "hotspot",
@@ -781,12 +537,12 @@ static int build_traffic(struct ctx *x, cfg_t *ts, unsigned index, struct model_
 	static const char *const protos[] = {"udp", "tcp", NULL};
 	const struct model_config *cfg = &sc->cfg;
 	struct model_gen_conf c;
-	const struct sval *v, *ratev = get(ts, "rate");
+	const struct conf_val *v, *ratev = conf_get(ts, "rate");
 	uint16_t *ports = NULL, perm[MODEL_MAX_PORTS];
 	unsigned np, i;
 	double rate_frac = 0.1, rate_bps = 0;
 	int k, rc = -1;
-	long n;
+	long long n;
 	char gerr[200];
 
 	model_gen_defaults(&c);
@@ -798,154 +554,159 @@ static int build_traffic(struct ctx *x, cfg_t *ts, unsigned index, struct model_
 	if (parse_ports(x, ts, "ports", cfg->nports, &ports, &np) < 0)
 		return -1;
 	if (np == 0) {
-		fail(x, NULL, "ports", "missing: list the ingress ports, e.g. ports = {1-4}");
+		conf_fail(x, NULL, "ports", "missing: list the ingress ports, e.g. ports = {1-4}");
 		goto out;
 	}
 	if (ratev) {
 		const char *pct = strchr(ratev->text, '%');
 
 		if (pct) {
-			if (parse_frac(x, ratev, "rate", 0, 1, &rate_frac) < 0)
+			if (conf_frac(x, ratev, "rate", 0, 1, &rate_frac) < 0)
 				goto out;
 			if (rate_frac <= 0) {
-				fail(x, ratev, "rate", "must be above 0");
+				conf_fail(x, ratev, "rate", "must be above 0");
 				goto out;
 			}
-		} else if (parse_units(ratev->text, rate_units, 1, &rate_bps) < 0 ||
+		} else if (conf_units(ratev->text, conf_rate_units, 1, &rate_bps) < 0 ||
 			   !(rate_bps > 0)) {
-			fail(x, ratev, "rate",
-			     "'%s' is not a rate (a percentage of line rate, or bits/s with "
-			     "suffix K, M, G or T)",
-			     ratev->text);
+			conf_fail(x, ratev, "rate",
+				  "'%s' is not a rate (a percentage of line rate, or bits/s with "
+				  "suffix K, M, G or T)",
+				  ratev->text);
 			goto out;
 		}
 	}
-	if ((v = get(ts, "size")) && parse_size(x, v, &c) < 0)
+	if ((v = conf_get(ts, "size")) && parse_size(x, v, &c) < 0)
 		goto out;
-	if ((v = get(ts, "arrival"))) {
-		if (parse_enum(x, v, "arrival", arrivals, &k) < 0)
+	if ((v = conf_get(ts, "arrival"))) {
+		if (conf_enum(x, v, "arrival", arrivals, &k) < 0)
 			goto out;
 		c.arrival = (enum model_arrival_kind)k;
 	}
-	if ((v = get(ts, "period")) && parse_time(x, v, "period", &c.period_ns) < 0)
+	if ((v = conf_get(ts, "period")) && conf_time(x, v, "period", &c.period_ns) < 0)
 		goto out;
-	if ((v = get(ts, "duty")) && parse_frac(x, v, "duty", 0, 1, &c.duty) < 0)
+	if ((v = conf_get(ts, "duty")) && conf_frac(x, v, "duty", 0, 1, &c.duty) < 0)
 		goto out;
-	if ((v = get(ts, "phase")) && parse_time(x, v, "phase", &c.phase_ns) < 0)
+	if ((v = conf_get(ts, "phase")) && conf_time(x, v, "phase", &c.phase_ns) < 0)
 		goto out;
-	if ((v = get(ts, "start")) && parse_time(x, v, "start", &c.start_ns) < 0)
+	if ((v = conf_get(ts, "start")) && conf_time(x, v, "start", &c.start_ns) < 0)
 		goto out;
-	if ((v = get(ts, "stop")) && parse_time(x, v, "stop", &c.stop_ns) < 0)
+	if ((v = conf_get(ts, "stop")) && conf_time(x, v, "stop", &c.stop_ns) < 0)
 		goto out;
 	if (v && c.stop_ns <= c.start_ns) {
-		fail(x, v, "stop", "must be after start");
+		conf_fail(x, v, "stop", "must be after start");
 		goto out;
 	}
-	if (get_long(x, ts, "packets", 0, LONG_MAX, &n) < 0)
+	if (conf_get_int(x, ts, "packets", 0, LONG_MAX, &n) < 0)
 		goto out;
-	if (get(ts, "packets"))
+	if (conf_get(ts, "packets"))
 		c.max_packets = (uint64_t)n;
 	if (c.arrival == MODEL_ARRIVAL_ONOFF) {
-		if (!get(ts, "period")) {
-			fail(x, get(ts, "arrival"), "period", "onoff arrivals need a period");
+		if (!conf_get(ts, "period")) {
+			conf_fail(x, conf_get(ts, "arrival"), "period",
+				  "onoff arrivals need a period");
 			goto out;
 		}
 		if (!(c.duty > 0)) {
-			fail(x, get(ts, "duty"), "duty", "must be above 0");
+			conf_fail(x, conf_get(ts, "duty"), "duty", "must be above 0");
 			goto out;
 		}
-		if (!get(ts, "duty")) {
-			fail(x, get(ts, "arrival"), "duty", "onoff arrivals need a duty cycle");
+		if (!conf_get(ts, "duty")) {
+			conf_fail(x, conf_get(ts, "arrival"), "duty",
+				  "onoff arrivals need a duty cycle");
 			goto out;
 		}
 	}
-	if ((v = get(ts, "destination"))) {
-		if (parse_enum(x, v, "destination", dests, &k) < 0)
+	if ((v = conf_get(ts, "destination"))) {
+		if (conf_enum(x, v, "destination", dests, &k) < 0)
 			goto out;
 		c.dest = (enum model_dest_kind)k;
 	}
-	if ((v = get(ts, "to"))) {
-		if (parse_long(x, v, "to", 0, cfg->nports - 1, &n) < 0)
+	if ((v = conf_get(ts, "to"))) {
+		if (conf_int(x, v, "to", 0, cfg->nports - 1, &n) < 0)
 			goto out;
 		c.dest_port = (uint16_t)n;
 	} else if (c.dest == MODEL_DEST_FIXED || c.dest == MODEL_DEST_HOTSPOT ||
 		   c.dest == MODEL_DEST_INCAST) {
-		fail(x, get(ts, "destination"), "to", "destination %s needs a port: to = N",
-		     dests[c.dest]);
+		conf_fail(x, conf_get(ts, "destination"), "to",
+			  "destination %s needs a port: to = N", dests[c.dest]);
 		goto out;
 	}
-	if ((v = get(ts, "hotspot")) && parse_frac(x, v, "hotspot", 0, 1, &c.hotspot) < 0)
+	if ((v = conf_get(ts, "hotspot")) && conf_frac(x, v, "hotspot", 0, 1, &c.hotspot) < 0)
 		goto out;
 	if (c.dest == MODEL_DEST_PERMUTATION && np < 2) {
-		fail(x, get(ts, "destination"), "destination",
-		     "permutation needs two or more ports in the ports list");
+		conf_fail(x, conf_get(ts, "destination"), "destination",
+			  "permutation needs two or more ports in the ports list");
 		goto out;
 	}
 	if (c.dest == MODEL_DEST_INCAST) {
 		for (i = 0; i < np; i++) {
 			if (ports[i] == c.dest_port) {
-				fail(x, get(ts, "to"), "to",
-				     "incast target %u is also one of the senders", c.dest_port);
+				conf_fail(x, conf_get(ts, "to"), "to",
+					  "incast target %u is also one of the senders",
+					  c.dest_port);
 				goto out;
 			}
 		}
 	}
-	if (get_long(x, ts, "flows", 1, MODEL_GEN_MAX_FLOWS, &n) < 0)
+	if (conf_get_int(x, ts, "flows", 1, MODEL_GEN_MAX_FLOWS, &n) < 0)
 		goto out;
-	if (get(ts, "flows"))
+	if (conf_get(ts, "flows"))
 		c.nflows = (uint32_t)n;
-	if (get_long(x, ts, "ip", 4, 6, &n) < 0)
+	if (conf_get_int(x, ts, "ip", 4, 6, &n) < 0)
 		goto out;
-	if ((v = get(ts, "ip"))) {
+	if ((v = conf_get(ts, "ip"))) {
 		if (n == 5) {
-			fail(x, v, "ip", "must be 4 or 6");
+			conf_fail(x, v, "ip", "must be 4 or 6");
 			goto out;
 		}
 		c.ip_version = (uint8_t)n;
 	}
-	if ((v = get(ts, "protocol"))) {
-		if (parse_enum(x, v, "protocol", protos, &k) < 0)
+	if ((v = conf_get(ts, "protocol"))) {
+		if (conf_enum(x, v, "protocol", protos, &k) < 0)
 			goto out;
 		c.l4 = k ? MODEL_IPPROTO_TCP : MODEL_IPPROTO_UDP;
 	}
-	if (get_long(x, ts, "vlan", 0, 4095, &n) < 0)
+	if (conf_get_int(x, ts, "vlan", 0, 4095, &n) < 0)
 		goto out;
-	if (get(ts, "vlan"))
+	if (conf_get(ts, "vlan"))
 		c.vlan = (int)n;
-	if (get_long(x, ts, "pcp", 0, 7, &n) < 0)
+	if (conf_get_int(x, ts, "pcp", 0, 7, &n) < 0)
 		goto out;
-	if ((v = get(ts, "pcp"))) {
+	if ((v = conf_get(ts, "pcp"))) {
 		if (c.vlan < 0) {
-			fail(x, v, "pcp", "needs a vlan (the PCP travels in the 802.1Q tag)");
+			conf_fail(x, v, "pcp", "needs a vlan (the PCP travels in the 802.1Q tag)");
 			goto out;
 		}
 		c.pcp = (uint8_t)n;
 	}
-	if (get_long(x, ts, "dscp", 0, 63, &n) < 0)
+	if (conf_get_int(x, ts, "dscp", 0, 63, &n) < 0)
 		goto out;
-	if (get(ts, "dscp"))
+	if (conf_get(ts, "dscp"))
 		c.dscp = (uint8_t)n;
-	if (get_long(x, ts, "dport", 0, 65535, &n) < 0)
+	if (conf_get_int(x, ts, "dport", 0, 65535, &n) < 0)
 		goto out;
-	if (get(ts, "dport"))
+	if (conf_get(ts, "dport"))
 		c.dport = (uint16_t)n;
-	if ((v = get(ts, "multicast")) && parse_frac(x, v, "multicast", 0, 1, &c.mc_fraction) < 0)
+	if ((v = conf_get(ts, "multicast")) &&
+	    conf_frac(x, v, "multicast", 0, 1, &c.mc_fraction) < 0)
 		goto out;
-	if ((v = get(ts, "mc_group"))) {
+	if ((v = conf_get(ts, "mc_group"))) {
 		if (cfg->n_mc_groups == 0) {
-			fail(x, v, "mc_group", "no mc_group sections are defined");
+			conf_fail(x, v, "mc_group", "no mc_group sections are defined");
 			goto out;
 		}
-		if (parse_long(x, v, "mc_group", 1, cfg->n_mc_groups, &n) < 0)
+		if (conf_int(x, v, "mc_group", 1, cfg->n_mc_groups, &n) < 0)
 			goto out;
 		c.mc_group = (uint16_t)n;
 	} else if (c.mc_fraction > 0) {
-		fail(x, get(ts, "multicast"), "mc_group", "multicast traffic needs mc_group = N");
+		conf_fail(x, conf_get(ts, "multicast"), "mc_group",
+			  "multicast traffic needs mc_group = N");
 		goto out;
 	}
-	if ((v = get(ts, "drop")) && parse_frac(x, v, "drop", 0, 1, &c.drop_fraction) < 0)
+	if ((v = conf_get(ts, "drop")) && conf_frac(x, v, "drop", 0, 1, &c.drop_fraction) < 0)
 		goto out;
-	if ((v = get(ts, "drop_reason")) && parse_reason(x, v, &c.drop_reason) < 0)
+	if ((v = conf_get(ts, "drop_reason")) && parse_reason(x, v, &c.drop_reason) < 0)
 		goto out;
 
 	if (c.dest == MODEL_DEST_PERMUTATION)
@@ -957,19 +718,20 @@ static int build_traffic(struct ctx *x, cfg_t *ts, unsigned index, struct model_
 		g.in_port = ports[i];
 		g.rate_bps = rate_bps > 0 ? rate_bps : rate_frac * line;
 		if (g.rate_bps > line * (1 + 1e-9)) {
-			fail(x, ratev, "rate", "%.6g bits/s is above the %.6g bits/s of port %u",
-			     g.rate_bps, line, g.in_port);
+			conf_fail(x, ratev, "rate",
+				  "%.6g bits/s is above the %.6g bits/s of port %u", g.rate_bps,
+				  line, g.in_port);
 			goto out;
 		}
 		if (c.dest == MODEL_DEST_PERMUTATION)
 			g.dest_port = ports[perm[i]];
 		g.seed = cfg->seed * 0x9e3779b97f4a7c15ull + index;
 		if (model_gen_check(&g, gerr, sizeof(gerr)) < 0) {
-			fail(x, NULL, NULL, "%s", gerr);
+			conf_fail(x, NULL, NULL, "%s", gerr);
 			goto out;
 		}
 		if (add_gen(sc, &g) < 0) {
-			fail(x, NULL, NULL, "out of memory");
+			conf_fail(x, NULL, NULL, "out of memory");
 			goto out;
 		}
 	}
@@ -1020,25 +782,25 @@ static int parse_prefix(const char *s, struct model_replay_prefix *p, long *port
 	return 0;
 }
 
-static int build_replay(struct ctx *x, cfg_t *rs, struct model_scenario *sc)
+static int build_replay(struct conf_ctx *x, cfg_t *rs, struct model_scenario *sc)
 {
 	const struct model_config *cfg = &sc->cfg;
 	struct model_scen_replay *r;
-	const struct sval *v;
+	const struct conf_val *v;
 	unsigned i, n;
-	long l;
+	long long l;
 
 	r = realloc(sc->replay, (sc->nreplay + 1) * sizeof(*r));
 	if (!r)
-		return fail(x, NULL, NULL, "out of memory");
+		return conf_fail(x, NULL, NULL, "out of memory");
 	sc->replay = r;
 	r = &sc->replay[sc->nreplay++];
 	memset(r, 0, sizeof(*r));
 	model_replay_defaults(&r->rc);
 	r->rc.nports = (uint16_t)cfg->nports;
 
-	if (!(v = get(rs, "file")))
-		return fail(x, NULL, "file", "missing: the pcap file to replay");
+	if (!(v = conf_get(rs, "file")))
+		return conf_fail(x, NULL, "file", "missing: the pcap file to replay");
 	snprintf(r->where, sizeof(r->where), "%s:%d", x->file, v->line);
 	{
 		const char *slash = strrchr(x->file, '/');
@@ -1046,7 +808,7 @@ static int build_replay(struct ctx *x, cfg_t *rs, struct model_scenario *sc)
 
 		r->file = malloc(dl + strlen(v->text) + 1);
 		if (!r->file)
-			return fail(x, v, "file", "out of memory");
+			return conf_fail(x, v, "file", "out of memory");
 		memcpy(r->file, x->file, dl);
 		strcpy(r->file + dl, v->text);
 		r->rc.file = r->file;
@@ -1061,7 +823,7 @@ static int build_replay(struct ctx *x, cfg_t *rs, struct model_scenario *sc)
 	if (n) {
 		r->vlan_map = calloc(n, sizeof(*r->vlan_map));
 		if (!r->vlan_map)
-			return fail(x, NULL, NULL, "out of memory");
+			return conf_fail(x, NULL, NULL, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
 		char *end;
@@ -1071,19 +833,21 @@ static int build_replay(struct ctx *x, cfg_t *rs, struct model_scenario *sc)
 		errno = 0;
 		vid = strtol(v->text, &end, 10);
 		if (end == v->text || *end != ':')
-			return fail(x, v, "vlan_ports", "'%s' is not VLAN:PORT", v->text);
+			return conf_fail(x, v, "vlan_ports", "'%s' is not VLAN:PORT", v->text);
 		{
 			const char *s = end + 1;
 
 			port = strtol(s, &end, 10);
 			if (end == s || *end || errno)
-				return fail(x, v, "vlan_ports", "'%s' is not VLAN:PORT", v->text);
+				return conf_fail(x, v, "vlan_ports", "'%s' is not VLAN:PORT",
+						 v->text);
 		}
 		if (vid < 0 || vid > 4095)
-			return fail(x, v, "vlan_ports", "VLAN %ld is out of range 0..4095", vid);
+			return conf_fail(x, v, "vlan_ports", "VLAN %ld is out of range 0..4095",
+					 vid);
 		if (port < 0 || port >= (long)cfg->nports)
-			return fail(x, v, "vlan_ports", "port %ld is out of range 0..%u", port,
-				    cfg->nports - 1);
+			return conf_fail(x, v, "vlan_ports", "port %ld is out of range 0..%u", port,
+					 cfg->nports - 1);
 		r->vlan_map[i].vid = (uint16_t)vid;
 		r->vlan_map[i].port = (uint16_t)port;
 	}
@@ -1094,36 +858,37 @@ static int build_replay(struct ctx *x, cfg_t *rs, struct model_scenario *sc)
 	if (n) {
 		r->egress_map = calloc(n, sizeof(*r->egress_map));
 		if (!r->egress_map)
-			return fail(x, NULL, NULL, "out of memory");
+			return conf_fail(x, NULL, NULL, "out of memory");
 	}
 	for (i = 0; i < n; i++) {
 		long port;
 
 		v = cfg_getnptr(rs, "egress_map", i);
 		if (parse_prefix(v->text, &r->egress_map[i], &port) < 0)
-			return fail(x, v, "egress_map",
-				    "'%s' is not PREFIX=PORT (e.g. \"10.1.0.0/16=3\")", v->text);
+			return conf_fail(x, v, "egress_map",
+					 "'%s' is not PREFIX=PORT (e.g. \"10.1.0.0/16=3\")",
+					 v->text);
 		if (port < 0 || port >= (long)cfg->nports)
-			return fail(x, v, "egress_map", "port %ld is out of range 0..%u", port,
-				    cfg->nports - 1);
+			return conf_fail(x, v, "egress_map", "port %ld is out of range 0..%u", port,
+					 cfg->nports - 1);
 		r->egress_map[i].port = (uint16_t)port;
 	}
 	r->rc.egress_map = r->egress_map;
 	r->rc.n_egress_map = n;
 
-	if ((v = get(rs, "time_scale")) &&
-	    parse_double(x, v, "time_scale", 0, 1e9, 1, &r->rc.time_scale) < 0)
+	if ((v = conf_get(rs, "time_scale")) &&
+	    conf_double(x, v, "time_scale", 0, 1e9, 1, &r->rc.time_scale) < 0)
 		return -1;
-	if ((v = get(rs, "start")) && parse_time(x, v, "start", &r->rc.start_ns) < 0)
+	if ((v = conf_get(rs, "start")) && conf_time(x, v, "start", &r->rc.start_ns) < 0)
 		return -1;
-	if (get_long(x, rs, "loop", 0, UINT32_MAX, &l) < 0)
+	if (conf_get_int(x, rs, "loop", 0, UINT32_MAX, &l) < 0)
 		return -1;
-	if (get(rs, "loop"))
+	if (conf_get(rs, "loop"))
 		r->rc.loops = (uint32_t)l;
-	if ((v = get(rs, "mc_group"))) {
+	if ((v = conf_get(rs, "mc_group"))) {
 		if (cfg->n_mc_groups == 0)
-			return fail(x, v, "mc_group", "no mc_group sections are defined");
-		if (parse_long(x, v, "mc_group", 1, cfg->n_mc_groups, &l) < 0)
+			return conf_fail(x, v, "mc_group", "no mc_group sections are defined");
+		if (conf_int(x, v, "mc_group", 1, cfg->n_mc_groups, &l) < 0)
 			return -1;
 		r->rc.mc_group = (uint16_t)l;
 	}
@@ -1136,7 +901,7 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 			    const struct model_scenario_opts *opts, struct model_scenario *sc,
 			    char *err, size_t errlen)
 {
-	struct ctx x;
+	struct conf_ctx x;
 	unsigned i;
 
 	memset(sc, 0, sizeof(*sc));

@@ -111,6 +111,7 @@ struct gen {
 	uint64_t count;
 	uint32_t upoints; /* uniform sizes: how many */
 	uint16_t hdr_len; /* header bytes of every packet */
+	uint8_t tc;	  /* traffic class of every packet */
 	struct hcache hc;
 	char name[48];
 };
@@ -487,9 +488,6 @@ static int gen_next(void *state, struct model_pkt *p)
 	}
 	p->hdr = gen_header(g, flow, dest, mc, ttl1, size, si);
 	p->hdr_len = g->hdr_len;
-#if defined(__GNUC__)
-	__builtin_prefetch(p->hdr); /* the engine reads the MAC addresses */
-#endif
 	if (!p->hdr)
 		return 0; /* out of memory: end the source */
 	p->t_ns = (uint64_t)t;
@@ -497,7 +495,10 @@ static int gen_next(void *state, struct model_pkt *p)
 	p->in_port = c->in_port;
 	p->out_port = mc ? c->in_port : (uint16_t)dest;
 	p->mc_group = mc ? c->mc_group : 0;
-	p->tc = model_traffic_tc(c->vlan, c->pcp, c->dscp);
+	/* the destination MAC's class, known here (so the engine need not
+	 * read the header): a group MAC for multicast, a host MAC else */
+	p->cast = mc ? MODEL_CAST_MULTICAST : MODEL_CAST_UNICAST;
+	p->tc = g->tc;
 	p->dscp = c->dscp;
 	p->flow_id = c->flow_base + ((mc ? c->nports + dest - 1u : dest) * c->nflows + flow);
 	return 1;
@@ -526,6 +527,7 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 	g->c = *c;
 	rng_seed(&g->rng, c->seed ^ ((uint64_t)c->in_port << 48) ^ ((uint64_t)c->flow_base << 16));
 	g->upoints = c->size == MODEL_SIZE_UNIFORM ? uniform_points(c) : 1;
+	g->tc = model_traffic_tc(c->vlan, c->pcp, c->dscp);
 	{
 		struct model_hdr_spec s;
 

@@ -378,6 +378,61 @@ START_TEST(test_state_sequences)
 }
 END_TEST
 
+/* drops = the backend's count (sample_drops) + the agent's own losses;
+ * a new backend's count starts again from 0, the old one's is kept. */
+static uint32_t drops_of(struct bsf_flows *f, const struct bsf_event *ev)
+{
+	uint8_t buf[BSF_FLOW_SCRATCH];
+	size_t len;
+	struct sflow_datagram d;
+	uint32_t r;
+
+	ck_assert_int_eq(bsf_flows_build(f, ev, 1, buf, sizeof buf, &len), SFLOW_OK);
+	decode_one(buf, len, &d);
+	r = d.samples[0].h.flow.drops;
+	sflow_datagram_free(&d);
+	return r;
+}
+
+START_TEST(test_state_backend_drops)
+{
+	struct bsf_flows f;
+	struct bsf_port_desc pd[2];
+	struct bsf_device_desc dev;
+	struct bsf_event ev;
+
+	memset(pd, 0, sizeof pd);
+	memset(&dev, 0, sizeof dev);
+	pd[0].ifindex = 5;
+	pd[1].ifindex = 6;
+	dev.nports = 2;
+	dev.ports = pd;
+	bsf_flows_init(&f);
+	ck_assert_int_eq(bsf_flows_set_device(&f, &dev), 0);
+	make_event(&ev, 0);
+	ev.in_port = 1;
+	ck_assert_uint_eq(drops_of(&f, &ev), 0);
+	bsf_flows_backend_lost(&f, 1, 10); /* cumulative: set, not added */
+	bsf_flows_backend_lost(&f, 1, 12);
+	bsf_flows_backend_lost(&f, 0, 100);  /* another port's count */
+	bsf_flows_backend_lost(&f, 2, 1000); /* no such port: ignored */
+	ck_assert_uint_eq(drops_of(&f, &ev), 12);
+	bsf_flows_lost(&f, 1, 3); /* the agent's own */
+	ck_assert_uint_eq(drops_of(&f, &ev), 15);
+	/* the backend is replaced: its 20 stay, the new one starts at 0 */
+	bsf_flows_backend_lost(&f, 1, 20);
+	ck_assert_int_eq(bsf_flows_set_device(&f, &dev), 0);
+	ck_assert_uint_eq(f.ports[1].drops, 23);
+	ck_assert_uint_eq(f.ports[1].backend_drops, 0);
+	ck_assert_uint_eq(drops_of(&f, &ev), 23);
+	bsf_flows_backend_lost(&f, 1, 2);
+	ck_assert_uint_eq(drops_of(&f, &ev), 25);
+	ev.in_port = 0;
+	ck_assert_uint_eq(drops_of(&f, &ev), 100);
+	bsf_flows_fini(&f);
+}
+END_TEST
+
 static Suite *flowsample_suite(void)
 {
 	Suite *s = suite_create("flowsample");
@@ -390,6 +445,7 @@ static Suite *flowsample_suite(void)
 	tcase_add_test(tc, test_header_limits);
 	tcase_add_test(tc, test_vlan);
 	tcase_add_test(tc, test_state_sequences);
+	tcase_add_test(tc, test_state_backend_drops);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,6 +21,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -297,6 +298,11 @@ START_TEST(test_one_million)
 		      "%llu samples x %u = %llu, not within 5 %% of %u",
 		      (unsigned long long)nsamples, RATE, (unsigned long long)(nsamples * RATE),
 		      NPKT);
+	fprintf(stderr,
+		"test_sampling_model: %llu samples x %u = %llu for %u packets; "
+		"max depth %llu bytes, max transit %llu ns\n",
+		(unsigned long long)nsamples, RATE, (unsigned long long)(nsamples * RATE), NPKT,
+		(unsigned long long)max_depth, (unsigned long long)max_delay);
 	/* the queue really did build (the test would be weak otherwise) */
 	ck_assert_uint_gt(max_depth, 10000);
 	ck_assert_uint_gt(max_delay, 100000);

@@ -23,7 +23,8 @@ agent_visibility_libvis_a_SOURCES = \
 	agent/visibility/vis_congestion.c \
 	agent/visibility/vis_pipeline.c agent/visibility/vis_pipeline.h \
 	agent/visibility/vis_backend.c agent/visibility/vis_backend.h \
-	agent/visibility/vis_conf.c agent/visibility/vis_conf.h
+	agent/visibility/vis_conf.c agent/visibility/vis_conf.h \
+	agent/confval.c agent/confval.h
 agent_visibility_libvis_a_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
 # ---- unit tests (Check)

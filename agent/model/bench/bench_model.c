@@ -40,10 +40,14 @@ static const char bench_scenario[] =
     "                arrival = onoff period = 1ms duty = 2% size = imix dscp = 0 flows = 2 }\n"
     "}\n";
 
+/* Bytes allocated: from the heap arenas and in blocks malloc mmapped on
+ * their own (big ones, such as the port array). */
 static size_t heap_used(void)
 {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-	return mallinfo2().uordblks;
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
 #else
 	return 0;
 #endif

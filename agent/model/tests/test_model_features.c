@@ -3,7 +3,9 @@
  * against a hand-computed value: DWRR shares and strict priority,
  * multicast replication and its accounting, forwarding drop reasons,
  * downstream PFC on an egress port, 1-in-N sampling records, event ring
- * overflow, the CPU port, independent delay read windows.
+ * overflow, the CPU port, independent delay read windows, per-port
+ * buffer reads that close only the object read, samples lost to a full
+ * event ring.
  */
 #include "config.h"
 
@@ -521,6 +523,178 @@ START_TEST(test_delay_windows)
 }
 END_TEST
 
+/* Per-object buffer reads.  At t = 0, 10 packets of 1000 B (4 cells of
+ * 256) arrive for port 0 (from port 2) and 5 for port 1 (from port 3);
+ * nothing leaves before 816 ns, so the peaks are: queue / egress of port
+ * 0: 40 cells, 10000 B; of port 1: 20 cells, 5000 B; ingress of port 2:
+ * 40 cells; device unicast: 60 cells; all at t = 0.  Reading one object's
+ * window restarts that object's window only. */
+static uint32_t pq(struct model *m, unsigned w, unsigned port)
+{
+	struct model_port_buffers b;
+	ck_assert_int_eq(model_read_port_buffers(m, w, port, &b), 0);
+	ck_assert_uint_eq(b.ucq[0].peak_cells, b.egr_uc.peak_cells);
+	return b.ucq[0].peak_cells;
+}
+
+static uint32_t dev(struct model *m, unsigned w)
+{
+	struct model_device_buffers d;
+	ck_assert_int_eq(model_read_device_buffers(m, w, &d), 0);
+	return d.dev_uc.peak_cells;
+}
+
+START_TEST(test_port_reads)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 4, G10), 0);
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	struct tsrc_spec sp = {0};
+	sp.in_port = 2;
+	sp.out_port = 0;
+	sp.len = 1000;
+	sp.count = 10; /* gap 0: all at t = 0 */
+	tadd(m, &sp);
+	sp.in_port = 3;
+	sp.out_port = 1;
+	sp.count = 5;
+	tadd(m, &sp);
+	model_run(m, MODEL_T_END);
+	ck_assert_uint_eq(model_now(m), 8160); /* 10 x 816 ns */
+
+	struct model_port_buffers b;
+	struct model_device_buffers d;
+	ck_assert_int_eq(model_read_port_buffers(m, MODEL_NUM_WINDOWS, 0, &b), -1);
+	ck_assert_int_eq(model_read_port_buffers(m, 0, 5, &b), -1); /* CPU port is 4 */
+	ck_assert_int_eq(model_read_device_buffers(m, MODEL_NUM_WINDOWS, &d), -1);
+
+	/* port 0, window 0: its peak, then restarted (now empty) */
+	ck_assert_int_eq(model_read_port_buffers(m, 0, 0, &b), 0);
+	ck_assert_uint_eq(b.ucq[0].peak_cells, 40);
+	ck_assert_uint_eq(b.ucq[0].peak_bytes, 10000);
+	ck_assert_uint_eq(b.ucq[0].peak_t_ns, 0);
+	ck_assert_uint_eq(b.ucq[0].cur_cells, 0);
+	ck_assert_uint_eq(b.egr_uc.peak_cells, 40);
+	ck_assert_uint_eq(b.ing_uc.peak_cells, 0); /* port 0 received nothing */
+	ck_assert_uint_eq(pq(m, 0, 0), 0);
+	/* port 1, window 1 then window 0: reading port 0's window 0 left port
+	 * 1's intact, and reading window 1 does not reset window 0 */
+	ck_assert_uint_eq(pq(m, 1, 1), 20);
+	ck_assert_uint_eq(pq(m, 0, 1), 20);
+	ck_assert_uint_eq(pq(m, 0, 1), 0);
+	ck_assert_uint_eq(pq(m, 1, 1), 0);
+	/* window 0 reads did not reset port 0's window 1 */
+	ck_assert_uint_eq(pq(m, 1, 0), 40);
+	/* the device and pools are apart from the ports */
+	ck_assert_uint_eq(dev(m, 0), 60);
+	ck_assert_uint_eq(dev(m, 0), 0);
+	ck_assert_int_eq(model_read_device_buffers(m, 1, &d), 0);
+	ck_assert_uint_eq(d.dev_uc.peak_cells, 60);
+	ck_assert_uint_eq(d.dev_uc.peak_bytes, 15000);
+	ck_assert_uint_eq(d.ing_pool[0].peak_cells, 60); /* no minimums: all shared */
+	ck_assert_uint_eq(d.egr_pool[0].peak_cells, 60);
+	ck_assert_uint_eq(d.ing_pool[1].alloc_cells, 0); /* one pool: rest zero */
+	/* the ingress port, not read so far in window 0 */
+	ck_assert_int_eq(model_read_port_buffers(m, 0, 2, &b), 0);
+	ck_assert_uint_eq(b.ing_uc.peak_cells, 40);
+	ck_assert_uint_eq(b.pg[0].peak_cells, 40);
+	/* the whole-switch read is all of these at once: window 2, never read */
+	struct model_buffers *all = model_buffers_new(m);
+	ck_assert_ptr_nonnull(all);
+	ck_assert_int_eq(model_read_buffers(m, 2, all), 0);
+	ck_assert_uint_eq(all->nports, 5);
+	ck_assert_uint_eq(all->dev_uc.peak_cells, 60);
+	ck_assert_uint_eq(all->ports[0].ucq[0].peak_cells, 40);
+	ck_assert_uint_eq(all->ports[1].ucq[0].peak_cells, 20);
+	ck_assert_uint_eq(all->ports[3].ing_uc.peak_cells, 20);
+	model_buffers_free(all);
+	ck_assert_uint_eq(pq(m, 2, 0), 0);
+	ck_assert_uint_eq(dev(m, 2), 0);
+	/* window 3, never read, still has everything */
+	ck_assert_uint_eq(pq(m, 3, 1), 20);
+	ck_assert_uint_eq(dev(m, 3), 60);
+
+	/* a new burst into port 1 only, at 1 ms: 3 packets */
+	sp.in_port = 3;
+	sp.out_port = 1;
+	sp.count = 3;
+	sp.t0_ns = 1000000;
+	tadd(m, &sp);
+	model_run(m, MODEL_T_END);
+	ck_assert_int_eq(model_read_port_buffers(m, 0, 1, &b), 0);
+	ck_assert_uint_eq(b.ucq[0].peak_cells, 12);
+	ck_assert_uint_eq(b.ucq[0].peak_t_ns, 1000000);
+	ck_assert_uint_eq(pq(m, 0, 0), 0);
+	ck_assert_uint_eq(pq(m, 1, 1), 12);
+	model_free(m);
+}
+END_TEST
+
+/* Samples lost to a full event ring are counted per ingress port: every
+ * packet is sampled (1-in-1), nothing is dropped, the ring has 8 slots and
+ * is read slowly, so samples_lost = marked - sample events read, port by
+ * port, and the losses are the ring's overflows. */
+START_TEST(test_samples_lost)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 3, G10), 0);
+	cfg.ports[0].sampling_rate = 1;
+	cfg.ports[1].sampling_rate = 1;
+	cfg.event_capacity = 8;
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	struct tsrc_spec sp = {0};
+	sp.out_port = 2;
+	sp.len = 1000;
+	sp.gap_ns = 2000;
+	sp.in_port = 0;
+	sp.count = 300;
+	tadd(m, &sp);
+	sp.in_port = 1;
+	sp.count = 200;
+	sp.t0_ns = 1000;
+	tadd(m, &sp);
+	uint64_t read[3] = {0, 0, 0}, other = 0;
+	struct model_event ev[3];
+	while (!model_idle(m)) {
+		model_advance_to(m, model_now(m) + 20000);
+		size_t n = model_events_read(m, ev, 3);
+		for (size_t i = 0; i < n; i++) {
+			if (ev[i].type == MODEL_EV_SAMPLE && ev[i].in_port < 3)
+				read[ev[i].in_port]++;
+			else
+				other++;
+		}
+	}
+	size_t n;
+	while ((n = model_events_read(m, ev, 3)) > 0)
+		for (size_t i = 0; i < n; i++)
+			read[ev[i].in_port]++;
+	ck_assert_uint_eq(other, 0);
+	struct model_if_counters c0, c1, c2;
+	struct model_stats st;
+	model_read_counters(m, 0, &c0);
+	model_read_counters(m, 1, &c1);
+	model_read_counters(m, 2, &c2);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.copies_dropped + st.ing_dropped, 0);
+	ck_assert_uint_eq(c0.samples_marked, 300);
+	ck_assert_uint_eq(c1.samples_marked, 200);
+	ck_assert_uint_eq(c0.samples_dropped + c1.samples_dropped, 0);
+	ck_assert_uint_eq(c0.samples_lost, 300 - read[0]);
+	ck_assert_uint_eq(c1.samples_lost, 200 - read[1]);
+	ck_assert_uint_eq(c2.samples_lost, 0);
+	ck_assert_uint_eq(read[2], 0);
+	/* 500 samples over ~600 us, 8 slots + 3 read per 20 us: most lost */
+	ck_assert_uint_gt(c0.samples_lost, 100);
+	ck_assert_uint_gt(c1.samples_lost, 50);
+	ck_assert_uint_eq(c0.samples_lost + c1.samples_lost, st.events_lost);
+	ck_assert_uint_eq(st.events, 500);
+	model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_features");
@@ -535,6 +709,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bounded);
 	tcase_add_test(tc, test_far_future);
 	tcase_add_test(tc, test_delay_windows);
+	tcase_add_test(tc, test_port_reads);
+	tcase_add_test(tc, test_samples_lost);
 	suite_add_tcase(s, tc);
 	return s;
 }

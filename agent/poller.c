@@ -86,11 +86,11 @@ static void poll_one(struct poller_src *s)
 				  "since the last message)",
 				  s->type, s->index, out.err, (unsigned long long)count);
 	}
-	if (r == SFLOW_OK && out.omitted &&
-	    bsf_ratelimit_hit(&p->rl_omit, bsf_now_ns(), &count))
+	if (r == SFLOW_OK && out.omitted && bsf_ratelimit_hit(&p->rl_omit, bsf_now_ns(), &count))
 		log_warnx("data source %u:%u: own records 0x%x left out: datagram_bytes (%zu "
 			  "bytes of room) too small (%llu samples cut since the last message)",
-			  s->type, s->index, (unsigned)out.omitted, room, (unsigned long long)count);
+			  s->type, s->index, (unsigned)out.omitted, room,
+			  (unsigned long long)count);
 	if (r != SFLOW_OK || export_add(p->x, p->scratch, out.len) < 0) {
 		s->dropped++;
 		if (bsf_ratelimit_hit(&p->rl_build, bsf_now_ns(), &count))

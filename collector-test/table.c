@@ -4,7 +4,10 @@
  * Rows live in a growing array in first-seen order and are found by a
  * linear search: a demo has a few hundred data sources at most.  Counters
  * samples replace a row's "last" figures (peak, delay) and advance its
- * discard deltas; discard samples add to its drop counts by reason.
+ * discard deltas; discard samples add to the drop counts by reason of
+ * the port the drop happened to (output, else input, else the sample's
+ * data source: bsflowd sends them all on the device source 2:1).
+ * Rendering orders the rows by agent, then data source.
  */
 #include "config.h"
 
@@ -308,8 +311,16 @@ int collect_table_add(struct collect_table *t, const struct sflow_datagram *d)
 			}
 			counters_sample(t, w, s);
 		} else if (s->kind == SFLOW_SMP_DISCARD) {
-			w = get_row(t, d, s->h.discard.source_id_type,
-				    s->h.discard.source_id_index);
+			/* a drop counts on the port it happened to: the output
+			 * port, else (dropped before one was chosen) the input
+			 * port, else the sample's own data source */
+			uint32_t port =
+			    s->h.discard.output ? s->h.discard.output : s->h.discard.input;
+			if (port)
+				w = get_row(t, d, SFLOW_DS_IFINDEX, port);
+			else
+				w = get_row(t, d, s->h.discard.source_id_type,
+					    s->h.discard.source_id_index);
 			if (!w) {
 				rc = -1;
 				continue;
@@ -328,15 +339,44 @@ static void fmt_u64(char *buf, size_t n, uint64_t v)
 		snprintf(buf, n, "%" PRIu64, v);
 }
 
+/* Row order for rendering: agent, sub-agent, the device (type 2) before
+ * the ports, then by index. */
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct collect_table_row *a = *(const struct collect_table_row *const *)pa;
+	const struct collect_table_row *b = *(const struct collect_table_row *const *)pb;
+	int c;
+
+	if (a->agent.type != b->agent.type)
+		return a->agent.type < b->agent.type ? -1 : 1;
+	c = memcmp(a->agent.a, b->agent.a, sizeof a->agent.a);
+	if (c)
+		return c;
+	if (a->sub_agent_id != b->sub_agent_id)
+		return a->sub_agent_id < b->sub_agent_id ? -1 : 1;
+	if (a->source_type != b->source_type)
+		return a->source_type > b->source_type ? -1 : 1;
+	if (a->source_index != b->source_index)
+		return a->source_index < b->source_index ? -1 : 1;
+	return 0;
+}
+
 void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 {
+	const struct collect_table_row **order = malloc((t->n ? t->n : 1) * sizeof *order);
+
+	if (order) {
+		for (unsigned i = 0; i < t->n; i++)
+			order[i] = &t->rows[i].r;
+		qsort(order, t->n, sizeof *order, row_cmp);
+	}
 	if (clear)
 		fputs("\033[H\033[2J", fp);
 	fprintf(fp, "%-15s %-8s %-12s %7s %-10s %8s %8s %8s %-16s %10s %-4s\n", "AGENT", "SOURCE",
 		"NAME", "PEAK%", "PEAK_AT", "IN_DISC", "OUT_DISC", "DROPS", "TOP_REASON",
 		"DELAY_NS", "Q");
 	for (unsigned i = 0; i < t->n; i++) {
-		const struct collect_table_row *r = &t->rows[i].r;
+		const struct collect_table_row *r = order ? order[i] : &t->rows[i].r;
 		char agent[INET6_ADDRSTRLEN] = "-", src[16], pc[16], ind[24], outd[24], delay[24],
 		     reason[24];
 
@@ -372,5 +412,6 @@ void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 			agent, src, r->name[0] ? r->name : "-", pc, at, ind, outd, r->drops, reason,
 			delay, q);
 	}
+	free(order);
 	fflush(fp);
 }

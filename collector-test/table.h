@@ -6,7 +6,8 @@
  * highest percentage in the port's last 4413:2 and own buffer records, and
  * which object had it), the ifInDiscards/ifOutDiscards increase between
  * the last two counters samples, drops by reason from discarded_packet
- * (0:5) samples, and the largest queue delay in the last own queue_delays
+ * (0:5) samples (on the row of the drop's output port, else its input
+ * port, else the sample's data source), and the largest queue delay in the last own queue_delays
  * record.  collect_table_render() prints it as a fixed-width table.
  */
 #ifndef BSFLOWD_COLLECT_TABLE_H
@@ -49,7 +50,7 @@ struct collect_table_row {
 	char delay_queue[16];	  /* which queue */
 	uint32_t counter_samples; /* counters samples seen */
 };
-/* Row i (0..rows-1, in first-seen order): 0, or -1 if no such row. */
+/* Row i (0..rows-1, in first-seen order; rendering sorts them): 0, or -1 if no such row. */
 int collect_table_row(const struct collect_table *t, unsigned i, struct collect_table_row *out);
 
 /* Print the table; clear != 0 first sends the clear-screen escape

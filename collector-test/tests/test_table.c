@@ -171,11 +171,66 @@ START_TEST(rows)
 }
 END_TEST
 
+/* A drop sent on the device source counts on the port it happened to:
+ * the output port, else the input port; rows render device first, then
+ * ports by ifIndex. */
+static void device_discard(uint32_t seq, uint32_t in, uint32_t out, uint32_t reason)
+{
+	struct sflow_w w;
+	struct sflow_sample_enc s;
+	struct sflow_discard_sample h = {seq, 2, 1, 0, in, out, reason};
+	sflow_w_init(&w, S, sizeof S);
+	sflow_enc_discard_begin(&w, &s, &h);
+	sflow_enc_sample_end(&w, &s);
+	add(&w);
+}
+
+START_TEST(drops_by_port)
+{
+	struct collect_table *t = collect_table_new(ENT);
+	struct collect_table_row r;
+	ck_assert_ptr_nonnull(t);
+
+	start();
+	device_discard(1, 7, 5, 260); /* egress drop: port 5 */
+	device_discard(2, 7, 0, 258); /* forwarding drop: no output, port 7 */
+	device_discard(3, 0, 0, 256); /* nothing known: the device */
+	device_discard(4, 2, 5, 260);
+	feed(t, 1);
+	ck_assert_uint_eq(collect_table_rows(t), 3);
+	ck_assert_int_eq(collect_table_row(t, 0, &r), 0);
+	ck_assert_uint_eq(r.source_type, 0);
+	ck_assert_uint_eq(r.source_index, 5);
+	ck_assert_uint_eq(r.drops, 2);
+	ck_assert_uint_eq(r.top_reason, 260);
+	ck_assert_int_eq(collect_table_row(t, 1, &r), 0);
+	ck_assert_uint_eq(r.source_index, 7);
+	ck_assert_uint_eq(r.drops, 1);
+	ck_assert_uint_eq(r.top_reason, 258);
+	ck_assert_int_eq(collect_table_row(t, 2, &r), 0);
+	ck_assert_uint_eq(r.source_type, 2);
+	ck_assert_uint_eq(r.drops, 1);
+
+	char out[4096];
+	FILE *fp = fmemopen(out, sizeof out, "w");
+	ck_assert_ptr_nonnull(fp);
+	collect_table_render(t, fp, 0);
+	fclose(fp);
+	char *dev = strstr(out, " 2:1 "), *p5 = strstr(out, " 0:5 "), *p7 = strstr(out, " 0:7 ");
+	ck_assert_ptr_nonnull(dev);
+	ck_assert_ptr_nonnull(p5);
+	ck_assert_ptr_nonnull(p7);
+	ck_assert(dev < p5 && p5 < p7);
+	collect_table_free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("table");
 	TCase *tc = tcase_create("table");
 	tcase_add_test(tc, rows);
+	tcase_add_test(tc, drops_by_port);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

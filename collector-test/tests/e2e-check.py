@@ -254,17 +254,35 @@ def check_congestion(path, interval, sim_path=None):
     # time-free: port 0 drops exactly what it sends (2:1), both inputs send
     # the same, every frame is 8192 bytes (8188 if a backend leaves out the
     # FCS)
-    def delta(s, field):
-        smp = src[s][1:]
-        if len(smp) < 2:
+    # Both inputs are compared over the same sample sequence numbers: the
+    # ports are polled at different points of the interval, so near the end
+    # of the run (or when a poll runs late) one port may have one sample
+    # more than another; a span of N intervals is N intervals on every port.
+    def by_seq(s):
+        return {x[1]: x for x in src[s][1:]}  # from the second: steady state
+
+    common = set(by_seq(ports[1])) & set(by_seq(ports[2]))
+    lo, hi = (min(common), max(common)) if common else (None, None)
+
+    def delta(s, field, seqs=None):
+        if seqs is None:
+            smp = src[s][1:]
+            a, b = (smp[0], smp[-1]) if len(smp) >= 2 else (None, None)
+        else:
+            m = by_seq(s)
+            a, b = m.get(seqs[0]), m.get(seqs[1])
+        if a is None or b is None or a is b:
             return None
-        d = smp[-1][2]["0:1"][field] - smp[0][2]["0:1"][field]
+        d = b[2]["0:1"][field] - a[2]["0:1"][field]
         return d if field.endswith("Octets") else d % 2**32
 
     try:
         out0, disc0 = delta(ports[0], "ifOutUcastPkts"), delta(ports[0], "ifOutDiscards")
-        in1, in2 = delta(ports[1], "ifInUcastPkts"), delta(ports[2], "ifInUcastPkts")
-        oct1 = delta(ports[1], "ifInOctets")
+        in1 = delta(ports[1], "ifInUcastPkts", (lo, hi))
+        in2 = delta(ports[2], "ifInUcastPkts", (lo, hi))
+        oct1 = delta(ports[1], "ifInOctets", (lo, hi))
+        if in1 is None or in2 is None:
+            fail("ports 1 and 2: fewer than 2 common steady-state samples")
         if out0 and not within(disc0, out0, 0.01):
             fail("port 0: %d discards for %d frames sent, expected equal (1 %%)" %
                  (disc0, out0))

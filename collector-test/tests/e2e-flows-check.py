@@ -255,14 +255,27 @@ def breaker(path, limit, cooldown):
         return
     check_seq("0:5 of 2:1", [s["sampleSequenceNo"] for s in ds])
     ts = [elements(s)["0:1043"]["timestamp_nS"] for s in ds]
-    gaps = [(ts[i + 1] - ts[i], i) for i in range(len(ts) - 1)]
-    gap, i = max(gaps)
-    jump = ds[i + 1]["dropEvents"] - ds[i]["dropEvents"]
-    print("breaker: %d notifications, longest silence %.2f s, drops +%d across it" % (len(ds), gap / 1e9, jump))
-    if gap < cooldown * 1e9:
-        fail("no silence of the %d s cool-down (longest %.2f s)" % (cooldown, gap / 1e9))
-    if jump <= 0:
-        fail("no drops counted while the breaker was open")
+    # The breaker's silence: at least the cool-down without a notification
+    # while drops kept coming (the scenario offers 200 a second), all of
+    # them counted in the drops field.  It need not be the longest silence:
+    # when the breaker closes before the drops stop, the quiet time between
+    # the last of them and the final drop at 6.5 s is longer, and across it
+    # the drops field grows only by the few the rate limit held back just
+    # before the end.  The rate limit alone never holds back more than
+    # LIMIT in one silence (it refills every 100 ms, so a drop gets through
+    # within 100 ms of the last one, 20 drops here), so a jump of more than
+    # LIMIT across a silence of the cool-down is the breaker's.
+    gaps = [(ts[i + 1] - ts[i], ds[i + 1]["dropEvents"] - ds[i]["dropEvents"])
+            for i in range(len(ts) - 1)]
+    quiet = [(g, j) for g, j in gaps if g >= cooldown * 1e9]
+    print("breaker: %d notifications, silences of the cool-down or longer: %s" %
+          (len(ds), ", ".join("%.2f s (drops +%d)" % (g / 1e9, j) for g, j in quiet) or "none"))
+    if not quiet:
+        fail("no silence of the %d s cool-down (longest %.2f s)" %
+             (cooldown, max(g for g, _ in gaps) / 1e9))
+    elif not any(j > limit for _, j in quiet):
+        fail("no drops counted while the breaker was open (no silence of %d s with more "
+             "than %d drops held back)" % (cooldown, limit))
     mx, _ = per_second_max(ds)
     if mx > limit:
         fail("%d notifications in one second, limit %d" % (mx, limit))

@@ -15,12 +15,11 @@ import sys
 import time
 
 
-class Stop(Exception):
-    pass
+STOP = []
 
 
 def on_term(signum, frame):
-    raise Stop()
+    STOP.append(signum)  # a flag: an exception could land in the middle of counting
 
 
 def main():
@@ -33,38 +32,35 @@ def main():
         f.write("%d\n" % s.getsockname()[1])
     os.rename(tmp, portfile)
     n = ok = samples = 0
+
+    def count(d):
+        nonlocal n, ok, samples
+        n += 1
+        if len(d) >= 28 and struct.unpack(">I", d[:4])[0] == 5:
+            ok += 1
+            atype = struct.unpack(">I", d[4:8])[0]
+            off = 8 + (4 if atype == 1 else 16) + 12
+            samples += struct.unpack(">I", d[off:off + 4])[0]
+
     end = time.monotonic() + seconds
+    while not STOP:
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        # short waits, so that SIGTERM is seen soon
+        s.settimeout(min(left, 0.05))
+        try:
+            count(s.recv(65535))
+        except socket.timeout:
+            pass
+    # what already arrived counts too: the sender may have finished before
+    # this process got the CPU to read it
+    s.setblocking(False)
     try:
         while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                break
-            s.settimeout(left)
-            try:
-                d = s.recv(65535)
-            except socket.timeout:
-                break
-            n += 1
-            if len(d) >= 28 and struct.unpack(">I", d[:4])[0] == 5:
-                ok += 1
-                atype = struct.unpack(">I", d[4:8])[0]
-                off = 8 + (4 if atype == 1 else 16) + 12
-                samples += struct.unpack(">I", d[off:off + 4])[0]
-    except Stop:
-        # what already arrived counts too: the sender may have finished
-        # before this process got the CPU to read it
-        s.setblocking(False)
-        try:
-            while True:
-                d = s.recv(65535)
-                n += 1
-                if len(d) >= 28 and struct.unpack(">I", d[:4])[0] == 5:
-                    ok += 1
-                    atype = struct.unpack(">I", d[4:8])[0]
-                    off = 8 + (4 if atype == 1 else 16) + 12
-                    samples += struct.unpack(">I", d[off:off + 4])[0]
-        except (BlockingIOError, Stop):
-            pass
+            count(s.recv(65535))
+    except BlockingIOError:
+        pass
     print("datagrams %d versions_ok %d samples %d" % (n, ok, samples), flush=True)
 
 

@@ -14,6 +14,7 @@ one line per failed check ("FAIL: ...") and exits 1 if any failed.
   e2e-check.py count FILE                 print the number of datagrams
 """
 import json
+import os
 import statistics
 import sys
 
@@ -251,6 +252,21 @@ def check_congestion(path, interval, sim_path=None):
         3: {"ifInUcastPkts": 0, "ifOutUcastPkts": 0, "ifInDiscards": 0,
             "ifOutDiscards": 0},
     }
+    # The model runs on its own clock, advanced to the wall clock every few
+    # ms; on a loaded machine (sanitizers, parallel tests) it falls behind
+    # and bsflowd reports by how much (E2E_LAG_MS: the largest lag in its
+    # log).  A span of N polling intervals then covers between N intervals
+    # less that lag and N intervals of the model's time: checks that assume
+    # the wall clock (the rates, and ports 1 and 2 read at different points
+    # of the interval) allow for it.  Unloaded, the lag is a few ms.
+    lag_s = float(os.environ.get("E2E_LAG_MS") or 0) / 1000
+
+    def lag_slack(nint):
+        return (lag_s + 0.05) / (nint * interval) if lag_s > 0.1 and nint > 0 else 0
+
+    if lag_s > 0.1:
+        print("the model fell %.3f s behind the wall clock: timed checks allow for it" % lag_s)
+
     # time-free: port 0 drops exactly what it sends (2:1), both inputs send
     # the same, every frame is 8192 bytes (8188 if a backend leaves out the
     # FCS)
@@ -286,7 +302,7 @@ def check_congestion(path, interval, sim_path=None):
         if out0 and not within(disc0, out0, 0.01):
             fail("port 0: %d discards for %d frames sent, expected equal (1 %%)" %
                  (disc0, out0))
-        if in1 and not within(in2, in1, 0.01):
+        if in1 and not within(in2, in1, 0.01 + lag_slack(hi - lo)):
             fail("ports 1 and 2 received %d and %d frames, expected equal (1 %%)" % (in1, in2))
         if in1 and oct1 not in (in1 * FRAME, in1 * (FRAME - 4)):
             fail("port 1: %d octets in %d frames of %d bytes" % (oct1, in1, FRAME))
@@ -308,7 +324,7 @@ def check_congestion(path, interval, sim_path=None):
             if want == 0:
                 if r != 0:
                     fail("%s: %s grows at %.1f/s, expected 0" % (s, field, r))
-            elif not within(r, want, 0.01):
+            elif not within(r, want, 0.01 + lag_slack(src[s][-1][1] - src[s][1][1])):
                 fail("%s: %s at %.1f/s, expected %.1f/s (1 %%)" % (s, field, r, want))
 
 

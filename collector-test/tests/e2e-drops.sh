@@ -101,8 +101,9 @@ $BASE
 }"
 e2e_collect col --strict -j -b 127.0.0.1
 e2e_conf "$TMP/bsflowd.conf" "127.0.0.1:$cport"
-e2e_daemon bsflowd "$TMP/bsflowd.conf" 5
-e2e_wait_daemon bsflowd
+# until port 3 (ifIndex 4) counted its 601 drops, the last at 3.5 s
+e2e_daemon bsflowd "$TMP/bsflowd.conf" 100
+e2e_until bsflowd "$TMP/col.out" 4 ifInDiscards 601
 sleep 0.3
 e2e_stop $cpid
 if [ "$st" != 0 ]; then
@@ -145,8 +146,9 @@ $BASE
 }"
 e2e_collect col2 --strict -j -b 127.0.0.1
 e2e_conf "$TMP/bsflowd2.conf" "127.0.0.1:$cport"
-e2e_daemon bsflowd2 "$TMP/bsflowd2.conf" 8
-e2e_wait_daemon bsflowd2
+# until the drop at 6.5 s on port 3
+e2e_daemon bsflowd2 "$TMP/bsflowd2.conf" 100
+e2e_until bsflowd2 "$TMP/col2.out" 4 ifInDiscards 1
 sleep 0.3
 e2e_stop $cpid
 if [ "$st" != 0 ]; then
@@ -191,8 +193,9 @@ E2E_MODEL="model {
 }"
 e2e_collect col3 --strict -j -b 127.0.0.1
 e2e_conf "$TMP/bsflowd3.conf" "127.0.0.1:$cport"
-e2e_daemon bsflowd3 "$TMP/bsflowd3.conf" 4
-e2e_wait_daemon bsflowd3
+# until the drop at 2.5 s on port 3
+e2e_daemon bsflowd3 "$TMP/bsflowd3.conf" 100
+e2e_until bsflowd3 "$TMP/col3.out" 4 ifInDiscards 1
 sleep 0.3
 e2e_stop $cpid
 if [ "$st" != 0 ]; then

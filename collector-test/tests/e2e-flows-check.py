@@ -261,10 +261,12 @@ def breaker(path, limit, cooldown):
     # when the breaker closes before the drops stop, the quiet time between
     # the last of them and the final drop at 6.5 s is longer, and across it
     # the drops field grows only by the few the rate limit held back just
-    # before the end.  The rate limit alone never holds back more than
-    # LIMIT in one silence (it refills every 100 ms, so a drop gets through
-    # within 100 ms of the last one, 20 drops here), so a jump of more than
-    # LIMIT across a silence of the cool-down is the breaker's.
+    # before the end (or by a second trip just before they stop).  The rate
+    # limit alone never holds back more than LIMIT in one silence (it
+    # refills every 100 ms, so while drops keep coming one gets through
+    # within about 100 ms: some 20 drops here), and the first trip comes by
+    # 2.3 s, so its silence holds back at least 1.7 s x 200 drops: a jump of
+    # more than LIMIT across a silence of the cool-down is the breaker's.
     gaps = [(ts[i + 1] - ts[i], ds[i + 1]["dropEvents"] - ds[i]["dropEvents"])
             for i in range(len(ts) - 1)]
     quiet = [(g, j) for g, j in gaps if g >= cooldown * 1e9]

@@ -48,3 +48,33 @@ collector_test_tests_test_checks_SOURCES = collector-test/tests/test_checks.c \
 	collector-test/checks.c collector-test/checks.h
 collector_test_tests_test_checks_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 collector_test_tests_test_checks_LDADD = proto/libsflow.a $(CHECK_LIBS)
+
+# libFuzzer target (configure CC=clang --enable-fuzzing; make fuzz): the
+# collector's handling of a datagram (checks, text and JSON printing,
+# packet-header decoding, the table), with ASan and UBSan compiled in.  Its
+# seed corpus: proto's seeds and the payloads of all-structures.pcap.
+FUZZ_COLLECT_CORPUS = \
+	collector-test/fuzz/corpus/fuzz_collect/all-structures-0 \
+	collector-test/fuzz/corpus/fuzz_collect/all-structures-1 \
+	collector-test/fuzz/corpus/fuzz_collect/all-structures-2 \
+	collector-test/fuzz/corpus/fuzz_collect/all-structures-3 \
+	collector-test/fuzz/corpus/fuzz_collect/all-structures-4 \
+	collector-test/fuzz/corpus/fuzz_collect/d1-ipv4-three-samples \
+	collector-test/fuzz/corpus/fuzz_collect/d2-ipv6-device \
+	collector-test/fuzz/corpus/fuzz_collect/d3-compact \
+	collector-test/fuzz/corpus/fuzz_collect/d4-unknown-tags \
+	collector-test/fuzz/corpus/fuzz_collect/flows-ipv6 \
+	collector-test/fuzz/corpus/fuzz_collect/own-records-ipv4 \
+	collector-test/fuzz/corpus/fuzz_collect/port-counters-ipv4
+EXTRA_DIST += $(FUZZ_COLLECT_CORPUS) collector-test/fuzz/fuzz_collect.c
+if FUZZING
+FUZZ_PROGS += collector-test/fuzz/fuzz_collect
+collector_test_fuzz_fuzz_collect_SOURCES = collector-test/fuzz/fuzz_collect.c \
+	collector-test/checks.c collector-test/output.c collector-test/print.c \
+	collector-test/print_own.c collector-test/header.c collector-test/table.c \
+	proto/xdr.c proto/sflow_decode.c proto/sflow_drops.c proto/sflow_util.c \
+	proto/sflow_own.c proto/sflow_encode.c
+collector_test_fuzz_fuzz_collect_CFLAGS = $(AM_CFLAGS) -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer -g
+collector_test_fuzz_fuzz_collect_LDFLAGS = -fsanitize=fuzzer,address,undefined
+endif

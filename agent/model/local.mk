@@ -4,7 +4,7 @@
 
 noinst_LIBRARIES += agent/model/libmodel.a
 MODEL_CORE_SOURCES = \
-	agent/model/model.h agent/model/pkt.h agent/model/model_int.h \
+	agent/model/model.h agent/model/pkt.h agent/model/model_int.h agent/model/rng.h \
 	agent/model/model_config.c \
 	agent/model/model_marker.c \
 	agent/model/model.c \

@@ -44,37 +44,14 @@ enum { EV_SRC = 0, EV_TX = 1, EV_REL = 2, EV_TICK = 3 };
 
 /* ---------------------------------------------------------------- RNG */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-/* xoshiro256** */
 static inline uint64_t rng_next(struct model *m)
 {
-	uint64_t *s = m->rng;
-	uint64_t r = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
+	return model_rng_next(&m->rng);
 }
 
 static inline double rng_unit(struct model *m)
 {
-	return (double)(rng_next(m) >> 11) * (1.0 / 9007199254740992.0);
+	return model_rng_unit(&m->rng);
 }
 
 /* uniform in [1, 2n - 1]: mean n */
@@ -1518,9 +1495,7 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 		m->cfg.event_capacity = 4096;
 	if (m->cfg.dwrr_quantum == 0)
 		m->cfg.dwrr_quantum = 2048;
-	uint64_t sm = cfg->seed;
-	for (unsigned i = 0; i < 4; i++)
-		m->rng[i] = splitmix64(&sm);
+	model_rng_seed(&m->rng, cfg->seed);
 	m->np = cfg->nports + 1;
 	m->cur_leaf = TLEAF_NONE;
 	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)

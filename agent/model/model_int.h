@@ -7,6 +7,7 @@
 #define BSFLOWD_MODEL_MODEL_INT_H
 
 #include "agent/model/model.h"
+#include "agent/model/rng.h"
 
 int model_config_check(const struct model_config *cfg, struct model_err *err);
 
@@ -175,7 +176,7 @@ struct model {
 	uint32_t np;	    /* ports including the CPU port */
 	uint8_t cell_shift; /* log2(cell_bytes) when a power of two, else 0 */
 	uint64_t now;
-	uint64_t rng[4];
+	struct model_rng rng;
 	struct mport *ports;
 
 	/* buffer */

@@ -19,58 +19,7 @@
 #include <string.h>
 
 #include "agent/model/headers.h"
-
-/* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
-
-struct rng {
-	uint64_t s[4];
-};
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static void rng_seed(struct rng *r, uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
-}
-
-/* Uniform in [0, 1). */
-static double rng_unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-/* Uniform integer in [0, n), n <= 2^32 (multiply-shift, bias < 2^-32). */
-static uint32_t rng_below(struct rng *r, uint64_t n)
-{
-	return (uint32_t)(((rng_next(r) >> 32) * n) >> 32);
-}
+#include "agent/model/rng.h"
 
 /* ---- header cache: (destination, flow, size, variant) -> bytes ----
  *
@@ -102,7 +51,7 @@ static void hcache_free(struct hcache *h)
 
 struct gen {
 	struct model_gen_conf c;
-	struct rng rng;
+	struct model_rng rng;
 	double t;	    /* time of the last arrival, ns (fractional) */
 	double ns_per_bit;  /* 1e9 / rate */
 	double mean_gap_ns; /* Poisson mean gap */
@@ -392,10 +341,10 @@ static uint32_t gen_size(struct gen *g, uint32_t *si)
 
 	switch (c->size) {
 	case MODEL_SIZE_UNIFORM:
-		*si = rng_below(&g->rng, g->upoints);
+		*si = model_rng_below(&g->rng, g->upoints);
 		return uniform_size(c, *si, g->upoints);
 	case MODEL_SIZE_IMIX: {
-		uint32_t k = rng_below(&g->rng, 12);
+		uint32_t k = model_rng_below(&g->rng, 12);
 
 		*si = k < 7 ? 0 : k < 11 ? 1 : 2;
 		return *si == 0	  ? MODEL_IMIX_SMALL
@@ -415,7 +364,7 @@ static unsigned gen_uniform_dest(struct gen *g)
 
 	if (n < 2)
 		return 0;
-	d = rng_below(&g->rng, n - 1);
+	d = model_rng_below(&g->rng, n - 1);
 	return d >= g->c.in_port ? d + 1 : d;
 }
 
@@ -425,7 +374,7 @@ static unsigned gen_dest(struct gen *g)
 	case MODEL_DEST_UNIFORM:
 		return gen_uniform_dest(g);
 	case MODEL_DEST_HOTSPOT:
-		if (rng_unit(&g->rng) < g->c.hotspot)
+		if (model_rng_unit(&g->rng) < g->c.hotspot)
 			return g->c.dest_port;
 		return gen_uniform_dest(g);
 	case MODEL_DEST_FIXED:
@@ -451,7 +400,8 @@ static int gen_next(void *state, struct model_pkt *p)
 	wire_ns = (size + MODEL_ETH_OVERHEAD) * 8.0 * g->ns_per_bit;
 	switch (c->arrival) {
 	case MODEL_ARRIVAL_POISSON:
-		t = g->t - log(1.0 - rng_unit(&g->rng)) * g->mean_gap_ns; /* 1 - u in (0, 1] */
+		t = g->t -
+		    log(1.0 - model_rng_unit(&g->rng)) * g->mean_gap_ns; /* 1 - u in (0, 1] */
 		break;
 	case MODEL_ARRIVAL_ONOFF:
 		t = g->t + wire_ns;
@@ -476,13 +426,13 @@ static int gen_next(void *state, struct model_pkt *p)
 	g->count++;
 
 	dest = gen_dest(g);
-	if (c->mc_fraction > 0 && rng_unit(&g->rng) < c->mc_fraction) {
+	if (c->mc_fraction > 0 && model_rng_unit(&g->rng) < c->mc_fraction) {
 		mc = 1;
 		dest = c->mc_group;
 	}
-	flow = c->nflows > 1 ? rng_below(&g->rng, c->nflows) : 0;
+	flow = c->nflows > 1 ? model_rng_below(&g->rng, c->nflows) : 0;
 	p->fwd_drop = 0;
-	if (c->drop_fraction > 0 && rng_unit(&g->rng) < c->drop_fraction) {
+	if (c->drop_fraction > 0 && model_rng_unit(&g->rng) < c->drop_fraction) {
 		p->fwd_drop = c->drop_reason;
 		ttl1 = c->drop_reason == 257; /* ttl_exceeded: show TTL 1 */
 	}
@@ -525,7 +475,8 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 		return -1;
 	}
 	g->c = *c;
-	rng_seed(&g->rng, c->seed ^ ((uint64_t)c->in_port << 48) ^ ((uint64_t)c->flow_base << 16));
+	model_rng_seed(&g->rng,
+		       c->seed ^ ((uint64_t)c->in_port << 48) ^ ((uint64_t)c->flow_base << 16));
 	g->upoints = c->size == MODEL_SIZE_UNIFORM ? uniform_points(c) : 1;
 	g->tc = model_traffic_tc(c->vlan, c->pcp, c->dscp);
 	{
@@ -576,10 +527,10 @@ size_t model_gen_memory(const struct model_source *s)
 
 void model_traffic_permutation(unsigned n, uint64_t seed, uint16_t *perm)
 {
-	struct rng r;
+	struct model_rng r;
 	unsigned i;
 
-	rng_seed(&r, seed ^ 0x7065726d75746174ull);
+	model_rng_seed(&r, seed ^ 0x7065726d75746174ull);
 	if (n == 0)
 		return;
 	if (n == 1) {
@@ -591,7 +542,7 @@ void model_traffic_permutation(unsigned n, uint64_t seed, uint16_t *perm)
 	for (i = 0; i < n; i++)
 		perm[i] = (uint16_t)i;
 	for (i = n - 1; i > 0; i--) {
-		unsigned j = rng_below(&r, i);
+		unsigned j = model_rng_below(&r, i);
 		uint16_t t = perm[i];
 
 		perm[i] = perm[j];

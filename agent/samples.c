@@ -191,9 +191,10 @@ static uint32_t port_own_wanted(const struct bsf_samples_src *src, const struct 
 	return m & src->own_records;
 }
 
-static void enc_port(struct sflow_w *w, const struct bsf_samples_src *src,
-		     const struct port_snap *ps, uint32_t seq, uint32_t own, uint32_t *nrec)
+static void enc_port(struct sflow_w *w, const struct bsf_samples_src *src, const void *snap,
+		     uint32_t seq, uint32_t own, uint32_t *nrec)
 {
+	const struct port_snap *ps = snap;
 	struct sflow_sample_enc s;
 	struct sflow_counters_sample h = {
 	    .sequence_number = seq,
@@ -265,22 +266,22 @@ static void out_reset(struct bsf_samples_out *out)
 	memset(out, 0, sizeof *out);
 }
 
-int bsf_samples_port(const struct bsf_samples_src *src, uint32_t port, uint32_t seq, uint8_t *buf,
-		     size_t cap, struct bsf_samples_out *out)
+typedef void (*enc_fn)(struct sflow_w *w, const struct bsf_samples_src *src, const void *snap,
+		       uint32_t seq, uint32_t own, uint32_t *nrec);
+
+/* Encode a sample with the wanted own records, leaving out the last ones
+ * while it does not fit in cap; the result (length, records, what was left
+ * out) goes to out. */
+static int encode_fitting(enc_fn enc, const struct bsf_samples_src *src, const void *snap,
+			  uint32_t seq, uint32_t want, uint8_t *buf, size_t cap,
+			  struct bsf_samples_out *out)
 {
-	struct port_snap ps;
 	struct sflow_w w;
-
-	out_reset(out);
-	if (!src_ok(src) || port >= src->dev->nports || !src->dev->ports || !buf)
-		return SFLOW_ERR_INVALID;
-	read_port(src, port, &ps, out);
-
-	uint32_t want = port_own_wanted(src, &ps);
 	uint32_t own = want;
+
 	for (;;) {
 		sflow_w_init(&w, buf, cap);
-		enc_port(&w, src, &ps, seq, own, &out->nrecords);
+		enc(&w, src, snap, seq, own, &out->nrecords);
 		if (w.err != SFLOW_ERR_FULL || own == 0)
 			break;
 		own = drop_last(own);
@@ -293,6 +294,18 @@ int bsf_samples_port(const struct bsf_samples_src *src, uint32_t port, uint32_t 
 	}
 	out->len = w.len;
 	return SFLOW_OK;
+}
+
+int bsf_samples_port(const struct bsf_samples_src *src, uint32_t port, uint32_t seq, uint8_t *buf,
+		     size_t cap, struct bsf_samples_out *out)
+{
+	struct port_snap ps;
+
+	out_reset(out);
+	if (!src_ok(src) || port >= src->dev->nports || !src->dev->ports || !buf)
+		return SFLOW_ERR_INVALID;
+	read_port(src, port, &ps, out);
+	return encode_fitting(enc_port, src, &ps, seq, port_own_wanted(src, &ps), buf, cap, out);
 }
 
 /* ---- device */
@@ -333,9 +346,10 @@ static uint32_t device_own_wanted(const struct bsf_samples_src *src, const struc
 	return m & src->own_records;
 }
 
-static void enc_device(struct sflow_w *w, const struct bsf_samples_src *src,
-		       const struct device_snap *ds, uint32_t seq, uint32_t own, uint32_t *nrec)
+static void enc_device(struct sflow_w *w, const struct bsf_samples_src *src, const void *snap,
+		       uint32_t seq, uint32_t own, uint32_t *nrec)
 {
+	const struct device_snap *ds = snap;
 	struct sflow_sample_enc s;
 	struct sflow_counters_sample h = {
 	    .sequence_number = seq,
@@ -377,28 +391,11 @@ int bsf_samples_device(const struct bsf_samples_src *src, uint32_t seq, uint8_t 
 		       struct bsf_samples_out *out)
 {
 	struct device_snap ds;
-	struct sflow_w w;
 
 	out_reset(out);
 	if (!src_ok(src) || !buf)
 		return SFLOW_ERR_INVALID;
 	read_device(src, &ds, out);
-
-	uint32_t want = device_own_wanted(src, &ds);
-	uint32_t own = want;
-	for (;;) {
-		sflow_w_init(&w, buf, cap);
-		enc_device(&w, src, &ds, seq, own, &out->nrecords);
-		if (w.err != SFLOW_ERR_FULL || own == 0)
-			break;
-		own = drop_last(own);
-	}
-	out->omitted = want & ~own;
-	if (w.err) {
-		out->len = 0;
-		out->nrecords = 0;
-		return w.err;
-	}
-	out->len = w.len;
-	return SFLOW_OK;
+	return encode_fitting(enc_device, src, &ds, seq, device_own_wanted(src, &ds), buf, cap,
+			      out);
 }

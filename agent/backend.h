@@ -14,13 +14,25 @@
  *	const struct bsf_backend_ops *bsf_backend_entry(void);
  *
  * whose abi_version must equal BSF_BACKEND_ABI_VERSION, or the daemon
- * refuses it with a message naming both versions.
+ * refuses it with a message naming both versions.  Version 2 added the
+ * optional ops drop_events_lost and sample_drops, the sampling_rate
+ * callback of bsf_backend_args, and per-queue packet events (below).
  *
  * Peaks are per read window: each reader (the sFlow export, the status
  * dump, ...) passes its own window number 0..BSF_WINDOWS-1, and a read
  * returns and restarts only that window's peaks, so no reader clears
  * another's.  Ports are named by index 0..nports-1 in calls; the wire uses
  * their ifIndex.
+ *
+ * Per-queue packet events (version 2, BSF_CAP_QUEUE_EVENTS): for the
+ * queues the agent asks with set_queue_events(), the backend reports
+ * every packet admitted to the queue (BSF_EV_ENQUEUE) and every packet
+ * that left it (BSF_EV_DEQUEUE), each with the queue's own packet id, so
+ * that the agent's visibility monitors (queue forensics after a drop,
+ * high delay on each departure, congestion thresholds) see the queue as
+ * it is rather than a 1-in-N sample.  A streamed queue's drops carry the
+ * id of the packet at its tail (tail_id).  These events share the
+ * backend's bounded event queue with drops and samples.
  */
 #ifndef BSFLOWD_BACKEND_H
 #define BSFLOWD_BACKEND_H
@@ -28,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BSF_BACKEND_ABI_VERSION 1u
+#define BSF_BACKEND_ABI_VERSION 2u
 
 #define BSF_UNKNOWN    UINT64_MAX /* any 64-bit value a backend cannot supply */
 #define BSF_WINDOWS    4	  /* independent peak read windows */
@@ -52,6 +64,8 @@ enum bsf_cap {
 	BSF_CAP_DROP_EVENTS = 1u << 9,	   /* events of type BSF_EV_DROP */
 	BSF_CAP_SAMPLE_EVENTS = 1u << 10,  /* events of type BSF_EV_SAMPLE */
 	BSF_CAP_MODEL_CLOCK = 1u << 11,	   /* a simulation: reports lag */
+	BSF_CAP_QUEUE_EVENTS = 1u << 12,   /* BSF_EV_ENQUEUE / BSF_EV_DEQUEUE for the
+					      queues asked with set_queue_events */
 };
 
 struct bsf_port_desc {
@@ -134,10 +148,30 @@ enum bsf_stage {
 };
 
 enum bsf_event_type {
-	BSF_EV_DROP = 1,   /* a dropped packet */
-	BSF_EV_SAMPLE = 2, /* a packet marked for 1-in-N sampling has left */
+	BSF_EV_DROP = 1,    /* a dropped packet */
+	BSF_EV_SAMPLE = 2,  /* a packet marked for 1-in-N sampling has left */
+	BSF_EV_ENQUEUE = 3, /* a packet was admitted to a streamed queue */
+	BSF_EV_DEQUEUE = 4, /* a packet finished leaving a streamed queue */
 };
 
+/* bsf_event.flags */
+enum bsf_event_flag {
+	/* The event's queue (out_port, queue, multicast) has its enqueue /
+	 * dequeue stream on: pkt_id and tail_id are valid and refer to that
+	 * stream.  Always set on BSF_EV_ENQUEUE / BSF_EV_DEQUEUE. */
+	BSF_EVF_QUEUE_STREAM = 1u << 0,
+};
+
+/*
+ * One event.  The fields up to hdr are those of version 1, with the same
+ * meaning for drops and samples; the fields after it are new in version 2.
+ * For BSF_EV_ENQUEUE and BSF_EV_DEQUEUE: out_port, queue and multicast
+ * name the queue (multicast = 1: a multicast queue), t_ns is the time of
+ * the event (for a dequeue, when the last bit left), depth_bytes the
+ * queue's depth just AFTER the event, transit_ns (dequeue) the packet's
+ * sojourn in the switch, departure - arrival; in_port, frame_len, tc,
+ * copy_id and the header bytes describe the packet.
+ */
 struct bsf_event {
 	uint32_t type;	      /* enum bsf_event_type */
 	uint32_t reason;      /* drops: sFlow discard reason code */
@@ -145,14 +179,40 @@ struct bsf_event {
 	uint32_t in_port;     /* port index, or UINT32_MAX unknown */
 	uint32_t out_port;    /* port index, UINT32_MAX unknown */
 	uint32_t queue;	      /* egress queue, UINT32_MAX unknown */
-	uint32_t multicast;   /* 1: replicated to several outputs */
+	uint32_t multicast;   /* 1: replicated to several outputs (queue events:
+				 a multicast queue) */
 	uint32_t frame_len;   /* original frame length, FCS included */
 	uint64_t t_ns;	      /* Unix-epoch ns of the event */
-	uint64_t depth_bytes; /* queue depth met at enqueue (or at the drop) */
-	uint64_t transit_ns;  /* samples: departure - arrival */
+	uint64_t depth_bytes; /* queue depth met at enqueue (samples) or at the
+				 drop (drops); after the event (enqueue,
+				 dequeue) */
+	uint64_t transit_ns;  /* samples, dequeues: departure - arrival */
 	uint32_t hdr_len;     /* bytes used in hdr */
 	uint8_t hdr[BSF_HDR_MAX];
+	/* ---- version 2 ---- */
+	uint32_t flags; /* enum bsf_event_flag */
+	uint32_t tc;	/* traffic class of the packet (0..7), UINT32_MAX unknown */
+	/* pkt_id and tail_id are meaningful only with BSF_EVF_QUEUE_STREAM.
+	 * pkt_id (enqueue, dequeue): the packet's number in its queue's
+	 * sequence, in enqueue order (the first packet ever admitted to the
+	 * queue is 1; the numbering does not restart when a stream is turned
+	 * off and on again); a dequeue has the id of its enqueue, and a
+	 * queue's dequeues come in id order.  Other events: 0. */
+	uint64_t pkt_id;
+	/* tail_id (drops with a queue): pkt_id of the last packet admitted
+	 * to that queue before the drop (the packet at its tail, or the last
+	 * one that left if it is empty), 0 if none ever was; BSF_UNKNOWN if
+	 * the backend does not know.  Other events: 0. */
+	uint64_t tail_id;
+	/* multicast: one non-zero id shared by every copy of a replicated
+	 * packet (its enqueues, dequeues, drops and samples on each output),
+	 * for duplicate removal; 0 = not a copy, or the backend cannot tell. */
+	uint64_t copy_id;
 };
+
+/* set_queue_events() flags */
+#define BSF_QEV_ENQUEUE 1u /* report BSF_EV_ENQUEUE */
+#define BSF_QEV_DEQUEUE 2u /* report BSF_EV_DEQUEUE */
 
 /* What the agent gives a backend. */
 struct bsf_host {
@@ -219,6 +279,39 @@ struct bsf_backend_ops {
 	 * them, with the samples it could not send itself, in the drops field
 	 * of that port's flow samples. */
 	uint64_t (*sample_drops)(void *st, uint32_t port);
+	/*
+	 * Optional (NULL if not; required with BSF_CAP_QUEUE_EVENTS): turn
+	 * the enqueue / dequeue events of one queue on or off.  queue is a
+	 * unicast (multicast 0) or multicast (multicast 1) queue of port;
+	 * flags is BSF_QEV_ENQUEUE | BSF_QEV_DEQUEUE (0 = off, the default
+	 * for every queue after open).  Returns 0, or -1 with a message in
+	 * err (no such queue, flags not supported).  The streams do not
+	 * survive close(): after reopening a backend, ask again.
+	 *
+	 * Cost: one event per packet and direction on each streamed queue,
+	 * on top of drops and samples (2 x its packet rate), so the agent
+	 * asks only for the queues its monitors watch.  The events go into
+	 * the same bounded queue as the others: a backend should pace itself
+	 * (or size its queue) so that a reader keeping up loses none; the
+	 * model backend runs its clock in steps the event queue can hold and
+	 * falls behind the wall clock (lag_ns) rather than lose one.  When
+	 * the stream is turned on, the queue may hold packets admitted
+	 * before: their dequeues come with ids below the first enqueue seen.
+	 */
+	int (*set_queue_events)(void *st, uint32_t port, uint32_t queue, uint32_t multicast,
+				uint32_t flags, char *err, size_t errlen);
+	/*
+	 * Optional (NULL if not): events lost to a full event queue while a
+	 * queue stream was on, cumulative (all of event_overflows since then
+	 * for a backend that cannot tell which queue's events it lost: it is
+	 * at least every lost BSF_EV_ENQUEUE, BSF_EV_DEQUEUE and drop of a
+	 * streamed queue).  When it grows, the streams have a gap: the
+	 * agent drops what it derived from them (a forensics snapshot in
+	 * progress, packet counts) and starts again from the next events.
+	 * A full queue loses the newest events, so the gap lies after the
+	 * events still queued when the count grew.
+	 */
+	uint64_t (*queue_events_lost)(void *st);
 };
 
 /* The symbol a plugin exports. */

@@ -16,6 +16,21 @@
  * read the port's queues.  So each object's peak covers exactly the time
  * since that window last read that object, at O(one port) per read.  The
  * model's times (ns since open) become Unix-epoch ns here.
+ *
+ * Queue streams (set_queue_events): the model queues an enqueue and a
+ * dequeue event for every packet of a streamed queue, which at line rate
+ * is far more than its event ring holds over one tick.  While any stream
+ * is on, the clock therefore advances in bounded steps (bm_advance): each
+ * step runs at most as many engine events as the ring's free slots can
+ * absorb at the worst case of model events per engine event (bm_ev_bound),
+ * so the ring never overflows; when it is nearly full the step stops, the
+ * agent is told to read (events_ready) and a zero-delay timer resumes the
+ * clock on the next turn of the loop, after the agent has drained.  A
+ * machine that cannot keep up makes the model lag (lag_ns, logged) rather
+ * than lose events.  Any loss that still happens while a stream is on is
+ * counted in queue_events_lost.  With no stream on, the clock advances
+ * as before and drop / sample events beyond the ring are lost and
+ * counted (event_overflows), keeping the simulation in real time.
  */
 #include "config.h"
 
@@ -28,6 +43,7 @@
 #include <syslog.h>
 
 #include "agent/backend.h"
+#include "agent/backend_model.h"
 #include "agent/backends.h"
 #include "agent/log.h"
 #include "agent/model/model.h"
@@ -41,10 +57,14 @@
 
 _Static_assert(BSF_WINDOWS <= MODEL_NUM_WINDOWS, "model windows");
 
+/* Queue streams: bit (mc ? BSF_MAX_QUEUES : 0) + queue of stream[port]. */
+_Static_assert(2 * BSF_MAX_QUEUES <= 32, "stream bits");
+
 struct bm {
 	struct model *m;
 	const struct bsf_host *host;
 	struct event *tick;
+	struct event *more; /* zero-delay resume after a step the ring stopped */
 	uint64_t t0_mono_ns, t0_wall_ns;
 	uint64_t lag_ns;
 	struct bsf_ratelimit lag_rl;
@@ -55,6 +75,15 @@ struct bm {
 	struct model_event evbuf[BM_EV_CHUNK];
 	uint64_t drops_read; /* drop events handed to the agent */
 	uint64_t drops_lost; /* drop events the full ring lost (see bm_read_events) */
+	/* queue streams */
+	uint32_t *stream;	     /* per port, see above */
+	uint32_t n_streams;	     /* queues with a stream on */
+	uint64_t ev_taken;	     /* model events read out of the ring, all types */
+	uint32_t ring_cap;	     /* the ring's slots */
+	uint32_t ev_bound;	     /* model events one engine event may queue, at most */
+	uint64_t lost_seen;	     /* the model's events_lost at the last look */
+	uint64_t qev_lost;	     /* events lost while a stream was on */
+	struct bsf_ratelimit qev_rl; /* the log line about qev_lost */
 };
 
 static void bm_log(struct bm *b, int prio, const char *fmt, ...)
@@ -72,17 +101,113 @@ static void bm_log(struct bm *b, int prio, const char *fmt, ...)
 		b->host->log(b->host->arg, prio, "%s", msg);
 }
 
-static void tick_cb(evutil_socket_t fd, short what, void *arg)
+/*
+ * The most model events one engine event can queue: a departure queues a
+ * dequeue, a sample and a PFC XON; an arrival a drop or an enqueue (or
+ * drop) per copy, plus a PFC XOFF.  One more for safety.
+ */
+static uint32_t bm_ev_bound(const struct model_config *mc)
 {
-	struct bm *b = arg;
+	uint32_t k = 3;
+
+	for (uint32_t g = 0; g < mc->n_mc_groups; g++)
+		if (mc->mc_groups[g].nports + 1u > k)
+			k = mc->mc_groups[g].nports + 1u;
+	return k + 1;
+}
+
+/* Model events queued in the ring and not read yet. */
+static uint64_t ring_used(const struct bm *b, const struct model_stats *s)
+{
+	uint64_t queued = s->events - s->events_lost;
+
+	return queued > b->ev_taken ? queued - b->ev_taken : 0;
+}
+
+/* Count the events the ring lost since the last look; those lost while a
+ * stream is on are queue events possibly, and make the bound safer. */
+static void note_losses(struct bm *b)
+{
+	struct model_stats s;
+	uint64_t n, count;
+
+	model_get_stats(b->m, &s);
+	n = s.events_lost - b->lost_seen;
+	b->lost_seen = s.events_lost;
+	if (n == 0 || b->n_streams == 0)
+		return;
+	b->qev_lost += n;
+	if (b->ev_bound < b->ring_cap / 4)
+		b->ev_bound *= 2;
+	if (bsf_ratelimit_hit(&b->qev_rl, bsf_now_ns(), &count))
+		bm_log(b, LOG_WARNING,
+		       "model: the event ring lost %llu events with queue streams on (%llu in "
+		       "all): the visibility monitors see a gap",
+		       (unsigned long long)n, (unsigned long long)b->qev_lost);
+}
+
+/*
+ * Advance the clock towards `to` (model ns).  With a queue stream on, in
+ * steps the ring can hold: returns 1 if it stopped short because the ring
+ * is nearly full (the agent must read events first), else 0 with the
+ * clock at `to`.
+ */
+static int bm_advance(struct bm *b, uint64_t to)
+{
+	int full = 0;
+
+	if (b->n_streams == 0) {
+		model_advance_to(b->m, to);
+	} else {
+		for (;;) {
+			struct model_stats s;
+			uint64_t used, room;
+
+			model_get_stats(b->m, &s);
+			used = ring_used(b, &s);
+			room = used < b->ring_cap ? b->ring_cap - used : 0;
+			if (room < b->ev_bound) {
+				full = 1;
+				break;
+			}
+			if (model_advance_bounded(b->m, to, room / b->ev_bound) == 0)
+				break;
+		}
+	}
+	note_losses(b);
+	return full;
+}
+
+int bsf_backend_model_run_to(void *st, uint64_t t_ns)
+{
+	struct bm *b = st;
+
+	return bm_advance(b, t_ns);
+}
+
+/* One step of the real-time clock: towards the wall clock, at most
+ * BM_MAX_STEP_NS of virtual time; from the tick timer or the resume. */
+static void bm_step(struct bm *b)
+{
 	uint64_t target = bsf_now_ns() - b->t0_mono_ns;
 	uint64_t now = model_now(b->m), to = target;
 	struct model_stats s;
-	uint64_t count;
+	uint64_t count, done;
+	int full;
 
 	if (to > now + BM_MAX_STEP_NS)
 		to = now + BM_MAX_STEP_NS;
-	model_advance_to(b->m, to);
+	model_get_stats(b->m, &s);
+	done = s.n_events_processed;
+	full = bm_advance(b, to);
+	model_get_stats(b->m, &s);
+	/* stopped by the ring after some progress: resume as soon as the
+	 * agent has read (without progress, the next tick retries) */
+	if (full && s.n_events_processed != done && b->more) {
+		struct timeval zero = {0, 0};
+
+		event_add(b->more, &zero);
+	}
 	now = bsf_now_ns() - b->t0_mono_ns;
 	b->lag_ns = now > model_now(b->m) ? now - model_now(b->m) : 0;
 	if (b->lag_ns > BM_LAG_WARN_NS && bsf_ratelimit_hit(&b->lag_rl, bsf_now_ns(), &count))
@@ -90,12 +215,16 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
 		       "model: the simulation is %.1f ms behind the wall clock: this machine "
 		       "cannot run the scenario in real time",
 		       (double)b->lag_ns / 1e6);
-	model_get_stats(b->m, &s);
 	if (s.events != b->events_seen) {
 		b->events_seen = s.events;
 		if (b->host && b->host->events_ready)
 			b->host->events_ready(b->host->arg);
 	}
+}
+
+static void tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	bm_step(arg);
 }
 
 static void bm_close(void *st)
@@ -106,8 +235,11 @@ static void bm_close(void *st)
 		return;
 	if (b->tick)
 		event_free(b->tick);
+	if (b->more)
+		event_free(b->more);
 	model_free(b->m);
 	free(b->ports);
+	free(b->stream);
 	free(b);
 }
 
@@ -144,8 +276,11 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 	mc = model_config_of(b->m);
 	b->nports = mc->nports;
 	b->ports = calloc(mc->nports, sizeof *b->ports);
-	if (!b->ports)
+	b->stream = calloc(mc->nports, sizeof *b->stream);
+	if (!b->ports || !b->stream)
 		goto nomem;
+	b->ring_cap = mc->event_capacity;
+	b->ev_bound = bm_ev_bound(mc);
 	for (uint32_t i = 0; i < mc->nports; i++) {
 		const struct model_port_config *pc = &mc->ports[i];
 		struct bsf_port_desc *p = &b->ports[i];
@@ -163,7 +298,7 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 	b->dev.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS | BSF_CAP_BUFFER_BYTES |
 		      BSF_CAP_PEAK_TIME | BSF_CAP_PGS | BSF_CAP_POOLS | BSF_CAP_CPU_QUEUES |
 		      BSF_CAP_DELAY_NONTAGGED | BSF_CAP_DELAY_MARKER | BSF_CAP_DROP_EVENTS |
-		      BSF_CAP_SAMPLE_EVENTS | BSF_CAP_MODEL_CLOCK;
+		      BSF_CAP_SAMPLE_EVENTS | BSF_CAP_MODEL_CLOCK | BSF_CAP_QUEUE_EVENTS;
 	b->dev.nports = mc->nports;
 	b->dev.ports = b->ports;
 	b->dev.cell_bytes = mc->cell_bytes;
@@ -172,11 +307,13 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 	b->dev.n_egress_pools = mc->n_egr_pools;
 	b->dev.n_cpu_queues = mc->cpu.n_ucq;
 	bsf_ratelimit_init(&b->lag_rl, BM_LAG_LOG_NS);
+	bsf_ratelimit_init(&b->qev_rl, BM_LAG_LOG_NS);
 	b->t0_mono_ns = bsf_now_ns();
 	b->t0_wall_ns = bsf_wall_ns();
 	if (args->base) {
 		b->tick = event_new(args->base, -1, EV_PERSIST, tick_cb, b);
-		if (!b->tick || event_add(b->tick, &tv) < 0)
+		b->more = event_new(args->base, -1, 0, tick_cb, b);
+		if (!b->tick || !b->more || event_add(b->tick, &tv) < 0)
 			goto nomem;
 	}
 	bm_log(b, LOG_INFO, "model: %u ports, %u cells of %u bytes, running in real time",
@@ -347,6 +484,55 @@ static uint32_t map_stage(unsigned cause)
 	}
 }
 
+/* Is (port, queue, mc) of a model event streamed? */
+static int is_streamed(const struct bm *b, const struct model_event *m)
+{
+	return m->out_port < b->nports && m->queue < BSF_MAX_QUEUES &&
+	       (b->stream[m->out_port] >> ((m->mc ? BSF_MAX_QUEUES : 0) + m->queue) & 1u);
+}
+
+/* One model event as the agent sees it. */
+static void event_to_bsf(const struct bm *b, const struct model_event *m, struct bsf_event *e)
+{
+	memset(e, 0, sizeof *e);
+	switch (m->type) {
+	case MODEL_EV_DROP:
+		e->type = BSF_EV_DROP;
+		e->stage = map_stage(m->cause);
+		e->tail_id = m->queue == MODEL_QUEUE_NONE ? BSF_UNKNOWN : m->tail_id;
+		if (is_streamed(b, m))
+			e->flags = BSF_EVF_QUEUE_STREAM;
+		break;
+	case MODEL_EV_SAMPLE:
+		e->type = BSF_EV_SAMPLE;
+		e->transit_ns = m->delay_ns;
+		break;
+	case MODEL_EV_ENQUEUE:
+		e->type = BSF_EV_ENQUEUE;
+		e->pkt_id = m->pkt_id;
+		e->flags = BSF_EVF_QUEUE_STREAM;
+		break;
+	default: /* MODEL_EV_DEQUEUE */
+		e->type = BSF_EV_DEQUEUE;
+		e->pkt_id = m->pkt_id;
+		e->transit_ns = m->delay_ns;
+		e->flags = BSF_EVF_QUEUE_STREAM;
+		break;
+	}
+	e->reason = m->reason;
+	e->in_port = m->in_port == MODEL_PORT_NONE ? UINT32_MAX : m->in_port;
+	e->out_port = m->out_port == MODEL_PORT_NONE ? UINT32_MAX : m->out_port;
+	e->queue = m->queue == MODEL_QUEUE_NONE ? UINT32_MAX : m->queue;
+	e->multicast = m->mc;
+	e->frame_len = m->len;
+	e->t_ns = b->t0_wall_ns + m->t_ns;
+	e->depth_bytes = m->depth_bytes;
+	e->tc = m->tc;
+	e->copy_id = m->copy_id;
+	e->hdr_len = m->hdr_len < BSF_HDR_MAX ? m->hdr_len : BSF_HDR_MAX;
+	memcpy(e->hdr, m->hdr, e->hdr_len);
+}
+
 static size_t bm_read_events(void *st, struct bsf_event *ev, size_t max)
 {
 	struct bm *b = st;
@@ -356,29 +542,15 @@ static size_t bm_read_events(void *st, struct bsf_event *ev, size_t max)
 		size_t want = max - n < BM_EV_CHUNK ? max - n : BM_EV_CHUNK;
 		size_t got = model_events_read(b->m, b->evbuf, want);
 
+		b->ev_taken += got;
 		for (size_t i = 0; i < got; i++) {
 			const struct model_event *m = &b->evbuf[i];
-			struct bsf_event *e;
 
-			if (m->type != MODEL_EV_DROP && m->type != MODEL_EV_SAMPLE)
+			if (m->type == MODEL_EV_PFC)
 				continue; /* PFC transitions have no bsf event yet */
-			e = &ev[n++];
 			if (m->type == MODEL_EV_DROP)
 				b->drops_read++;
-			memset(e, 0, sizeof *e);
-			e->type = m->type == MODEL_EV_DROP ? BSF_EV_DROP : BSF_EV_SAMPLE;
-			e->reason = m->reason;
-			e->stage = m->type == MODEL_EV_DROP ? map_stage(m->cause) : 0;
-			e->in_port = m->in_port == MODEL_PORT_NONE ? UINT32_MAX : m->in_port;
-			e->out_port = m->out_port == MODEL_PORT_NONE ? UINT32_MAX : m->out_port;
-			e->queue = m->queue == MODEL_QUEUE_NONE ? UINT32_MAX : m->queue;
-			e->multicast = m->mc;
-			e->frame_len = m->len;
-			e->t_ns = b->t0_wall_ns + m->t_ns;
-			e->depth_bytes = m->depth_bytes;
-			e->transit_ns = m->type == MODEL_EV_SAMPLE ? m->delay_ns : 0;
-			e->hdr_len = m->hdr_len < BSF_HDR_MAX ? m->hdr_len : BSF_HDR_MAX;
-			memcpy(e->hdr, m->hdr, e->hdr_len);
+			event_to_bsf(b, m, &ev[n++]);
 		}
 		if (got < want) {
 			/* the ring is empty: every drop the model counted (one
@@ -440,6 +612,56 @@ static uint64_t bm_lag_ns(void *st)
 	return b->lag_ns;
 }
 
+static int bm_set_queue_events(void *st, uint32_t port, uint32_t queue, uint32_t multicast,
+			       uint32_t flags, char *err, size_t errlen)
+{
+	struct bm *b = st;
+	struct model_err me;
+	unsigned mflags = 0;
+	uint32_t bit;
+
+	if (port >= b->nports) {
+		snprintf(err, errlen, "model: no port %u", port);
+		return -1;
+	}
+	if (multicast > 1 ||
+	    queue >= (multicast ? b->ports[port].n_mc_queues : b->ports[port].n_uc_queues)) {
+		snprintf(err, errlen, "model: port %u has no %s queue %u", port,
+			 multicast ? "multicast" : "unicast", queue);
+		return -1;
+	}
+	if (flags & ~(BSF_QEV_ENQUEUE | BSF_QEV_DEQUEUE)) {
+		snprintf(err, errlen, "model: unknown queue event flags 0x%x", flags);
+		return -1;
+	}
+	if (flags & BSF_QEV_ENQUEUE)
+		mflags |= MODEL_QEV_ENQUEUE;
+	if (flags & BSF_QEV_DEQUEUE)
+		mflags |= MODEL_QEV_DEQUEUE;
+	if (model_set_queue_events(b->m, port, queue, (int)multicast, mflags, &me) < 0) {
+		snprintf(err, errlen, "model: %s", me.msg);
+		return -1;
+	}
+	/* losses before this belong to the mode in force until now */
+	note_losses(b);
+	bit = 1u << ((multicast ? BSF_MAX_QUEUES : 0) + queue);
+	if (flags && !(b->stream[port] & bit)) {
+		b->stream[port] |= bit;
+		b->n_streams++;
+	} else if (!flags && (b->stream[port] & bit)) {
+		b->stream[port] &= ~bit;
+		b->n_streams--;
+	}
+	return 0;
+}
+
+static uint64_t bm_queue_events_lost(void *st)
+{
+	struct bm *b = st;
+
+	return b->qev_lost;
+}
+
 const struct bsf_backend_ops *bsf_backend_model_ops(void)
 {
 	static const struct bsf_backend_ops ops = {
@@ -458,6 +680,8 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void)
 	    .lag_ns = bm_lag_ns,
 	    .drop_events_lost = bm_drop_events_lost,
 	    .sample_drops = bm_sample_drops,
+	    .set_queue_events = bm_set_queue_events,
+	    .queue_events_lost = bm_queue_events_lost,
 	};
 
 	return &ops;

@@ -322,6 +322,7 @@ static cfg_t *conf_new_cfg(void)
 	    CFG_INT("header_bytes", BSF_FLOW_HEADER_DEFAULT, CFGF_NONE),
 	    CFG_SEC("sampling", sampling_opts, CFGF_NODEFAULT),
 	    CFG_SEC("drops", drops_opts, CFGF_NONE),
+	    CFG_SEC("visibility", vis_conf_opts(), CFGF_MULTI),
 	    CFG_END(),
 	};
 	cfg_t *cfg = cfg_init(opts, CFGF_NONE);
@@ -584,6 +585,7 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 
 	if (!c)
 		goto nomem;
+	vis_config_init(&c->vis);
 	c->cfg = cfg;
 	c->file = strdup(name);
 	if (!c->file)
@@ -634,6 +636,9 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 	free(samptext);
 	samptext = NULL;
 	if (conf_build_flows(c, cfg) < 0)
+		goto nomem;
+	c->vis_text = section_text(text, "visibility");
+	if (!c->vis_text)
 		goto nomem;
 
 	c->n_collectors = cfg_size(cfg, "collector");
@@ -768,6 +773,12 @@ static struct conf *conf_parse(const char *path, const char *text, char *err, si
 		}
 		model_scenario_free(&sc);
 	}
+	/* the visibility section's values are checked by its library */
+	if (vis_conf_single(cfg, path, err, errlen) < 0 ||
+	    vis_conf_from_cfg(cfg_getsec(cfg, "visibility"), path, &c->vis, err, errlen) < 0) {
+		conf_free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -852,6 +863,8 @@ void conf_free(struct conf *c)
 	free(c->plugin_options);
 	free(c->backend_path);
 	free(c->backend_text);
+	free(c->vis_text);
+	vis_config_release(&c->vis);
 	free(c->collectors);
 	for (size_t i = 0; i < c->sampling.nports; i++)
 		free((char *)c->sampling_ports[i].name);
@@ -876,6 +889,11 @@ void *conf_backend_section(const struct conf *c)
 int conf_backend_same(const struct conf *a, const struct conf *b)
 {
 	return strcmp(a->backend_text, b->backend_text) == 0;
+}
+
+int conf_vis_same(const struct conf *a, const struct conf *b)
+{
+	return strcmp(a->vis_text, b->vis_text) == 0;
 }
 
 const char *conf_backend_name(const struct conf *c)

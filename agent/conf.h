@@ -17,6 +17,7 @@
 
 #include "agent/discard.h"
 #include "agent/sampling.h"
+#include "agent/visibility/vis_conf.h"
 
 #define CONF_DEFAULT_POLLING_INTERVAL 20
 #define CONF_MAX_POLLING_INTERVAL     86400
@@ -62,7 +63,10 @@ struct conf {
 	struct bsf_sampling_speed *sampling_speeds;
 	struct bsf_sampling_port *sampling_ports; /* names owned here */
 	struct bsf_discard_conf drops;
-	void *cfg; /* cfg_t *, the parsed tree */
+	/* visibility events and samplers (vis_conf.h); vis.enabled 0 = off */
+	struct vis_config vis;
+	char *vis_text; /* source text of the visibility section, "" if none */
+	void *cfg;	/* cfg_t *, the parsed tree */
 };
 
 /* Parse a file.  NULL on error, with "FILE:LINE: message" in err. */
@@ -79,6 +83,10 @@ void *conf_backend_section(const struct conf *c);
 /* 1 when a and b select the same backend with the same settings, so a
  * reload need not reopen it. */
 int conf_backend_same(const struct conf *a, const struct conf *b);
+/* 1 when a and b have the same visibility section (same text, comments
+ * and blanks outside it aside), so a reload keeps the running pipeline
+ * and its sampler statistics. */
+int conf_vis_same(const struct conf *a, const struct conf *b);
 /* "model", "linux" or the plugin path. */
 const char *conf_backend_name(const struct conf *c);
 

@@ -329,13 +329,19 @@ int conf_duration(struct conf_ctx *x, const struct conf_val *v, const char *key,
 int conf_count(struct conf_ctx *x, const struct conf_val *v, const char *key, int bytes,
 	       uint64_t *out)
 {
+	/* digits first: strtoull would take blanks and a sign, and a bare
+	 * suffix ("K") would read as 0 */
+	int ok = v->text[0] >= '0' && v->text[0] <= '9';
 	uint64_t mult = 1;
-	unsigned long long n;
-	char *end;
+	unsigned long long n = 0;
+	char *end = NULL;
 
-	errno = 0;
-	n = strtoull(v->text, &end, 10);
-	if (bytes && *end && !end[1]) {
+	if (ok) {
+		errno = 0;
+		n = strtoull(v->text, &end, 10);
+		ok = !errno;
+	}
+	if (ok && bytes && *end && !end[1]) {
 		mult = *end == 'K'   ? 1ULL << 10
 		       : *end == 'M' ? 1ULL << 20
 		       : *end == 'G' ? 1ULL << 30
@@ -345,7 +351,7 @@ int conf_count(struct conf_ctx *x, const struct conf_val *v, const char *key, in
 		else
 			mult = 1;
 	}
-	if (errno || end == v->text || *end || v->text[0] == '-' || n > UINT64_MAX / mult)
+	if (!ok || *end || n > UINT64_MAX / mult)
 		return conf_fail(x, v, key, "%s%s%s is not a whole number%s", q(x), v->text, q(x),
 				 bytes ? " of bytes (with K, M or G)" : "");
 	*out = n * mult;

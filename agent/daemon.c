@@ -21,9 +21,16 @@
 #include "agent/log.h"
 #include "agent/notify.h"
 #include "agent/poller.h"
+#include "agent/samples.h"
+#include "agent/visibility/vis_pipeline.h"
 #include "proto/sflow.h"
 
 #define EVENT_BATCH 64
+
+static const struct sflow_own_sampler_stat *vis_sampler_stats(void *arg, size_t *n)
+{
+	return bsf_visx_sampler_stats(arg, n);
+}
 
 static void host_log(void *arg, int priority, const char *fmt, ...)
 {
@@ -86,8 +93,12 @@ static uint64_t drop_events_lost(const struct bsf_daemon *d)
 
 /* A dropped packet: a 0:5 notification on the device source 2:1, if the
  * rate limit and the circuit breaker let it through.  Its drops field
- * counts what was suppressed and what the backend lost, so that sent +
- * drops = every drop the backend saw. */
+ * counts what was suppressed, what the backend lost and, with a drop
+ * sampler, what the sampler rejected for rate reasons (no ticket,
+ * probability or every-N, re-occurrence limit), so that sent + drops =
+ * every drop the backend saw; with a drop sampler, less those it filtered
+ * by intent (not eligible, duplicate, flow filter), which are neither
+ * sent nor counted. */
 static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
 {
 	const struct bsf_discard_conf *dc = &d->drops.conf;
@@ -113,10 +124,12 @@ static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
 	p.seq = d->discard_seq;
 	p.source_type = SFLOW_DS_ENTITY;
 	p.source_index = 1;
-	p.drops = (uint32_t)(bsf_discard_suppressed(&d->drops) + drop_events_lost(d));
+	p.drops = (uint32_t)(bsf_discard_suppressed(&d->drops) + drop_events_lost(d) +
+			     bsf_visx_drops_lost(&d->vis));
 	p.in_ifindex = ifindex_of(d, e->in_port);
 	p.out_ifindex = ifindex_of(d, e->out_port);
 	p.header_bytes = d->flows.header_bytes;
+	bsf_visx_drop_params(&d->vis, &p); /* a sampled drop: its own record */
 	if (bsf_discard_encode(&p, e, buf, sizeof buf, &len) != SFLOW_OK ||
 	    export_add(d->x, buf, len) < 0) {
 		/* not sent after all: count it with the suppressed ones, so
@@ -128,29 +141,45 @@ static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
 	d->discard_seq++;
 }
 
+/* A drop that passed the visibility drop sampler. */
+static void vis_drop(void *arg, const struct bsf_event *e)
+{
+	handle_drop(arg, e);
+}
+
 /* Drain the backend's event queue: sampled packets become 0:3 flow
- * samples, drops 0:5 notifications (flowsample.h, discard.h). */
+ * samples, drops 0:5 notifications (flowsample.h, discard.h), and every
+ * event goes to the visibility pipeline (visexport.h); with a drop
+ * sampler, only the drops it passes become notifications, and drops it
+ * never sees (no drop event raised for them, e.g. a port outside the
+ * device's ports) are notified as without a sampler. */
 static void events_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct bsf_daemon *d = arg;
 	struct bsf_event ev[EVENT_BATCH];
 	size_t n;
 	int rounds = 0;
+	const size_t ntypes = sizeof d->events_by_type / sizeof d->events_by_type[0];
 
 	if (!d->be.ops)
 		return;
 	do {
+		bsf_visx_check_lost(&d->vis);
 		n = d->be.ops->read_events(d->be.st, ev, EVENT_BATCH);
 		for (size_t i = 0; i < n; i++) {
-			d->events_by_type[ev[i].type < 3 ? ev[i].type : 0]++;
+			d->events_by_type[ev[i].type < ntypes ? ev[i].type : 0]++;
 			if (ev[i].type == BSF_EV_SAMPLE)
 				handle_sample(d, &ev[i]);
-			else if (ev[i].type == BSF_EV_DROP)
+			/* a drop the drop sampler did not take (none routed, or
+			 * outside the watched ports, e.g. a CPU port): 0:5 here */
+			if (!bsf_visx_feed(&d->vis, &ev[i]) && ev[i].type == BSF_EV_DROP)
 				handle_drop(d, &ev[i]);
 		}
 	} while (n == EVENT_BATCH && ++rounds < 64);
 	if (n == EVENT_BATCH) /* more left: come back after other work */
 		event_active(d->ev_events, EV_TIMEOUT, 0);
+	else
+		bsf_visx_events_drained(&d->vis);
 }
 
 /* header_bytes as configured, less what would not fit a datagram of this
@@ -165,6 +194,17 @@ static unsigned fit_header_bytes(const struct bsf_daemon *d, unsigned want)
 	if (fit < want)
 		want = fit < BSF_FLOW_HEADER_MIN ? BSF_FLOW_HEADER_MIN : (unsigned)fit;
 	return want;
+}
+
+/* The same for visibility event samples (0: no header bytes fit). */
+static unsigned fit_event_header_bytes(const struct bsf_daemon *d, unsigned want)
+{
+	size_t room = export_sample_room(d->x);
+	size_t fit = room > BSF_SAMPLES_EVENT_OVERHEAD
+			 ? (room - BSF_SAMPLES_EVENT_OVERHEAD) & ~(size_t)3
+			 : 0;
+
+	return fit < want ? (unsigned)fit : want;
 }
 
 struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, int *is_default, char *err,
@@ -199,6 +239,10 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 	d->ev_events = event_new(base, -1, 0, events_cb, d);
 	if (!d->ev_events)
 		return -1;
+	if (bsf_visx_init(&d->vis, base, d->x, d->poller, vis_drop, d) < 0)
+		return -1;
+	poller_set_port_buffers_hook(d->poller, bsf_visx_port_buffers, &d->vis);
+	poller_set_sampler_stats(d->poller, vis_sampler_stats, &d->vis);
 	bsf_flows_init(&d->flows);
 	{
 		struct bsf_discard_conf dc;
@@ -255,11 +299,32 @@ static void log_sampling(const struct bsf_daemon *d)
 		 d->drops.conf.limit);
 }
 
+/* One line on visibility: off, or what runs and whether it restarted. */
+static void log_visibility(const struct bsf_daemon *d, const struct conf *c, int kept)
+{
+	const struct vis_config *vc = &c->vis;
+
+	if (!d->vis.p) {
+		log_info("visibility: off");
+		return;
+	}
+	log_info("visibility: drops %s, forensics %s, %zu delay profiles, %zu congestion "
+		 "thresholds, %zu samplers%s; %s",
+		 vc->drops ? "on" : "off", vc->forensics ? "on" : "off", vc->n_delay,
+		 vc->n_congestion, vc->n_samplers,
+		 d->vis.drop_routed ? ", drop notifications for sampled drops only" : "",
+		 kept ? "unchanged, sampler statistics kept"
+		      : "new pipeline, sampler statistics start from 0");
+}
+
 int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t errlen)
 {
 	struct sflow_addr agent;
 	struct bsf_backend nbe;
 	int reopen = !d->be.ops || !d->conf || !conf_backend_same(d->conf, c);
+	const struct bsf_device_desc *ndev;
+	struct vis_pipeline *nvis = NULL;
+	int keep_vis;
 	char ab[64];
 
 	/* 1. everything that can fail, before changing anything */
@@ -268,9 +333,22 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 	memset(&nbe, 0, sizeof nbe);
 	if (reopen && bsf_backend_open(&nbe, c, d->base, &d->host, err, errlen) < 0)
 		return -1;
+	/* the visibility pipeline: kept when its section and the number of
+	 * ports are the same, else built for the backend that will run */
+	ndev = reopen ? nbe.ops->describe(nbe.st) : d->be.ops->describe(d->be.st);
+	keep_vis = d->vis.p && d->conf && conf_vis_same(d->conf, c) && d->vis.dev &&
+		   ndev->nports == d->vis.dev->nports;
+	if (!keep_vis && bsf_visx_build(&d->vis, &c->vis, ndev, c->file, &nvis, err, errlen) < 0) {
+		if (reopen)
+			bsf_backend_close(&nbe);
+		return -1;
+	}
 
 	/* 2. commit */
 	if (reopen) {
+		struct bsf_visx_backend *nvb;
+		struct poller_next *npl;
+
 		/* what the old backend has queued still goes out */
 		if (d->be.ops)
 			events_cb(-1, 0, d);
@@ -280,23 +358,37 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 			for (uint32_t i = 0; i < d->flows.nports; i++)
 				bsf_flows_backend_lost(&d->flows, i,
 						       d->be.ops->sample_drops(d->be.st, i));
-		if (bsf_flows_set_device(&d->flows, nbe.ops->describe(nbe.st)) < 0) {
+		/* allocate everything the new backend needs first; the last
+		 * step that can fail (bsf_flows_set_device) comes before the
+		 * poller and the visibility export switch over, and nothing can
+		 * fail after, so none of them is ever left on a closed backend */
+		nvb = bsf_visx_prepare_backend(nbe.ops, nbe.st);
+		npl = nvb ? poller_prepare_backend(d->poller, nbe.ops, nbe.st) : NULL;
+		if (!npl || bsf_flows_set_device(&d->flows, nbe.ops->describe(nbe.st)) < 0) {
 			snprintf(err, errlen, "out of memory setting up the data sources");
+			poller_discard_backend(npl);
+			bsf_visx_discard_backend(nvb);
+			vis_pipeline_free(nvis);
 			bsf_backend_close(&nbe);
 			return -1;
 		}
 		/* the data sources move to the new backend, keeping their
 		 * sequence numbers; the old backend's pending peaks are exported
-		 * before it is closed */
-		if (poller_set_backend(d->poller, nbe.ops, nbe.st) < 0) {
-			snprintf(err, errlen, "out of memory setting up the data sources");
-			bsf_backend_close(&nbe);
-			return -1;
-		}
+		 * (and its depths fed to the visibility export, still on the old
+		 * backend) before it is closed */
+		poller_commit_backend(d->poller, npl);
+		bsf_visx_commit_backend(&d->vis, nvb);
 		d->drop_events_lost_closed = drop_events_lost(d);
 		bsf_backend_close(&d->be);
 		d->be = nbe;
-		d->events_by_type[0] = d->events_by_type[1] = d->events_by_type[2] = 0;
+		memset(d->events_by_type, 0, sizeof d->events_by_type);
+		if (keep_vis)
+			bsf_visx_forget(&d->vis);
+	}
+	if (!keep_vis) {
+		bsf_visx_set_pipeline(&d->vis, nvis, c->vis.route[VIS_EV_DROP][0] != '\0');
+		if (nvis)
+			d->vis_rebuilds++;
 	}
 	if (export_set_agent(d->x, &agent, c->sub_agent_id, c->datagram_bytes, err, errlen) < 0)
 		return -1; /* cannot happen: sizes were validated */
@@ -308,7 +400,10 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 		log_warnx("%s: header_bytes %u does not fit datagrams of %u bytes: sending %u",
 			  c->file, c->header_bytes, c->datagram_bytes, d->flows.header_bytes);
 	bsf_discard_limiter_configure(&d->drops, &c->drops);
+	bsf_visx_set_export(&d->vis, c->enterprise, fit_event_header_bytes(d, c->header_bytes));
+	bsf_visx_apply_streams(&d->vis);
 	log_sampling(d);
+	log_visibility(d, c, keep_vis);
 	if (c->n_collectors == 0)
 		log_warnx("%s: no collector configured: nothing will be sent", c->file);
 	log_info("configuration %s: agent %s sub-agent %u, backend %s%s, %zu collectors, "
@@ -413,6 +508,7 @@ void bsf_daemon_flush(struct bsf_daemon *d)
 {
 	if (d->be.ops)
 		events_cb(-1, 0, d);
+	bsf_visx_flush_held(&d->vis);
 	export_flush(d->x);
 }
 
@@ -423,14 +519,17 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 		   (unsigned long long)d->reload_failures);
 	export_log_status(d->x);
 	poller_log_status(d->poller);
+	bsf_visx_log_status(&d->vis);
 	if (d->be.ops) {
 		const struct bsf_backend_ops *o = d->be.ops;
 
 		log_notice(
-		    "status: backend %s: %llu drop events, %llu sample events read; "
-		    "%llu events lost to a full queue",
+		    "status: backend %s: %llu drop events, %llu sample events, %llu enqueue "
+		    "and %llu dequeue events read; %llu events lost to a full queue",
 		    o->name, (unsigned long long)d->events_by_type[BSF_EV_DROP],
 		    (unsigned long long)d->events_by_type[BSF_EV_SAMPLE],
+		    (unsigned long long)d->events_by_type[BSF_EV_ENQUEUE],
+		    (unsigned long long)d->events_by_type[BSF_EV_DEQUEUE],
 		    (unsigned long long)(o->event_overflows ? o->event_overflows(d->be.st) : 0));
 		log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 			   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
@@ -452,6 +551,7 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 
 void bsf_daemon_fini(struct bsf_daemon *d)
 {
+	bsf_visx_fini(&d->vis);
 	poller_free(d->poller);
 	d->poller = NULL;
 	bsf_backend_close(&d->be);

@@ -13,6 +13,14 @@
  * intervals changed, and the backend reopened only if its section changed;
  * datagram and sample sequence numbers, collector counters and (with the
  * same backend) pending peaks are kept.
+ *
+ * The visibility pipeline is built in the first step too (a section the
+ * backend's ports cannot take refuses the reload).  It is replaced, and
+ * its sampler statistics and monitor state restart, only when the
+ * visibility section's text changed or a reopened backend has another
+ * number of ports; otherwise it keeps running (after a backend reopen
+ * with the same ports it forgets per-queue packet state, as after a gap).
+ * The queue event streams are asked for again after every apply.
  */
 #ifndef BSFLOWD_AGENT_DAEMON_H
 #define BSFLOWD_AGENT_DAEMON_H
@@ -24,6 +32,7 @@
 #include "agent/conf.h"
 #include "agent/discard.h"
 #include "agent/flowsample.h"
+#include "agent/visexport.h"
 
 struct event;
 struct event_base;
@@ -39,16 +48,19 @@ struct bsf_daemon {
 	struct bsf_host host;
 	struct export *x;
 	struct poller *poller;
-	struct event *ev_events; /* drains the backend's event queue */
-	struct event *ev_sig[4]; /* HUP, TERM, INT, USR1 */
-	struct event *ev_stop;	 /* --run-for */
-	uint64_t events_by_type[3];
+	struct event *ev_events;    /* drains the backend's event queue */
+	struct event *ev_sig[4];    /* HUP, TERM, INT, USR1 */
+	struct event *ev_stop;	    /* --run-for */
+	uint64_t events_by_type[8]; /* by enum bsf_event_type; [0] others */
 	/* packet samples (0:3) and drop notifications (0:5), flows.mk */
 	struct bsf_flows flows;		  /* per-port sampling state */
 	struct bsf_discard_limiter drops; /* rate limit and circuit breaker */
 	uint32_t discard_seq;		  /* next 0:5 sequence number (device 2:1) */
 	uint64_t flow_samples_sent, flow_samples_lost;
 	uint64_t drop_events_lost_closed; /* drop events lost by backends closed since */
+	/* visibility events and samplers (visexport.h) */
+	struct bsf_visx vis;
+	uint64_t vis_rebuilds; /* pipelines built (section changed, ports changed) */
 	uint64_t reloads, reload_failures;
 	int exit_code;
 };

@@ -60,6 +60,35 @@ fi
 	printf 'collector "demo" {\n\taddress = 127.0.0.1\n\tport = %s\n}\n' "$port"
 	printf 'backend = model\n'
 	grep -v '^[[:space:]]*duration[[:space:]]*=' "$srcdir/etc/scenarios/demo.conf"
+	# visibility (bsflowd.conf(5), VISIBILITY SECTION): high queue delay,
+	# forensics after drops, congestion episodes; drop notifications
+	# shared between port 0's incast, port 5's WRED flood and the rest
+	cat <<'EOF'
+visibility {
+	forensics = yes
+	delay_profile default {
+		thresholds = {100us, 1ms}
+	}
+	congestion queues {
+		high = 256K
+		low = 64K
+	}
+	sampler port0 { ports = {0}  tickets = 5  period = 100ms }
+	sampler port5 { ports = {5}  tickets = 5  period = 100ms }
+	sampler others { ports = {1-4, 6, 7}  tickets = 5  period = 100ms }
+	sampler drops {
+		type = aggregate
+		members = {port0, port5, others}
+		tickets = 10
+		period = 100ms
+	}
+	sampler delay { tickets = 50  period = 1s }
+	sampler forensics { tickets = 50  period = 1s }
+	sample_drops = drops
+	sample_delay = delay
+	sample_forensics = forensics
+}
+EOF
 } >"$tmp/demo.conf"
 echo "demo: bsflowd runs the demo scenario for $seconds s, sending to 127.0.0.1 port $port"
 echo "demo: configuration $tmp/demo.conf, bsflowd log $tmp/bsflowd.log"

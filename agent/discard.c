@@ -6,7 +6,9 @@
 
 #include "agent/discard.h"
 #include "agent/flowsample.h"
+#include "agent/samples.h"
 #include "proto/sflow_encode.h"
+#include "proto/sflow_own.h"
 
 #define NS_PER_S 1000000000ull
 #define COST	 10u /* tenths of a token per notification */
@@ -35,10 +37,11 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	struct sflow_discard_sample h;
 	struct sflow_sampled_header sh;
 	const char *sym;
-	uint32_t n;
 
 	if (!p || !ev || ev->type != BSF_EV_DROP || p->header_bytes < BSF_FLOW_HEADER_MIN ||
-	    p->header_bytes > BSF_FLOW_HEADER_MAX)
+	    p->header_bytes > BSF_FLOW_HEADER_MAX ||
+	    (p->vis &&
+	     (p->enterprise == SFLOW_ENT_STANDARD || p->enterprise == SFLOW_ENT_BROADCOM)))
 		return SFLOW_ERR_INVALID;
 	memset(&h, 0, sizeof h);
 	h.sequence_number = p->seq;
@@ -52,17 +55,7 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	sflow_w_init(&w, buf, cap);
 	sflow_enc_discard_begin(&w, &s, &h);
 
-	n = ev->hdr_len > BSF_HDR_MAX ? BSF_HDR_MAX : ev->hdr_len;
-	if (n > p->header_bytes)
-		n = p->header_bytes;
-	if (ev->frame_len >= BSF_FLOW_FCS && n > ev->frame_len - BSF_FLOW_FCS)
-		n = ev->frame_len - BSF_FLOW_FCS;
-	memset(&sh, 0, sizeof sh);
-	sh.header_protocol = SFLOW_HEADER_PROTO_ETHERNET;
-	sh.frame_length = ev->frame_len;
-	sh.stripped = ev->frame_len >= BSF_FLOW_FCS ? BSF_FLOW_FCS : 0;
-	sh.header_length = n;
-	sh.header = ev->hdr;
+	bsf_samples_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
 	sflow_enc_sampled_header(&w, &s, &sh);
 
 	if (ev->queue != UINT32_MAX) {
@@ -74,6 +67,8 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	sym = bsf_discard_stage_symbol(ev->stage);
 	if (sym)
 		sflow_enc_function(&w, &s, sym);
+	if (p->vis) /* last: tools that stop at an unknown record see the rest */
+		sflow_own_enc_vis_event(&w, &s, p->enterprise, p->vis);
 	sflow_enc_sample_end(&w, &s);
 	if (w.err != SFLOW_OK)
 		return w.err;

@@ -15,12 +15,19 @@
  *   0:1043  extended_timestamp: the drop, ns since the Unix epoch;
  *   0:1038  extended_function: where in the pipeline, one of the symbols
  *           "forwarding", "ingress_admission", "egress_admission", "wred"
- *           (left out when the backend does not say).
+ *           (left out when the backend does not say);
+ *   E:1     the own visibility_event record of the drop (type 1: its
+ *           visibility event id, queue, reason, depth), for drops that
+ *           passed the visibility drop sampler (bsf_discard_params.vis),
+ *           so that a collector can join the drop with the forensics
+ *           events it started (see bsflowd-structures(7)).
  *
  * drops is the cumulative number of notifications suppressed (rate limit
  * and circuit breaker); the daemon adds the drop events the backend lost
- * to a full queue (backend op drop_events_lost), so sent + the latest
- * drops = every drop the backend saw.
+ * to a full queue (backend op drop_events_lost) and, with a visibility
+ * drop sampler, the drops it rejected for rate reasons (bsf_visx_drops_lost),
+ * so sent + the latest drops = every drop the backend saw, less those a
+ * drop sampler filtered out by intent (not eligible, duplicate, flow).
  *
  * The limiter is a pure state machine on a clock the caller passes in
  * (the event's time, ns), so it can be tested exactly:
@@ -48,14 +55,17 @@
 
 #include "agent/backend.h"
 
+struct sflow_own_vis_event;
+
 #define BSF_DISCARD_LIMIT_DEFAULT    100u
 #define BSF_DISCARD_MAX_DEFAULT	     1000000u
 #define BSF_DISCARD_MAX_TRIP_DEFAULT 10u
 #define BSF_DISCARD_COOLDOWN_DEFAULT 60u
 #define BSF_DISCARD_STEP_NS	     100000000ull /* refill step, 100 ms */
 /* Bytes of a notification made here besides its header bytes, at most
- * (all records, the longest symbol "ingress_admission"). */
-#define BSF_DISCARD_OVERHEAD 136u
+ * (all records, the longest symbol "ingress_admission", the own
+ * visibility_event record). */
+#define BSF_DISCARD_OVERHEAD (136u + 8u + 72u)
 /* A scratch buffer this big always holds a notification made here. */
 #define BSF_DISCARD_SCRATCH 512u
 
@@ -70,11 +80,16 @@ struct bsf_discard_params {
 	uint32_t in_ifindex;  /* 0 = unknown */
 	uint32_t out_ifindex; /* 0 = unknown */
 	uint32_t header_bytes;
+	/* the drop's visibility event record (own enterprise enterprise,
+	 * not 0), or NULL: none (visibility off, or drops not routed
+	 * through a sampler) */
+	const struct sflow_own_vis_event *vis;
+	uint32_t enterprise;
 };
 
-/* Encode one 0:5 sample from ev into buf.  0 (SFLOW_OK) with *len, or
- * SFLOW_ERR_INVALID (not a drop event, header_bytes out of range) or
- * SFLOW_ERR_FULL. */
+/* Encode one 0:5 sample from ev (and p->vis) into buf.  0 (SFLOW_OK) with
+ * *len, or SFLOW_ERR_INVALID (not a drop event, header_bytes out of range,
+ * p->vis with enterprise 0 or 4413) or SFLOW_ERR_FULL. */
 int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_event *ev, uint8_t *buf,
 		       size_t cap, size_t *len);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agent/flowsample.h"
+#include "agent/samples.h"
 #include "proto/sflow_encode.h"
 
 int bsf_flowsample_vlan(const uint8_t *hdr, uint32_t hdr_len, uint32_t *vid, uint32_t *pcp)
@@ -20,21 +21,6 @@ int bsf_flowsample_vlan(const uint8_t *hdr, uint32_t hdr_len, uint32_t *vid, uin
 	*vid = (((uint32_t)hdr[14] << 8) | hdr[15]) & 0x0fffu;
 	*pcp = hdr[14] >> 5;
 	return 1;
-}
-
-/* Header bytes to send: at most what the event has, header_bytes, and the
- * frame without its FCS. */
-static uint32_t header_len(const struct bsf_event *ev, uint32_t header_bytes)
-{
-	uint32_t n = ev->hdr_len;
-
-	if (n > BSF_HDR_MAX)
-		n = BSF_HDR_MAX;
-	if (n > header_bytes)
-		n = header_bytes;
-	if (ev->frame_len >= BSF_FLOW_FCS && n > ev->frame_len - BSF_FLOW_FCS)
-		n = ev->frame_len - BSF_FLOW_FCS;
-	return n;
 }
 
 int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bsf_event *ev,
@@ -72,12 +58,7 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	sflow_w_init(&w, buf, cap);
 	sflow_enc_flow_begin(&w, &s, &h);
 
-	memset(&sh, 0, sizeof sh);
-	sh.header_protocol = SFLOW_HEADER_PROTO_ETHERNET;
-	sh.frame_length = ev->frame_len;
-	sh.stripped = ev->frame_len >= BSF_FLOW_FCS ? BSF_FLOW_FCS : 0;
-	sh.header_length = header_len(ev, p->header_bytes);
-	sh.header = ev->hdr;
+	bsf_samples_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
 	sflow_enc_sampled_header(&w, &s, &sh);
 
 	bsf_flowsample_vlan(ev->hdr, sh.header_length, &vid, &pcp);

@@ -40,7 +40,6 @@
 #define BSF_FLOW_HEADER_DEFAULT		 128u /* header_bytes default */
 #define BSF_FLOW_HEADER_MIN		 14u  /* an Ethernet header */
 #define BSF_FLOW_HEADER_MAX		 BSF_HDR_MAX
-#define BSF_FLOW_FCS			 4u
 #define BSF_FLOW_OUTPUT_MULTIPLE_UNKNOWN 0u
 /* Bytes of a sample made here besides its header bytes (all records,
  * header length a multiple of 4). */

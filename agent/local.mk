@@ -18,12 +18,13 @@ agent_libbsfagent_a_SOURCES = \
 	agent/samples.c agent/samples.h \
 	agent/backends.c agent/backends.h \
 	agent/backend_model.c \
-	agent/daemon.c agent/daemon.h
+	agent/daemon.c agent/daemon.h \
+	agent/visexport.c agent/visexport.h
 agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
 # what every agent program links
-BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libmodel.a proto/libsflow.a \
-	$(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+BSF_AGENT_LIBS = agent/libbsfagent.a agent/visibility/libvis.a agent/model/libmodel.a \
+	proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -39,7 +40,8 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_plugin \
 	agent/tests/test_notify \
 	agent/tests/test_export \
-	agent/tests/test_reload
+	agent/tests/test_reload \
+	agent/tests/test_visexport
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
 TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh
 EXTRA_DIST += agent/tests/smoke.sh agent/tests/udpcount.py agent/demo.sh agent/demo.awk
@@ -62,6 +64,9 @@ agent_tests_test_export_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_reload_SOURCES = agent/tests/test_reload.c
 agent_tests_test_reload_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_reload_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_visexport_SOURCES = agent/tests/test_visexport.c
+agent_tests_test_visexport_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_visexport_LDADD = $(BSF_AGENT_TEST_LIBS)
 
 # The test plugins: a good one, one with a wrong interface version, one
 # without the entry point.  The tests load them from .libs/.
@@ -83,3 +88,16 @@ DEMO_SECONDS = 20
 demo: agent/bsflowd collector-test/bsflow-collect
 	@$(SHELL) $(srcdir)/agent/demo.sh '$(abs_top_builddir)' '$(abs_top_srcdir)' $(DEMO_SECONDS)
 .PHONY: demo
+
+# ---- queue events (qevents): the model backend's test hook header, its
+# unit test, and a test plugin of interface version 1 (refused since 2).
+agent_libbsfagent_a_SOURCES += agent/backend_model.h
+check_PROGRAMS += agent/tests/test_backend_model_qev
+TESTS += agent/tests/test_backend_model_qev
+agent_tests_test_backend_model_qev_SOURCES = agent/tests/test_backend_model_qev.c
+agent_tests_test_backend_model_qev_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_backend_model_qev_LDADD = $(BSF_AGENT_TEST_LIBS)
+check_LTLIBRARIES += agent/tests/testplugin_abi1.la
+agent_tests_testplugin_abi1_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_abi1_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=1
+agent_tests_testplugin_abi1_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)

@@ -23,7 +23,8 @@ struct poller_src {
 	uint32_t type, index;
 	uint32_t next_seq;
 	uint64_t samples, read_errors, dropped;
-	uint64_t due_ns; /* monotonic time the next poll is due */
+	uint64_t out_of_cycle; /* of samples: poller_sample_port() */
+	uint64_t due_ns;       /* monotonic time the next poll is due */
 };
 
 struct poller {
@@ -38,6 +39,11 @@ struct poller {
 	struct poller_src *srcs;
 	uint32_t nsrcs;
 	struct bsf_ratelimit rl_read, rl_build, rl_omit;
+	void (*port_buffers)(void *arg, uint32_t port, const struct bsf_port_buffers *b);
+	void *port_buffers_arg;
+	const struct sflow_own_sampler_stat *(*samplers)(void *arg, size_t *n);
+	void *samplers_arg;
+	uint64_t sampler_samples; /* extra device samples carrying E:7 */
 	uint8_t scratch[BSF_SAMPLES_SCRATCH];
 };
 
@@ -53,7 +59,38 @@ static uint64_t rng_next(uint64_t *s)
 	return x * 0x2545F4914F6CDD1Dull;
 }
 
-static void poll_one(struct poller_src *s)
+/* E:7 did not fit in the device sample just sent: further samples of the
+ * device source carrying only E:7, as many samplers in each as fit. */
+static void send_sampler_stats(struct poller_src *s, const struct bsf_samples_src *src, size_t room)
+{
+	struct poller *p = s->p;
+	struct bsf_samples_out out;
+	uint32_t first = 0, k;
+	uint64_t count;
+
+	while (first < src->n_samplers) {
+		if (bsf_samples_device_samplers(src, s->next_seq, first, p->scratch, room, &k,
+						&out) != SFLOW_OK ||
+		    export_add(p->x, p->scratch, out.len) < 0) {
+			s->dropped++;
+			if (bsf_ratelimit_hit(&p->rl_build, bsf_now_ns(), &count))
+				log_warnx(
+				    "data source %u:%u: sampler statistics not sent: one "
+				    "sampler's entry does not fit in %zu bytes; raise "
+				    "datagram_bytes (%llu samples lost since the last message)",
+				    s->type, s->index, room, (unsigned long long)count);
+			return;
+		}
+		s->next_seq++;
+		s->samples++;
+		p->sampler_samples++;
+		first += k;
+	}
+}
+
+/* Build and send s's counters sample, reading peak window `window`.
+ * Returns 0 if it was sent. */
+static int poll_one(struct poller_src *s, unsigned window)
 {
 	struct poller *p = s->p;
 	struct bsf_samples_src src;
@@ -63,12 +100,22 @@ static void poll_one(struct poller_src *s)
 	int r;
 
 	if (!p->ops || !room)
-		return;
+		return -1;
 	memset(&src, 0, sizeof src);
 	src.ops = p->ops;
 	src.st = p->st;
 	src.dev = p->dev;
-	src.window = POLLER_WINDOW;
+	src.window = window;
+	if (window == POLLER_WINDOW) { /* the regular polls' depths only */
+		src.port_buffers = p->port_buffers;
+		src.port_buffers_arg = p->port_buffers_arg;
+	}
+	if (s->is_device && p->samplers) {
+		size_t n = 0;
+
+		src.samplers = p->samplers(p->samplers_arg, &n);
+		src.n_samplers = src.samplers ? (uint32_t)n : 0;
+	}
 	src.own_enterprise = p->enterprise;
 	src.own_records = BSF_SAMPLES_OWN_ALL;
 	src.device_index = s->index;
@@ -86,10 +133,12 @@ static void poll_one(struct poller_src *s)
 				  "since the last message)",
 				  s->type, s->index, out.err, (unsigned long long)count);
 	}
-	if (r == SFLOW_OK && out.omitted && bsf_ratelimit_hit(&p->rl_omit, bsf_now_ns(), &count))
+	if (r == SFLOW_OK && (out.omitted & ~BSF_SAMPLES_OWN_SAMPLER_STATS) &&
+	    bsf_ratelimit_hit(&p->rl_omit, bsf_now_ns(), &count))
 		log_warnx("data source %u:%u: own records 0x%x left out: datagram_bytes (%zu "
 			  "bytes of room) too small (%llu samples cut since the last message)",
-			  s->type, s->index, (unsigned)out.omitted, room,
+			  s->type, s->index,
+			  (unsigned)(out.omitted & ~BSF_SAMPLES_OWN_SAMPLER_STATS), room,
 			  (unsigned long long)count);
 	if (r != SFLOW_OK || export_add(p->x, p->scratch, out.len) < 0) {
 		s->dropped++;
@@ -98,10 +147,13 @@ static void poll_one(struct poller_src *s)
 				  "records do not fit in %zu bytes; raise datagram_bytes (%llu "
 				  "samples lost since the last message)",
 				  s->type, s->index, room, (unsigned long long)count);
-		return;
+		return -1;
 	}
 	s->next_seq++;
 	s->samples++;
+	if (out.omitted & BSF_SAMPLES_OWN_SAMPLER_STATS)
+		send_sampler_stats(s, &src, room);
+	return 0;
 }
 
 /* Arm s's timer for its due time; a poll that ran late does not stretch
@@ -127,7 +179,7 @@ static void poll_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct poller_src *s = arg;
 
-	poll_one(s);
+	poll_one(s, POLLER_WINDOW);
 	s->due_ns += (uint64_t)s->p->interval * 1000000000ull;
 	arm(s);
 }
@@ -180,31 +232,71 @@ static void schedule_all(struct poller *p)
 	}
 }
 
-int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void *st)
-{
-	const struct bsf_device_desc *dev = ops ? ops->describe(st) : NULL;
-	uint32_t n = dev ? dev->nports + 1 : 0;
-	struct poller_src *ns = calloc(n + 1, sizeof *ns);
+/* A backend's data sources, allocated before anything changes. */
+struct poller_next {
+	const struct bsf_backend_ops *ops;
+	void *st;
+	const struct bsf_device_desc *dev;
+	struct poller_src *srcs;
+	uint32_t n;
+};
 
-	if (!ns)
-		return -1;
-	/* the outgoing backend's pending peaks go out before the switch */
-	if (p->ops && (p->ops != ops || p->st != st))
-		poller_poll_all(p);
-	for (uint32_t i = 0; i < n; i++) {
-		struct poller_src *s = &ns[i];
+void poller_discard_backend(struct poller_next *nx)
+{
+	if (!nx)
+		return;
+	free_srcs(nx->srcs, nx->n);
+	free(nx);
+}
+
+struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_backend_ops *ops,
+					   void *st)
+{
+	struct poller_next *nx = calloc(1, sizeof *nx);
+
+	if (!nx)
+		return NULL;
+	nx->ops = ops;
+	nx->st = st;
+	nx->dev = ops ? ops->describe(st) : NULL;
+	nx->n = nx->dev ? nx->dev->nports + 1 : 0;
+	nx->srcs = calloc(nx->n + 1, sizeof *nx->srcs);
+	if (!nx->srcs) {
+		free(nx);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < nx->n; i++) {
+		struct poller_src *s = &nx->srcs[i];
 
 		s->p = p;
-		if (i < dev->nports) {
+		if (i < nx->dev->nports) {
 			s->port = i;
 			s->type = SFLOW_DS_IFINDEX;
-			s->index = dev->ports[i].ifindex;
+			s->index = nx->dev->ports[i].ifindex;
 		} else {
 			s->is_device = 1;
 			s->type = SFLOW_DS_ENTITY;
 			s->index = 1;
 		}
 		s->next_seq = 1;
+		s->ev = evtimer_new(p->base, poll_cb, s);
+		if (!s->ev) {
+			poller_discard_backend(nx);
+			return NULL;
+		}
+	}
+	return nx;
+}
+
+void poller_commit_backend(struct poller *p, struct poller_next *nx)
+{
+	/* the outgoing backend's pending peaks go out before the switch */
+	if (p->ops && (p->ops != nx->ops || p->st != nx->st))
+		poller_poll_all(p);
+	/* sequence numbers and counts carried over as they are now */
+	for (uint32_t i = 0; i < nx->n; i++) {
+		struct poller_src *s = &nx->srcs[i];
+
 		for (uint32_t j = 0; j < p->nsrcs; j++) {
 			const struct poller_src *o = &p->srcs[j];
 
@@ -213,21 +305,27 @@ int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void
 				s->samples = o->samples;
 				s->read_errors = o->read_errors;
 				s->dropped = o->dropped;
+				s->out_of_cycle = o->out_of_cycle;
 			}
-		}
-		s->ev = evtimer_new(p->base, poll_cb, s);
-		if (!s->ev) {
-			free_srcs(ns, i);
-			return -1;
 		}
 	}
 	free_srcs(p->srcs, p->nsrcs);
-	p->srcs = ns;
-	p->nsrcs = n;
-	p->ops = ops;
-	p->st = st;
-	p->dev = dev;
+	p->srcs = nx->srcs;
+	p->nsrcs = nx->n;
+	p->ops = nx->ops;
+	p->st = nx->st;
+	p->dev = nx->dev;
+	free(nx);
 	schedule_all(p);
+}
+
+int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void *st)
+{
+	struct poller_next *nx = poller_prepare_backend(p, ops, st);
+
+	if (!nx)
+		return -1;
+	poller_commit_backend(p, nx);
 	return 0;
 }
 
@@ -247,7 +345,37 @@ void poller_set_interval(struct poller *p, unsigned seconds)
 void poller_poll_all(struct poller *p)
 {
 	for (uint32_t i = 0; i < p->nsrcs; i++)
-		poll_one(&p->srcs[i]);
+		poll_one(&p->srcs[i], POLLER_WINDOW);
+}
+
+int poller_sample_port(struct poller *p, uint32_t port)
+{
+	struct poller_src *s;
+
+	if (!p->dev || port >= p->dev->nports)
+		return -1;
+	s = &p->srcs[port];
+	if (poll_one(s, POLLER_WINDOW_OOC) < 0)
+		return -1;
+	s->out_of_cycle++;
+	return 0;
+}
+
+void poller_set_sampler_stats(struct poller *p,
+			      const struct sflow_own_sampler_stat *(*fn)(void *arg, size_t *n),
+			      void *arg)
+{
+	p->samplers = fn;
+	p->samplers_arg = arg;
+}
+
+void poller_set_port_buffers_hook(struct poller *p,
+				  void (*fn)(void *arg, uint32_t port,
+					     const struct bsf_port_buffers *b),
+				  void *arg)
+{
+	p->port_buffers = fn;
+	p->port_buffers_arg = arg;
 }
 
 uint32_t poller_n_sources(const struct poller *p)
@@ -269,13 +397,16 @@ void poller_source_stats(const struct poller *p, uint32_t i, uint32_t *type, uin
 
 void poller_log_status(const struct poller *p)
 {
-	log_notice("status: polling every %u s, %u data sources", p->interval, p->nsrcs);
+	log_notice("status: polling every %u s, %u data sources; %llu device samples carried "
+		   "only sampler statistics (they did not fit next to the device's records)",
+		   p->interval, p->nsrcs, (unsigned long long)p->sampler_samples);
 	for (uint32_t i = 0; i < p->nsrcs; i++) {
 		const struct poller_src *s = &p->srcs[i];
 
-		log_notice("status: data source %u:%u: %llu counters samples, %llu failed reads, "
-			   "%llu not sent",
+		log_notice("status: data source %u:%u: %llu counters samples (%llu out of cycle), "
+			   "%llu failed reads, %llu not sent",
 			   s->type, s->index, (unsigned long long)s->samples,
-			   (unsigned long long)s->read_errors, (unsigned long long)s->dropped);
+			   (unsigned long long)s->out_of_cycle, (unsigned long long)s->read_errors,
+			   (unsigned long long)s->dropped);
 	}
 }

@@ -13,6 +13,7 @@
 #ifndef BSFLOWD_AGENT_POLLER_H
 #define BSFLOWD_AGENT_POLLER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "agent/backend.h"
@@ -21,7 +22,8 @@ struct event_base;
 struct export;
 struct poller;
 
-#define POLLER_WINDOW 0 /* the sFlow export's peak read window */
+#define POLLER_WINDOW	  0 /* the sFlow export's peak read window */
+#define POLLER_WINDOW_OOC 1 /* out-of-cycle samples' window (poller_sample_port) */
 
 struct poller *poller_new(struct event_base *base, struct export *x, uint64_t seed);
 void poller_free(struct poller *p);
@@ -31,6 +33,15 @@ void poller_free(struct poller *p);
  * rebuilt from describe(); a source with the same id keeps its sequence
  * number and counts.  0, or -1 (out of memory; nothing changed). */
 int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void *st);
+/* The same in two steps, so that a reload can allocate everything before
+ * it changes anything: poller_prepare_backend allocates the new sources
+ * (NULL: out of memory, nothing changed); then poller_commit_backend
+ * (cannot fail; takes nx) or poller_discard_backend. */
+struct poller_next;
+struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_backend_ops *ops,
+					   void *st);
+void poller_commit_backend(struct poller *p, struct poller_next *nx);
+void poller_discard_backend(struct poller_next *nx);
 /* Own-record enterprise (0 = no own records). */
 void poller_set_enterprise(struct poller *p, uint32_t enterprise);
 /* Seconds between polls, 0 = off.  A change restarts the staggered
@@ -38,6 +49,31 @@ void poller_set_enterprise(struct poller *p, uint32_t enterprise);
 void poller_set_interval(struct poller *p, unsigned seconds);
 /* Poll every source now (tests, status). */
 void poller_poll_all(struct poller *p);
+/* An out-of-cycle counters sample of port index `port` now (a congestion
+ * start asks for one): the port's data source, its next sequence number,
+ * the regular timer untouched.  Its buffer and delay reads use their own
+ * peak window (POLLER_WINDOW_OOC), so the regular samples' peaks still
+ * cover the whole time since the previous regular sample; the
+ * out-of-cycle sample's peaks cover the time since the port's previous
+ * out-of-cycle sample (since the backend opened, for the first one).
+ * Interface counters are cumulative either way.  0 if sent, -1 if not. */
+int poller_sample_port(struct poller *p, uint32_t port);
+/* The visibility samplers' statistics for E:7 in the device sample: fn
+ * returns n entries (valid until the next call).  When E:7 does not fit in
+ * the device sample next to its other records, it is left out of it and
+ * sent right after in further counters samples of the device source
+ * carrying only E:7 (each with the next sequence number, as many samplers
+ * each as fit).  fn NULL: no E:7. */
+struct sflow_own_sampler_stat;
+void poller_set_sampler_stats(struct poller *p,
+			      const struct sflow_own_sampler_stat *(*fn)(void *arg, size_t *n),
+			      void *arg);
+/* Called with each port's buffers as the regular polls read them (not
+ * the out-of-cycle ones); fn NULL: none. */
+void poller_set_port_buffers_hook(struct poller *p,
+				  void (*fn)(void *arg, uint32_t port,
+					     const struct bsf_port_buffers *b),
+				  void *arg);
 
 uint32_t poller_n_sources(const struct poller *p);
 /* Samples sent and failed reads of source i; its id as type:index. */

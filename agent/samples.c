@@ -105,6 +105,8 @@ static void read_port(const struct bsf_samples_src *src, uint32_t port, struct p
 						sizeof err) != 0) {
 			memset(&ps->buf, 0xff, sizeof ps->buf);
 			note_error(out, "read_port_buffers", err);
+		} else if (src->port_buffers) {
+			src->port_buffers(src->port_buffers_arg, port, &ps->buf);
 		}
 	}
 	if ((dev->caps & (BSF_CAP_DELAY_NONTAGGED | BSF_CAP_DELAY_MARKER)) &&
@@ -343,7 +345,18 @@ static uint32_t device_own_wanted(const struct bsf_samples_src *src, const struc
 		m |= BSF_SAMPLES_OWN_DEVICE_POOLS;
 	if (ds->n_cpu > 0)
 		m |= BSF_SAMPLES_OWN_CPU_QUEUES;
+	if (src->n_samplers > 0 && src->samplers)
+		m |= BSF_SAMPLES_OWN_SAMPLER_STATS;
 	return m & src->own_records;
+}
+
+static void device_header(const struct bsf_samples_src *src, uint32_t seq,
+			  struct sflow_counters_sample *h)
+{
+	memset(h, 0, sizeof *h);
+	h->sequence_number = seq;
+	h->source_id_type = SFLOW_DS_ENTITY;
+	h->source_id_index = src->device_index ? src->device_index : 1;
 }
 
 static void enc_device(struct sflow_w *w, const struct bsf_samples_src *src, const void *snap,
@@ -351,14 +364,11 @@ static void enc_device(struct sflow_w *w, const struct bsf_samples_src *src, con
 {
 	const struct device_snap *ds = snap;
 	struct sflow_sample_enc s;
-	struct sflow_counters_sample h = {
-	    .sequence_number = seq,
-	    .source_id_type = SFLOW_DS_ENTITY,
-	    .source_id_index = src->device_index ? src->device_index : 1,
-	};
+	struct sflow_counters_sample h;
 	uint32_t caps = ds->dev->caps;
 	uint32_t ent = src->own_enterprise;
 
+	device_header(src, seq, &h);
 	sflow_enc_counters_begin(w, &s, &h);
 	struct sflow_bst_device bd = {.uc_pc = pct(&ds->buf.uc), .mc_pc = pct(&ds->buf.mc)};
 	sflow_enc_bst_device(w, &s, &bd);
@@ -383,6 +393,8 @@ static void enc_device(struct sflow_w *w, const struct bsf_samples_src *src, con
 			own_buffer(&ds->buf.cpu[i], caps, &q[i]);
 		sflow_own_enc_cpu_queues(w, &s, ent, q, ds->n_cpu);
 	}
+	if (own & BSF_SAMPLES_OWN_SAMPLER_STATS)
+		sflow_own_enc_sampler_stats(w, &s, ent, src->samplers, src->n_samplers);
 	*nrec = s.nrecords;
 	sflow_enc_sample_end(w, &s);
 }
@@ -398,4 +410,146 @@ int bsf_samples_device(const struct bsf_samples_src *src, uint32_t seq, uint8_t 
 	read_device(src, &ds, out);
 	return encode_fitting(enc_device, src, &ds, seq, device_own_wanted(src, &ds), buf, cap,
 			      out);
+}
+
+int bsf_samples_device_samplers(const struct bsf_samples_src *src, uint32_t seq, uint32_t first,
+				uint8_t *buf, size_t cap, uint32_t *n, struct bsf_samples_out *out)
+{
+	struct sflow_counters_sample h;
+	struct sflow_sample_enc s;
+	struct sflow_w w;
+	uint32_t k;
+
+	out_reset(out);
+	*n = 0;
+	if (!src || !buf || !src->samplers || !src->own_enterprise || first >= src->n_samplers)
+		return SFLOW_ERR_INVALID;
+	device_header(src, seq, &h);
+	/* as many as fit: try all that are left, then one fewer each time */
+	for (k = src->n_samplers - first; k > 0; k--) {
+		sflow_w_init(&w, buf, cap);
+		sflow_enc_counters_begin(&w, &s, &h);
+		sflow_own_enc_sampler_stats(&w, &s, src->own_enterprise, src->samplers + first, k);
+		sflow_enc_sample_end(&w, &s);
+		if (w.err != SFLOW_ERR_FULL)
+			break;
+	}
+	if (k == 0)
+		return SFLOW_ERR_FULL;
+	if (w.err)
+		return w.err;
+	out->len = w.len;
+	out->nrecords = 1;
+	*n = k;
+	return SFLOW_OK;
+}
+
+/* ---- visibility event samples */
+
+void bsf_samples_header(struct sflow_sampled_header *sh, const uint8_t *hdr, uint32_t hdr_len,
+			uint32_t frame_len, uint32_t header_bytes)
+{
+	uint32_t n = hdr_len > BSF_HDR_MAX ? BSF_HDR_MAX : hdr_len;
+	uint32_t fcs = frame_len >= BSF_SAMPLES_FCS ? BSF_SAMPLES_FCS : 0;
+
+	if (n > header_bytes)
+		n = header_bytes;
+	if (fcs && n > frame_len - fcs)
+		n = frame_len - fcs;
+	memset(sh, 0, sizeof *sh);
+	sh->header_protocol = SFLOW_HEADER_PROTO_ETHERNET;
+	sh->frame_length = frame_len;
+	sh->stripped = fcs;
+	sh->header_length = n;
+	sh->header = hdr;
+}
+
+void bsf_samples_vis_record(const struct vis_event *ev, struct sflow_own_vis_event *o)
+{
+	int congestion = ev->type == VIS_EV_CONGESTION_START || ev->type == VIS_EV_CONGESTION_END;
+	int port_scope = (ev->flags & VIS_EVF_PORT_SCOPE) || ev->queue == VIS_NONE;
+	int drop = ev->type == VIS_EV_DROP;
+
+	memset(o, 0, sizeof *o);
+	switch (ev->type) {
+	case VIS_EV_DROP:
+		o->type = SFLOW_OWN_VIS_DROP;
+		break;
+	case VIS_EV_HIGH_DELAY:
+		o->type = SFLOW_OWN_VIS_HIGH_DELAY;
+		break;
+	case VIS_EV_FORENSICS:
+		o->type = SFLOW_OWN_VIS_FORENSICS;
+		break;
+	case VIS_EV_CONGESTION_START:
+		o->type = SFLOW_OWN_VIS_CONGESTION_START;
+		break;
+	default:
+		o->type = SFLOW_OWN_VIS_CONGESTION_END;
+		break;
+	}
+	if (ev->flags & VIS_EVF_SAMPLE_PORT)
+		o->flags |= SFLOW_OWN_VIS_FLAG_PORT_SAMPLED;
+	if (ev->flags & VIS_EVF_LAST)
+		o->flags |= SFLOW_OWN_VIS_FLAG_LAST;
+	if (port_scope)
+		o->flags |= SFLOW_OWN_VIS_FLAG_PORT_SCOPE;
+	else if (ev->queue >= BSF_MAX_QUEUES)
+		o->flags |= SFLOW_OWN_VIS_FLAG_MULTICAST;
+	o->level = ev->level;
+	o->severity = ev->severity;
+	o->tag = ev->tag;
+	o->event_id = ev->event_id;
+	o->own_id = ev->own_id;
+	o->queue = port_scope ? SFLOW_OWN_UNKNOWN32 : ev->queue % BSF_MAX_QUEUES;
+	o->reason = ev->type == VIS_EV_FORENSICS || drop ? ev->reason : 0;
+	o->depth = sflow_own_u32(ev->depth_bytes);
+	o->delay = drop ? 0 : sflow_own_u32(ev->delay_ns);
+	o->peak = congestion ? sflow_own_u32(ev->peak_bytes) : 0;
+	o->peak_time_ns = congestion ? ev->peak_t_ns : SFLOW_OWN_UNKNOWN64;
+	o->duration_ns = ev->type == VIS_EV_CONGESTION_END ? ev->duration_ns : 0;
+}
+
+int bsf_samples_vis_event(const struct bsf_samples_event *p, const struct vis_event *ev,
+			  uint8_t *buf, size_t cap, size_t *len)
+{
+	struct sflow_own_event_sample h;
+	struct sflow_own_vis_event o;
+	struct sflow_sample_enc s;
+	struct sflow_w w;
+
+	if (!p || !ev || !buf || !p->enterprise || ev->type < VIS_EV_HIGH_DELAY ||
+	    ev->type > VIS_EV_CONGESTION_END)
+		return SFLOW_ERR_INVALID;
+	memset(&h, 0, sizeof h);
+	h.sequence_number = p->seq;
+	h.source_id_type = p->source_type;
+	h.source_id_index = p->source_index;
+	h.drops = p->drops;
+	h.input = p->in_ifindex;
+	h.output = p->out_ifindex;
+	bsf_samples_vis_record(ev, &o);
+
+	sflow_w_init(&w, buf, cap);
+	sflow_own_enc_event_begin(&w, &s, p->enterprise, &h);
+	sflow_own_enc_vis_event(&w, &s, p->enterprise, &o);
+	if (ev->hdr_len > 0 && p->header_bytes > 0) {
+		struct sflow_sampled_header sh;
+
+		bsf_samples_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
+		sflow_enc_sampled_header(&w, &s, &sh);
+	}
+	if (!(o.flags & (SFLOW_OWN_VIS_FLAG_PORT_SCOPE | SFLOW_OWN_VIS_FLAG_MULTICAST)) &&
+	    p->out_ifindex != 0)
+		sflow_enc_egress_queue(&w, &s, o.queue);
+	if (ev->delay_ns != UINT64_MAX)
+		sflow_enc_transit(&w, &s, ev->delay_ns);
+	if (ev->depth_bytes != UINT64_MAX && !(o.flags & SFLOW_OWN_VIS_FLAG_PORT_SCOPE))
+		sflow_enc_queue_depth(&w, &s, ev->depth_bytes); /* a queue's, not a port's */
+	sflow_enc_timestamp(&w, &s, ev->t_ns);
+	sflow_enc_sample_end(&w, &s);
+	if (w.err != SFLOW_OK)
+		return w.err;
+	*len = w.len;
+	return SFLOW_OK;
 }

@@ -10,14 +10,18 @@
  *          E:1 port buffers, E:2 queue buffers, E:3 queue delays,
  *          E:4 PG buffers (E = own_enterprise; see bsflowd-structures(7));
  *   device source 2:device_index, records 4413:1 bst_device_buffers, then
- *          own E:5 device pools and E:6 CPU queues.
+ *          own E:5 device pools, E:6 CPU queues and E:7 sampler statistics
+ *          (when visibility samplers are configured).
+ *
+ * and, outside the counters polls, the own visibility event sample (E:1
+ * sample type, bsf_samples_vis_event) of one visibility event.
  *
  * Each backend read uses src->window (0 for the sFlow export) and so
  * closes that window's peaks exactly when the sample is built: nothing is
  * lost between two exports and nothing is reported twice.  The backend is
  * read once per call; if the encoded sample does not fit in cap bytes the
  * own records are left out one by one, from the end (E:4, E:3, E:2, E:1;
- * device: E:6, E:5), and the left-out ones are reported in out->omitted,
+ * device: E:7, E:6, E:5), and the left-out ones are reported in out->omitted,
  * so pass cap = the builder's max_bytes minus its header length to get a
  * sample the builder always accepts.  A backend read that fails is logged
  * by the caller from out->err; its values go on the wire as unknown.
@@ -33,6 +37,11 @@
 #include <stdint.h>
 
 #include "agent/backend.h"
+#include "agent/visibility/vis.h"
+#include "proto/sflow.h"
+
+struct sflow_own_sampler_stat;
+struct sflow_own_vis_event;
 
 /* Bits for bsf_samples_src.own_records and bsf_samples_out.omitted: one per
  * own record (format number n is bit 1 << n). */
@@ -42,7 +51,8 @@
 #define BSF_SAMPLES_OWN_PG_BUFFERS    (1u << 4) /* E:4 */
 #define BSF_SAMPLES_OWN_DEVICE_POOLS  (1u << 5) /* E:5 */
 #define BSF_SAMPLES_OWN_CPU_QUEUES    (1u << 6) /* E:6 */
-#define BSF_SAMPLES_OWN_ALL	      0x7eu
+#define BSF_SAMPLES_OWN_SAMPLER_STATS (1u << 7) /* E:7 */
+#define BSF_SAMPLES_OWN_ALL	      0xfeu
 
 /* A scratch buffer this big always holds any sample these functions make
  * (the largest datagram less the smallest header). */
@@ -58,6 +68,15 @@ struct bsf_samples_src {
 	uint32_t own_enterprise;	   /* own records' enterprise; 0 = send none */
 	uint32_t own_records;		   /* BSF_SAMPLES_OWN_* to send (ALL) */
 	uint32_t device_index;		   /* device source 2:N; 0 is taken as 1 */
+	/* optional: called with each port's buffers right after a
+	 * successful read (the daemon feeds polled queue depths to its
+	 * visibility monitors) */
+	void (*port_buffers)(void *arg, uint32_t port, const struct bsf_port_buffers *b);
+	void *port_buffers_arg;
+	/* the visibility samplers' statistics for E:7 in the device sample
+	 * (n_samplers 0: no E:7) */
+	const struct sflow_own_sampler_stat *samplers;
+	uint32_t n_samplers;
 };
 
 /* What one call did. */
@@ -82,5 +101,60 @@ int bsf_samples_port(const struct bsf_samples_src *src, uint32_t port, uint32_t 
 /* The same for the device data source 2:device_index. */
 int bsf_samples_device(const struct bsf_samples_src *src, uint32_t seq, uint8_t *buf, size_t cap,
 		       struct bsf_samples_out *out);
+
+/*
+ * When E:7 did not fit in the device sample (out->omitted has
+ * BSF_SAMPLES_OWN_SAMPLER_STATS): a further counters sample of the device
+ * source carrying only E:7, with src->samplers[first..] as many as fit in
+ * cap (at least one); *n gets how many.  The caller sends such samples,
+ * each with the source's next sequence number, until every sampler went
+ * out.  Reads nothing from the backend.  SFLOW_ERR_FULL when not even one
+ * fits, SFLOW_ERR_INVALID for first >= n_samplers.
+ */
+int bsf_samples_device_samplers(const struct bsf_samples_src *src, uint32_t seq, uint32_t first,
+				uint8_t *buf, size_t cap, uint32_t *n, struct bsf_samples_out *out);
+
+/* ---- packet headers and visibility event samples */
+
+#define BSF_SAMPLES_FCS 4u /* bytes of FCS at the end of a frame */
+
+/* The 0:1 sampled_header of a packet (flow, drop and event samples
+ * alike): an Ethernet frame of frame_len bytes (FCS included), the FCS
+ * counted as stripped and never copied, at most header_bytes and
+ * BSF_HDR_MAX of the hdr_len bytes at hdr (kept as a pointer). */
+void bsf_samples_header(struct sflow_sampled_header *sh, const uint8_t *hdr, uint32_t hdr_len,
+			uint32_t frame_len, uint32_t header_bytes);
+
+/* Visibility event ev as the own visibility_event record (type 1 for a
+ * drop, with reason and depth and no delay: the record a 0:5 carries). */
+void bsf_samples_vis_record(const struct vis_event *ev, struct sflow_own_vis_event *o);
+
+/* The own sample E:1 visibility_event_sample's fixed fields and options. */
+struct bsf_samples_event {
+	uint32_t enterprise; /* the own enterprise (not 0) */
+	uint32_t seq;	     /* the data source's next event sample number */
+	uint32_t source_type, source_index;
+	uint32_t drops;	       /* the data source's events lost so far */
+	uint32_t in_ifindex;   /* 0 = unknown */
+	uint32_t out_ifindex;  /* 0 = unknown */
+	uint32_t header_bytes; /* 0:1 carries at most this many header bytes */
+};
+
+/* Bytes of an event sample besides its header bytes, at most. */
+#define BSF_SAMPLES_EVENT_OVERHEAD 192u
+
+/*
+ * Encode visibility event ev (not a drop, not VIS_EV_DELAY_END) as one E:1
+ * sample into buf: record E:1 visibility_event, then 0:1 sampled_header
+ * (when the event has header bytes), 0:1036 extended_egress_queue (a
+ * unicast queue of a known output port), 0:1039 transit delay (when
+ * known), 0:1040 queue depth (when known; not for a port's congestion)
+ * and 0:1043 the event's time.
+ * Queue numbers: ev->queue below BSF_MAX_QUEUES is unicast queue q,
+ * BSF_MAX_QUEUES + q multicast queue q (flag multicast in the record).
+ * 0 (SFLOW_OK) with *len, SFLOW_ERR_INVALID or SFLOW_ERR_FULL.
+ */
+int bsf_samples_vis_event(const struct bsf_samples_event *p, const struct vis_event *ev,
+			  uint8_t *buf, size_t cap, size_t *len);
 
 #endif

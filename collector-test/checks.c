@@ -42,6 +42,7 @@ struct collect_checks {
 	uint64_t samples, records, unknown_tags;
 	uint64_t gaps_dgram, missing_dgram, resets_dgram;
 	uint64_t gaps_sample, missing_sample, resets_sample;
+	uint64_t sampler_mismatches, bad_event_samples;
 	const char *skip_names[16];
 	unsigned nskip_names;
 };
@@ -155,6 +156,13 @@ static void addr_words(const struct sflow_addr *a, uint32_t *w)
 			   ((uint32_t)a->a[4 * i + 2] << 8) | a->a[4 * i + 3];
 }
 
+/* bsflowd's visibility event sample (own enterprise, format 1). */
+static int is_event_sample(const struct collect_checks *c, const struct sflow_sample *s)
+{
+	return s->kind == SFLOW_SMP_OWN && s->h.own.format == SFLOW_OWN_SMP_EVENT &&
+	       SFLOW_TAG_ENTERPRISE(s->tag) == c->own_enterprise;
+}
+
 /* The family of a sample type for per-source sequence numbers: the compact
  * and expanded forms share one sequence. */
 static uint32_t family_tag(const struct sflow_sample *s)
@@ -169,7 +177,7 @@ static uint32_t family_tag(const struct sflow_sample *s)
 	}
 }
 
-static const char *family_name(uint32_t tag, char *buf, size_t n)
+static const char *family_name(const struct collect_checks *c, uint32_t tag, char *buf, size_t n)
 {
 	if (tag == SFLOW_SAMPLE_FLOW_EXP)
 		return "FLOWSAMPLE";
@@ -177,6 +185,8 @@ static const char *family_name(uint32_t tag, char *buf, size_t n)
 		return "COUNTERSSAMPLE";
 	if (tag == SFLOW_SAMPLE_DISCARD)
 		return "DISCARD";
+	if (tag == SFLOW_TAG(c->own_enterprise, SFLOW_OWN_SMP_EVENT))
+		return sflow_own_sample_name(SFLOW_OWN_SMP_EVENT);
 	snprintf(buf, n, "%" PRIu32 ":%" PRIu32, SFLOW_TAG_ENTERPRISE(tag), SFLOW_TAG_FORMAT(tag));
 	return buf;
 }
@@ -253,6 +263,11 @@ static void source_of(const struct sflow_sample *s, uint32_t *seq, uint32_t *typ
 		*type = s->h.discard.source_id_type;
 		*idx = s->h.discard.source_id_index;
 		break;
+	case SFLOW_SMP_OWN: /* the event sample (is_event_sample) */
+		*seq = s->h.own.u.event.sequence_number;
+		*type = s->h.own.u.event.source_id_type;
+		*idx = s->h.own.u.event.source_id_index;
+		break;
 	default:
 		*seq = *type = *idx = 0;
 		break;
@@ -269,8 +284,8 @@ static void check_sample_seq(struct collect_checks *c, const struct sflow_datagr
 	char ab[48], fb[24];
 
 	if (s->kind != SFLOW_SMP_FLOW && s->kind != SFLOW_SMP_COUNTERS &&
-	    s->kind != SFLOW_SMP_DISCARD)
-		return; /* own samples: their sequence fields are print_own's business */
+	    s->kind != SFLOW_SMP_DISCARD && !is_event_sample(c, s))
+		return;
 	source_of(s, &seq, &type, &idx);
 	addr_words(&d->agent, key + 1);
 	key[6] = d->sub_agent_id;
@@ -289,20 +304,103 @@ static void check_sample_seq(struct collect_checks *c, const struct sflow_datagr
 				"gap sample agent=%s subAgent=%" PRIu32
 				" sampleType=%s sourceId=%" PRIu32 ":%" PRIu32 " expected=%" PRIu32
 				" received=%" PRIu32 " missing=%" PRIu32 "\n",
-				ab, d->sub_agent_id, family_name(key[7], fb, sizeof(fb)), type, idx,
-				e->last_seq + 1u, seq, missing);
+				ab, d->sub_agent_id, family_name(c, key[7], fb, sizeof(fb)), type,
+				idx, e->last_seq + 1u, seq, missing);
 		} else {
 			c->resets_sample++;
 			fprintf(c->report,
 				"reset sample agent=%s subAgent=%" PRIu32
 				" sampleType=%s sourceId=%" PRIu32 ":%" PRIu32 " last=%" PRIu32
 				" received=%" PRIu32 "\n",
-				ab, d->sub_agent_id, family_name(key[7], fb, sizeof(fb)), type, idx,
-				e->last_seq, seq);
+				ab, d->sub_agent_id, family_name(c, key[7], fb, sizeof(fb)), type,
+				idx, e->last_seq, seq);
 		}
 	}
 	e->count++;
 	e->last_seq = seq;
+}
+
+/* A name from the wire as one word of a report line: printable ASCII as
+ * is, anything else (space, '=', '\\' included) as \xNN. */
+static void word_str(const char *in, char *out, size_t n)
+{
+	size_t o = 0;
+
+	for (; *in && o + 5 < n; in++) {
+		unsigned char ch = (unsigned char)*in;
+		if (ch <= 0x20 || ch >= 0x7f || ch == '=' || ch == '\\')
+			o += (size_t)snprintf(out + o, n - o, "\\x%02x", ch);
+		else
+			out[o++] = (char)ch;
+	}
+	out[o] = '\0';
+}
+
+/* Sampler statistics (own E:7 in a counters sample): every sampler's seen
+ * must equal passed plus its eight rejection counts. */
+static void check_samplers(struct collect_checks *c, const struct sflow_datagram *d,
+			   const struct sflow_sample *s)
+{
+	if (s->kind != SFLOW_SMP_COUNTERS)
+		return;
+	for (uint32_t i = 0; i < s->nrecords; i++) {
+		const struct sflow_record *r = &s->records[i];
+		struct sflow_own_sampler_stat st;
+		uint32_t pos = 0;
+		char ab[48], nb[4 * SFLOW_OWN_SAMPLER_NAME_MAX + 1];
+
+		if (r->kind != SFLOW_REC_OWN || r->u.own.format != SFLOW_OWN_SAMPLER_STATS ||
+		    SFLOW_TAG_ENTERPRISE(r->tag) != c->own_enterprise)
+			continue;
+		while (sflow_own_sampler_next(&r->u.own.u.samplers, &pos, &st) == 0) {
+			uint64_t rej[SFLOW_OWN_SAMPLER_REJECTS], sum = 0;
+
+			if (sflow_own_sampler_adds_up(&st))
+				continue;
+			sflow_own_sampler_rejects(&st, rej);
+			for (uint32_t j = 0; j < SFLOW_OWN_SAMPLER_REJECTS; j++)
+				sum = rej[j] > UINT64_MAX - sum ? UINT64_MAX : sum + rej[j];
+			c->sampler_mismatches++;
+			addr_str(&d->agent, ab, sizeof(ab));
+			word_str(st.name, nb, sizeof(nb));
+			fprintf(c->report,
+				"sampler mismatch agent=%s subAgent=%" PRIu32 " sourceId=%" PRIu32
+				":%" PRIu32 " sampler=%s seen=%" PRIu64 " passed=%" PRIu64
+				" rejected=%" PRIu64 "\n",
+				ab, d->sub_agent_id, s->h.counters.source_id_type,
+				s->h.counters.source_id_index, nb, st.seen, st.passed, sum);
+		}
+	}
+}
+
+/* A visibility event sample carries exactly one visibility_event record,
+ * its first. */
+static void check_event_sample(struct collect_checks *c, const struct sflow_datagram *d,
+			       const struct sflow_sample *s)
+{
+	uint32_t n = 0;
+	char ab[48];
+
+	if (!is_event_sample(c, s))
+		return;
+	for (uint32_t i = 0; i < s->nrecords; i++)
+		if (s->records[i].kind == SFLOW_REC_OWN &&
+		    s->records[i].u.own.format == SFLOW_OWN_VIS_EVENT)
+			n++;
+	if (n == 1 && s->records[0].kind == SFLOW_REC_OWN &&
+	    s->records[0].u.own.format == SFLOW_OWN_VIS_EVENT)
+		return;
+	c->bad_event_samples++;
+	addr_str(&d->agent, ab, sizeof(ab));
+	fprintf(c->report,
+		"bad event sample agent=%s subAgent=%" PRIu32 " sourceId=%" PRIu32 ":%" PRIu32
+		" sequence=%" PRIu32 " visibilityEvents=%" PRIu32 " first=%s\n",
+		ab, d->sub_agent_id, s->h.own.u.event.source_id_type,
+		s->h.own.u.event.source_id_index, s->h.own.u.event.sequence_number, n,
+		n > 0 && s->records[0].kind == SFLOW_REC_OWN &&
+			s->records[0].u.own.format == SFLOW_OWN_VIS_EVENT
+		    ? "yes"
+		    : "no");
 }
 
 static void count_sample(struct collect_checks *c, const struct sflow_sample *s)
@@ -344,6 +442,8 @@ void collect_checks_datagram(struct collect_checks *c, const struct collect_rx *
 	check_datagram_seq(c, d);
 	for (uint32_t i = 0; i < d->nsamples; i++) {
 		check_sample_seq(c, d, &d->samples[i]);
+		check_samplers(c, d, &d->samples[i]);
+		check_event_sample(c, d, &d->samples[i]);
 		count_sample(c, &d->samples[i]);
 	}
 }
@@ -393,6 +493,11 @@ uint64_t collect_checks_malformed_count(const struct collect_checks *c)
 	return c->malformed;
 }
 
+uint64_t collect_checks_own_errors(const struct collect_checks *c)
+{
+	return c->sampler_mismatches + c->bad_event_samples;
+}
+
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -428,6 +533,8 @@ void collect_checks_summary(const struct collect_checks *c, FILE *fp)
 	fprintf(fp, "sampleGaps %" PRIu64 "\n", c->gaps_sample);
 	fprintf(fp, "samplesMissing %" PRIu64 "\n", c->missing_sample);
 	fprintf(fp, "sampleResets %" PRIu64 "\n", c->resets_sample);
+	fprintf(fp, "samplerMismatches %" PRIu64 "\n", c->sampler_mismatches);
+	fprintf(fp, "badEventSamples %" PRIu64 "\n", c->bad_event_samples);
 	fprintf(fp, "pcapPacketsWritten %" PRIu64 "\n", c->written);
 	if (v) {
 		for (size_t i = 0; i < c->cap; i++)

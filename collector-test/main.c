@@ -66,12 +66,14 @@ static void usage(FILE *fp)
 	      "  -c N        stop after N datagrams\n"
 	      "  -t S        stop after S seconds (capture time with -r)\n"
 	      "  -q          no per-datagram output, only checks and summary\n"
-	      "  --strict    exit 2 at the first malformed datagram\n"
+	      "  --strict    exit 2 at the first malformed datagram, sampler mismatch\n"
+	      "              or bad event sample\n"
 	      "  --summary   print the exit summary on stdout instead of stderr\n"
 	      "  --no-summary  no exit summary\n"
 	      "  --table     instead of per-datagram output, a per-port table (peak\n"
-	      "              buffer %, discards, drops by reason, queue delay) redrawn\n"
-	      "              at most twice a second as datagrams arrive\n"
+	      "              buffer %, discards, drops by reason, queue delay,\n"
+	      "              visibility events) redrawn at most twice a second as\n"
+	      "              datagrams arrive\n"
 	      "  -h, -V      help, version\n",
 	      fp);
 }

@@ -9,13 +9,19 @@
  * prefixed "bsf_".  A buffer object prints seven fields <obj>_cur_cells,
  * _cur_bytes, _peak_cells, _peak_bytes, _alloc_cells, _peak_pc and
  * _peak_time_ns; array elements put their index in the key
- * ("bsf_queue_uc_3_peak_cells").  Values are printed as they are on the
- * wire (4294967295 and -1 are "unknown").  The list of keys is in
- * bsflowd-structures(7).
+ * ("bsf_queue_uc_3_peak_cells", "bsf_sampler_0_seen").  Values are
+ * printed as they are on the wire (4294967295 and -1 are "unknown").  The
+ * visibility event sample prints its header with the keys of a discard
+ * sample (sampleSequenceNo, sourceId, dropEvents, inputPort, outputPort);
+ * its visibility_event record prints bsf_event_type by name.  The list of
+ * keys is in bsflowd-structures(7).
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "collector-test/print.h"
+#include "proto/sflow_drops.h"
 #include "proto/sflow_own.h"
 
 static void print_buffer(struct collect_out *o, const char *obj, const struct sflow_own_buffer *b)
@@ -73,6 +79,63 @@ static void print_delays(struct collect_out *o, const char *base, const struct s
 	}
 }
 
+static void print_vis_event(struct collect_out *o, const struct sflow_own_vis_event *e)
+{
+	const char *name = sflow_own_vis_type_name(e->type);
+
+	collect_out_str(o, "bsf_event_type", name ? name : "unknown");
+	collect_out_u32(o, "bsf_event_type_code", e->type);
+	collect_out_u32(o, "bsf_event_flags", e->flags);
+	collect_out_u32(o, "bsf_level", e->level);
+	collect_out_u32(o, "bsf_severity", e->severity);
+	collect_out_u32(o, "bsf_tag", e->tag);
+	collect_out_u64(o, "bsf_event_id", e->event_id);
+	collect_out_u64(o, "bsf_own_id", e->own_id);
+	collect_out_u32(o, "bsf_queue", e->queue);
+	collect_out_u32(o, "bsf_reason", e->reason);
+	if (e->type == SFLOW_OWN_VIS_FORENSICS || e->type == SFLOW_OWN_VIS_DROP) {
+		name = sflow_drop_name(e->reason);
+		collect_out_str(o, "bsf_reason_name", name ? name : "NotFound");
+	}
+	collect_out_u32(o, "bsf_depth_bytes", e->depth);
+	collect_out_u32(o, "bsf_delay_ns", e->delay);
+	collect_out_u32(o, "bsf_peak_bytes", e->peak);
+	collect_out_u64(o, "bsf_peak_time_ns", e->peak_time_ns);
+	collect_out_u64(o, "bsf_duration_ns", e->duration_ns);
+}
+
+/* One field of sampler i: "bsf_sampler_<i>_<field>". */
+static const char *sampler_key(char *k, uint32_t i, const char *field)
+{
+	snprintf(k, COLLECT_OUT_KEYMAX, "bsf_sampler_%" PRIu32 "_%s", i, field);
+	return k;
+}
+
+/* "bsf_sampler_count N", then each sampler as "bsf_sampler_<i>_...". */
+static void print_samplers(struct collect_out *o, const struct sflow_own_sampler_stats *a)
+{
+	char k[COLLECT_OUT_KEYMAX], field[32];
+	uint64_t rej[SFLOW_OWN_SAMPLER_REJECTS];
+	struct sflow_own_sampler_stat st;
+	uint32_t pos = 0;
+
+	collect_out_u32(o, "bsf_sampler_count", a->n);
+	for (uint32_t i = 0; i < a->n && sflow_own_sampler_next(a, &pos, &st) == 0; i++) {
+		sflow_own_sampler_rejects(&st, rej);
+		collect_out_strn(o, sampler_key(k, i, "name"), st.name, strlen(st.name));
+		collect_out_u64(o, sampler_key(k, i, "seen"), st.seen);
+		collect_out_u64(o, sampler_key(k, i, "passed"), st.passed);
+		for (uint32_t j = 0; j < SFLOW_OWN_SAMPLER_REJECTS; j++) {
+			snprintf(field, sizeof field, "rejected_%s",
+				 sflow_own_sampler_reject_name(j));
+			collect_out_u64(o, sampler_key(k, i, field), rej[j]);
+		}
+		collect_out_i64(o, sampler_key(k, i, "ticket_balance"), st.ticket_balance);
+		collect_out_u32(o, sampler_key(k, i, "ticket_batch"), st.ticket_batch);
+		collect_out_u64(o, sampler_key(k, i, "consumed_all"), st.consumed_all);
+	}
+}
+
 void collect_print_own_record(struct collect_out *o, const struct sflow_record *r)
 {
 	const char *name = NULL;
@@ -87,6 +150,16 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 	collect_out_str(o, "bsf_record", name);
 
 	const struct sflow_own_record *own = &r->u.own;
+	if (o->sample_tag == SFLOW_SAMPLE_DISCARD ||
+	    (SFLOW_TAG_FORMAT(o->sample_tag) == SFLOW_OWN_SMP_EVENT &&
+	     SFLOW_TAG_ENTERPRISE(o->sample_tag) == SFLOW_TAG_ENTERPRISE(r->tag))) {
+		/* the own sample's and 0:5's records: a numbering of their own */
+		if (own->format == SFLOW_OWN_VIS_EVENT)
+			print_vis_event(o, &own->u.event);
+		else
+			collect_out_unknown_body(o, r->length, r->body);
+		return;
+	}
 	switch (own->format) {
 	case SFLOW_OWN_PORT_BUFFERS:
 		print_buffer(o, "bsf_ingress_uc", &own->u.port.ingress_uc);
@@ -126,6 +199,9 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 	case SFLOW_OWN_CPU_QUEUES:
 		print_buffers(o, "bsf_cpu_queue", &own->u.cpu.queues);
 		break;
+	case SFLOW_OWN_SAMPLER_STATS:
+		print_samplers(o, &own->u.samplers);
+		break;
 	default:
 		collect_out_unknown_body(o, r->length, r->body);
 		break;
@@ -134,7 +210,17 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 
 void collect_print_own_sample_fields(struct collect_out *o, const struct sflow_sample *s)
 {
-	/* No own sample type is defined yet (E:1, the visibility event
-	 * sample, is reserved): say which one it is, nothing more. */
-	collect_out_u32(o, "bsf_sample_format", SFLOW_TAG_FORMAT(s->tag));
+	const struct sflow_own_event_sample *h = &s->h.own.u.event;
+
+	if (s->h.own.format != SFLOW_OWN_SMP_EVENT) {
+		/* a sample type proto/ decoded but this file does not know */
+		collect_out_u32(o, "bsf_sample_format", SFLOW_TAG_FORMAT(s->tag));
+		return;
+	}
+	collect_out_u32(o, "sampleSequenceNo", h->sequence_number);
+	collect_out_strf(o, "sourceId", "%" PRIu32 ":%" PRIu32, h->source_id_type,
+			 h->source_id_index);
+	collect_out_u32(o, "dropEvents", h->drops);
+	collect_out_u32(o, "inputPort", h->input);
+	collect_out_u32(o, "outputPort", h->output);
 }

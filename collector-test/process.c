@@ -1,7 +1,8 @@
 /*
  * process.c - what bsflow-collect does with one received UDP payload:
  * decode it (proto/), run the checks, print it, write its packet headers
- * to the -w file, and decide whether to stop (-c, --strict).
+ * to the -w file, and decide whether to stop (-c, --strict: a malformed
+ * datagram, or own structures found wrong by the checks).
  */
 #include "config.h"
 
@@ -48,6 +49,8 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 			return 1;
 		}
 	} else {
+		uint64_t own_errors = collect_checks_own_errors(c->checks);
+
 		/* checks first: their reports go to stderr, flushed before output */
 		collect_checks_datagram(c->checks, rx, &d);
 		if (!c->opts->quiet)
@@ -57,6 +60,13 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 		if (c->table)
 			table_update(c, &d);
 		sflow_datagram_free(&d);
+		if (c->opts->strict && collect_checks_own_errors(c->checks) > own_errors) {
+			fflush(c->out.fp);
+			fprintf(stderr, "bsflow-collect: --strict: bsflowd's own structures "
+					"failed a check (sampler mismatch or bad event sample)\n");
+			c->exit_code = COLLECT_EXIT_STRICT;
+			return 1;
+		}
 	}
 	if (c->opts->max_datagrams && c->received >= c->opts->max_datagrams)
 		return 1;

@@ -6,8 +6,11 @@
  * samples replace a row's "last" figures (peak, delay) and advance its
  * discard deltas; discard samples add to the drop counts by reason of
  * the port the drop happened to (output, else input, else the sample's
- * data source: bsflowd sends them all on the device source 2:1).
- * Rendering orders the rows by agent, then data source.
+ * data source: bsflowd sends them all on the device source 2:1).  Own
+ * visibility event samples (E:1) count on the row of their data source,
+ * which bsflowd sets to the event's egress port (the device when the port
+ * is not known).  Rendering orders the rows by agent, then data source,
+ * and prints the agent once above its rows to keep the lines short.
  */
 #include "config.h"
 
@@ -296,6 +299,41 @@ static void discard_sample(struct trow *w, const struct sflow_sample *s)
 	}
 }
 
+/* One visibility event (the sample's first own visibility_event record;
+ * other types, type 1 drop included, are not counted). */
+static void event_sample(struct collect_table *t, struct trow *w, const struct sflow_sample *s)
+{
+	for (uint32_t i = 0; i < s->nrecords; i++) {
+		const struct sflow_record *r = &s->records[i];
+		if (r->kind != SFLOW_REC_OWN || SFLOW_TAG_ENTERPRISE(r->tag) != t->ent ||
+		    r->u.own.format != SFLOW_OWN_VIS_EVENT)
+			continue;
+		switch (r->u.own.u.event.type) {
+		case SFLOW_OWN_VIS_HIGH_DELAY:
+			w->r.high_delay++;
+			break;
+		case SFLOW_OWN_VIS_FORENSICS:
+			w->r.forensics++;
+			break;
+		case SFLOW_OWN_VIS_CONGESTION_START:
+			w->r.congestion++;
+			w->r.congestion_open++;
+			break;
+		case SFLOW_OWN_VIS_CONGESTION_END:
+			/* the end of an episode whose start came before we
+			 * listened (or was lost) still is an episode */
+			if (w->r.congestion_open)
+				w->r.congestion_open--;
+			else
+				w->r.congestion++;
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+}
+
 int collect_table_add(struct collect_table *t, const struct sflow_datagram *d)
 {
 	int rc = 0;
@@ -326,6 +364,15 @@ int collect_table_add(struct collect_table *t, const struct sflow_datagram *d)
 				continue;
 			}
 			discard_sample(w, s);
+		} else if (s->kind == SFLOW_SMP_OWN && SFLOW_TAG_ENTERPRISE(s->tag) == t->ent &&
+			   s->h.own.format == SFLOW_OWN_SMP_EVENT) {
+			w = get_row(t, d, s->h.own.u.event.source_id_type,
+				    s->h.own.u.event.source_id_index);
+			if (!w) {
+				rc = -1;
+				continue;
+			}
+			event_sample(t, w, s);
 		}
 	}
 	return rc;
@@ -337,6 +384,55 @@ static void fmt_u64(char *buf, size_t n, uint64_t v)
 		snprintf(buf, n, "-");
 	else
 		snprintf(buf, n, "%" PRIu64, v);
+}
+
+/* Queue delay in microseconds with one decimal (rounded down). */
+static void fmt_delay(char *buf, size_t n, uint64_t ns)
+{
+	if (ns == UINT64_MAX)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%" PRIu64 ".%" PRIu64, ns / 1000, ns % 1000 / 100);
+}
+
+/* Append " <letter><count><mark>" to the events cell (nothing for 0);
+ * large counts in thousands or millions, rounded down. */
+static void events_part(char *buf, size_t n, size_t *len, char letter, uint64_t v, const char *mark)
+{
+	const char *unit = "";
+	int k;
+
+	if (v == 0 || *len + 1 >= n)
+		return;
+	if (v >= 10000000) {
+		v /= 1000000;
+		unit = "M";
+	} else if (v >= 10000) {
+		v /= 1000;
+		unit = "k";
+	}
+	k = snprintf(buf + *len, n - *len, "%s%c%" PRIu64 "%s%s", *len ? " " : "", letter, v, unit,
+		     mark);
+	if (k > 0)
+		*len = *len + (size_t)k < n ? *len + (size_t)k : n - 1;
+}
+
+/* The EVENTS cell: "C3* D120 F5" (see table.h), "-" when none. */
+static void fmt_events(char *buf, size_t n, const struct collect_table_row *r)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	events_part(buf, n, &len, 'C', r->congestion, r->congestion_open ? "*" : "");
+	events_part(buf, n, &len, 'D', r->high_delay, "");
+	events_part(buf, n, &len, 'F', r->forensics, "");
+	if (len == 0)
+		snprintf(buf, n, "-");
+}
+
+static int same_agent(const struct collect_table_row *a, const struct collect_table_row *b)
+{
+	return a->sub_agent_id == b->sub_agent_id && same_addr(&a->agent, &b->agent);
 }
 
 /* Row order for rendering: agent, sub-agent, the device (type 2) before
@@ -364,6 +460,7 @@ static int row_cmp(const void *pa, const void *pb)
 void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 {
 	const struct collect_table_row **order = malloc((t->n ? t->n : 1) * sizeof *order);
+	const struct collect_table_row *prev = NULL;
 
 	if (order) {
 		for (unsigned i = 0; i < t->n; i++)
@@ -372,18 +469,25 @@ void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 	}
 	if (clear)
 		fputs("\033[H\033[2J", fp);
-	fprintf(fp, "%-15s %-8s %-12s %7s %-10s %8s %8s %8s %-16s %10s %-4s\n", "AGENT", "SOURCE",
-		"NAME", "PEAK%", "PEAK_AT", "IN_DISC", "OUT_DISC", "DROPS", "TOP_REASON",
-		"DELAY_NS", "Q");
+	fprintf(fp, "%-6s %-9s %6s %-10s %7s %8s %5s %-15s %8s %-3s %s\n", "SOURCE", "NAME",
+		"PEAK%", "PEAK_AT", "IN_DISC", "OUT_DISC", "DROPS", "TOP_REASON", "DELAY_US", "Q",
+		"EVENTS");
 	for (unsigned i = 0; i < t->n; i++) {
 		const struct collect_table_row *r = order ? order[i] : &t->rows[i].r;
 		char agent[INET6_ADDRSTRLEN] = "-", src[16], pc[16], ind[24], outd[24], delay[24],
-		     reason[24];
+		     reason[24], events[64];
 
-		if (r->agent.type == SFLOW_ADDR_IP4)
-			inet_ntop(AF_INET, r->agent.a, agent, sizeof agent);
-		else if (r->agent.type == SFLOW_ADDR_IP6)
-			inet_ntop(AF_INET6, r->agent.a, agent, sizeof agent);
+		if (!prev || !same_agent(prev, r)) {
+			if (r->agent.type == SFLOW_ADDR_IP4)
+				inet_ntop(AF_INET, r->agent.a, agent, sizeof agent);
+			else if (r->agent.type == SFLOW_ADDR_IP6)
+				inet_ntop(AF_INET6, r->agent.a, agent, sizeof agent);
+			if (r->sub_agent_id)
+				fprintf(fp, "agent %s sub-agent %u\n", agent, r->sub_agent_id);
+			else
+				fprintf(fp, "agent %s\n", agent);
+		}
+		prev = r;
 		snprintf(src, sizeof src, "%u:%u", r->source_type, r->source_index);
 		if (r->peak_pc >= 0)
 			snprintf(pc, sizeof pc, "%d.%02d", r->peak_pc / 100, r->peak_pc % 100);
@@ -391,7 +495,8 @@ void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 			snprintf(pc, sizeof pc, "-");
 		fmt_u64(ind, sizeof ind, r->in_discards_delta);
 		fmt_u64(outd, sizeof outd, r->out_discards_delta);
-		fmt_u64(delay, sizeof delay, r->delay_max_ns);
+		fmt_delay(delay, sizeof delay, r->delay_max_ns);
+		fmt_events(events, sizeof events, r);
 		/* which object or queue: only when there is something to name */
 		const char *at = r->peak_pc > 0 && r->peak_obj[0] ? r->peak_obj : "-";
 		const char *q =
@@ -407,10 +512,9 @@ void collect_table_render(const struct collect_table *t, FILE *fp, int clear)
 		} else {
 			snprintf(reason, sizeof reason, "-");
 		}
-		fprintf(fp,
-			"%-15s %-8s %-12.12s %7s %-10s %8s %8s %8" PRIu64 " %-16.16s %10s %-4s\n",
-			agent, src, r->name[0] ? r->name : "-", pc, at, ind, outd, r->drops, reason,
-			delay, q);
+		fprintf(fp, "%-6s %-9.9s %6s %-10s %7s %8s %5" PRIu64 " %-15.15s %8s %-3s %s\n",
+			src, r->name[0] ? r->name : "-", pc, at, ind, outd, r->drops, reason, delay,
+			q, events);
 	}
 	free(order);
 	fflush(fp);

@@ -7,8 +7,11 @@
  * which object had it), the ifInDiscards/ifOutDiscards increase between
  * the last two counters samples, drops by reason from discarded_packet
  * (0:5) samples (on the row of the drop's output port, else its input
- * port, else the sample's data source), and the largest queue delay in the last own queue_delays
- * record.  collect_table_render() prints it as a fixed-width table.
+ * port, else the sample's data source), the largest queue delay in the last own queue_delays
+ * record, and the visibility events of own E:1 samples counted by type
+ * since the start (on the row of the sample's data source: the egress
+ * port's 0:ifIndex, or the device's 2:N).  collect_table_render() prints
+ * it as a fixed-width table, one block per agent.
  */
 #ifndef BSFLOWD_COLLECT_TABLE_H
 #define BSFLOWD_COLLECT_TABLE_H
@@ -49,12 +52,22 @@ struct collect_table_row {
 	uint64_t delay_max_ns;	  /* largest queue delay in the last record */
 	char delay_queue[16];	  /* which queue */
 	uint32_t counter_samples; /* counters samples seen */
+	/* visibility events (E:1 samples) received since the start */
+	uint64_t congestion; /* congestion episodes: a start, or an end whose start was not seen */
+	uint32_t congestion_open; /* episodes started and not ended yet */
+	uint64_t high_delay, forensics;
 };
 /* Row i (0..rows-1, in first-seen order; rendering sorts them): 0, or -1 if no such row. */
 int collect_table_row(const struct collect_table *t, unsigned i, struct collect_table_row *out);
 
 /* Print the table; clear != 0 first sends the clear-screen escape
- * (the caller decides, e.g. isatty(fileno(fp))). */
+ * (the caller decides, e.g. isatty(fileno(fp))).  A line of column names,
+ * then per agent an "agent ADDR" line (" sub-agent N" when not 0) and its
+ * rows.  The EVENTS cell is "C<n>" congestion episodes ("*" appended while
+ * one is open), "D<n>" high-delay and "F<n>" forensics events, separated by
+ * spaces, zero counts left out, "-" with none; from 10000 on a count is
+ * shown in thousands ("12k"), from 10000000 on in millions ("12M"),
+ * rounded down. */
 void collect_table_render(const struct collect_table *t, FILE *fp, int clear);
 
 #endif

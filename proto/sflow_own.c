@@ -131,6 +131,83 @@ void sflow_own_enc_cpu_queues(struct sflow_w *w, struct sflow_sample_enc *s, uin
 	sflow_enc_record_end(w, m);
 }
 
+/* A name's length, or -1 when it has no NUL within the 33 bytes. */
+static int name_len(const char *name)
+{
+	for (int i = 0; i <= (int)SFLOW_OWN_SAMPLER_NAME_MAX; i++)
+		if (name[i] == '\0')
+			return i;
+	return -1;
+}
+
+void sflow_own_enc_sampler_stats(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+				 const struct sflow_own_sampler_stat *st, uint32_t n)
+{
+	if (bad_array(w, st, n))
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		if (name_len(st[i].name) < 0) {
+			if (!w->err)
+				w->err = SFLOW_ERR_INVALID;
+			return;
+		}
+	}
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_SAMPLER_STATS));
+	sflow_w_u32(w, n);
+	for (uint32_t i = 0; i < n && !w->err; i++) {
+		const struct sflow_own_sampler_stat *x = &st[i];
+		sflow_w_opaque(w, x->name, (uint32_t)name_len(x->name));
+		sflow_w_u64(w, x->seen);
+		sflow_w_u64(w, x->passed);
+		sflow_w_u64(w, x->not_eligible);
+		sflow_w_u64(w, x->duplicate);
+		sflow_w_u64(w, x->limiter);
+		sflow_w_u64(w, x->recurrent);
+		sflow_w_u64(w, x->no_ticket);
+		sflow_w_u64(w, x->probability);
+		sflow_w_u64(w, x->flow_filter);
+		sflow_w_u64(w, x->downstream);
+		sflow_w_u64(w, (uint64_t)x->ticket_balance);
+		sflow_w_u32(w, x->ticket_batch);
+		sflow_w_u64(w, x->consumed_all);
+	}
+	sflow_enc_record_end(w, m);
+}
+
+void sflow_own_enc_event_begin(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			       const struct sflow_own_event_sample *h)
+{
+	sflow_enc_sample_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_SMP_EVENT));
+	sflow_w_u32(w, h->sequence_number);
+	sflow_w_u32(w, h->source_id_type);
+	sflow_w_u32(w, h->source_id_index);
+	sflow_w_u32(w, h->drops);
+	sflow_w_u32(w, h->input);
+	sflow_w_u32(w, h->output);
+	sflow_enc_records_begin(w, s);
+}
+
+void sflow_own_enc_vis_event(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			     const struct sflow_own_vis_event *ev)
+{
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_VIS_EVENT));
+	sflow_w_u32(w, ev->type);
+	sflow_w_u32(w, ev->flags);
+	sflow_w_u32(w, ev->level);
+	sflow_w_u32(w, ev->severity);
+	sflow_w_u32(w, ev->tag);
+	sflow_w_u64(w, ev->event_id);
+	sflow_w_u64(w, ev->own_id);
+	sflow_w_u32(w, ev->queue);
+	sflow_w_u32(w, ev->reason);
+	sflow_w_u32(w, ev->depth);
+	sflow_w_u32(w, ev->delay);
+	sflow_w_u32(w, ev->peak);
+	sflow_w_u64(w, ev->peak_time_ns);
+	sflow_w_u64(w, ev->duration_ns);
+	sflow_enc_record_end(w, m);
+}
+
 /* ---- decoding */
 
 static uint32_t get32(const uint8_t *p)
@@ -199,11 +276,122 @@ static int is_counters(uint32_t in_sample)
 	return in_sample == SFLOW_SAMPLE_COUNTERS_EXP || in_sample == SFLOW_SAMPLE_COUNTERS;
 }
 
+int sflow_own_event_context(uint32_t in_sample)
+{
+	uint32_t ent = SFLOW_TAG_ENTERPRISE(in_sample);
+
+	if (in_sample == SFLOW_SAMPLE_DISCARD)
+		return 1;
+	return ent != SFLOW_ENT_STANDARD && ent != SFLOW_ENT_BROADCOM &&
+	       SFLOW_TAG_FORMAT(in_sample) == SFLOW_OWN_SMP_EVENT;
+}
+
+static uint64_t pad4(uint32_t n)
+{
+	return ((uint64_t)n + 3) & ~(uint64_t)3;
+}
+
+/* Decode one sampler_stat at p, of which avail bytes are there; returns
+ * its wire size, or 0 when it does not fit or its name is too long. */
+static size_t sampler_from(const uint8_t *p, size_t avail, struct sflow_own_sampler_stat *st)
+{
+	uint32_t n;
+	size_t size;
+
+	if (avail < SFLOW_OWN_SAMPLER_MIN_SIZE)
+		return 0;
+	n = get32(p);
+	if (n > SFLOW_OWN_SAMPLER_NAME_MAX)
+		return 0;
+	size = SFLOW_OWN_SAMPLER_MIN_SIZE + (size_t)pad4(n);
+	if (size > avail)
+		return 0;
+	if (st) {
+		const uint8_t *q = p + 4 + pad4(n);
+		memcpy(st->name, p + 4, n);
+		st->name[n] = '\0';
+		st->seen = get64(q);
+		st->passed = get64(q + 8);
+		st->not_eligible = get64(q + 16);
+		st->duplicate = get64(q + 24);
+		st->limiter = get64(q + 32);
+		st->recurrent = get64(q + 40);
+		st->no_ticket = get64(q + 48);
+		st->probability = get64(q + 56);
+		st->flow_filter = get64(q + 64);
+		st->downstream = get64(q + 72);
+		st->ticket_balance = (int64_t)get64(q + 80);
+		st->ticket_batch = get32(q + 88);
+		st->consumed_all = get64(q + 92);
+	}
+	return size;
+}
+
+static int read_samplers(struct sflow_r *r, struct sflow_own_sampler_stats *a)
+{
+	const uint8_t *start;
+	size_t at = 0, avail, size;
+	uint32_t n;
+
+	a->n = 0;
+	a->len = 0;
+	a->p = NULL;
+	if (sflow_r_u32(r, &n, "own sampler_stats count"))
+		return r->err;
+	avail = sflow_r_remaining(r);
+	if ((uint64_t)n * SFLOW_OWN_SAMPLER_MIN_SIZE > avail)
+		return sflow_r_fail(r, SFLOW_ERR_FORMAT,
+				    "own sampler_stats: count larger than the record");
+	start = r->buf + r->pos;
+	for (uint32_t i = 0; i < n; i++) {
+		if (avail - at >= 4 && get32(start + at) > SFLOW_OWN_SAMPLER_NAME_MAX) {
+			sflow_r_skip(r, at, "own sampler_stats");
+			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
+					    "own sampler_stats: name longer than 32");
+		}
+		size = sampler_from(start + at, avail - at, NULL);
+		if (size == 0) {
+			sflow_r_skip(r, at, "own sampler_stats");
+			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
+					    "own sampler_stats: sampler runs past the record");
+		}
+		at += size;
+	}
+	a->n = n;
+	a->len = (uint32_t)at;
+	a->p = start;
+	return sflow_r_skip(r, at, "own sampler_stats samplers");
+}
+
+static void read_vis_event(struct sflow_r *r, struct sflow_own_vis_event *e)
+{
+	sflow_r_u32(r, &e->type, "own visibility_event type");
+	sflow_r_u32(r, &e->flags, "own visibility_event flags");
+	sflow_r_u32(r, &e->level, "own visibility_event level");
+	sflow_r_u32(r, &e->severity, "own visibility_event severity");
+	sflow_r_u32(r, &e->tag, "own visibility_event tag");
+	sflow_r_u64(r, &e->event_id, "own visibility_event event_id");
+	sflow_r_u64(r, &e->own_id, "own visibility_event own_id");
+	sflow_r_u32(r, &e->queue, "own visibility_event queue");
+	sflow_r_u32(r, &e->reason, "own visibility_event reason");
+	sflow_r_u32(r, &e->depth, "own visibility_event depth");
+	sflow_r_u32(r, &e->delay, "own visibility_event delay");
+	sflow_r_u32(r, &e->peak, "own visibility_event peak");
+	sflow_r_u64(r, &e->peak_time_ns, "own visibility_event peak_time");
+	sflow_r_u64(r, &e->duration_ns, "own visibility_event duration");
+}
+
 int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r *r,
 			    struct sflow_own_record *out)
 {
 	memset(out, 0, sizeof *out);
 	out->format = format;
+	if (sflow_own_event_context(in_sample)) {
+		if (format != SFLOW_OWN_VIS_EVENT)
+			return 1;
+		read_vis_event(r, &out->u.event);
+		return read_end(r, "own visibility_event: bytes after duration");
+	}
 	if (!is_counters(in_sample))
 		return 1;
 	switch (format) {
@@ -249,6 +437,9 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 		read_array(r, &out->u.cpu.queues, SFLOW_OWN_BUFFER_SIZE, "own cpu_queues count",
 			   "own cpu_queues: count larger than the record");
 		return read_end(r, "own cpu_queues: bytes after the queues");
+	case SFLOW_OWN_SAMPLER_STATS:
+		read_samplers(r, &out->u.samplers);
+		return read_end(r, "own sampler_stats: bytes after the samplers");
 	default:
 		return 1;
 	}
@@ -256,13 +447,24 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 
 int sflow_own_decode_sample(uint32_t format, struct sflow_r *r, struct sflow_own_sample *out)
 {
-	(void)r;
+	memset(out, 0, sizeof *out);
 	out->format = format;
-	return 1; /* SFLOW_OWN_SMP_EVENT is reserved, not defined yet */
+	if (format != SFLOW_OWN_SMP_EVENT)
+		return 1;
+	struct sflow_own_event_sample *h = &out->u.event;
+	sflow_r_u32(r, &h->sequence_number, "sequence_number");
+	sflow_r_u32(r, &h->source_id_type, "source_id_type");
+	sflow_r_u32(r, &h->source_id_index, "source_id_index");
+	sflow_r_u32(r, &h->drops, "drops");
+	sflow_r_u32(r, &h->input, "input");
+	sflow_r_u32(r, &h->output, "output");
+	return r->err;
 }
 
 const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 {
+	if (sflow_own_event_context(in_sample))
+		return format == SFLOW_OWN_VIS_EVENT ? "visibility_event" : NULL;
 	if (!is_counters(in_sample))
 		return NULL;
 	switch (format) {
@@ -278,6 +480,8 @@ const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 		return "device_pools";
 	case SFLOW_OWN_CPU_QUEUES:
 		return "cpu_queues";
+	case SFLOW_OWN_SAMPLER_STATS:
+		return "sampler_stats";
 	default:
 		return NULL;
 	}
@@ -285,8 +489,25 @@ const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 
 const char *sflow_own_sample_name(uint32_t format)
 {
-	(void)format;
-	return NULL;
+	return format == SFLOW_OWN_SMP_EVENT ? "visibility_event_sample" : NULL;
+}
+
+const char *sflow_own_vis_type_name(uint32_t type)
+{
+	switch (type) {
+	case SFLOW_OWN_VIS_DROP:
+		return "drop";
+	case SFLOW_OWN_VIS_HIGH_DELAY:
+		return "high_delay";
+	case SFLOW_OWN_VIS_FORENSICS:
+		return "forensics";
+	case SFLOW_OWN_VIS_CONGESTION_START:
+		return "congestion_start";
+	case SFLOW_OWN_VIS_CONGESTION_END:
+		return "congestion_end";
+	default:
+		return NULL;
+	}
 }
 
 int sflow_own_buffer_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_buffer *out)
@@ -317,4 +538,67 @@ int sflow_own_pg_at(const struct sflow_own_array *a, uint32_t i, struct sflow_ow
 	buffer_from(p, &out->shared);
 	buffer_from(p + SFLOW_OWN_BUFFER_SIZE, &out->headroom);
 	return 0;
+}
+
+int sflow_own_sampler_next(const struct sflow_own_sampler_stats *a, uint32_t *pos,
+			   struct sflow_own_sampler_stat *out)
+{
+	size_t size;
+
+	if (*pos >= a->len)
+		return -1;
+	size = sampler_from(a->p + *pos, a->len - *pos, out);
+	if (size == 0) /* cannot happen for a decoded value */
+		return -1;
+	*pos += (uint32_t)size;
+	return 0;
+}
+
+int sflow_own_sampler_at(const struct sflow_own_sampler_stats *a, uint32_t i,
+			 struct sflow_own_sampler_stat *out)
+{
+	struct sflow_own_sampler_stat skip;
+	uint32_t pos = 0;
+
+	if (i >= a->n)
+		return -1;
+	for (uint32_t k = 0; k < i; k++)
+		if (sflow_own_sampler_next(a, &pos, &skip) < 0)
+			return -1;
+	return sflow_own_sampler_next(a, &pos, out);
+}
+
+void sflow_own_sampler_rejects(const struct sflow_own_sampler_stat *st,
+			       uint64_t out[SFLOW_OWN_SAMPLER_REJECTS])
+{
+	out[0] = st->not_eligible;
+	out[1] = st->duplicate;
+	out[2] = st->limiter;
+	out[3] = st->recurrent;
+	out[4] = st->no_ticket;
+	out[5] = st->probability;
+	out[6] = st->flow_filter;
+	out[7] = st->downstream;
+}
+
+const char *sflow_own_sampler_reject_name(uint32_t i)
+{
+	static const char *const names[SFLOW_OWN_SAMPLER_REJECTS] = {
+	    "not_eligible", "duplicate",   "limiter",	  "recurrent",
+	    "no_ticket",    "probability", "flow_filter", "downstream"};
+	return i < SFLOW_OWN_SAMPLER_REJECTS ? names[i] : NULL;
+}
+
+int sflow_own_sampler_adds_up(const struct sflow_own_sampler_stat *st)
+{
+	uint64_t rej[SFLOW_OWN_SAMPLER_REJECTS];
+	uint64_t sum = st->passed;
+
+	sflow_own_sampler_rejects(st, rej);
+	for (uint32_t i = 0; i < SFLOW_OWN_SAMPLER_REJECTS; i++) {
+		if (rej[i] > UINT64_MAX - sum)
+			return 0;
+		sum += rej[i];
+	}
+	return sum == st->seen;
 }

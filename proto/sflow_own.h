@@ -83,13 +83,95 @@
  *   E:6 cpu_queues {                (in the device sample)
  *     buffer queues<>;              CPU port queue i
  *   }
- *   E:7 reserved: sampler statistics (counter record, issue 6).
+ *   E:7 sampler_stats {             (in the device sample 2:N)
+ *     sampler_stat samplers<>;      every configured visibility sampler
+ *   }
+ *   struct sampler_stat {           (104..136 bytes: 100 + the name)
+ *     string name<32>;              the sampler's name in the config
+ *     unsigned hyper seen;          events that reached the sampler
+ *     unsigned hyper passed;        events it let through
+ *     unsigned hyper not_eligible;  rejected: attributes did not match
+ *     unsigned hyper duplicate;     rejected: copy of a passed packet
+ *     unsigned hyper limiter;       rejected: re-occurrence limit reached
+ *     unsigned hyper recurrent;     rejected: not yet recurrent
+ *     unsigned hyper no_ticket;     rejected: no ticket left
+ *     unsigned hyper probability;   rejected: probability / every-N /
+ *                                   K-of-M decimation
+ *     unsigned hyper flow_filter;   rejected: flow already seen
+ *     unsigned hyper downstream;    rejected by a later chain member
+ *     hyper ticket_balance;         tickets now (may be negative; 0
+ *                                   without a ticket stage)
+ *     unsigned int ticket_batch;    tickets per period now
+ *     unsigned hyper consumed_all;  periods that ran out of tickets
+ *   }
+ *     All counts are cumulative since the daemon started (or since the
+ *     sampler was created by a reload).  Invariant, for every element:
+ *     seen = passed + not_eligible + duplicate + limiter + recurrent +
+ *     no_ticket + probability + flow_filter + downstream.
  *   E:8..E:15 reserved for further counter records.
  *
  *   Sample types (enterprise E):
- *   E:1 reserved: visibility event sample (issue 6), with its own event
- *       records E:1.. inside it (numbers told apart from the counter
- *       records by the enclosing sample).  Not sent yet.
+ *   E:1 visibility_event_sample {   (laid out like 0:5)
+ *     unsigned int sequence_number; per data source, its own sequence
+ *     unsigned int source_id_type;  0 = port (ifIndex), 2 = device
+ *     unsigned int source_id_index;
+ *     unsigned int drops;           visibility events of this data source
+ *                                   the agent lost (rejected by a sampler
+ *                                   for rate reasons, or lost to a full
+ *                                   event queue), cumulative
+ *     unsigned int input;           ifIndex, 0 = unknown
+ *     unsigned int output;          ifIndex, 0 = unknown
+ *     flow_record records<>;        E:1 visibility_event first, then any
+ *                                   of 0:1, 0:1036, 0:1039, 0:1040, 0:1043
+ *   }
+ *     Non-drop visibility events (high delay, queue forensics,
+ *     congestion start and end).  Never sent as 0:3 (collectors scale
+ *     those by the sampling rate); drops go out as 0:5.
+ *
+ *   Flow records inside E:1 samples and standard 0:5 discarded_packet
+ *   samples only (the own record numbering is per enclosing sample: E:1
+ *   here is not the counter record E:1):
+ *   E:1 visibility_event {          (72 bytes)
+ *     unsigned int type;            1 drop (only in 0:5), 2 high_delay,
+ *                                   3 forensics, 4 congestion_start,
+ *                                   5 congestion_end (only in E:1)
+ *     unsigned int flags;           bit 0: a counters sample of the port
+ *                                   was sent (congestion start); bit 1:
+ *                                   last tagged forensics departure;
+ *                                   bit 2: port scope (queue not
+ *                                   meaningful); bit 3: the queue is a
+ *                                   multicast queue
+ *     unsigned int level;           high delay: 1-based level; else 0
+ *     unsigned int severity;        high delay: the level's severity
+ *     unsigned int tag;             high delay: the level's tag
+ *     unsigned hyper event_id;      forensics: id of the drop that
+ *                                   started the snapshot; else = own_id
+ *     unsigned hyper own_id;        this event's id (one counter per
+ *                                   agent, from 1)
+ *     unsigned int queue;           egress queue, 0xFFFFFFFF unknown or
+ *                                   port scope
+ *     unsigned int reason;          drop, forensics: the drop's sFlow
+ *                                   discard reason; else 0
+ *     unsigned int depth;           bytes in the queue (the port, for
+ *                                   port scope) at the event
+ *     unsigned int delay;           ns: the packet's queue delay
+ *     unsigned int peak;            congestion: peak depth in bytes
+ *                                   (start: the depth); else 0
+ *     unsigned hyper peak_time;     congestion: when the peak was; all
+ *                                   ones when unknown and for other
+ *                                   events
+ *     unsigned hyper duration;      congestion end: ns from start to end;
+ *                                   else 0
+ *   }
+ *     depth, delay and peak saturate at 0xFFFFFFFE, 0xFFFFFFFF unknown.
+ *     In a 0:5 the record (type 1) is the drop's visibility event, so
+ *     that a collector can join the drop with the forensics events it
+ *     started (their event_id): event_id = own_id = the drop's id,
+ *     queue and flags bits 2 and 3 as for other events, reason = the
+ *     0:5's reason, depth; flags bits 0 and 1, level, severity, tag,
+ *     delay, peak and duration 0, peak_time all ones.  Only 0:5
+ *     notifications of drops that passed the visibility drop sampler
+ *     carry it.
  */
 #ifndef BSFLOWD_PROTO_SFLOW_OWN_H
 #define BSFLOWD_PROTO_SFLOW_OWN_H
@@ -106,18 +188,37 @@
 #define SFLOW_OWN_PG_BUFFERS	4u
 #define SFLOW_OWN_DEVICE_POOLS	5u
 #define SFLOW_OWN_CPU_QUEUES	6u
-#define SFLOW_OWN_SAMPLER_STATS 7u /* reserved (issue 6), not decoded */
+#define SFLOW_OWN_SAMPLER_STATS 7u
 /* Sample types */
-#define SFLOW_OWN_SMP_EVENT 1u /* reserved (issue 6), not decoded */
+#define SFLOW_OWN_SMP_EVENT 1u /* visibility_event_sample */
+/* Flow records inside an E:1 sample and a 0:5 */
+#define SFLOW_OWN_VIS_EVENT 1u /* visibility_event (also inside 0:5) */
+
+/* visibility_event.type */
+#define SFLOW_OWN_VIS_DROP	       1u /* only inside a 0:5, never in E:1 */
+#define SFLOW_OWN_VIS_HIGH_DELAY       2u
+#define SFLOW_OWN_VIS_FORENSICS	       3u
+#define SFLOW_OWN_VIS_CONGESTION_START 4u
+#define SFLOW_OWN_VIS_CONGESTION_END   5u
+/* visibility_event.flags */
+#define SFLOW_OWN_VIS_FLAG_PORT_SAMPLED (1u << 0) /* a counters sample of the port was sent */
+#define SFLOW_OWN_VIS_FLAG_LAST		(1u << 1) /* last tagged forensics departure */
+#define SFLOW_OWN_VIS_FLAG_PORT_SCOPE	(1u << 2) /* port scope: queue not meaningful */
+#define SFLOW_OWN_VIS_FLAG_MULTICAST	(1u << 3) /* the queue is a multicast queue */
 
 #define SFLOW_OWN_UNKNOWN32 0xFFFFFFFFu
 #define SFLOW_OWN_MAX32	    0xFFFFFFFEu
 #define SFLOW_OWN_UNKNOWN64 0xFFFFFFFFFFFFFFFFull
 
 /* Wire sizes in bytes */
-#define SFLOW_OWN_BUFFER_SIZE 32u
-#define SFLOW_OWN_QDELAY_SIZE 16u
-#define SFLOW_OWN_PG_SIZE     64u
+#define SFLOW_OWN_BUFFER_SIZE	   32u
+#define SFLOW_OWN_QDELAY_SIZE	   16u
+#define SFLOW_OWN_PG_SIZE	   64u
+#define SFLOW_OWN_EVENT_HDR_SIZE   24u /* E:1 sample fields before the record count */
+#define SFLOW_OWN_VIS_EVENT_SIZE   72u
+#define SFLOW_OWN_SAMPLER_NAME_MAX 32u
+/* A sampler_stat without its name's bytes: name length + 100 */
+#define SFLOW_OWN_SAMPLER_MIN_SIZE 104u
 
 /* A 64-bit backend value as an own unsigned int: all ones (unknown) stays
  * unknown, anything else saturates at SFLOW_OWN_MAX32. */
@@ -185,6 +286,35 @@ struct sflow_own_cpu_queues { /* E:6: elements are buffers */
 	struct sflow_own_array queues;
 };
 
+/* Flow record E:1 inside an E:1 sample or a 0:5 (encoder input, decoder
+ * output). */
+struct sflow_own_vis_event {
+	uint32_t type, flags, level, severity, tag;
+	uint64_t event_id, own_id;
+	uint32_t queue, reason, depth, delay, peak;
+	uint64_t peak_time_ns, duration_ns;
+};
+
+/* One element of counter record E:7 (encoder input, decoder output).
+ * name: NUL-terminated, at most SFLOW_OWN_SAMPLER_NAME_MAX bytes. */
+struct sflow_own_sampler_stat {
+	char name[SFLOW_OWN_SAMPLER_NAME_MAX + 1];
+	uint64_t seen, passed, not_eligible, duplicate, limiter, recurrent, no_ticket, probability,
+	    flow_filter, downstream;
+	int64_t ticket_balance;
+	uint32_t ticket_batch;
+	uint64_t consumed_all;
+};
+
+/* E:7 decoded: n validated elements of varying length (the name) in the
+ * len bytes at p (inside the decoder's input).  Read them in order with
+ * sflow_own_sampler_next() or by index with sflow_own_sampler_at(). */
+struct sflow_own_sampler_stats {
+	uint32_t n;
+	uint32_t len;
+	const uint8_t *p;
+};
+
 struct sflow_own_record {
 	uint32_t format;
 	union {
@@ -194,30 +324,75 @@ struct sflow_own_record {
 		struct sflow_own_pg_buffers pgs;
 		struct sflow_own_device_pools pools;
 		struct sflow_own_cpu_queues cpu;
+		struct sflow_own_sampler_stats samplers; /* E:7 in counters samples */
+		struct sflow_own_vis_event event;	 /* E:1 in E:1 samples and 0:5 */
 	} u;
 };
 
+/* The fixed fields of sample E:1 (encoder input, decoder output). */
+struct sflow_own_event_sample {
+	uint32_t sequence_number;
+	uint32_t source_id_type;
+	uint32_t source_id_index;
+	uint32_t drops;
+	uint32_t input;
+	uint32_t output;
+};
+
 struct sflow_own_sample {
-	uint32_t format; /* no own sample type is defined yet */
+	uint32_t format;
+	union {
+		struct sflow_own_event_sample event; /* SFLOW_OWN_SMP_EVENT */
+	} u;
 };
 
 /* ---- decoding */
 
-/* in_sample: the enclosing sample's tag (counters vs flow records share
- * format numbers).  Counter records are known inside 0:2 and 0:4. */
+/* in_sample: the enclosing sample's tag (counter records, and flow
+ * records of each own sample type, share format numbers).  Counter
+ * records are known inside 0:2 and 0:4; the visibility_event record only
+ * inside an own E:1 sample (a tag of an enterprise other than 0 and 4413
+ * with format 1: sflow_decode() only decodes the records of own samples
+ * of the configured enterprise) and inside a 0:5.  Anywhere else a
+ * format is not known (1). */
+/* 1 when own records in a sample tagged in_sample are numbered as flow
+ * records of the event kind (E:1 = visibility_event): an own E:1 sample
+ * or a 0:5; else 0. */
+int sflow_own_event_context(uint32_t in_sample);
 int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r *r,
 			    struct sflow_own_record *out);
 /* Decodes the own sample's fixed fields; leaves the reader at the record
  * count. */
 int sflow_own_decode_sample(uint32_t format, struct sflow_r *r, struct sflow_own_sample *out);
-/* Name of an own record/sample format for printing, or NULL. */
+/* Name of an own record/sample format for printing, or NULL:
+ * "port_buffers" ... "cpu_queues", "sampler_stats"; "visibility_event"
+ * (in an E:1 sample or a 0:5); sample "visibility_event_sample". */
 const char *sflow_own_record_name(uint32_t format, uint32_t in_sample);
 const char *sflow_own_sample_name(uint32_t format);
+/* Name of a visibility_event type: "drop", "high_delay", "forensics",
+ * "congestion_start", "congestion_end"; NULL for others. */
+const char *sflow_own_vis_type_name(uint32_t type);
 
 /* Element i of a decoded array; 0, or -1 (and *out untouched) when i >= n. */
 int sflow_own_buffer_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_buffer *out);
 int sflow_own_qdelay_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_qdelay *out);
 int sflow_own_pg_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_pg *out);
+/* E:7 elements.  next: *pos is a byte offset into the elements, 0 for the
+ * first; returns 0 and advances it, or -1 after the last.  at: element i
+ * (walks from the first), 0 or -1 when i >= n.  The name is copied and
+ * NUL-terminated. */
+int sflow_own_sampler_next(const struct sflow_own_sampler_stats *a, uint32_t *pos,
+			   struct sflow_own_sampler_stat *out);
+int sflow_own_sampler_at(const struct sflow_own_sampler_stats *a, uint32_t i,
+			 struct sflow_own_sampler_stat *out);
+/* The eight rejection counts in wire order (not_eligible .. downstream),
+ * and their names ("not_eligible" ... "downstream"; NULL for i >= 8). */
+#define SFLOW_OWN_SAMPLER_REJECTS 8u
+void sflow_own_sampler_rejects(const struct sflow_own_sampler_stat *st,
+			       uint64_t out[SFLOW_OWN_SAMPLER_REJECTS]);
+const char *sflow_own_sampler_reject_name(uint32_t i);
+/* seen == passed + the eight rejection counts (without overflow). */
+int sflow_own_sampler_adds_up(const struct sflow_own_sampler_stat *st);
 
 /* ---- encoding: each adds one record (tag enterprise:format) to the
  * counters sample s being written through w; errors are sticky in w->err. */
@@ -242,5 +417,26 @@ void sflow_own_enc_device_pools(struct sflow_w *w, struct sflow_sample_enc *s, u
 				const struct sflow_own_buffer *egress, uint32_t n_egress);
 void sflow_own_enc_cpu_queues(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
 			      const struct sflow_own_buffer *q, uint32_t n);
+/* E:7 in the device's counters sample: n samplers (st may be NULL when n
+ * is 0).  A name without a NUL in its 33 bytes (longer than 32) is
+ * SFLOW_ERR_INVALID, and nothing is written. */
+void sflow_own_enc_sampler_stats(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+				 const struct sflow_own_sampler_stat *st, uint32_t n);
+
+/* ---- encoding a visibility event sample (a 0:5 adds the drop's record
+ * with sflow_own_enc_vis_event() among its flow records):
+ *
+ *	sflow_own_enc_event_begin(&w, &s, enterprise, &hdr);   sample E:1
+ *	sflow_own_enc_vis_event(&w, &s, enterprise, &ev);      record E:1, first
+ *	sflow_enc_sampled_header(&w, &s, &h);                  then standard flow
+ *	sflow_enc_egress_queue(&w, &s, q); ...                 records, any of
+ *	                         0:1, 0:1036, 0:1039, 0:1040, 0:1043
+ *	sflow_enc_sample_end(&w, &s);
+ *
+ * and hand the bytes to sflow_builder_add() like any other sample. */
+void sflow_own_enc_event_begin(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			       const struct sflow_own_event_sample *h);
+void sflow_own_enc_vis_event(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			     const struct sflow_own_vis_event *ev);
 
 #endif

@@ -40,3 +40,9 @@ agent_model_tests_test_model_features_SOURCES = agent/model/tests/test_model_fea
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
 agent_model_tests_test_model_features_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_features_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_qev
+TESTS += agent/model/tests/test_model_qev
+agent_model_tests_test_model_qev_SOURCES = agent/model/tests/test_model_qev.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+agent_model_tests_test_model_qev_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_qev_LDADD = $(MODEL_TEST_LDADD)

@@ -5,17 +5,23 @@
  * transmission in progress), a source (its next packet's arrival), a
  * (port, PG) sender (release of packets held by PFC), and the background
  * marker-refresh tick.  The per-packet ones (ports, sources) live in a
- * tournament tree, the rare ones in a 4-ary heap (see below); ties go by
- * the documented rule (model.h), so runs are deterministic.  Per packet
- * the engine does about two tree path updates, for its arrival and its
- * departure; packet records come from a free-list pool that grows in
- * chunks and is never shrunk.  One loop (run_loop) serves every entry
- * point, with the dispatch inlined in it.
+ * calendar of 1-ns buckets, the rare ones in a 4-ary heap (see below);
+ * ties go by the documented rule (model.h), so runs are deterministic.
+ * Per packet the engine inserts and takes two calendar events, for its
+ * arrival and its departure; packet records come from a free-list pool
+ * that grows in chunks and is never shrunk.  One loop (run_loop) serves
+ * every entry point, with the dispatch inlined in it.
  *
- * Memory layout: a queue's hot fields (struct mqueue) are apart from its
- * cold histogram and drop counters (struct mqcold), and each buffer
- * object's per-window peaks and each queue's per-window delay figures are
- * in their own arrays, so the state one packet touches stays compact.
+ * Memory layout: what one packet touches is packed into few cache lines
+ * (model_int.h says which): per port a line for its egress side, one for
+ * its ingress side and one of interface counters; per PG one line; per
+ * queue three.  A buffer object's peak bookkeeping beyond cur/run and its
+ * per-window peaks (struct mpeak_c), a queue's histogram and drop counters
+ * (struct mqcold, for the queues that exist only) and its per-window delay
+ * figures are in arrays of their own.  Histogram increments are batched
+ * (model_hist_flush) so that their cold lines are not in a packet's path.
+ * Queue events (model_set_queue_events) cost a queue that did not ask for
+ * them one test of a flag byte in a line the packet reads anyway.
  *
  * Packet life: arrival (last bit in) -> forwarding drop? -> ingress
  * admission (device, PG min/shared/headroom, ingress pool) -> egress
@@ -116,171 +122,153 @@ static void heap_pop(struct model *m)
 }
 
 /*
- * The per-packet events (source arrivals, port transmissions) live in a
- * tournament tree with one leaf per port and per source: leaf p is port
- * p, leaf np + i source i.  A node holds the smallest key under it, a key
- * being ((time - tbase) << TLEAF_BITS) | leaf, so equal times go to the
- * lower leaf (ports before sources) and one 64-bit comparison per level
- * does it all; TKEY_NONE (all ones) is no event.  A change walks the
- * leaf's path to the root against each sibling: log2(leaves) steps.  The
- * time base moves up to the clock when keys would run out of bits (every
- * ~9 minutes of virtual time); an event further than TRANGE ahead goes to
- * the heap instead.  The rare events (PFC releases, the marker tick) use
- * the 4-ary heap above; at equal times the tree goes first.
+ * The per-packet events (port transmissions, source arrivals) live in a
+ * calendar: one bucket per ns over a window of CAL_W ns starting at cbase
+ * (the time of the last event taken from it), bucket t % CAL_W.  An
+ * entity is a leaf: port p is leaf p, source i leaf np + i; each has at
+ * most one event.  A bucket is a list of leaves in increasing order (all
+ * at the same time), so equal times go to the lower leaf (ports before
+ * sources), and a bitmap finds the next non-empty bucket.
+ * Events CAL_W ns or more ahead wait in a binary heap ("far") and move
+ * into their bucket when the window reaches them.  Inserting and taking
+ * the next event cost a few instructions each, whatever the number of
+ * leaves.  The rare events (PFC releases, the marker tick) use the 4-ary
+ * heap above; at equal times the calendar goes first.
  */
-#define TLEAF_BITS 24
-#define TLEAF_MASK ((1u << TLEAF_BITS) - 1)
-#define TRANGE	   ((1ULL << (64 - TLEAF_BITS)) - 1)
-#define TKEY_NONE  UINT64_MAX
-#define TLEAF_NONE UINT32_MAX /* m->cur_leaf: no tree event in dispatch */
+#define CAL_NONE UINT32_MAX
 
-static inline void tree_set(struct model *m, uint32_t leaf, uint64_t key)
+static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 {
-	uint64_t *w = m->tree;
-	uint32_t j = leaf + m->tn;
-	uint64_t old = w[j];
-	w[j] = key;
-	if (key < old) {
-		/* an earlier key (a new event): each node on the path becomes
-		 * min(node, key), and stays once it is below key */
-		while (j > 1) {
-			j >>= 1;
-			if (w[j] <= key)
-				break;
-			w[j] = key;
-		}
+	uint32_t b = (uint32_t)(t & CAL_MASK);
+	uint32_t *p = &m->cal_head[b];
+	/* mostly the bucket is empty (its head CAL_NONE, above every leaf)
+	 * or its head is a higher leaf: the new leaf goes first */
+	if (__builtin_expect(*p < leaf, 0)) {
+		do
+			p = &m->cal_next[*p];
+		while (*p < leaf); /* CAL_NONE ends the list */
+	}
+	m->cal_next[leaf] = *p;
+	*p = leaf;
+	m->cal_bits[b >> 6] |= 1ULL << (b & 63);
+	m->cal_n++;
+}
+
+static void far_push(struct model *m, uint64_t t, uint32_t leaf)
+{
+	struct mfar *h = m->far;
+	uint32_t i = m->nfar++;
+	while (i > 0) {
+		uint32_t p = (i - 1) / 2;
+		if (h[p].t <= t)
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i].t = t;
+	h[i].leaf = leaf;
+	m->far_t = h[0].t;
+}
+
+static void far_pop(struct model *m)
+{
+	struct mfar *h = m->far;
+	struct mfar e = h[--m->nfar];
+	uint32_t n = m->nfar, i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && h[c + 1].t < h[c].t)
+			c++;
+		if (e.t <= h[c].t)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (n > 0)
+		h[i] = e;
+	m->far_t = n > 0 ? h[0].t : UINT64_MAX;
+}
+
+/* Move the far events that the window [cbase, cbase + CAL_W) now reaches
+ * into their buckets. */
+static void far_migrate(struct model *m)
+{
+	while (m->far_t - m->cbase < CAL_W) {
+		struct mfar e = m->far[0];
+		far_pop(m);
+		cal_link(m, e.t, e.leaf);
+	}
+}
+
+/* Schedule leaf at t >= now (it has no event now). */
+static inline void cal_insert(struct model *m, uint64_t t, uint32_t leaf)
+{
+	if (__builtin_expect(t - m->cbase >= CAL_W, 0)) {
+		far_push(m, t, leaf);
 		return;
 	}
-	/* a later key (mostly the event just dispatched, the minimum all
-	 * the way up): recompute the path from the siblings, one step per
-	 * level, unrolled (the depth is fixed, so the jump is predicted) */
-#define TSTEP                                                                                      \
-	do {                                                                                       \
-		uint64_t sk = w[j ^ 1];                                                            \
-		key = sk < key ? sk : key;                                                         \
-		j >>= 1;                                                                           \
-		w[j] = key;                                                                        \
-	} while (0)
-	switch (m->tdepth) {
-	case 24:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 23:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 22:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 21:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 20:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 19:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 18:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 17:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 16:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 15:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 14:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 13:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 12:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 11:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 10:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 9:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 8:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 7:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 6:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 5:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 4:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 3:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 2:
-		TSTEP;
-		__attribute__((fallthrough));
-	case 1:
-		TSTEP;
-		break;
-	default:
-		break;
+	cal_link(m, t, leaf);
+}
+
+/* The earliest calendar event: its time and leaf; 0 if there is none.
+ * *bucket gets its bucket for cal_take. */
+static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_t *bucket)
+{
+	if (__builtin_expect(m->cal_n == 0, 0)) {
+		if (m->nfar == 0)
+			return 0;
+		m->cbase = m->far[0].t; /* nothing before it: jump there */
+		far_migrate(m);
 	}
-#undef TSTEP
-}
-
-static void tree_rebuild(uint64_t *w, uint32_t tn)
-{
-	for (uint32_t j = tn - 1; j >= 1; j--)
-		w[j] = w[2 * j] < w[2 * j + 1] ? w[2 * j] : w[2 * j + 1];
-}
-
-/* Move the time base up to the clock. */
-static void tree_rebase(struct model *m)
-{
-	uint64_t d = m->now - m->tbase;
-	for (uint32_t i = 0; i < m->tn; i++) {
-		uint64_t k = m->tree[m->tn + i];
-		if (k != TKEY_NONE)
-			m->tree[m->tn + i] = ((((k >> TLEAF_BITS) - d)) << TLEAF_BITS) | i;
+	uint32_t b0 = (uint32_t)(m->cbase & CAL_MASK), w = b0 >> 6, b;
+	uint64_t bits = m->cal_bits[w] & (~0ULL << (b0 & 63));
+	/* the next non-empty word, going round (back at word w, its bits
+	 * below b0 are the latest times of the window); cal_n > 0 ends it */
+	while (bits == 0) {
+		w = (w + 1) & (CAL_W / 64 - 1);
+		bits = m->cal_bits[w];
 	}
-	tree_rebuild(m->tree, m->tn);
-	m->tbase = m->now;
+	b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
+	*bucket = b;
+	*t = m->cbase + ((b - b0) & CAL_MASK);
+	*leaf = m->cal_head[b];
+	return 1;
 }
 
-/* (Re)build the tree for at least `leaves` leaves, keeping the keys. */
-static int tree_resize(struct model *m, uint32_t leaves)
+/* Remove the event cal_peek returned (the bucket's first leaf); the
+ * window moves up to its time t. */
+static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
 {
-	if (leaves <= m->tn)
+	uint32_t nx = m->cal_next[leaf];
+	m->cal_head[b] = nx;
+	/* clear the bucket's bit if it is now empty; without a branch (it
+	 * goes either way) */
+	m->cal_bits[b >> 6] &= ~((uint64_t)(nx == CAL_NONE) << (b & 63));
+	m->cal_n--;
+	m->cbase = t;
+	if (__builtin_expect(m->far_t - t < CAL_W, 0))
+		far_migrate(m);
+}
+
+/* Room for `leaves` leaves in the calendar (sources added). */
+static int cal_reserve(struct model *m, uint32_t leaves)
+{
+	if (leaves <= m->cal_cap)
 		return 0;
-	if (leaves > TLEAF_MASK)
+	uint32_t cap = m->cal_cap ? m->cal_cap : 64;
+	while (cap < leaves)
+		cap *= 2;
+	uint32_t *nx = realloc(m->cal_next, cap * sizeof(*nx));
+	if (nx == NULL)
 		return -1;
-	uint32_t tn = m->tn ? m->tn : 16;
-	while (tn < leaves)
-		tn *= 2;
-	uint64_t *w = malloc(2 * (size_t)tn * sizeof(*w));
-	if (w == NULL)
+	m->cal_next = nx;
+	struct mfar *f = realloc(m->far, cap * sizeof(*f));
+	if (f == NULL)
 		return -1;
-	for (uint32_t i = 0; i < tn; i++) {
-		uint64_t k = i < m->tn ? m->tree[m->tn + i] : TKEY_NONE;
-		w[tn + i] = k == TKEY_NONE ? k : (k & ~(uint64_t)TLEAF_MASK) | i;
-	}
-	tree_rebuild(w, tn);
-	free(m->tree);
-	m->tree = w;
-	m->tn = tn;
-	m->tdepth = (uint8_t)__builtin_ctz(tn);
+	m->far = f;
+	m->cal_cap = cap;
 	return 0;
 }
 
@@ -293,24 +281,15 @@ static inline uint32_t leaf_of(const struct model *m, uint32_t id)
 static void schedule(struct model *m, uint64_t t, uint32_t id)
 {
 	unsigned type = EV_TYPE(id);
-	int cur = m->in_dispatch && id == m->cur_id;
 	if (type == EV_TX || type == EV_SRC) {
-		if (t - m->tbase >= TRANGE && m->now - m->tbase >= TRANGE / 2)
-			tree_rebase(m);
-		if (t - m->tbase < TRANGE) {
-			uint32_t leaf = leaf_of(m, id);
-			tree_set(m, leaf, ((t - m->tbase) << TLEAF_BITS) | leaf);
-			if (cur && m->cur_from_tree)
-				m->tree_resched = 1;
-			return;
-		}
-		/* too far ahead for the tree: the heap */
+		cal_insert(m, t, leaf_of(m, id));
+		return;
 	}
 	/* The heap event being dispatched (still at the root until its
 	 * handler returns) takes the root's place again: one sift-down
 	 * instead of a pop and a push.  Events pushed during a dispatch are
 	 * never before the root (t >= now, later insertion number). */
-	if (cur && !m->cur_from_tree) {
+	if (m->in_dispatch && id == m->cur_id) {
 		m->resched = 1;
 		m->resched_t = t;
 		return;
@@ -319,38 +298,10 @@ static void schedule(struct model *m, uint64_t t, uint32_t id)
 }
 
 /* schedule() for a port's transmission (leaf = port) or a source's next
- * arrival (leaf = np + index), the per-packet case: straight to the tree
- * when the time is in its range. */
-static inline void schedule_leaf(struct model *m, uint64_t t, uint32_t leaf, uint32_t id)
+ * arrival (leaf = np + index), the per-packet case. */
+static inline void schedule_leaf(struct model *m, uint64_t t, uint32_t leaf)
 {
-	uint64_t d = t - m->tbase;
-	if (d >= TRANGE) {
-		schedule(m, t, id);
-		return;
-	}
-	tree_set(m, leaf, (d << TLEAF_BITS) | leaf);
-	if (leaf == m->cur_leaf)
-		m->tree_resched = 1;
-}
-
-/* The next event's time and id; 0 if none. */
-static inline int next_event(const struct model *m, uint64_t *t, uint32_t *id, int *from_tree)
-{
-	uint64_t k = m->tree[1];
-	uint64_t tt = k == TKEY_NONE ? UINT64_MAX : (k >> TLEAF_BITS) + m->tbase;
-	if (m->nheap > 0 && m->heap[0].t < tt) {
-		*t = m->heap[0].t;
-		*id = m->heap[0].id;
-		*from_tree = 0;
-		return 1;
-	}
-	if (k == TKEY_NONE)
-		return 0;
-	uint32_t leaf = (uint32_t)(k & TLEAF_MASK);
-	*t = tt;
-	*id = leaf < m->np ? EV_ID(EV_TX, leaf) : EV_ID(EV_SRC, leaf - m->np);
-	*from_tree = 1;
-	return 1;
+	cal_insert(m, t, leaf);
 }
 
 /* ---------------------------------------------------------------- pool */
@@ -384,6 +335,24 @@ static inline void pkt_free(struct model *m, struct mpkt *p)
 static inline uint32_t sat_sub(uint32_t a, uint32_t b)
 {
 	return a > b ? a - b : 0;
+}
+
+/* Growth of an object's shared use (occupancy above min) when it takes
+ * c more cells at occupancy cur; mostly the object is above its minimum
+ * already and that is c. */
+static inline uint32_t shared_grow(uint32_t cur, uint32_t c, uint32_t min)
+{
+	if (__builtin_expect(cur >= min, 1))
+		return c;
+	return sat_sub(cur + c, min);
+}
+
+/* Shrink of its shared use when it gives back c of its cur cells. */
+static inline uint32_t shared_shrink(uint32_t cur, uint32_t c, uint32_t min)
+{
+	if (__builtin_expect(cur - c >= min, 1))
+		return c;
+	return sat_sub(cur, min);
 }
 
 static inline uint32_t dyn_limit(double alpha, uint32_t pool, uint32_t used)
@@ -443,9 +412,9 @@ static inline void pk_sub(struct mpeak *k, uint32_t c, uint64_t b)
 static inline void pk_run(struct mpeak *k, uint64_t now, uint32_t alloc)
 {
 	k->run = k->cur;
-	k->run_b = k->cur_b;
-	k->run_t = now;
-	k->run_alloc = alloc;
+	k->c->run_b = k->cur_b;
+	k->c->run_t = now;
+	k->c->run_alloc = alloc;
 }
 
 /* ---------------------------------------------------------------- events */
@@ -538,6 +507,9 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 		e->depth_bytes = depth;
 		e->len = b->len;
 		e->flow_id = b->flow_id;
+		if (slot != MODEL_QUEUE_NONE)
+			e->tail_id = m->ports[out_port].q[slot].enq_cnt;
+		e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
 		ev_hdr(m, e, b);
 	}
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
@@ -562,16 +534,77 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 
 /* ---------------------------------------------------------------- ingress */
 
-/* Would a PG take c more cells in min + shared?  *lim gets the limit. */
-static int pg_fits(const struct model *m, const struct mpg *g, uint32_t c, uint32_t *lim)
+/* A queue's depth in bytes, as events and traces carry it. */
+static inline uint32_t depth32(const struct mqueue *q)
 {
-	uint32_t before = sat_sub(g->pk.cur, g->min_cells);
-	uint32_t after = sat_sub(g->pk.cur + c, g->min_cells);
-	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_used[g->pool];
-	*lim = g->dyn ? dyn_limit(g->alpha, pool, used) : g->lim_cells;
-	if (after == before)
+	return (uint32_t)(q->pk.cur_b > UINT32_MAX ? UINT32_MAX : q->pk.cur_b);
+}
+
+/* An event about copy cp (of body b) in slot s of port `port`: the
+ * fields every per-copy event has; NULL if the ring is full. */
+static struct model_event *ev_copy(struct model *m, unsigned type, const struct mpkt *b,
+				   const struct mpkt *cp, unsigned port, unsigned s, uint64_t delay,
+				   uint32_t depth)
+{
+	struct model_event *e = ev_slot(m);
+	if (e == NULL)
+		return NULL;
+	e->type = (uint8_t)type;
+	e->t_ns = m->now;
+	e->in_port = b->in_port;
+	e->out_port = (uint16_t)port;
+	e->queue = (uint8_t)(s & 7);
+	e->mc = s >= MQ_MC;
+	e->tc = b->tc;
+	e->pg = b->pg;
+	e->delay_ns = delay;
+	e->depth_bytes = depth;
+	e->len = b->len;
+	e->flow_id = b->flow_id;
+	e->copy_id = cp != b ? cp->copy_id : 0;
+	ev_hdr(m, e, b);
+	return e;
+}
+
+/* A per-queue packet event (MODEL_EV_ENQUEUE / _DEQUEUE); kept out of
+ * the hot path. */
+static __attribute__((noinline, cold)) void qev_note(struct model *m, unsigned type,
+						     const struct mpkt *b, const struct mpkt *cp,
+						     unsigned port, unsigned s, uint64_t id,
+						     uint64_t delay)
+{
+	struct model_event *e =
+	    ev_copy(m, type, b, cp, port, s, delay, depth32(&m->ports[port].q[s]));
+	if (e != NULL)
+		e->pkt_id = id;
+}
+
+/* Is shared use `after` within a limit: static (lim_cells) or dynamic,
+ * alpha * the free cells of a pool of `pool` cells with `used` in use?
+ * With alpha >= 1 anything up to the free cells is, without the
+ * multiplication. */
+static inline int lim_ok(uint8_t dyn, double alpha, uint32_t lim_cells, uint32_t after,
+			 uint32_t pool, uint32_t used)
+{
+	if (!dyn)
+		return after <= lim_cells;
+	if (alpha >= 1.0 && after <= sat_sub(pool, used))
 		return 1;
-	return after <= *lim && (uint64_t)used + (after - before) <= pool;
+	return after <= dyn_limit(alpha, pool, used);
+}
+
+/* Would a PG take c more cells in min + shared?  *used gets its pool's
+ * shared use before (for its limit at a new peak, charge_ingress). */
+static int pg_fits(const struct model *m, const struct mpg *g, uint32_t c, uint32_t *used_out)
+{
+	uint32_t d = shared_grow(g->pk.cur, c, g->min_cells);
+	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_used[g->pool];
+	*used_out = used;
+	if (d == 0)
+		return 1;
+	/* d > 0: the shared use after it is cur + c - min */
+	return lim_ok(g->dyn, g->alpha, g->lim_cells, g->pk.cur + c - g->min_cells, pool, used) &&
+	       (uint64_t)used + d <= pool;
 }
 
 static void pfc_event(struct model *m, unsigned port, unsigned pg, int on)
@@ -589,7 +622,7 @@ static void pfc_event(struct model *m, unsigned port, unsigned pg, int on)
 }
 
 static inline __attribute__((always_inline)) void
-charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t lim)
+charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t used)
 {
 	struct mpg *g = &P->pg[b->pg];
 	uint32_t c = b->cells;
@@ -599,16 +632,17 @@ charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint3
 		if (pk_add(&g->pk_hdrm, c, b->len))
 			pk_run(&g->pk_hdrm, now, g->headroom);
 	} else {
-		uint32_t before = sat_sub(g->pk.cur, g->min_cells);
-		int peak = pk_add(&g->pk, c, b->len);
-		uint32_t after = sat_sub(g->pk.cur, g->min_cells);
-		if (peak)
-			pk_run(&g->pk, now, g->min_cells + lim);
-		if (after != before) {
+		uint32_t d = shared_grow(g->pk.cur, c, g->min_cells);
+		if (pk_add(&g->pk, c, b->len))
+			pk_run(&g->pk, now,
+			       g->min_cells +
+				   (g->dyn
+					? dyn_limit(g->alpha, m->cfg.ing_pool_cells[g->pool], used)
+					: g->lim_cells));
+		if (d != 0) {
 			struct mpeak *pp = &m->ip_pk[g->pool];
-			m->ip_used[g->pool] += after - before;
-			if (pk_add(pp, after - before,
-				   (uint64_t)(after - before) * m->cfg.cell_bytes))
+			m->ip_used[g->pool] += d;
+			if (pk_add(pp, d, (uint64_t)d * m->cfg.cell_bytes))
 				pk_run(pp, now, m->cfg.ing_pool_cells[g->pool]);
 		}
 	}
@@ -641,13 +675,11 @@ static void release_ingress(struct model *m, struct mpkt *b)
 	if (b->flags & MP_HDRM) {
 		pk_sub(&g->pk_hdrm, c, b->len);
 	} else {
-		uint32_t before = sat_sub(g->pk.cur, g->min_cells);
+		uint32_t d = shared_shrink(g->pk.cur, c, g->min_cells);
 		pk_sub(&g->pk, c, b->len);
-		uint32_t after = sat_sub(g->pk.cur, g->min_cells);
-		if (after != before) {
-			m->ip_used[g->pool] -= before - after;
-			pk_sub(&m->ip_pk[g->pool], before - after,
-			       (uint64_t)(before - after) * m->cfg.cell_bytes);
+		if (d != 0) {
+			m->ip_used[g->pool] -= d;
+			pk_sub(&m->ip_pk[g->pool], d, (uint64_t)d * m->cfg.cell_bytes);
 		}
 	}
 	pk_sub((b->flags & MP_MC) ? &P->ing_mc : &P->ing_uc, c, b->len);
@@ -734,13 +766,11 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	struct mport *P = &m->ports[port];
 	struct mqueue *q = &P->q[s];
 	uint32_t c = b->cells;
-	uint32_t depth = (uint32_t)(q->pk.cur_b > UINT32_MAX ? UINT32_MAX : q->pk.cur_b);
+	uint32_t depth = depth32(q);
 	unsigned cause = MODEL_DROP_NCAUSES;
 	m->st.copies++;
-	uint32_t before = sat_sub(q->pk.cur, q->min_cells);
-	uint32_t after = sat_sub(q->pk.cur + c, q->min_cells);
+	uint32_t d = shared_grow(q->pk.cur, c, q->min_cells);
 	uint32_t pool = m->cfg.egr_pool_cells[q->pool], used = m->ep_used[q->pool];
-	uint32_t lim = q->dyn ? dyn_limit(q->alpha, pool, used) : q->lim_cells;
 	if (q->limit_pkts != 0 && q->npkts >= q->limit_pkts)
 		cause = MODEL_DROP_EGR_LIMIT;
 	else if (q->wred && q->pk.cur_b >= q->wred_min &&
@@ -748,7 +778,9 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		  rng_unit(m) < q->wred_maxp * (double)(q->pk.cur_b - q->wred_min) /
 				    (double)(q->wred_max - q->wred_min)))
 		cause = MODEL_DROP_WRED;
-	else if (after != before && (after > lim || (uint64_t)used + (after - before) > pool))
+	else if (d != 0 && (!lim_ok(q->dyn, q->alpha, q->lim_cells, q->pk.cur + c - q->min_cells,
+				    pool, used) ||
+			    (uint64_t)used + d > pool))
 		cause = MODEL_DROP_EGR_LIMIT;
 	if (cause != MODEL_DROP_NCAUSES) {
 		m->st.copies_dropped++;
@@ -773,6 +805,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		cp->len = b->len;
 		cp->cells = c;
 		cp->flags = b->flags & (uint8_t)~MP_SAMPLE;
+		cp->copy_id = m->mc_seq;
 	}
 	cp->slot = (uint8_t)s;
 	cp->out_port = (uint16_t)port;
@@ -783,11 +816,11 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	uint64_t now = m->now;
 	q->npkts++;
 	if (pk_add(&q->pk, c, b->len))
-		pk_run(&q->pk, now, q->min_cells + lim);
-	if (after != before) {
-		m->ep_used[q->pool] += after - before;
-		if (pk_add(&m->ep_pk[q->pool], after - before,
-			   (uint64_t)(after - before) * m->cfg.cell_bytes))
+		pk_run(&q->pk, now,
+		       q->min_cells + (q->dyn ? dyn_limit(q->alpha, pool, used) : q->lim_cells));
+	if (d != 0) {
+		m->ep_used[q->pool] += d;
+		if (pk_add(&m->ep_pk[q->pool], d, (uint64_t)d * m->cfg.cell_bytes))
 			pk_run(&m->ep_pk[q->pool], now, pool);
 	}
 	if (s >= MQ_MC) {
@@ -811,6 +844,8 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		q->nt_start_cnt = q->enq_cnt;
 	}
 	mk_enqueue(&q->mk, q->enq_cnt, now);
+	if (__builtin_expect(q->qev & MODEL_QEV_ENQUEUE, 0))
+		qev_note(m, MODEL_EV_ENQUEUE, b, cp, port, s, q->enq_cnt, 0);
 	arm_tick(m);
 	return 1;
 }
@@ -830,7 +865,16 @@ static void start_tx(struct model *m, struct mport *P, unsigned port, int back_t
 	P->busy = 1;
 	P->in_slot = (uint8_t)s;
 	P->frac_fs = fs % FS_PER_NS;
-	schedule_leaf(m, m->now + fs / FS_PER_NS, port, EV_ID(EV_TX, port));
+	schedule_leaf(m, m->now + fs / FS_PER_NS, port);
+}
+
+void model_hist_flush(struct model *m)
+{
+	for (uint32_t i = 0; i < m->hbuf_n; i++) {
+		uint32_t e = m->hbuf[i];
+		m->qcold[e >> 6].hist[e & 63]++;
+	}
+	m->hbuf_n = 0;
 }
 
 static inline unsigned log2_bucket(uint64_t v)
@@ -877,13 +921,11 @@ static void tx_done(struct model *m, unsigned port)
 		P->nonempty &= (uint16_t) ~(1u << s);
 	}
 	q->npkts--;
-	uint32_t before = sat_sub(q->pk.cur, q->min_cells);
+	uint32_t d = shared_shrink(q->pk.cur, c, q->min_cells);
 	pk_sub(&q->pk, c, cp->len);
-	uint32_t after = sat_sub(q->pk.cur, q->min_cells);
-	if (after != before) {
-		m->ep_used[q->pool] -= before - after;
-		pk_sub(&m->ep_pk[q->pool], before - after,
-		       (uint64_t)(before - after) * m->cfg.cell_bytes);
+	if (d != 0) {
+		m->ep_used[q->pool] -= d;
+		pk_sub(&m->ep_pk[q->pool], d, (uint64_t)d * m->cfg.cell_bytes);
 	}
 	pk_sub(s >= MQ_MC ? &P->egr_mc : &P->egr_uc, c, cp->len);
 	m->st.copies_buffered--;
@@ -891,8 +933,8 @@ static void tx_done(struct model *m, unsigned port)
 
 	/* delay: seed 004, seed 000, truth */
 	int64_t nt = -1;
-	q->deq_cnt++;
-	if (q->nt_flag && q->deq_cnt == q->nt_start_cnt) {
+	uint64_t deq_cnt = q->enq_cnt - q->npkts;
+	if (q->nt_flag && deq_cnt == q->nt_start_cnt) {
 		uint64_t lat = now - q->nt_start;
 		q->nt_flag = 0;
 		q->nt_latest = lat;
@@ -901,37 +943,26 @@ static void tx_done(struct model *m, unsigned port)
 		q->nt_count++;
 		nt = (int64_t)lat;
 	}
-	mk_dequeue(&q->mk, q->deq_cnt, now, q->head == NULL);
+	mk_dequeue(&q->mk, deq_cnt, now, q->head == NULL);
 	if (q->mk.delay > q->mk_max)
 		q->mk_max = q->mk.delay;
 	uint64_t soj = now - b->t_arr;
-	q->n++;
 	q->sum += soj;
 	if (soj > q->max)
 		q->max = soj;
-	qcold(m, port, s)->hist[log2_bucket(soj)]++;
+	/* the histogram line is cold: batch the increments (model_hist_flush) */
+	m->hbuf[m->hbuf_n++] = (qindex(P, s) << 6) | log2_bucket(soj);
+	if (__builtin_expect(m->hbuf_n == MODEL_HBUF, 0))
+		model_hist_flush(m);
+	if (__builtin_expect(q->qev & MODEL_QEV_DEQUEUE, 0))
+		qev_note(m, MODEL_EV_DEQUEUE, b, cp, port, s, deq_cnt, soj);
 
 	P->ctr.out_octets += cp->len;
 	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 1);
 
 	if (b->flags & MP_SAMPLE) {
 		b->flags &= (uint8_t)~MP_SAMPLE;
-		struct model_event *e = ev_slot(m);
-		if (e != NULL) {
-			e->type = MODEL_EV_SAMPLE;
-			e->t_ns = now;
-			e->in_port = b->in_port;
-			e->out_port = (uint16_t)port;
-			e->queue = (uint8_t)(s & 7);
-			e->mc = s >= MQ_MC;
-			e->tc = b->tc;
-			e->pg = b->pg;
-			e->delay_ns = soj;
-			e->depth_bytes = cp->depth_enq;
-			e->len = b->len;
-			e->flow_id = b->flow_id;
-			ev_hdr(m, e, b);
-		} else {
+		if (ev_copy(m, MODEL_EV_SAMPLE, b, cp, port, s, soj, cp->depth_enq) == NULL) {
 			/* the ring is full: the sample is lost for its data source */
 			m->ports[b->in_port].ctr.samples_lost++;
 		}
@@ -997,6 +1028,8 @@ static void arrive(struct model *m, struct mpkt *b)
 	b->cells = m->cell_shift ? (b->len + m->cfg.cell_bytes - 1) >> m->cell_shift
 				 : (b->len + m->cfg.cell_bytes - 1) / m->cfg.cell_bytes;
 	b->flags = (uint8_t)((b->flags & MP_MC) | (classify(b) << MP_CAST_S));
+	if (b->flags & MP_MC)
+		m->mc_seq++; /* its copy id */
 	m->st.arrived++;
 	P->ctr.in_octets += b->len;
 	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 0);
@@ -1020,9 +1053,9 @@ static void arrive(struct model *m, struct mpkt *b)
 	}
 	/* ingress admission */
 	struct mpg *g = &P->pg[b->pg];
-	uint32_t lim = 0;
+	uint32_t pg_used = 0;
 	int hdrm = 0, ok = m->cells_used + b->cells <= m->cfg.total_cells;
-	if (ok && !pg_fits(m, g, b->cells, &lim)) {
+	if (ok && !pg_fits(m, g, b->cells, &pg_used)) {
 		if (g->lossless && g->pk_hdrm.cur + b->cells <= g->headroom)
 			hdrm = 1;
 		else
@@ -1045,8 +1078,7 @@ static void arrive(struct model *m, struct mpkt *b)
 			struct mqueue *q = &m->ports[uport].q[uslot];
 			qcold(m, uport, uslot)->drops[MODEL_DROP_ING_LIMIT]++;
 			note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport,
-				  uslot,
-				  (uint32_t)(q->pk.cur_b > UINT32_MAX ? UINT32_MAX : q->pk.cur_b));
+				  uslot, depth32(q));
 		}
 		pkt_free(m, b);
 		return;
@@ -1057,7 +1089,7 @@ static void arrive(struct model *m, struct mpkt *b)
 	int charged = 0;
 	if (!(b->flags & MP_MC)) {
 		if (enqueue_copy(m, b, uport, uslot)) {
-			charge_ingress(m, P, b, hdrm, lim);
+			charge_ingress(m, P, b, hdrm, pg_used);
 			charged = 1;
 			if (!m->ports[uport].busy)
 				start_tx(m, &m->ports[uport], uport, 0);
@@ -1073,7 +1105,7 @@ static void arrive(struct model *m, struct mpkt *b)
 			if (!enqueue_copy(m, b, port, s))
 				continue;
 			if (!charged) {
-				charge_ingress(m, P, b, hdrm, lim);
+				charge_ingress(m, P, b, hdrm, pg_used);
 				charged = 1;
 			}
 			if (!E->busy)
@@ -1090,20 +1122,14 @@ static void arrive(struct model *m, struct mpkt *b)
 
 static void fill_from_src(struct mpkt *b, const struct model_pkt *p)
 {
-	b->len = p->len;
-	b->in_port = p->in_port;
-	b->out_port = p->out_port;
-	b->mc_group = p->mc_group;
-	b->tc = p->tc;
-	b->dscp = p->dscp;
-	b->fwd_drop = p->fwd_drop;
-	b->hdr = p->hdr;
-	b->hdr_len = p->hdr != NULL ? p->hdr_len : 0;
-	b->flow_id = p->flow_id;
+	/* len .. hdr in one block (model_int.h checks the layouts match) */
+	memcpy(&b->len, &p->len,
+	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
+	if (b->hdr == NULL)
+		b->hdr_len = 0;
 	b->cast = p->cast <= MODEL_CAST_BROADCAST ? p->cast : 0;
 	b->flags = p->mc_group ? MP_MC : 0;
 }
-
 /* A sender offers packet p now: through, or held by PFC. */
 static void offer(struct model *m, const struct model_pkt *p)
 {
@@ -1170,7 +1196,7 @@ static void src_fetch(struct model *m, unsigned i)
 {
 	struct msrc *s = &m->srcs[i];
 	for (;;) {
-		if (s->src.next(s->src.state, &s->next) != 1) {
+		if (s->fn(s->state, &s->next) != 1) {
 			s->live = 0;
 			m->src_live--;
 			return;
@@ -1184,7 +1210,7 @@ static void src_fetch(struct model *m, unsigned i)
 	if (s->next.hdr != NULL && s->next.cast == 0)
 		__builtin_prefetch(s->next.hdr);
 	uint64_t t = s->next.t_ns < m->now ? m->now : s->next.t_ns;
-	schedule_leaf(m, t, m->np + i, EV_ID(EV_SRC, i));
+	schedule_leaf(m, t, m->np + i);
 }
 
 static void tick(struct model *m)
@@ -1208,38 +1234,36 @@ static void tick(struct model *m)
 		arm_tick(m);
 }
 
-static inline __attribute__((always_inline)) void dispatch(struct model *m, uint64_t t, uint32_t id,
-							   int from_tree)
+/* Run a calendar event (taken out of the calendar already). */
+static inline __attribute__((always_inline)) void dispatch_leaf(struct model *m, uint64_t t,
+								uint32_t leaf)
 {
 	m->now = t;
-	m->cur_id = id;
-	m->cur_from_tree = (uint8_t)from_tree;
-	m->resched = 0;
-	m->tree_resched = 0;
-	m->in_dispatch = 1;
-	m->cur_leaf = from_tree ? leaf_of(m, id) : TLEAF_NONE;
 	m->st.n_events_processed++;
-	unsigned idx = EV_IDX(id);
-	switch (EV_TYPE(id)) {
-	case EV_SRC:
-		offer(m, &m->srcs[idx].next);
-		src_fetch(m, idx);
-		break;
-	case EV_TX:
-		tx_done(m, idx);
-		break;
-	case EV_REL:
-		release_held(m, idx);
-		break;
-	default:
-		tick(m);
-		break;
+	if (leaf < m->np) {
+		tx_done(m, leaf);
+	} else {
+		uint32_t i = leaf - m->np;
+		offer(m, &m->srcs[i].next);
+		src_fetch(m, i);
 	}
+}
+
+/* Run the heap event at the root (it stays there while it runs). */
+static void dispatch_heap(struct model *m)
+{
+	uint32_t id = m->heap[0].id;
+	m->now = m->heap[0].t;
+	m->cur_id = id;
+	m->resched = 0;
+	m->in_dispatch = 1;
+	m->st.n_events_processed++;
+	if (EV_TYPE(id) == EV_REL)
+		release_held(m, EV_IDX(id));
+	else
+		tick(m);
 	m->in_dispatch = 0;
-	if (from_tree) {
-		if (!m->tree_resched)
-			tree_set(m, m->cur_leaf, TKEY_NONE);
-	} else if (m->resched) {
+	if (m->resched) {
 		struct mheap_ent r = {m->resched_t, m->seq++, id};
 		heap_sift_root(m, r);
 	} else {
@@ -1261,19 +1285,29 @@ enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
  * RUN_AT_LIMIT: the next event is after t_lim. */
 static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int idle_stop)
 {
-	uint64_t t;
-	uint32_t id;
-	int ft;
 	for (uint64_t n = 0;; n++) {
-		if (idle_stop && !busy_work(m))
+		uint64_t t;
+		uint32_t leaf, b;
+		int cal = cal_peek(m, &t, &leaf, &b);
+		/* a calendar event means a live source or a busy port */
+		if (idle_stop && !cal && !busy_work(m))
 			return RUN_DONE;
-		if (!next_event(m, &t, &id, &ft))
+		if (m->nheap > 0 && (!cal || m->heap[0].t < t)) {
+			if (m->heap[0].t > t_lim)
+				return RUN_AT_LIMIT;
+			if (n == max_events)
+				return RUN_MAX_EVENTS;
+			dispatch_heap(m);
+			continue;
+		}
+		if (!cal)
 			return RUN_DONE;
 		if (t > t_lim)
 			return RUN_AT_LIMIT;
 		if (n == max_events)
 			return RUN_MAX_EVENTS;
-		dispatch(m, t, id, ft);
+		cal_take(m, t, leaf, b);
+		dispatch_leaf(m, t, leaf);
 	}
 }
 
@@ -1324,6 +1358,27 @@ int model_set_egress_pause(struct model *m, unsigned port, uint8_t class_mask)
 	return 0;
 }
 
+int model_set_queue_events(struct model *m, uint32_t port, unsigned queue, int mc, unsigned flags,
+			   struct model_err *err)
+{
+	const char *bad = NULL;
+	if (port >= m->np)
+		bad = "port";
+	else if (queue >= (mc ? m->ports[port].n_mcq : m->ports[port].n_ucq))
+		bad = "queue";
+	else if (flags & ~(MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE))
+		bad = "flags";
+	if (bad != NULL) {
+		if (err != NULL)
+			snprintf(err->msg, sizeof(err->msg),
+				 "queue events: bad %s (port %u, %s queue %u, flags 0x%x)", bad,
+				 port, mc ? "multicast" : "unicast", queue, flags);
+		return -1;
+	}
+	m->ports[port].q[(mc ? MQ_MC : 0) + queue].qev = (uint8_t)flags;
+	return 0;
+}
+
 void model_set_trace(struct model *m, model_trace_fn fn, void *arg)
 {
 	m->trace = fn;
@@ -1353,17 +1408,23 @@ int model_add_source(struct model *m, const struct model_source *src)
 		return -1;
 	if (m->nsrc == m->src_cap) {
 		uint32_t cap = m->src_cap ? 2 * m->src_cap : 8;
-		struct msrc *s = realloc(m->srcs, cap * sizeof(*s));
+		/* cache-line aligned (struct msrc): no realloc */
+		struct msrc *s = aligned_alloc(MODEL_LINE, cap * sizeof(*s));
 		if (s == NULL)
 			return -1;
+		if (m->nsrc > 0)
+			memcpy(s, m->srcs, m->nsrc * sizeof(*s));
+		free(m->srcs);
 		m->srcs = s;
 		m->src_cap = cap;
 	}
-	if (tree_resize(m, m->np + m->nsrc + 1) < 0)
+	if (cal_reserve(m, m->np + m->nsrc + 1) < 0)
 		return -1;
 	unsigned i = m->nsrc++;
 	memset(&m->srcs[i], 0, sizeof(m->srcs[i]));
 	m->srcs[i].src = *src;
+	m->srcs[i].fn = src->next;
+	m->srcs[i].state = src->state;
 	m->srcs[i].live = 1;
 	m->src_live++;
 	src_fetch(m, i);
@@ -1401,11 +1462,10 @@ static void sum_add(struct msum *s, uint32_t min, const struct model_limit *l, u
 
 static void init_peaks(struct model *m, struct mpeak *k, uint32_t alloc)
 {
-	k->w = &m->win[m->win_used];
-	m->win_used += MODEL_NUM_WINDOWS;
-	k->run_alloc = alloc;
+	k->c = &m->win[m->win_used++];
+	k->c->run_alloc = alloc;
 	for (unsigned w = 0; w < MODEL_NUM_WINDOWS; w++)
-		k->w[w].alloc = alloc;
+		k->c->w[w].alloc = alloc;
 }
 static void setup_port(struct model *m, struct mport *P, const struct model_port_config *c)
 {
@@ -1460,7 +1520,10 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 		init_peaks(m, &G->pk_hdrm, G->headroom);
 	}
 	for (unsigned s = 0; s < MQ_SLOTS; s++)
-		init_peaks(m, &P->q[s].pk, P->q[s].present ? model_q_alloc(m, &P->q[s]) : 0);
+		if (P->q[s].present)
+			init_peaks(m, &P->q[s].pk, model_q_alloc(m, &P->q[s]));
+	P->qbase = m->nq;
+	m->nq += P->n_ucq + P->n_mcq;
 	init_peaks(m, &P->ing_uc, model_sum_alloc(m, &P->sum_pg, 0));
 	init_peaks(m, &P->ing_mc, model_sum_alloc(m, &P->sum_pg, 0));
 	init_peaks(m, &P->egr_uc, model_sum_alloc(m, &P->sum_uc, 1));
@@ -1497,7 +1560,6 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 		m->cfg.dwrr_quantum = 2048;
 	model_rng_seed(&m->rng, cfg->seed);
 	m->np = cfg->nports + 1;
-	m->cur_leaf = TLEAF_NONE;
 	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)
 		m->cell_shift = (uint8_t)__builtin_ctz(cfg->cell_bytes);
 	/* cache-line aligned: the hot parts of ports, PGs and queues start
@@ -1509,15 +1571,25 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	m->ring = malloc((size_t)m->ring_cap * sizeof(*m->ring));
 	if (m->ports == NULL || m->ring == NULL)
 		goto nomem;
-	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || tree_resize(m, m->np + 1) < 0)
+	m->far_t = UINT64_MAX;
+	m->cal_head = malloc(CAL_W * sizeof(*m->cal_head));
+	if (m->cal_head == NULL)
 		goto nomem;
-	/* per port: 16 queues, 8 PGs and their headroom, 4 port objects;
-	 * device uc/mc and 2 x 4 pools */
-	m->nwin = (m->np * (MQ_SLOTS + 2 * MODEL_NUM_PG + 4) + 2 + 2 * MODEL_MAX_POOLS) *
-		  MODEL_NUM_WINDOWS;
+	memset(m->cal_head, 0xff, CAL_W * sizeof(*m->cal_head)); /* CAL_NONE */
+	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || cal_reserve(m, m->np + 1) < 0)
+		goto nomem;
+	/* per port: its queues, 8 PGs and their headroom, 4 port objects;
+	 * device uc/mc and 2 x 4 pools; cold queue data for the queues that
+	 * exist only */
+	uint32_t nq = 0;
+	for (unsigned i = 0; i < m->np; i++) {
+		const struct model_port_config *pc = i < cfg->nports ? &cfg->ports[i] : &cfg->cpu;
+		nq += pc->n_ucq + pc->n_mcq;
+	}
+	m->nwin = nq + m->np * (2 * MODEL_NUM_PG + 4) + 2 + 2 * MODEL_MAX_POOLS;
 	m->win = calloc(m->nwin, sizeof(*m->win));
-	m->dwin = calloc((size_t)m->np * MQ_SLOTS * MODEL_NUM_WINDOWS, sizeof(*m->dwin));
-	m->qcold = calloc((size_t)m->np * MQ_SLOTS, sizeof(*m->qcold));
+	m->dwin = calloc((size_t)nq * MODEL_NUM_WINDOWS, sizeof(*m->dwin));
+	m->qcold = calloc(nq, sizeof(*m->qcold));
 	if (m->win == NULL || m->dwin == NULL || m->qcold == NULL)
 		goto nomem;
 	for (unsigned i = 0; i < m->np; i++)
@@ -1550,7 +1622,9 @@ void model_free(struct model *m)
 		free(c);
 	}
 	free(m->heap);
-	free(m->tree);
+	free(m->cal_head);
+	free(m->cal_next);
+	free(m->far);
 	free(m->win);
 	free(m->dwin);
 	free(m->qcold);

@@ -8,7 +8,8 @@
  * strict priority and DWRR at line rate, and keeps the telemetry a backend
  * reports: occupancy and windowed peaks, interface counters, drops by
  * cause, queue delay (seed 004 non-tagged, seed 000 marker, ground truth)
- * and a bounded event ring (drops, sampled departures, PFC).
+ * and a bounded event ring (drops, sampled departures, PFC, and per-queue
+ * enqueues and dequeues where asked).
  *
  * The library has no dependency on the daemon.  It is deterministic for a
  * given configuration, seed and sources.  Memory is proportional to
@@ -491,11 +492,11 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
  * Same-clock enqueues are applied before dequeues (FIG 7 t8).
  */
 struct model_marker {
+	uint64_t tail_id, tail_ts; /* (the fields an enqueue touches first) */
+	uint8_t has_marker, has_tail;
 	uint64_t marker_id, marker_ts;
-	uint64_t tail_id, tail_ts;
 	uint64_t departed_delay;
 	uint64_t delay; /* stored delay (226) */
-	uint8_t has_marker, has_tail;
 };
 
 void model_marker_init(struct model_marker *mk);
@@ -509,9 +510,12 @@ uint64_t model_marker_refresh(struct model_marker *mk, uint64_t now);
 /* ------------------------------------------------------------------ */
 
 enum model_event_type {
-	MODEL_EV_DROP = 1,   /* a packet (copy) dropped */
-	MODEL_EV_SAMPLE = 2, /* departure of a packet marked for sampling */
-	MODEL_EV_PFC = 3     /* XOFF (pfc_on = 1) / XON sent for in_port, pg */
+	MODEL_EV_DROP = 1,    /* a packet (copy) dropped */
+	MODEL_EV_SAMPLE = 2,  /* departure of a packet marked for sampling */
+	MODEL_EV_PFC = 3,     /* XOFF (pfc_on = 1) / XON sent for in_port, pg */
+	MODEL_EV_ENQUEUE = 4, /* a copy admitted to a queue (queue events on) */
+	MODEL_EV_DEQUEUE = 5  /* a copy finished leaving a queue (last bit out;
+				 queue events on) */
 };
 
 #define MODEL_PORT_NONE	 0xffff /* unknown port (multicast drop at ingress) */
@@ -527,14 +531,45 @@ struct model_event {
 	uint16_t out_port; /* port index or MODEL_PORT_NONE */
 	uint8_t tc, pg, pfc_on;
 	uint64_t t_ns;	      /* when it happened (departure for samples) */
-	uint64_t delay_ns;    /* sample: departure - arrival */
-	uint32_t depth_bytes; /* queue depth in bytes met at enqueue (sample)
-				 or at the drop (drop) */
+	uint64_t delay_ns;    /* sample, dequeue: departure - arrival */
+	uint64_t pkt_id;      /* enqueue/dequeue: the copy's per-queue sequence
+				 number in enqueue order (the first copy ever
+				 admitted to the queue is 1); others 0 */
+	uint64_t tail_id;     /* drop with a queue: pkt_id of the last copy
+				 admitted to that queue (0: none yet); others 0 */
+	uint64_t copy_id;     /* multicast packet: one non-zero id shared by all
+				 its copies (and its drops); unicast 0 */
+	uint32_t depth_bytes; /* queue depth in bytes met at enqueue (sample),
+				 at the drop (drop), or after the event
+				 (enqueue, dequeue) */
 	uint32_t len;	      /* frame length */
 	uint32_t flow_id;
 	uint16_t hdr_len; /* bytes in hdr */
 	uint8_t hdr[MODEL_EVENT_HDR_MAX];
 };
+
+/*
+ * Per-queue packet events, for visibility monitors: with MODEL_QEV_ENQUEUE
+ * set for a queue, every copy admitted to it queues a MODEL_EV_ENQUEUE
+ * event; with MODEL_QEV_DEQUEUE, every copy that departs from it (last bit
+ * out) a MODEL_EV_DEQUEUE event.  Their fields: queue, mc (1: multicast
+ * queue), in_port, out_port, tc, pg, len, flow_id, hdr/hdr_len as for
+ * samples; t_ns the time of the event; depth_bytes the queue's depth in
+ * bytes just after the event; pkt_id the copy's sequence number in the
+ * queue; copy_id as above; delay_ns departure - arrival (dequeue; 0 for
+ * enqueue).  A queue is FIFO, so dequeue pkt_ids come in the order of the
+ * enqueue ones.  They go into the same bounded ring as the other events
+ * (overflow counted in events_lost).  Default: off for every queue.
+ *
+ * model_set_queue_events sets the mask (MODEL_QEV_* or 0 = off) of
+ * unicast (mc 0) or multicast queue `queue` of `port` (0..nports; nports
+ * is the CPU port).  Returns 0, or -1 with a message in err (if not NULL)
+ * on a bad port, queue or flag.
+ */
+#define MODEL_QEV_ENQUEUE 1u
+#define MODEL_QEV_DEQUEUE 2u
+int model_set_queue_events(struct model *m, uint32_t port, unsigned queue, int mc, unsigned flags,
+			   struct model_err *err);
 
 /* Take up to max events, oldest first; returns how many. */
 size_t model_events_read(struct model *m, struct model_event *ev, size_t max);

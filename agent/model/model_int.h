@@ -6,6 +6,8 @@
 #ifndef BSFLOWD_MODEL_MODEL_INT_H
 #define BSFLOWD_MODEL_MODEL_INT_H
 
+#include <stddef.h>
+
 #include "agent/model/model.h"
 #include "agent/model/rng.h"
 
@@ -15,18 +17,23 @@ int model_config_check(const struct model_config *cfg, struct model_err *err);
 #define MQ_SLOTS 16
 #define MQ_MC	 8
 
-/* A buffer object's occupancy and peaks.  run* is the peak since the last
- * read of any window; w[] (kept apart, it is cold) holds each window's
- * peak up to that read. */
+/* A buffer object's occupancy and peaks.  run is the peak since the last
+ * read of any window; the rest of it (bytes, time, allocation at that
+ * peak) and each window's peak up to that read are cold (struct mpeak_c,
+ * in m->win), written only when run rises or at a read. */
 struct mpeak_w {
 	uint32_t cells, alloc;
 	uint64_t bytes, t;
 };
+struct mpeak_c {
+	uint32_t run_alloc;
+	uint64_t run_b, run_t;
+	struct mpeak_w w[MODEL_NUM_WINDOWS];
+};
 struct mpeak {
 	uint32_t cur, run;
-	uint32_t run_alloc;
-	uint64_t cur_b, run_b, run_t;
-	struct mpeak_w *w; /* MODEL_NUM_WINDOWS entries in model.win */
+	uint64_t cur_b;
+	struct mpeak_c *c;
 };
 
 /* A queue's delay figures as last seen by one read window (cold): the
@@ -53,23 +60,38 @@ enum { CAST_UC = 0, CAST_MC = 1, CAST_BC = 2 };
 struct mpkt {
 	struct mpkt *next; /* queue, hold list or free list */
 	struct mpkt *body;
-	const uint8_t *hdr;
-	uint64_t t_arr;
+	/* len .. hdr: laid out as in struct model_pkt, copied in one block
+	 * from the source's packet (fill_from_src) */
 	uint32_t len;
+	uint16_t in_port, out_port;
+	uint16_t mc_group;
+	uint8_t tc, dscp;
+	uint16_t fwd_drop;
+	uint16_t hdr_len;
 	uint32_t flow_id;
+	const uint8_t *hdr;
+	union {
+		uint64_t t_arr;	  /* body: arrival time */
+		uint64_t copy_id; /* multicast copy: its packet's copy id */
+	};
 	uint32_t depth_enq; /* copy: queue bytes met at enqueue */
 	uint32_t cells;
-	uint16_t in_port, out_port;
-	uint16_t hdr_len;
 	uint16_t refs;
-	uint16_t mc_group;
-	uint16_t fwd_drop;
-	uint8_t tc, pg, flags, slot;
-	uint8_t dscp, cast;
+	uint8_t pg, flags, slot, cast;
 };
 
+#define MPKT_SAME(f)                                                                               \
+	(offsetof(struct mpkt, f) - offsetof(struct mpkt, len) ==                                  \
+	     offsetof(struct model_pkt, f) - offsetof(struct model_pkt, len) &&                    \
+	 sizeof(((struct mpkt *)0)->f) == sizeof(((struct model_pkt *)0)->f))
+_Static_assert(MPKT_SAME(in_port) && MPKT_SAME(out_port) && MPKT_SAME(mc_group) && MPKT_SAME(tc) &&
+		   MPKT_SAME(dscp) && MPKT_SAME(fwd_drop) && MPKT_SAME(hdr_len) &&
+		   MPKT_SAME(flow_id) && MPKT_SAME(hdr),
+	       "struct mpkt len..hdr must mirror struct model_pkt");
+#undef MPKT_SAME
+
 /* A queue's cold data, apart so that the queues' hot fields pack densely
- * (m->qcold, one per queue slot of every port). */
+ * (m->qcold, one per queue that exists, by qindex()). */
 struct mqcold {
 	uint64_t hist[MODEL_DELAY_HIST];    /* ground-truth sojourn histogram */
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
@@ -79,25 +101,28 @@ struct mqcold {
  * to; model.c allocates the ports with aligned_alloc. */
 #define MODEL_LINE 64
 
-/* Fields are in order of use: what every packet touches first (enqueue:
- * the first three lines; departure: the first four). */
+/* Line 0: the queue and its admission; line 1: what an enqueue adds
+ * (seed 004 and seed 000 state); line 2: what a departure adds (the rest
+ * of the marker, ground truth, delay maxima); then the rare fields.
+ * Copies departed = enq_cnt - npkts (no counter of its own). */
 struct mqueue {
 	_Alignas(MODEL_LINE) struct mpkt *head;
 	struct mpkt *tail;
+	struct mpeak pk;
 	uint32_t npkts, limit_pkts;
 	uint32_t min_cells, lim_cells;
 	double alpha;
+	/* line 1 */
 	uint8_t dyn, pool, wred, nt_flag, sched, is_mc, present;
-	/* seed 004 */
-	uint32_t enq_cnt, deq_cnt, nt_start_cnt;
-	uint64_t nt_start;
-	struct mpeak pk;
-	/* seed 000 */
+	uint8_t qev; /* MODEL_QEV_* mask: per-packet queue events wanted */
+	/* seed 004; enq_cnt is also the queue's last pkt_id (model.h) */
+	uint64_t enq_cnt, nt_start, nt_start_cnt;
+	/* seed 000 (spans lines 1 and 2, model.h orders it) */
 	struct model_marker mk;
-	/* ground truth */
-	uint64_t n, sum, max;
+	/* ground truth (count: enq_cnt - npkts) */
+	uint64_t sum, max;
 	/* delay since the last read of any window (see struct mdelay_w) */
-	uint64_t nt_latest, nt_max, nt_count, mk_max;
+	uint64_t mk_max, nt_latest, nt_max, nt_count;
 	/* DWRR */
 	uint32_t quantum;
 	int64_t deficit;
@@ -106,16 +131,17 @@ struct mqueue {
 	double wred_maxp;
 };
 
-/* Line 0: what admission and the sender's pause test read. */
+/* Line 0: what admission, the sender's pause test and the PG's
+ * occupancy need per packet (pk's cold pointer starts line 1). */
 struct mpg {
 	_Alignas(MODEL_LINE) uint32_t min_cells;
-	uint32_t lim_cells, headroom, xoff, xon;
-	uint8_t dyn, pool, lossless, xoff_state, rel_armed;
+	uint32_t lim_cells;
 	double alpha;
-	/* sender side: PFC pause window and held packets */
-	uint64_t pause_start, pause_end;
+	uint8_t dyn, pool, lossless, xoff_state, rel_armed;
 	struct mpkt *hold_head;
-	struct mpeak pk; /* min + shared use */
+	uint64_t pause_start, pause_end; /* sender side: PFC pause window */
+	struct mpeak pk;		 /* min + shared use */
+	uint32_t headroom, xoff, xon;
 	struct mpkt *hold_tail;
 	struct mpeak pk_hdrm; /* headroom use */
 };
@@ -126,8 +152,10 @@ struct msum {
 	double alpha[MODEL_MAX_POOLS];
 };
 
-/* Fields are in order of use: what every packet touches first, the
- * queues and PGs last. */
+/* Line 0: the egress side of a packet (transmission, scheduler, egress
+ * unicast occupancy); line 1: the ingress side; line 2: the interface
+ * counters a packet moves (in_* and out_octets .. out_mcast); then the
+ * rest, the PGs and the queues. */
 struct mport {
 	_Alignas(MODEL_LINE) uint64_t fs_per_byte; /* femtoseconds per byte on the wire */
 	uint64_t frac_fs;			   /* sub-ns end of the transmission in progress */
@@ -137,27 +165,47 @@ struct mport {
 	uint8_t n_ucq, n_mcq;
 	uint16_t nonempty; /* bit per slot */
 	uint16_t paused;   /* bit per slot: downstream PFC */
+	uint16_t sp_mask;  /* bit per strict-priority slot */
 	uint8_t ndwrr;
-	uint16_t sp_mask; /* bit per strict-priority slot */
 	uint8_t rr, rr_turn;
-	uint8_t tc_pg[MODEL_NUM_TC], tc_ucq[MODEL_NUM_TC], tc_mcq[MODEL_NUM_TC];
+	uint8_t tc_ucq[MODEL_NUM_TC];
+	uint32_t qbase; /* qindex() of its first queue */
+	struct mpeak egr_uc;
+	/* line 1 */
+	uint8_t tc_pg[MODEL_NUM_TC];
 	uint32_t sampling_rate, skip;
-	uint8_t dwrr_list[MQ_SLOTS];
-	struct mpeak ing_uc, egr_uc;
-	struct model_if_counters ctr;
-	struct mpeak ing_mc, egr_mc;
+	struct mpeak ing_uc;
+	uint8_t tc_mcq[MODEL_NUM_TC];
 	uint64_t pfc_delay;
+	/* line 2 */
+	_Alignas(MODEL_LINE) struct model_if_counters ctr;
+	struct mpeak ing_mc, egr_mc;
+	uint8_t dwrr_list[MQ_SLOTS];
 	struct msum sum_pg, sum_uc, sum_mc;
 	uint64_t drop_in[MODEL_DROP_NCAUSES], drop_out[MODEL_DROP_NCAUSES];
 	struct mpg pg[MODEL_NUM_PG];
 	struct mqueue q[MQ_SLOTS];
 };
 
+/* The line boundaries the comments above promise. */
+_Static_assert(offsetof(struct mqueue, dyn) == MODEL_LINE, "mqueue line 0");
+_Static_assert(offsetof(struct mqueue, mk.marker_id) + 8 <= 2 * MODEL_LINE, "mqueue line 1");
+_Static_assert(offsetof(struct mqueue, nt_max) + 8 <= 3 * MODEL_LINE, "mqueue line 2");
+_Static_assert(offsetof(struct mpg, pk.c) == MODEL_LINE, "mpg line 0");
+_Static_assert(offsetof(struct mport, egr_uc.c) == MODEL_LINE, "mport line 0");
+_Static_assert(offsetof(struct mport, ctr) == 2 * MODEL_LINE, "mport line 1");
+_Static_assert(offsetof(struct mport, ctr.out_mcast) + 8 <= 3 * MODEL_LINE, "mport line 2");
+
+/* A source: line 0 is what a packet uses (its next packet, and how to
+ * get the one after), the source as given (free, name) is apart. */
 struct msrc {
+	_Alignas(MODEL_LINE) struct model_pkt next;
+	int (*fn)(void *state, struct model_pkt *p); /* src.next */
+	void *state;				     /* src.state */
 	struct model_source src;
-	struct model_pkt next;
 	uint8_t live;
 };
+_Static_assert(offsetof(struct msrc, state) + sizeof(void *) <= MODEL_LINE, "msrc line 0");
 
 /* A rare event (PFC release, marker tick) in the 4-ary heap. */
 struct mheap_ent {
@@ -165,6 +213,18 @@ struct mheap_ent {
 	uint64_t seq; /* insertion number: ties run in insertion order */
 	uint32_t id;
 };
+
+/* The calendar's window of per-packet events in ns (a power of two, at
+ * least 64) and its far events. */
+#define CAL_W	 4096u
+#define CAL_MASK ((uint64_t)CAL_W - 1)
+struct mfar {
+	uint64_t t;
+	uint32_t leaf;
+};
+
+/* Histogram increments batched before they reach the cold lines. */
+#define MODEL_HBUF 512
 
 struct mchunk {
 	struct mchunk *next;
@@ -188,15 +248,19 @@ struct model {
 	/* events */
 	struct mheap_ent *heap; /* rare events */
 	uint32_t nheap, heap_cap;
-	uint64_t *tree; /* tournament tree, 2 * tn keys (model.c) */
-	uint64_t tbase; /* time base of the tree's keys */
-	uint32_t tn;	/* leaves (power of two) */
-	uint8_t tdepth; /* log2(tn) */
 	uint64_t seq;
-	uint32_t cur_id;   /* event being dispatched */
-	uint32_t cur_leaf; /* its tree leaf, or all ones (heap event, or none) */
-	uint8_t in_dispatch, cur_from_tree, resched, tree_resched;
+	uint32_t cur_id; /* heap event being dispatched */
+	uint8_t in_dispatch, resched;
 	uint64_t resched_t; /* heap events */
+	/* the calendar of per-packet events (model.c) */
+	uint64_t cbase;		       /* window start */
+	uint32_t cal_n;		       /* events in buckets */
+	uint32_t *cal_head;	       /* CAL_W buckets: first leaf */
+	uint32_t *cal_next;	       /* per leaf: next leaf in its bucket */
+	uint64_t cal_bits[CAL_W / 64]; /* bit per non-empty bucket */
+	struct mfar *far;	       /* events CAL_W ns or more ahead (binary heap) */
+	uint64_t far_t;		       /* the earliest of them, UINT64_MAX if none */
+	uint32_t nfar, cal_cap;
 	struct msrc *srcs;
 	uint32_t nsrc, src_cap, src_live;
 	uint8_t tick_armed;
@@ -207,15 +271,22 @@ struct model {
 	struct mchunk *chunks;
 
 	/* peak windows of every buffer object */
-	struct mpeak_w *win;
+	struct mpeak_c *win;
 	uint32_t nwin, win_used;
-	struct mqcold *qcold; /* queue (port * MQ_SLOTS + slot) */
-	/* delay windows: queue (port * MQ_SLOTS + slot) * MODEL_NUM_WINDOWS + w */
+	uint32_t nq;	      /* present queues (all ports) */
+	struct mqcold *qcold; /* per present queue, by qindex() */
+	/* ground-truth histogram increments not yet applied to qcold:
+	 * (qindex << 6) | bucket; model_hist_flush applies them */
+	uint32_t hbuf_n;
+	uint32_t hbuf[MODEL_HBUF];
+	/* delay windows: qindex() * MODEL_NUM_WINDOWS + w */
 	struct mdelay_w *dwin;
 
 	/* event ring */
 	struct model_event *ring;
 	uint32_t ring_cap, ring_head, ring_n;
+
+	uint64_t mc_seq; /* copy id of the last multicast packet to arrive */
 
 	struct model_stats st;
 	model_trace_fn trace;
@@ -266,12 +337,20 @@ static inline void mk_dequeue(struct model_marker *mk, uint64_t id, uint64_t now
 	mk_refresh(mk, now);
 }
 
+/* The index of a present queue among all present queues (its qcold and
+ * dwin entries): the port's first, then unicast before multicast. */
+static inline uint32_t qindex(const struct mport *P, unsigned slot)
+{
+	return P->qbase + (slot < MQ_MC ? slot : P->n_ucq + slot - MQ_MC);
+}
+
 static inline struct mqcold *qcold(const struct model *m, unsigned port, unsigned slot)
 {
-	return &m->qcold[port * MQ_SLOTS + slot];
+	return &m->qcold[qindex(&m->ports[port], slot)];
 }
 
 /* model.c helpers used by model_telem.c */
+void model_hist_flush(struct model *m);
 uint32_t model_q_alloc(const struct model *m, const struct mqueue *q);
 uint32_t model_pg_alloc(const struct model *m, const struct mpg *g);
 uint32_t model_sum_alloc(const struct model *m, const struct msum *s, int egress);

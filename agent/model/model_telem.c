@@ -22,28 +22,29 @@
 static void pk_read(struct mpeak *k, unsigned w, uint64_t now, uint32_t alloc_now,
 		    struct model_occ *o)
 {
+	struct mpeak_c *c = k->c;
 	for (unsigned j = 0; j < MODEL_NUM_WINDOWS; j++) {
-		if (k->run > k->w[j].cells) {
-			k->w[j].cells = k->run;
-			k->w[j].bytes = k->run_b;
-			k->w[j].t = k->run_t;
-			k->w[j].alloc = k->run_alloc;
+		if (k->run > c->w[j].cells) {
+			c->w[j].cells = k->run;
+			c->w[j].bytes = c->run_b;
+			c->w[j].t = c->run_t;
+			c->w[j].alloc = c->run_alloc;
 		}
 	}
 	o->cur_cells = k->cur;
 	o->cur_bytes = k->cur_b;
-	o->peak_cells = k->w[w].cells;
-	o->peak_bytes = k->w[w].bytes;
-	o->peak_t_ns = k->w[w].t;
-	o->alloc_cells = k->w[w].alloc;
-	k->w[w].cells = k->cur;
-	k->w[w].bytes = k->cur_b;
-	k->w[w].t = now;
-	k->w[w].alloc = alloc_now;
+	o->peak_cells = c->w[w].cells;
+	o->peak_bytes = c->w[w].bytes;
+	o->peak_t_ns = c->w[w].t;
+	o->alloc_cells = c->w[w].alloc;
+	c->w[w].cells = k->cur;
+	c->w[w].bytes = k->cur_b;
+	c->w[w].t = now;
+	c->w[w].alloc = alloc_now;
 	k->run = k->cur;
-	k->run_b = k->cur_b;
-	k->run_t = now;
-	k->run_alloc = alloc_now;
+	c->run_b = k->cur_b;
+	c->run_t = now;
+	c->run_alloc = alloc_now;
 }
 
 struct model_buffers *model_buffers_new(const struct model *m)
@@ -147,11 +148,14 @@ int model_read_drops(const struct model *m, unsigned port, struct model_port_dro
 	if (port >= m->np)
 		return -1;
 	const struct mport *P = &m->ports[port];
+	memset(d, 0, sizeof(*d));
 	memcpy(d->in, P->drop_in, sizeof(d->in));
 	memcpy(d->out, P->drop_out, sizeof(d->out));
 	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
-		memcpy(d->ucq[q], qcold(m, port, q)->drops, sizeof(d->ucq[q]));
-		memcpy(d->mcq[q], qcold(m, port, MQ_MC + q)->drops, sizeof(d->mcq[q]));
+		if (m->ports[port].q[q].present)
+			memcpy(d->ucq[q], qcold(m, port, q)->drops, sizeof(d->ucq[q]));
+		if (m->ports[port].q[MQ_MC + q].present)
+			memcpy(d->mcq[q], qcold(m, port, MQ_MC + q)->drops, sizeof(d->mcq[q]));
 	}
 	return 0;
 }
@@ -175,7 +179,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	if (cur > q->mk_max)
 		q->mk_max = cur;
 	/* fold the running maxima into every window, then report and reset w */
-	struct mdelay_w *dw = &m->dwin[((size_t)port * MQ_SLOTS + slot) * MODEL_NUM_WINDOWS];
+	struct mdelay_w *dw = &m->dwin[(size_t)qindex(&m->ports[port], slot) * MODEL_NUM_WINDOWS];
 	for (unsigned j = 0; j < MODEL_NUM_WINDOWS; j++) {
 		if (q->nt_max > dw[j].nt_max)
 			dw[j].nt_max = q->nt_max;
@@ -189,9 +193,10 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->nt_win_count = q->nt_count - w->nt_seen;
 	d->mk_delay_ns = cur;
 	d->mk_max_ns = w->mk_max;
-	d->n = q->n;
+	d->n = q->enq_cnt - q->npkts;
 	d->sum_ns = q->sum;
 	d->max_ns = q->max;
+	model_hist_flush(m);
 	memcpy(d->hist, qcold(m, port, slot)->hist, sizeof(d->hist));
 	w->nt_max = 0;
 	w->mk_max = cur;

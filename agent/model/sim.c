@@ -8,6 +8,8 @@
  * percentages and queue delay (ground truth, the seed 004 non-tagged
  * method, the seed 000 marker method), drops by cause, totals, and the
  * number of simulated packets per wall-clock second.  See bsflow-sim(1).
+ * The figures are read once, after the run, into a struct report; the text
+ * and JSON printers only format it.
  * Exit codes: 0 success, 1 a bad config file, scenario or capture (or the
  * model failed), 2 bad command-line usage.
  */
@@ -67,82 +69,151 @@ static uint64_t sum_xoff(const struct model_if_counters *c)
 	return s;
 }
 
-/* Everything printed, read once at the end of the run. */
+/* One port's figures. */
 struct port_report {
 	struct model_if_counters c;
 	struct model_port_drops d;
-	struct model_delay ud[MODEL_MAX_QUEUES], md[MODEL_MAX_QUEUES];
+	uint64_t rx_pkts, tx_pkts, pfc_xoff;
 };
 
-static int queue_active(const struct model_delay *d, const uint64_t *drops,
-			const struct model_occ *o)
+/* One queue's figures. */
+struct queue_report {
+	unsigned port, queue;
+	int mc;
+	struct model_delay d;
+	const uint64_t *drops;	     /* by cause, in the port's report */
+	const struct model_occ *occ; /* in the buffers */
+	uint64_t drops_total;
+	double mean_ns; /* true mean sojourn, 0 with no packets */
+};
+
+/* Everything printed, read once at the end of the run: the one walk over
+ * ports and queues, shared by the text and JSON printers. */
+struct report {
+	const char *file;
+	const struct model_scenario *sc;
+	const struct model_config *cfg;
+	struct model_stats st;
+	struct model_buffers *b;
+	struct port_report *pr;	 /* cfg->nports */
+	struct queue_report *qr; /* nqr active queues, by port, unicast first */
+	unsigned nqr;
+	double vt, wall, pps;
+};
+
+static void report_free(struct report *r)
 {
-	return d->n > 0 || sum_causes(drops) > 0 || o->peak_cells > 0;
+	free(r->qr);
+	free(r->pr);
+	model_buffers_free(r->b);
 }
 
-static void print_text(const char *file, const struct model_scenario *sc, struct model *m,
-		       const struct model_buffers *b, const struct port_report *pr, double vt,
-		       double wall)
+/* Reads queue q of port p (multicast if mc) into the next row of r->qr,
+ * which is kept only if the queue carried, dropped or held a packet. */
+static void read_queue(struct model *m, struct report *r, unsigned p, unsigned q, int mc)
+{
+	struct queue_report *w = &r->qr[r->nqr];
+	const struct port_report *pr = &r->pr[p];
+
+	w->port = p;
+	w->queue = q;
+	w->mc = mc;
+	model_read_delay(m, 0, p, q, mc, &w->d);
+	w->drops = mc ? pr->d.mcq[q] : pr->d.ucq[q];
+	w->occ = mc ? &r->b->ports[p].mcq[q] : &r->b->ports[p].ucq[q];
+	w->drops_total = sum_causes(w->drops);
+	w->mean_ns = w->d.n ? (double)w->d.sum_ns / w->d.n : 0.0;
+	if (w->d.n > 0 || w->drops_total > 0 || w->occ->peak_cells > 0)
+		r->nqr++;
+}
+
+/* Reads the model's counters, drops, buffers and delays into r.  Returns 0,
+ * or -1 out of memory (r is then still fit for report_free()). */
+static int report_read(struct report *r, struct model *m, const char *file,
+		       const struct model_scenario *sc, double wall)
 {
 	const struct model_config *cfg = model_config_of(m);
-	struct model_stats st;
-	unsigned p, q, k;
+	unsigned p, q, nq = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->file = file;
+	r->sc = sc;
+	r->cfg = cfg;
+	for (p = 0; p < cfg->nports; p++)
+		nq += cfg->ports[p].n_ucq + cfg->ports[p].n_mcq;
+	r->b = model_buffers_new(m);
+	r->pr = calloc(cfg->nports, sizeof(*r->pr));
+	r->qr = calloc(nq ? nq : 1, sizeof(*r->qr));
+	if (!r->b || !r->pr || !r->qr)
+		return -1;
+	model_read_buffers(m, 0, r->b);
+	for (p = 0; p < cfg->nports; p++) {
+		struct port_report *pr = &r->pr[p];
+		const struct model_if_counters *c = &pr->c;
+
+		model_read_counters(m, p, &pr->c);
+		model_read_drops(m, p, &pr->d);
+		pr->rx_pkts = c->in_ucast + c->in_mcast + c->in_bcast;
+		pr->tx_pkts = c->out_ucast + c->out_mcast + c->out_bcast;
+		pr->pfc_xoff = sum_xoff(c);
+		for (q = 0; q < cfg->ports[p].n_ucq; q++)
+			read_queue(m, r, p, q, 0);
+		for (q = 0; q < cfg->ports[p].n_mcq; q++)
+			read_queue(m, r, p, q, 1);
+	}
+	model_get_stats(m, &r->st);
+	r->vt = model_now(m) / 1e9;
+	r->wall = wall;
+	r->pps = wall > 0 ? r->st.arrived / wall : 0.0;
+	return 0;
+}
+
+static void print_text(const struct report *r)
+{
+	const struct model_config *cfg = r->cfg;
+	const struct model_buffers *b = r->b;
+	const struct model_stats *st = &r->st;
+	unsigned p, i, k;
 	uint64_t cause_tot[MODEL_DROP_NCAUSES] = {0};
 
-	model_get_stats(m, &st);
 	printf("bsflow-sim: %s: %u ports, %u cells of %u bytes (%.2f MB), seed %llu, %u traffic "
 	       "sections, %u replays\n",
-	       file, cfg->nports, cfg->total_cells, cfg->cell_bytes,
+	       r->file, cfg->nports, cfg->total_cells, cfg->cell_bytes,
 	       (double)cfg->total_cells * cfg->cell_bytes / 1048576.0,
-	       (unsigned long long)cfg->seed, sc->ntraffic, sc->nreplay);
+	       (unsigned long long)cfg->seed, r->sc->ntraffic, r->sc->nreplay);
 
 	printf("\n== ports\n");
 	printf("%-4s %-10s %6s %12s %14s %12s %14s %10s %10s %8s %8s %8s\n", "port", "name",
 	       "speed", "rx_pkts", "rx_bytes", "tx_pkts", "tx_bytes", "in_disc", "out_disc",
 	       "peak_in%", "peak_out%", "pfc_xoff");
 	for (p = 0; p < cfg->nports; p++) {
-		const struct model_if_counters *c = &pr[p].c;
+		const struct port_report *pr = &r->pr[p];
 		const struct model_port_buffers *pb = &b->ports[p];
 
 		printf("%-4u %-10s %5.0fG %12llu %14llu %12llu %14llu %10llu %10llu %8.1f %8.1f "
 		       "%8llu\n",
 		       p, cfg->ports[p].name, cfg->ports[p].speed_bps / 1e9,
-		       (unsigned long long)(c->in_ucast + c->in_mcast + c->in_bcast),
-		       (unsigned long long)c->in_octets,
-		       (unsigned long long)(c->out_ucast + c->out_mcast + c->out_bcast),
-		       (unsigned long long)c->out_octets, (unsigned long long)c->in_discards,
-		       (unsigned long long)c->out_discards, pct(&pb->ing_uc), pct(&pb->egr_uc),
-		       (unsigned long long)sum_xoff(c));
+		       (unsigned long long)pr->rx_pkts, (unsigned long long)pr->c.in_octets,
+		       (unsigned long long)pr->tx_pkts, (unsigned long long)pr->c.out_octets,
+		       (unsigned long long)pr->c.in_discards,
+		       (unsigned long long)pr->c.out_discards, pct(&pb->ing_uc), pct(&pb->egr_uc),
+		       (unsigned long long)pr->pfc_xoff);
 	}
 
 	printf("\n== queues (queues with traffic; delays in microseconds)\n");
 	printf("%-4s %-4s %12s %10s %12s %7s %10s %10s %10s %8s %10s\n", "port", "q", "tx_pkts",
 	       "drops", "peak_bytes", "bst%", "true_mean", "true_max", "nt_max", "nt_count",
 	       "marker_max");
-	for (p = 0; p < cfg->nports; p++) {
-		for (int mc = 0; mc < 2; mc++) {
-			unsigned nq = mc ? cfg->ports[p].n_mcq : cfg->ports[p].n_ucq;
+	for (i = 0; i < r->nqr; i++) {
+		const struct queue_report *w = &r->qr[i];
+		char qn[16];
 
-			for (q = 0; q < nq; q++) {
-				const struct model_delay *d = mc ? &pr[p].md[q] : &pr[p].ud[q];
-				const uint64_t *dr = mc ? pr[p].d.mcq[q] : pr[p].d.ucq[q];
-				const struct model_occ *o =
-				    mc ? &b->ports[p].mcq[q] : &b->ports[p].ucq[q];
-				char qn[8];
-
-				if (!queue_active(d, dr, o))
-					continue;
-				snprintf(qn, sizeof(qn), "%s%u", mc ? "mc" : "uc", q);
-				printf("%-4u %-4s %12llu %10llu %12llu %7.1f %10.3f %10.3f %10.3f "
-				       "%8llu %10.3f\n",
-				       p, qn, (unsigned long long)d->n,
-				       (unsigned long long)sum_causes(dr),
-				       (unsigned long long)o->peak_bytes, pct(o),
-				       d->n ? (double)d->sum_ns / d->n / 1e3 : 0.0, d->max_ns / 1e3,
-				       d->nt_max_ns / 1e3, (unsigned long long)d->nt_count,
-				       d->mk_max_ns / 1e3);
-			}
-		}
+		snprintf(qn, sizeof(qn), "%s%u", w->mc ? "mc" : "uc", w->queue);
+		printf("%-4u %-4s %12llu %10llu %12llu %7.1f %10.3f %10.3f %10.3f %8llu %10.3f\n",
+		       w->port, qn, (unsigned long long)w->d.n, (unsigned long long)w->drops_total,
+		       (unsigned long long)w->occ->peak_bytes, pct(w->occ), w->mean_ns / 1e3,
+		       w->d.max_ns / 1e3, w->d.nt_max_ns / 1e3, (unsigned long long)w->d.nt_count,
+		       w->d.mk_max_ns / 1e3);
 	}
 
 	printf("\n== drops by cause (ingress-side causes by ingress port, others by egress "
@@ -155,7 +226,7 @@ static void print_text(const char *file, const struct model_scenario *sc, struct
 		uint64_t row[MODEL_DROP_NCAUSES];
 
 		for (k = 0; k < MODEL_DROP_NCAUSES; k++) {
-			row[k] = pr[p].d.in[k] + pr[p].d.out[k];
+			row[k] = r->pr[p].d.in[k] + r->pr[p].d.out[k];
 			cause_tot[k] += row[k];
 		}
 		if (!sum_causes(row))
@@ -179,16 +250,16 @@ static void print_text(const char *file, const struct model_scenario *sc, struct
 
 	printf("\n== totals\n");
 	printf("arrived %llu, forwarding drops %llu, ingress drops %llu, admitted %llu\n",
-	       (unsigned long long)st.arrived, (unsigned long long)st.fwd_dropped,
-	       (unsigned long long)st.ing_dropped, (unsigned long long)st.admitted);
+	       (unsigned long long)st->arrived, (unsigned long long)st->fwd_dropped,
+	       (unsigned long long)st->ing_dropped, (unsigned long long)st->admitted);
 	printf("copies %llu: departed %llu, dropped %llu, still buffered %llu\n",
-	       (unsigned long long)st.copies, (unsigned long long)st.copies_departed,
-	       (unsigned long long)st.copies_dropped, (unsigned long long)st.copies_buffered);
-	if (st.bad_pkts)
-		printf("rejected source packets %llu\n", (unsigned long long)st.bad_pkts);
+	       (unsigned long long)st->copies, (unsigned long long)st->copies_departed,
+	       (unsigned long long)st->copies_dropped, (unsigned long long)st->copies_buffered);
+	if (st->bad_pkts)
+		printf("rejected source packets %llu\n", (unsigned long long)st->bad_pkts);
 	printf("virtual time %.6f s, wall time %.3f s, simulated packets per wall-clock second "
 	       "%.0f\n",
-	       vt, wall, wall > 0 ? st.arrived / wall : 0.0);
+	       r->vt, r->wall, r->pps);
 }
 
 static void json_str(const char *s)
@@ -223,91 +294,69 @@ static void json_causes(const char *key, const uint64_t *c)
 	printf("}");
 }
 
-static void print_json(const char *file, const struct model_scenario *sc, struct model *m,
-		       const struct model_buffers *b, const struct port_report *pr, double vt,
-		       double wall)
+static void print_json(const struct report *r)
 {
-	const struct model_config *cfg = model_config_of(m);
-	struct model_stats st;
-	unsigned p, q;
-	int first = 1;
+	const struct model_config *cfg = r->cfg;
+	const struct model_buffers *b = r->b;
+	const struct model_stats *st = &r->st;
+	unsigned p, i;
 
-	model_get_stats(m, &st);
 	printf("{\"file\":");
-	json_str(file);
+	json_str(r->file);
 	printf(",\"seed\":%llu,\"ports_count\":%u,\"cell_bytes\":%u,\"total_cells\":%u,"
 	       "\"traffic_sections\":%u,\"replays\":%u,\"virtual_s\":%.9f,\"wall_s\":%.6f,"
 	       "\"packets_per_wall_s\":%.1f,",
 	       (unsigned long long)cfg->seed, cfg->nports, cfg->cell_bytes, cfg->total_cells,
-	       sc->ntraffic, sc->nreplay, vt, wall, wall > 0 ? st.arrived / wall : 0.0);
+	       r->sc->ntraffic, r->sc->nreplay, r->vt, r->wall, r->pps);
 	printf("\"ports\":[");
 	for (p = 0; p < cfg->nports; p++) {
-		const struct model_if_counters *c = &pr[p].c;
+		const struct port_report *pr = &r->pr[p];
 
 		printf("%s{\"port\":%u,\"name\":", p ? "," : "", p);
 		json_str(cfg->ports[p].name);
 		printf(",\"speed_bps\":%llu,\"rx_pkts\":%llu,\"rx_bytes\":%llu,\"tx_pkts\":%llu,"
 		       "\"tx_bytes\":%llu,\"in_discards\":%llu,\"out_discards\":%llu,"
 		       "\"pfc_xoff\":%llu,",
-		       (unsigned long long)cfg->ports[p].speed_bps,
-		       (unsigned long long)(c->in_ucast + c->in_mcast + c->in_bcast),
-		       (unsigned long long)c->in_octets,
-		       (unsigned long long)(c->out_ucast + c->out_mcast + c->out_bcast),
-		       (unsigned long long)c->out_octets, (unsigned long long)c->in_discards,
-		       (unsigned long long)c->out_discards, (unsigned long long)sum_xoff(c));
+		       (unsigned long long)cfg->ports[p].speed_bps, (unsigned long long)pr->rx_pkts,
+		       (unsigned long long)pr->c.in_octets, (unsigned long long)pr->tx_pkts,
+		       (unsigned long long)pr->c.out_octets, (unsigned long long)pr->c.in_discards,
+		       (unsigned long long)pr->c.out_discards, (unsigned long long)pr->pfc_xoff);
 		json_occ("ingress", &b->ports[p].ing_uc);
 		printf(",");
 		json_occ("egress", &b->ports[p].egr_uc);
 		printf(",");
-		json_causes("drops_in", pr[p].d.in);
+		json_causes("drops_in", pr->d.in);
 		printf(",");
-		json_causes("drops_out", pr[p].d.out);
+		json_causes("drops_out", pr->d.out);
 		printf("}");
 	}
 	printf("],\"queues\":[");
-	for (p = 0; p < cfg->nports; p++) {
-		for (int mc = 0; mc < 2; mc++) {
-			unsigned nq = mc ? cfg->ports[p].n_mcq : cfg->ports[p].n_ucq;
+	for (i = 0; i < r->nqr; i++) {
+		const struct queue_report *w = &r->qr[i];
 
-			for (q = 0; q < nq; q++) {
-				const struct model_delay *d = mc ? &pr[p].md[q] : &pr[p].ud[q];
-				const uint64_t *dr = mc ? pr[p].d.mcq[q] : pr[p].d.ucq[q];
-				const struct model_occ *o =
-				    mc ? &b->ports[p].mcq[q] : &b->ports[p].ucq[q];
-
-				if (!queue_active(d, dr, o))
-					continue;
-				printf("%s{\"port\":%u,\"queue\":%u,\"multicast\":%s,\"tx_pkts\":%"
-				       "llu,",
-				       first ? "" : ",", p, q, mc ? "true" : "false",
-				       (unsigned long long)d->n);
-				first = 0;
-				json_occ("occupancy", o);
-				printf(",");
-				json_causes("drops", dr);
-				printf(",\"delay_ns\":{\"true_mean\":%.1f,\"true_max\":%llu,"
-				       "\"nt_latest\":%llu,\"nt_max\":%llu,\"nt_count\":%llu,"
-				       "\"marker\":%llu,\"marker_max\":%llu}}",
-				       d->n ? (double)d->sum_ns / d->n : 0.0,
-				       (unsigned long long)d->max_ns,
-				       (unsigned long long)d->nt_latest_ns,
-				       (unsigned long long)d->nt_max_ns,
-				       (unsigned long long)d->nt_count,
-				       (unsigned long long)d->mk_delay_ns,
-				       (unsigned long long)d->mk_max_ns);
-			}
-		}
+		printf("%s{\"port\":%u,\"queue\":%u,\"multicast\":%s,\"tx_pkts\":%llu,",
+		       i ? "," : "", w->port, w->queue, w->mc ? "true" : "false",
+		       (unsigned long long)w->d.n);
+		json_occ("occupancy", w->occ);
+		printf(",");
+		json_causes("drops", w->drops);
+		printf(",\"delay_ns\":{\"true_mean\":%.1f,\"true_max\":%llu,\"nt_latest\":%llu,"
+		       "\"nt_max\":%llu,\"nt_count\":%llu,\"marker\":%llu,\"marker_max\":%llu}}",
+		       w->mean_ns, (unsigned long long)w->d.max_ns,
+		       (unsigned long long)w->d.nt_latest_ns, (unsigned long long)w->d.nt_max_ns,
+		       (unsigned long long)w->d.nt_count, (unsigned long long)w->d.mk_delay_ns,
+		       (unsigned long long)w->d.mk_max_ns);
 	}
 	printf("],");
 	json_occ("device", &b->dev_uc);
 	printf(",\"totals\":{\"arrived\":%llu,\"fwd_dropped\":%llu,\"ing_dropped\":%llu,"
 	       "\"admitted\":%llu,\"copies\":%llu,\"copies_departed\":%llu,"
 	       "\"copies_dropped\":%llu,\"copies_buffered\":%llu,\"bad_pkts\":%llu}}\n",
-	       (unsigned long long)st.arrived, (unsigned long long)st.fwd_dropped,
-	       (unsigned long long)st.ing_dropped, (unsigned long long)st.admitted,
-	       (unsigned long long)st.copies, (unsigned long long)st.copies_departed,
-	       (unsigned long long)st.copies_dropped, (unsigned long long)st.copies_buffered,
-	       (unsigned long long)st.bad_pkts);
+	       (unsigned long long)st->arrived, (unsigned long long)st->fwd_dropped,
+	       (unsigned long long)st->ing_dropped, (unsigned long long)st->admitted,
+	       (unsigned long long)st->copies, (unsigned long long)st->copies_departed,
+	       (unsigned long long)st->copies_dropped, (unsigned long long)st->copies_buffered,
+	       (unsigned long long)st->bad_pkts);
 }
 
 int main(int argc, char **argv)
@@ -318,8 +367,7 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},	    {NULL, 0, NULL, 0}};
 	struct model_scenario_opts so = {0, 0};
 	struct model_scenario sc;
-	struct model_buffers *b;
-	struct port_report *pr;
+	struct report r;
 	const char *file = NULL;
 	double duration = -1, t0, wall;
 	uint64_t dur_ns;
@@ -392,33 +440,21 @@ int main(int argc, char **argv)
 	model_run(m, dur_ns);
 	wall = now_s() - t0;
 
-	b = model_buffers_new(m);
-	pr = calloc(sc.cfg.nports, sizeof(*pr));
-	if (!b || !pr) {
+	if (report_read(&r, m, file, &sc, wall) < 0) {
 		fprintf(stderr, "bsflow-sim: out of memory\n");
 		rc = EXIT_CONFIG;
 		goto out;
 	}
-	model_read_buffers(m, 0, b);
-	for (unsigned p = 0; p < sc.cfg.nports; p++) {
-		model_read_counters(m, p, &pr[p].c);
-		model_read_drops(m, p, &pr[p].d);
-		for (unsigned q = 0; q < sc.cfg.ports[p].n_ucq; q++)
-			model_read_delay(m, 0, p, q, 0, &pr[p].ud[q]);
-		for (unsigned q = 0; q < sc.cfg.ports[p].n_mcq; q++)
-			model_read_delay(m, 0, p, q, 1, &pr[p].md[q]);
-	}
 	if (json)
-		print_json(file, &sc, m, b, pr, model_now(m) / 1e9, wall);
+		print_json(&r);
 	else
-		print_text(file, &sc, m, b, pr, model_now(m) / 1e9, wall);
+		print_text(&r);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "bsflow-sim: cannot write the output: %s\n", strerror(errno));
 		rc = EXIT_CONFIG;
 	}
 out:
-	free(pr);
-	model_buffers_free(b);
+	report_free(&r);
 	model_free(m);
 	model_scenario_free(&sc);
 	return rc;

@@ -5,9 +5,15 @@
  * Each generator draws, per packet, a size, a gap, a destination, a flow
  * and the multicast / forwarding-drop marks from its own xoshiro256**
  * stream (seeded through splitmix64), so a scenario is deterministic for a
- * given seed.  The header bytes of a packet depend on (flow, destination,
- * size, TTL variant); they are built the first time that combination
- * occurs and kept until the source is freed, as pkt.h requires.
+ * given seed: size, destination and flow as exact uniform fields of one
+ * draw (model_rng_split), a Poisson gap by the ziggurat (model_rng_exp),
+ * without libm on the common path.  Packets are made in batches
+ * (gen_fill) and handed out one at a time by next() from a small buffer,
+ * or n at a time by model_gen_next_batch: the sequence is the same.  The
+ * header bytes of a packet depend on (flow, destination, size, TTL
+ * variant); they are built the first time that combination occurs and
+ * kept until the source is freed, as pkt.h requires, within a byte
+ * budget per generator (see the header cache below).
  */
 #include "config.h"
 
@@ -23,45 +29,122 @@
 
 /* ---- header cache: (destination, flow, size, variant) -> bytes ----
  *
- * A generator has few destinations, flows and sizes, so the cache is
- * dense: one block of header bytes per destination slot (ports, then one
- * slot for its multicast group), allocated when the destination is first
- * used and indexed by (flow, size index, TTL variant), plus a bitmap of
- * the headers built so far.  Looking a header up touches only the bitmap
- * and the block pointer, not the header bytes (which the engine reads
+ * One row per destination slot (ports, then one slot for the multicast
+ * group), allocated when the destination is first used: a bitmap of the
+ * headers built so far, then rowlen headers of hdr_len bytes indexed by
+ * (flow, size index, TTL variant).  Looking a header up touches only the
+ * row pointer and its bitmap, not the header bytes (which the engine reads
  * only when it reports the packet).
+ *
+ * Bounded: rows are allocated only while their bytes stay within the
+ * generator's budget (model_gen_conf.hdr_budget).  A header, once built,
+ * never moves or changes until the source is freed, because the engine
+ * keeps packets' hdr pointers while they are buffered and reads them at
+ * departure (samples, dequeue events) with no notice to the source when
+ * it is done: no cached header is ever evicted or rewritten.  A packet to
+ * a destination whose row did not fit comes with hdr NULL (hdr_len set,
+ * as MODEL_GEN_LAZY_HDR packets do): its bytes are absent rather than
+ * possibly wrong, and model_gen_header still builds them on request (into
+ * a scratch buffer).  So memory is the budget plus the row pointers
+ * ((nports + 1) x 8 bytes), whatever the traffic.
  */
 
 struct hcache {
-	uint8_t **rows;	 /* [dest slot] -> rowlen headers of hdr_len bytes */
-	uint64_t *built; /* bit (slot * rowlen + idx) */
+	uint8_t **rows;	  /* [dest slot] -> bitmap (hoff bytes), then headers;
+			     or empty: no row (yet) */
+	uint8_t *empty;	  /* a bitmap of zeros (hoff bytes) */
+	uint8_t *scratch; /* hdr_len bytes: model_gen_header over the budget */
 	uint32_t nslots, rowlen, nsizes, nvariants;
-	size_t bytes; /* allocated by the cache, for model_gen_memory */
+	uint32_t hoff;	   /* offset of the headers in a row (the bitmap's bytes) */
+	size_t rowbytes;   /* bitmap and headers of one row */
+	size_t budget;	   /* most bytes of rows */
+	size_t row_bytes;  /* bytes of rows allocated */
+	size_t bytes;	   /* allocated by the cache, for model_gen_memory */
+	uint64_t uncached; /* packets handed out with hdr NULL over the budget */
 };
 
 static void hcache_free(struct hcache *h)
 {
 	for (uint32_t i = 0; h->rows && i < h->nslots; i++)
-		free(h->rows[i]);
+		if (h->rows[i] != h->empty)
+			free(h->rows[i]);
 	free(h->rows);
-	free(h->built);
+	free(h->empty);
+	free(h->scratch);
+}
+
+/* The default budget of a generator's header cache on a switch of nports
+ * ports (see traffic.h). */
+static size_t hdr_budget_default(unsigned nports)
+{
+	size_t b = MODEL_GEN_HDR_BUDGET_TOTAL / (nports ? nports : 1);
+
+	return b < MODEL_GEN_HDR_BUDGET_MIN ? MODEL_GEN_HDR_BUDGET_MIN : b;
+}
+
+/* The header idx of a row (or of empty) if built, else NULL. */
+static inline const uint8_t *row_header(const struct hcache *h, const uint8_t *row, uint32_t idx,
+					unsigned hdr_len)
+{
+	const uint64_t *bits = (const uint64_t *)(const void *)row;
+
+	if (bits[idx >> 6] >> (idx & 63) & 1)
+		return row + h->hoff + (size_t)idx * hdr_len;
+	return NULL;
 }
 
 /* ---- generators ---- */
 
+/*
+ * Per packet a generator makes one draw for (size, destination, flow) as
+ * three exact uniform fields (model_rng_split), one more for a Poisson
+ * gap (model_rng_exp), and further draws only for the rarer features
+ * (hotspot, multicast and drop fractions).  Everything that does not
+ * change from packet to packet is computed in model_gen_new.
+ */
+#define GEN_BUF 16 /* packets made ahead for the one-at-a-time interface */
+
 struct gen {
-	struct model_gen_conf c;
+	/* read for every packet */
+	unsigned buf_pos, buf_n; /* buf[buf_pos..buf_n-1] not yet handed out */
+	unsigned (*fill)(struct gen *g, struct model_pkt *p, unsigned n, int lazy);
 	struct model_rng rng;
-	double t;	    /* time of the last arrival, ns (fractional) */
-	double ns_per_bit;  /* 1e9 / rate */
-	double mean_gap_ns; /* Poisson mean gap */
-	double on_start;    /* on/off: current on part [on_start, on_end] */
+	struct model_rng_split split; /* fields: size entry, destination, flow */
+	double t;		      /* time of the last arrival, ns (fractional) */
+	double mean_gap_ns;	      /* Poisson mean gap */
+	double on_start;	      /* on/off: current on part [on_start, on_end] */
 	double on_end;
+	double stop; /* stop_ns, or infinity */
 	uint64_t count;
-	uint32_t upoints; /* uniform sizes: how many */
-	uint16_t hdr_len; /* header bytes of every packet */
-	uint8_t tc;	  /* traffic class of every packet */
+	uint64_t max_packets; /* or UINT64_MAX */
+	uint32_t dest_skip;   /* uniform destinations: skip this port (the ingress) */
+	uint32_t dest_add;    /* destination = field + (field >= skip) + add */
+	uint32_t flow_stride; /* header index = flow * flow_stride + hidx[size] + ttl1 */
+	uint32_t nflows;
+	uint32_t flow_base;
+	uint16_t in_port;
+	uint16_t hdr_len;   /* header bytes of every packet */
+	uint8_t tc;	    /* traffic class of every packet */
+	uint8_t ended;	    /* the source ended: stop, max_packets or out of memory */
+	uint8_t rare;	    /* hotspot, multicast or drop fraction configured */
+	uint8_t split_draw; /* some field has more than one value */
+	uint8_t one_draw;   /* Poisson with few field values: one draw per packet */
+	uint32_t reject16;  /* for one_draw: model_rng_split16_reject */
+	/* hotspot / multicast / drop: a draw's top 53 bits below these */
+	uint64_t hot_below, mc_below, drop_below;
 	struct hcache hc;
+	/* size table entry e: frame length, index among the distinct sizes
+	 * times the TTL variants, wire time at the rate */
+	uint32_t nsz;
+	uint16_t sz_len[MODEL_GEN_UNIFORM_SIZES];
+	uint16_t sz_hidx[MODEL_GEN_UNIFORM_SIZES];
+	uint16_t dsz[MODEL_GEN_UNIFORM_SIZES]; /* the distinct sizes, ascending */
+	double sz_wire[MODEL_GEN_UNIFORM_SIZES];
+	struct model_pkt tmpl; /* fields every packet shares (unicast, no drop) */
+	struct model_pkt buf[GEN_BUF];
+	/* the rest only at setup and on rare paths */
+	struct model_gen_conf c;
+	uint32_t upoints; /* uniform sizes: how many */
 	char name[48];
 };
 
@@ -292,26 +375,43 @@ static void addr_group(uint8_t ipver, unsigned g, uint8_t *ip, uint8_t *mac)
 	}
 }
 
-/* Header bytes of a packet of the given size (size index si) to dest
- * (a port, or the multicast group when mc) on flow. */
-static const uint8_t *gen_header(struct gen *g, uint32_t flow, unsigned dest, int mc, int ttl1,
-				 uint32_t size, uint32_t si)
+/* Results of gen_header_build besides a header. */
+#define HDR_OVER_BUDGET 1 /* no row for the slot and none fits the budget */
+#define HDR_NO_MEMORY	2 /* malloc failed */
+
+/*
+ * Build (first use) the header bytes of a packet of the given size to
+ * dest (a port, or the multicast group when mc) on flow; slot and idx
+ * locate it in the cache.  Allocates the slot's row if the budget allows;
+ * if not, builds into scratch when scratch is set (for model_gen_header),
+ * else returns NULL with *why set.
+ */
+static __attribute__((noinline)) const uint8_t *
+gen_header_build(struct gen *g, uint32_t flow, unsigned dest, int mc, int ttl1, uint32_t size,
+		 uint32_t slot, uint32_t idx, int scratch, int *why)
 {
 	struct hcache *h = &g->hc;
-	uint32_t slot = mc ? g->c.nports : dest;
-	uint32_t idx = (flow * h->nsizes + si) * h->nvariants + (uint32_t)ttl1;
-	uint64_t bit = (uint64_t)slot * h->rowlen + idx;
 	struct model_hdr_spec s;
 	unsigned host = 1 + flow % 250;
-	uint8_t *buf;
+	uint8_t *buf, *row = h->rows[slot] != h->empty ? h->rows[slot] : NULL;
 
-	if (h->built[bit >> 6] >> (bit & 63) & 1)
-		return h->rows[slot] + (size_t)idx * g->hdr_len;
-	if (!h->rows[slot]) {
-		h->rows[slot] = malloc((size_t)h->rowlen * g->hdr_len);
-		if (!h->rows[slot])
+	if (!row && h->row_bytes + h->rowbytes <= h->budget) {
+		row = calloc(1, h->rowbytes);
+		if (!row) {
+			*why = HDR_NO_MEMORY;
 			return NULL;
-		h->bytes += (size_t)h->rowlen * g->hdr_len;
+		}
+		h->rows[slot] = row;
+		h->row_bytes += h->rowbytes;
+		h->bytes += h->rowbytes;
+	}
+	if (row) {
+		buf = row + h->hoff + (size_t)idx * g->hdr_len;
+	} else if (scratch) {
+		buf = h->scratch;
+	} else {
+		*why = HDR_OVER_BUDGET;
+		return NULL;
 	}
 	spec_base(&g->c, &s);
 	mac_host(g->c.in_port, host, s.src_mac);
@@ -328,129 +428,227 @@ static const uint8_t *gen_header(struct gen *g, uint32_t flow, unsigned dest, in
 	s.dport = g->c.dport;
 	s.ip_id = (uint16_t)flow;
 	s.tcp_seq = flow * 1000003u;
-	buf = h->rows[slot] + (size_t)idx * g->hdr_len;
 	model_hdr_build(&s, size, buf);
-	h->built[bit >> 6] |= 1ull << (bit & 63);
+	if (row)
+		((uint64_t *)(void *)row)[idx >> 6] |= 1ull << (idx & 63);
 	return buf;
 }
 
-/* Draw a packet size; *si is its index among the distribution's sizes. */
-static uint32_t gen_size(struct gen *g, uint32_t *si)
+/* Header bytes of a packet of the given size (hidx: its index among the
+ * distinct sizes times the TTL variants) to dest (a port, or the
+ * multicast group when mc) on flow: from the cache, built on first use,
+ * or over the budget built into the scratch buffer.  NULL when out of
+ * memory. */
+static const uint8_t *gen_header(struct gen *g, uint32_t flow, uint32_t dest, int mc, int ttl1,
+				 uint32_t size, uint32_t hidx)
 {
-	const struct model_gen_conf *c = &g->c;
+	uint32_t slot = mc ? g->c.nports : dest;
+	uint32_t idx = flow * g->flow_stride + hidx + (uint32_t)ttl1;
+	const uint8_t *hdr = row_header(&g->hc, g->hc.rows[slot], idx, g->hdr_len);
+	int why = 0;
 
-	switch (c->size) {
-	case MODEL_SIZE_UNIFORM:
-		*si = model_rng_below(&g->rng, g->upoints);
-		return uniform_size(c, *si, g->upoints);
-	case MODEL_SIZE_IMIX: {
-		uint32_t k = model_rng_below(&g->rng, 12);
-
-		*si = k < 7 ? 0 : k < 11 ? 1 : 2;
-		return *si == 0	  ? MODEL_IMIX_SMALL
-		       : *si == 1 ? MODEL_IMIX_MEDIUM
-				  : MODEL_IMIX_LARGE;
-	}
-	case MODEL_SIZE_FIXED:
-	default:
-		*si = 0;
-		return c->size_lo;
-	}
+	if (__builtin_expect(hdr != NULL, 1))
+		return hdr;
+	return gen_header_build(g, flow, dest, mc, ttl1, size, slot, idx, 1, &why);
 }
 
-static unsigned gen_uniform_dest(struct gen *g)
+/* A draw's top 53 bits compared with p * 2^53: true with probability p
+ * (the same test as model_rng_unit(r) < p). */
+static uint64_t prob_below(double p)
 {
-	unsigned n = g->c.nports, d;
+	return (uint64_t)(p * 0x1p53);
+}
 
-	if (n < 2)
+/*
+ * Make up to n packets into p[0..n-1] and return how many (fewer when the
+ * source ends).  arrival is a constant, so each arrival kind gets its own
+ * copy of this loop (gen_fill_constant, _poisson, _onoff) without the
+ * tests of the others, and the random state stays in registers.
+ */
+static inline __attribute__((always_inline)) unsigned
+gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
+	 enum model_arrival_kind arrival, int lazy)
+{
+	struct model_rng rng = g->rng;
+	double t = g->t;
+	unsigned k;
+
+	if (g->ended)
 		return 0;
-	d = model_rng_below(&g->rng, n - 1);
-	return d >= g->c.in_port ? d + 1 : d;
-}
-
-static unsigned gen_dest(struct gen *g)
-{
-	switch (g->c.dest) {
-	case MODEL_DEST_UNIFORM:
-		return gen_uniform_dest(g);
-	case MODEL_DEST_HOTSPOT:
-		if (model_rng_unit(&g->rng) < g->c.hotspot)
-			return g->c.dest_port;
-		return gen_uniform_dest(g);
-	case MODEL_DEST_FIXED:
-	case MODEL_DEST_PERMUTATION:
-	case MODEL_DEST_INCAST:
-	default:
-		return g->c.dest_port;
+	if (n > g->max_packets - g->count) {
+		n = (unsigned)(g->max_packets - g->count);
+		if (n == 0)
+			g->ended = 1;
 	}
+	for (k = 0; k < n; k++, p++) {
+		uint32_t d[3] = {0, 0, 0}, dest, fid;
+		double tn;
+		int mc = 0, ttl1 = 0;
+		const uint8_t *hdr;
+
+		if (arrival == MODEL_ARRIVAL_POISSON && g->one_draw) {
+			/* fields from bits 8..23 and the gap from the rest of
+			 * one draw */
+			uint64_t x;
+
+			do
+				x = model_rng_next(&rng);
+			while (!model_rng_split16_x(&g->split, g->reject16,
+						    (uint32_t)(x >> 8) & 0xffff, d));
+			tn = t + model_rng_exp40(&rng, x) * g->mean_gap_ns;
+		} else if (arrival == MODEL_ARRIVAL_POISSON) {
+			if (g->split_draw)
+				model_rng_split(&rng, &g->split, d);
+			tn = t + model_rng_exp(&rng) * g->mean_gap_ns;
+		} else {
+			if (g->split_draw)
+				model_rng_split(&rng, &g->split, d);
+			tn = t + g->sz_wire[d[0]];
+			if (arrival == MODEL_ARRIVAL_ONOFF && tn > g->on_end) {
+				/* next on part: the one containing or following t */
+				double per = (double)g->c.period_ns;
+				double q = floor((t - g->on_start) / per) + 1;
+
+				g->on_start += q * per;
+				g->on_end = g->on_start + g->c.duty * per;
+				tn = g->on_start + g->sz_wire[d[0]];
+			}
+		}
+		if (tn >= g->stop) {
+			g->ended = 1;
+			break;
+		}
+
+		dest = d[1] + (d[1] >= g->dest_skip) + g->dest_add;
+		*p = g->tmpl; /* the fields every packet shares */
+		if (g->rare) {
+			if (g->hot_below && (model_rng_next(&rng) >> 11) < g->hot_below)
+				dest = g->c.dest_port;
+			if (g->mc_below && (model_rng_next(&rng) >> 11) < g->mc_below) {
+				mc = 1;
+				dest = g->c.mc_group;
+			}
+			if (g->drop_below && (model_rng_next(&rng) >> 11) < g->drop_below) {
+				p->fwd_drop = g->c.drop_reason;
+				ttl1 = g->c.drop_reason == 257; /* ttl_exceeded: show TTL 1 */
+			}
+		}
+		/* header bytes: from the cache, built on first use (or later, by
+		 * model_gen_header, when lazy) */
+		if (lazy) {
+			hdr = NULL;
+		} else {
+			/* gen_header, without the scratch: over the budget the
+			 * packet goes without header bytes */
+			uint32_t slot = mc ? g->c.nports : dest;
+			uint32_t idx = d[2] * g->flow_stride + g->sz_hidx[d[0]] + (uint32_t)ttl1;
+			int why = 0;
+
+			hdr = row_header(&g->hc, g->hc.rows[slot], idx, g->hdr_len);
+			if (__builtin_expect(hdr == NULL, 0)) {
+				hdr = gen_header_build(g, d[2], dest, mc, ttl1, g->sz_len[d[0]],
+						       slot, idx, 0, &why);
+				if (why == HDR_NO_MEMORY) {
+					g->ended = 1; /* out of memory: end the source */
+					break;
+				}
+				if (why == HDR_OVER_BUDGET)
+					g->hc.uncached++;
+			}
+		}
+		t = tn;
+		fid = mc ? g->c.nports + dest - 1u : dest;
+		p->t_ns = (uint64_t)(int64_t)t;
+		p->len = g->sz_len[d[0]];
+		p->out_port = (uint16_t)dest;
+		p->flow_id = g->flow_base + fid * g->nflows + d[2];
+		p->hdr = hdr;
+		if (mc) {
+			/* the destination MAC's class, known here (so the engine
+			 * need not read the header): a group MAC for multicast,
+			 * a host MAC else (the template's) */
+			p->out_port = g->in_port;
+			p->mc_group = (uint16_t)dest;
+			p->cast = MODEL_CAST_MULTICAST;
+		}
+	}
+	g->rng = rng;
+	g->t = t;
+	g->count += k;
+	return k;
 }
 
+static unsigned gen_fill_constant(struct gen *g, struct model_pkt *p, unsigned n, int lazy)
+{
+	return lazy ? gen_fill(g, p, n, MODEL_ARRIVAL_CONSTANT, 1)
+		    : gen_fill(g, p, n, MODEL_ARRIVAL_CONSTANT, 0);
+}
+
+static unsigned gen_fill_poisson(struct gen *g, struct model_pkt *p, unsigned n, int lazy)
+{
+	return lazy ? gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 1)
+		    : gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 0);
+}
+
+static unsigned gen_fill_onoff(struct gen *g, struct model_pkt *p, unsigned n, int lazy)
+{
+	return lazy ? gen_fill(g, p, n, MODEL_ARRIVAL_ONOFF, 1)
+		    : gen_fill(g, p, n, MODEL_ARRIVAL_ONOFF, 0);
+}
+
+/* Batch: packets still in the buffer first, then freshly made ones. */
+unsigned model_gen_next_batch(void *state, struct model_pkt *p, unsigned n, unsigned flags)
+{
+	struct gen *g = state;
+	unsigned k = 0;
+
+	while (k < n && g->buf_pos < g->buf_n)
+		p[k++] = g->buf[g->buf_pos++];
+	if (k < n)
+		k += g->fill(g, p + k, n - k, (flags & MODEL_GEN_LAZY_HDR) != 0);
+	return k;
+}
+
+/* The header of a packet this generator made, found again from the
+ * packet's own fields: flow_id gives the destination slot and the flow,
+ * len the size, fwd_drop the TTL variant. */
+const uint8_t *model_gen_header(void *state, const struct model_pkt *p)
+{
+	struct gen *g = state;
+	uint32_t fid = p->flow_id - g->flow_base, flow = fid % g->nflows, dslot = fid / g->nflows;
+	uint32_t lo = 0, hi = g->hc.nsizes - 1, dest;
+	int mc = p->mc_group != 0, ttl1 = g->hc.nvariants > 1 && p->fwd_drop == 257;
+
+	if (p->hdr)
+		return p->hdr;
+	/* the size's index among the distinct sizes (ascending) */
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (g->dsz[mid] < p->len)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (g->dsz[lo] != p->len ||
+	    (mc ? p->mc_group != dslot + 1u - g->c.nports : dslot >= g->c.nports))
+		return NULL; /* not a packet of this generator */
+	dest = mc ? p->mc_group : dslot;
+	return gen_header(g, flow, dest, mc, ttl1, p->len, lo * g->hc.nvariants);
+}
+
+/* One packet: from the buffer, refilled GEN_BUF packets at a time. */
 static int gen_next(void *state, struct model_pkt *p)
 {
 	struct gen *g = state;
-	const struct model_gen_conf *c = &g->c;
-	uint32_t size, flow, si;
-	double wire_ns, t;
-	unsigned dest;
-	int mc = 0, ttl1 = 0;
 
-	if (c->max_packets && g->count >= c->max_packets)
-		return 0;
-	size = gen_size(g, &si);
-	wire_ns = (size + MODEL_ETH_OVERHEAD) * 8.0 * g->ns_per_bit;
-	switch (c->arrival) {
-	case MODEL_ARRIVAL_POISSON:
-		t = g->t -
-		    log(1.0 - model_rng_unit(&g->rng)) * g->mean_gap_ns; /* 1 - u in (0, 1] */
-		break;
-	case MODEL_ARRIVAL_ONOFF:
-		t = g->t + wire_ns;
-		if (t > g->on_end) {
-			/* next on part: the one containing or following g->t */
-			double per = (double)c->period_ns;
-			double k = floor((g->t - g->on_start) / per) + 1;
-
-			g->on_start += k * per;
-			g->on_end = g->on_start + c->duty * per;
-			t = g->on_start + wire_ns;
-		}
-		break;
-	case MODEL_ARRIVAL_CONSTANT:
-	default:
-		t = g->t + wire_ns;
-		break;
+	if (__builtin_expect(g->buf_pos == g->buf_n, 0)) {
+		g->buf_pos = 0;
+		g->buf_n = g->fill(g, g->buf, GEN_BUF, 0);
+		if (g->buf_n == 0)
+			return 0;
 	}
-	if (c->stop_ns && t >= (double)c->stop_ns)
-		return 0;
-	g->t = t;
-	g->count++;
-
-	dest = gen_dest(g);
-	if (c->mc_fraction > 0 && model_rng_unit(&g->rng) < c->mc_fraction) {
-		mc = 1;
-		dest = c->mc_group;
-	}
-	flow = c->nflows > 1 ? model_rng_below(&g->rng, c->nflows) : 0;
-	p->fwd_drop = 0;
-	if (c->drop_fraction > 0 && model_rng_unit(&g->rng) < c->drop_fraction) {
-		p->fwd_drop = c->drop_reason;
-		ttl1 = c->drop_reason == 257; /* ttl_exceeded: show TTL 1 */
-	}
-	p->hdr = gen_header(g, flow, dest, mc, ttl1, size, si);
-	p->hdr_len = g->hdr_len;
-	if (!p->hdr)
-		return 0; /* out of memory: end the source */
-	p->t_ns = (uint64_t)t;
-	p->len = size;
-	p->in_port = c->in_port;
-	p->out_port = mc ? c->in_port : (uint16_t)dest;
-	p->mc_group = mc ? c->mc_group : 0;
-	/* the destination MAC's class, known here (so the engine need not
-	 * read the header): a group MAC for multicast, a host MAC else */
-	p->cast = mc ? MODEL_CAST_MULTICAST : MODEL_CAST_UNICAST;
-	p->tc = g->tc;
-	p->dscp = c->dscp;
-	p->flow_id = c->flow_base + ((mc ? c->nports + dest - 1u : dest) * c->nflows + flow);
+	*p = g->buf[g->buf_pos++];
 	return 1;
 }
 
@@ -460,6 +658,73 @@ static void gen_free(void *state)
 
 	hcache_free(&g->hc);
 	free(g);
+}
+
+/* The per-packet constants of a generator (g->c and g->hc set). */
+static void gen_setup_draws(struct gen *g)
+{
+	const struct model_gen_conf *c = &g->c;
+	double ns_per_bit = 1e9 / c->rate_bps;
+	uint32_t ndest = 1, i;
+
+	/* size table: IMIX as 12 equally likely entries (7 x 64, 4 x 576,
+	 * 1 x 1500), uniform as its evenly spaced sizes, fixed as one */
+	if (c->size == MODEL_SIZE_IMIX) {
+		g->nsz = 12;
+		for (i = 0; i < 12; i++) {
+			uint32_t si = i < 7 ? 0 : i < 11 ? 1 : 2;
+
+			g->sz_len[i] = si == 0	 ? MODEL_IMIX_SMALL
+				       : si == 1 ? MODEL_IMIX_MEDIUM
+						 : MODEL_IMIX_LARGE;
+			g->sz_hidx[i] = (uint16_t)(si * g->hc.nvariants);
+		}
+	} else {
+		g->nsz = g->upoints;
+		for (i = 0; i < g->nsz; i++) {
+			g->sz_len[i] = (uint16_t)uniform_size(c, i, g->nsz);
+			g->sz_hidx[i] = (uint16_t)(i * g->hc.nvariants);
+		}
+	}
+	for (i = 0; i < g->nsz; i++)
+		g->dsz[g->sz_hidx[i] / g->hc.nvariants] = g->sz_len[i];
+	for (i = 0; i < g->nsz; i++)
+		g->sz_wire[i] = (g->sz_len[i] + MODEL_ETH_OVERHEAD) * 8.0 * ns_per_bit;
+	g->mean_gap_ns = (model_gen_mean_size(c) + MODEL_ETH_OVERHEAD) * 8.0 * ns_per_bit;
+
+	/* destination: uniform over the ports but the ingress one, or fixed */
+	g->dest_skip = UINT32_MAX;
+	g->dest_add = 0;
+	if (c->dest == MODEL_DEST_UNIFORM || c->dest == MODEL_DEST_HOTSPOT) {
+		if (c->nports >= 2) {
+			ndest = c->nports - 1u;
+			g->dest_skip = c->in_port;
+		}
+	} else {
+		g->dest_add = c->dest_port;
+	}
+	model_rng_split_init(&g->split, g->nsz, ndest, c->nflows);
+	g->split_draw = (uint64_t)g->nsz * ndest * c->nflows > 1;
+	/* up to 4096 field values, 16 bits of a draw give them exactly with
+	 * under 1/16 of the draws rejected */
+	g->one_draw =
+	    c->arrival == MODEL_ARRIVAL_POISSON && (uint64_t)g->nsz * ndest * c->nflows <= 4096;
+	g->reject16 = g->one_draw ? model_rng_split16_reject(&g->split) : 0;
+	g->flow_stride = g->hc.nsizes * g->hc.nvariants;
+	g->nflows = c->nflows;
+	g->flow_base = c->flow_base;
+	g->in_port = c->in_port;
+	g->tmpl.in_port = c->in_port;
+	g->tmpl.tc = g->tc;
+	g->tmpl.dscp = c->dscp;
+	g->tmpl.hdr_len = g->hdr_len;
+	g->tmpl.cast = MODEL_CAST_UNICAST;
+	g->hot_below = c->dest == MODEL_DEST_HOTSPOT ? prob_below(c->hotspot) : 0;
+	g->mc_below = c->mc_fraction > 0 ? prob_below(c->mc_fraction) : 0;
+	g->drop_below = c->drop_fraction > 0 ? prob_below(c->drop_fraction) : 0;
+	g->rare = g->hot_below || g->mc_below || g->drop_below;
+	g->stop = c->stop_ns ? (double)c->stop_ns : INFINITY;
+	g->max_packets = c->max_packets ? c->max_packets : UINT64_MAX;
 }
 
 int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char *err,
@@ -489,21 +754,22 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 	g->hc.nsizes = c->size == MODEL_SIZE_IMIX ? 3 : g->upoints;
 	g->hc.nvariants = c->drop_fraction > 0 && c->drop_reason == 257 ? 2 : 1;
 	g->hc.rowlen = c->nflows * g->hc.nsizes * g->hc.nvariants;
-	{
-		size_t words = ((size_t)g->hc.nslots * g->hc.rowlen + 63) / 64;
-
-		g->hc.rows = calloc(g->hc.nslots, sizeof(*g->hc.rows));
-		g->hc.built = calloc(words, sizeof(*g->hc.built));
-		if (!g->hc.rows || !g->hc.built) {
-			hcache_free(&g->hc);
-			free(g);
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		g->hc.bytes = g->hc.nslots * sizeof(*g->hc.rows) + words * sizeof(*g->hc.built);
+	g->hc.hoff = (g->hc.rowlen + 63) / 64 * 8;
+	g->hc.rowbytes = g->hc.hoff + (size_t)g->hc.rowlen * g->hdr_len;
+	g->hc.budget = c->hdr_budget ? c->hdr_budget : hdr_budget_default(c->nports);
+	g->hc.rows = calloc(g->hc.nslots, sizeof(*g->hc.rows));
+	g->hc.empty = calloc(1, g->hc.hoff);
+	g->hc.scratch = malloc(g->hdr_len);
+	if (!g->hc.rows || !g->hc.empty || !g->hc.scratch) {
+		hcache_free(&g->hc);
+		free(g);
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	g->ns_per_bit = 1e9 / c->rate_bps;
-	g->mean_gap_ns = (model_gen_mean_size(c) + MODEL_ETH_OVERHEAD) * 8.0 * g->ns_per_bit;
+	for (uint32_t i = 0; i < g->hc.nslots; i++)
+		g->hc.rows[i] = g->hc.empty;
+	g->hc.bytes = g->hc.nslots * sizeof(*g->hc.rows) + g->hc.hoff + g->hdr_len;
+	gen_setup_draws(g);
 	g->t = (double)c->start_ns;
 	if (c->arrival == MODEL_ARRIVAL_ONOFF) {
 		g->t += (double)c->phase_ns;
@@ -511,6 +777,9 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 		g->on_end = g->t + c->duty * (double)c->period_ns;
 	}
 	snprintf(g->name, sizeof(g->name), "generator port %u", c->in_port);
+	g->fill = c->arrival == MODEL_ARRIVAL_POISSON ? gen_fill_poisson
+		  : c->arrival == MODEL_ARRIVAL_ONOFF ? gen_fill_onoff
+						      : gen_fill_constant;
 	out->next = gen_next;
 	out->free = gen_free;
 	out->state = g;
@@ -523,6 +792,15 @@ size_t model_gen_memory(const struct model_source *s)
 	const struct gen *g = s->state;
 
 	return sizeof(*g) + g->hc.bytes;
+}
+
+void model_gen_hdr_stats(const struct model_source *s, struct model_gen_hdr_stats *st)
+{
+	const struct gen *g = s->state;
+
+	st->budget = g->hc.budget;
+	st->cached_bytes = g->hc.row_bytes;
+	st->uncached_pkts = g->hc.uncached;
 }
 
 void model_traffic_permutation(unsigned n, uint64_t seed, uint16_t *perm)

@@ -27,7 +27,14 @@
  *    ff0e::b5:g (MAC 01:00:5e:35:(g/256):(g%256) or 33:33:00:b5:..);
  *  - memory: header bytes (42..82 each) are kept for every (flow, size,
  *    TTL variant) of each destination the generator has used: a block per
- *    destination, allocated on its first packet, filled as used.
+ *    destination, allocated on its first packet, filled as used, while the
+ *    blocks fit the generator's header budget (hdr_budget; by default
+ *    MODEL_GEN_HDR_BUDGET_TOTAL / nports, at least
+ *    MODEL_GEN_HDR_BUDGET_MIN).  Cached headers are never evicted (the
+ *    engine keeps packets' hdr pointers until they depart); packets to a
+ *    destination whose block did not fit come with hdr NULL (hdr_len
+ *    set): they carry no header bytes into samples and events, and
+ *    model_gen_header builds their bytes on request.
  */
 #ifndef BSFLOWD_MODEL_TRAFFIC_H
 #define BSFLOWD_MODEL_TRAFFIC_H
@@ -39,6 +46,12 @@
 
 #define MODEL_GEN_MAX_FLOWS	1024 /* flows per destination */
 #define MODEL_GEN_UNIFORM_SIZES 64   /* distinct sizes of a uniform range */
+
+/* Default header budget of a generator: this many bytes shared out over
+ * the switch's ports (one generator per port keeps the model's header
+ * bytes under it), but at least MODEL_GEN_HDR_BUDGET_MIN. */
+#define MODEL_GEN_HDR_BUDGET_TOTAL ((size_t)64 << 20)
+#define MODEL_GEN_HDR_BUDGET_MIN   ((size_t)64 << 10)
 
 enum model_size_kind {
 	MODEL_SIZE_FIXED,   /* size_lo */
@@ -105,6 +118,7 @@ struct model_gen_conf {
 	uint16_t drop_reason; /* sFlow reason code, e.g. 257, 258, 269 */
 
 	uint64_t seed;
+	size_t hdr_budget; /* bytes of cached headers; 0 = the default */
 };
 
 /* Number of flow ids a generator uses (flow_base + 0 .. this - 1). */
@@ -127,8 +141,41 @@ int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen);
 int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char *err,
 		  size_t errlen);
 
+/*
+ * Batch interface of a generator source (state is its model_source's
+ * state): fill p[0..n-1] with its next packets, in order, and return how
+ * many (fewer than n only when the source has ended; 0 then).  Calls may
+ * be mixed with the source's next(): both hand out one sequence.  Making
+ * packets in batches keeps the generator's state in registers; an engine
+ * that takes n packets at a time saves a call per packet.
+ *
+ * With MODEL_GEN_LAZY_HDR in flags the packets may come with hdr NULL
+ * (hdr_len is set): model_gen_header gives their bytes when they are
+ * needed (a sample, a drop event), which saves the header lookup for
+ * every packet that is never reported.
+ */
+#define MODEL_GEN_LAZY_HDR 1u
+unsigned model_gen_next_batch(void *state, struct model_pkt *p, unsigned n, unsigned flags);
+
+/* Header bytes (hdr_len of them) of a packet the generator made: p->hdr
+ * if set, else found from the packet's flow_id, mc_group, len and
+ * fwd_drop.  They stay valid for the source's life when the header is
+ * cached; over the header budget they are built into a scratch buffer
+ * valid until the next call.  NULL when out of memory or when p is not a
+ * packet of this generator. */
+const uint8_t *model_gen_header(void *state, const struct model_pkt *p);
+
 /* Bytes of memory a generator source uses now (state and header cache). */
 size_t model_gen_memory(const struct model_source *s);
+
+/* The header cache of a generator source. */
+struct model_gen_hdr_stats {
+	size_t budget;		/* bytes the cached headers may take */
+	size_t cached_bytes;	/* bytes they take now (<= budget) */
+	uint64_t uncached_pkts; /* packets handed out with hdr NULL because
+				   their header did not fit the budget */
+};
+void model_gen_hdr_stats(const struct model_source *s, struct model_gen_hdr_stats *st);
 
 /* A random derangement of 0..n-1 (perm[i] != i when n > 1) drawn from
  * seed: the destination of ingress port i under the permutation pattern. */

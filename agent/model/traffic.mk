@@ -6,6 +6,7 @@
 # $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) (MODEL_TRAFFIC_LIBS below).
 
 agent_model_libmodel_a_SOURCES += \
+	agent/model/rng.c \
 	agent/model/headers.c agent/model/headers.h \
 	agent/model/traffic.c agent/model/traffic.h \
 	agent/model/replay.c agent/model/replay.h \
@@ -31,6 +32,7 @@ agent_model_bench_bench_model_LDADD = $(MODEL_TRAFFIC_LIBS)
 # Unit tests (Check) and the bsflow-sim shell test.
 MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_traffic \
+	agent/model/tests/test_traffic_rng \
 	agent/model/tests/test_traffic_replay \
 	agent/model/tests/test_scenario
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
@@ -45,6 +47,9 @@ MODEL_TRAFFIC_TEST_LIBS = $(MODEL_TRAFFIC_LIBS) $(CHECK_LIBS)
 agent_model_tests_test_traffic_SOURCES = agent/model/tests/test_traffic.c
 agent_model_tests_test_traffic_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_traffic_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+agent_model_tests_test_traffic_rng_SOURCES = agent/model/tests/test_traffic_rng.c
+agent_model_tests_test_traffic_rng_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_traffic_rng_LDADD = $(MODEL_TRAFFIC_TEST_LIBS) -lm
 agent_model_tests_test_traffic_replay_SOURCES = agent/model/tests/test_traffic_replay.c
 agent_model_tests_test_traffic_replay_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_traffic_replay_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)

@@ -1,8 +1,10 @@
 /*
  * test_conf.c - configuration parsing: a good file with every key, the
  * defaults, each kind of bad input with its exact "FILE:LINE: message",
- * a missing file, the built-in default, the shipped etc/bsflowd.conf, and
- * when a reload must reopen the backend.
+ * a missing file, the built-in default, the shipped etc/bsflowd.conf,
+ * when a reload must reopen the backend, and the visibility section (its
+ * values, its errors with FILE:LINE, a bare byte suffix refused, when a
+ * reload changes it).
  */
 #include "config.h"
 
@@ -158,6 +160,23 @@ static const struct {
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: option \"novalue\": not of the form key=value"},
     {"model {\n ports = abc\n}\n", "t.conf:2: ports: 'abc' is not an integer"},
+    /* the visibility section: its own checks, with the file and line */
+    {"visibility {\n bogus = 1\n}\n", "t.conf:2: no such option 'bogus'"},
+    {"visibility {\n congestion q {\n  high = K\n }\n}\n",
+     "t.conf:3: visibility: congestion \"q\": high: \"K\" is not a whole number of bytes (with "
+     "K, M or G)"},
+    {"visibility {\n congestion q {\n  high = 64K\n  low = M\n }\n}\n",
+     "t.conf:4: visibility: congestion \"q\": low: \"M\" is not a whole number of bytes (with "
+     "K, M or G)"},
+    {"visibility {\n congestion q {\n  high = \" 5\"\n }\n}\n",
+     "t.conf:3: visibility: congestion \"q\": high: \" 5\" is not a whole number of bytes "
+     "(with K, M or G)"},
+    {"visibility {\n congestion q {\n  high = 64K\n  low = 65537\n }\n}\n",
+     "t.conf:4: visibility: congestion \"q\": low: 65537 is above high (65536)"},
+    {"\nvisibility {\n sample_drops = nosuch\n}\n",
+     "t.conf:3: visibility: sample_drops: no sampler named \"nosuch\""},
+    {"visibility {\n sampler s {\n  every = 2\n  probability = 0.5\n }\n}\n",
+     "t.conf:3: visibility: sampler \"s\": probability, every and first/of exclude each other"},
     /* syntax */
     {"collector x {\n address = a\n", "t.conf:1: section not closed (missing })"},
     {"collector x {\n address = a\n}\n}\n", "t.conf:4: unexpected closing brace"},
@@ -251,6 +270,67 @@ START_TEST(backend_same)
 }
 END_TEST
 
+START_TEST(visibility_section)
+{
+#define VIS_TEXT                                                                                   \
+	"visibility {\n"                                                                           \
+	" forensics = yes\n"                                                                       \
+	" delay_profile d {\n  thresholds = {20us, -1}\n }\n"                                      \
+	" congestion q {\n  queues = {0, 16-17}\n  high = 2K\n }\n"                                \
+	" congestion p {\n  scope = port\n  high = 1M\n  low = 0\n }\n"                            \
+	" sampler s {\n  tickets = 10\n  period = 100ms\n }\n"                                     \
+	" sample_drops = s\n"                                                                      \
+	"}\n"
+	char err[1024];
+	struct conf *c = conf_load_text("collector x {\n address = 127.0.0.1\n}\n" VIS_TEXT,
+					"v.conf", err, sizeof err),
+		    *d, *e;
+
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_int_eq(c->vis.enabled, 1);
+	ck_assert_int_eq(c->vis.forensics, 1);
+	ck_assert_uint_eq(c->vis.n_delay, 1);
+	ck_assert_int_eq(c->vis.delay[0].profile.lv[0].threshold_ns, 20000);
+	ck_assert_int_eq(c->vis.delay[0].profile.lv[1].threshold_ns, -1);
+	ck_assert_uint_eq(c->vis.n_congestion, 2);
+	ck_assert_uint_eq(c->vis.congestion[0].high, 2048);
+	ck_assert_uint_eq(c->vis.congestion[0].low, 1024); /* half of high */
+	ck_assert_uint_eq(c->vis.congestion[0].queues.n, 3);
+	ck_assert_int_eq(c->vis.congestion[1].port_scope, 1);
+	ck_assert_uint_eq(c->vis.congestion[1].high, 1048576);
+	ck_assert_uint_eq(c->vis.congestion[1].low, 0);
+	ck_assert_uint_eq(c->vis.n_samplers, 1);
+	ck_assert_uint_eq(c->vis.samplers[0].c.tickets, 10);
+	ck_assert_uint_eq(c->vis.samplers[0].c.period_ns, 100000000);
+	ck_assert_str_eq(c->vis.route[VIS_EV_DROP], "s");
+	/* the same section with other collectors: same; a changed value: not */
+	d = conf_load_text("# other\npolling_interval = 3\n" VIS_TEXT, "d.conf", err, sizeof err);
+	ck_assert_msg(d != NULL, "%s", err);
+	ck_assert_int_eq(conf_vis_same(c, d), 1);
+	e = conf_load_text("visibility {\n forensics = no\n}\n", "e.conf", err, sizeof err);
+	ck_assert_msg(e != NULL, "%s", err);
+	ck_assert_int_eq(conf_vis_same(c, e), 0);
+	ck_assert_int_eq(e->vis.enabled, 1);
+	conf_free(c);
+	conf_free(d);
+	conf_free(e);
+	/* no section, or an empty one: off */
+	c = conf_load_text("", "n.conf", err, sizeof err);
+	d = conf_load_text("visibility {\n}\n", "n.conf", err, sizeof err);
+	ck_assert(c && d);
+	ck_assert_int_eq(c->vis.enabled, 0);
+	ck_assert_int_eq(d->vis.enabled, 0);
+	conf_free(c);
+	conf_free(d);
+	/* enable = no keeps the settings checked but off */
+	c = conf_load_text("visibility {\n enable = no\n forensics = yes\n}\n", "o.conf", err,
+			   sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_int_eq(c->vis.enabled, 0);
+	conf_free(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("conf");
@@ -265,6 +345,7 @@ int main(void)
 	tcase_add_test(tc, builtin_default);
 	tcase_add_test(tc, shipped_conf);
 	tcase_add_test(tc, backend_same);
+	tcase_add_test(tc, visibility_section);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,6 +1,7 @@
 /*
  * test_discard.c - unit tests of dropped-packet notifications
- * (agent/discard.c): the 0:5 layout computed by hand and read back with
+ * (agent/discard.c): the 0:5 layout computed by hand (with and without the
+ * drop's own visibility_event record) and read back with
  * sflow_decode(), and the rate limit and circuit breaker driven by a
  * virtual clock with expectations worked out from the rules in discard.h.
  */
@@ -13,6 +14,7 @@
 #include "agent/discard.h"
 #include "proto/sflow_decode.h"
 #include "proto/sflow_encode.h"
+#include "proto/sflow_own.h"
 
 #define MS 1000000ull
 #define S  1000000000ull
@@ -132,7 +134,7 @@ START_TEST(test_layout_egress)
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len, 196);
-	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD);
+	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72); /* no own record here */
 	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 
@@ -184,6 +186,62 @@ START_TEST(test_layout_forwarding)
 	/* wrong type */
 	ev.type = BSF_EV_SAMPLE;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
+}
+END_TEST
+
+START_TEST(test_layout_vis_record)
+{
+	struct bsf_event ev;
+	struct bsf_discard_params p;
+	struct sflow_own_vis_event rec;
+	uint8_t buf[BSF_DISCARD_SCRATCH];
+	size_t len = 0;
+	/* the record words: type 1, flags 0 (unicast queue), level, severity,
+	 * tag 0, event_id = own_id = 2^32 + 5, queue 3, reason 259, depth
+	 * 65536, delay 0, peak 0, peak_time all ones, duration 0 */
+	static const uint32_t want[20] = {
+	    0x07ED9001u, 72,			   /* tag E:1, length */
+	    1,		 0,	      0,     0, 0, /* type drop, flags, level, severity, tag */
+	    1,		 5,			   /* event_id */
+	    1,		 5,			   /* own_id */
+	    3,		 259,	      65536,	   /* queue, reason, depth */
+	    0,		 0,			   /* delay, peak */
+	    0xFFFFFFFFu, 0xFFFFFFFFu,		   /* peak_time */
+	    0,		 0,			   /* duration */
+	};
+
+	make_drop(&ev, BSF_STAGE_EGRESS_ADMISSION, 259, 3);
+	make_params(&p, 1);
+	memset(&rec, 0, sizeof rec);
+	rec.type = SFLOW_OWN_VIS_DROP;
+	rec.event_id = rec.own_id = 0x100000005ull;
+	rec.queue = 3;
+	rec.reason = 259;
+	rec.depth = 65536;
+	rec.peak_time_ns = UINT64_MAX;
+	p.vis = &rec;
+	p.enterprise = 32473;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	/* test_layout_egress's 192 bytes + the record 8 + 72, last */
+	ck_assert_uint_eq(len, 272);
+	ck_assert_uint_eq(be32(buf + 4), 264);
+	ck_assert_uint_eq(be32(buf + 36), 6); /* records */
+	ck_assert_uint_eq(be32(buf + 164), 1038);
+	for (uint32_t i = 0; i < 20; i++)
+		ck_assert_uint_eq(be32(buf + 192 + 4 * i), want[i]);
+	/* the longest notification: "ingress_admission" and the record */
+	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD);
+	/* a standard enterprise for the own record is refused */
+	p.enterprise = 0;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
+	p.enterprise = 4413;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
+	/* without a record the enterprise does not matter */
+	p.vis = NULL;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 196);
 }
 END_TEST
 
@@ -392,6 +450,7 @@ static Suite *discard_suite(void)
 	tcase_add_test(tc, test_symbols);
 	tcase_add_test(tc, test_layout_egress);
 	tcase_add_test(tc, test_layout_forwarding);
+	tcase_add_test(tc, test_layout_vis_record);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_bucket_burst);
 	tcase_add_test(tc, test_bucket_steady);

@@ -1,12 +1,15 @@
 /*
- * test_plugin.c - the backend plugin loader: a good plugin, a wrong
- * interface version, a missing entry point, paths that are not a plugin.
+ * test_plugin.c - the backend plugin loader: a good plugin (with the
+ * queue event switches of interface version 2), a wrong interface version
+ * (99, and 1: built before queue events), a missing entry point, paths
+ * that are not a plugin.
  * The plugins are built by `make check` (agent/tests/testplugin*.la) and
  * loaded from their .libs/ directory.
  */
 #include "config.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,27 @@ START_TEST(good)
 	ck_assert_uint_eq(d->nports, 2);
 	ck_assert_uint_eq(d->ports[1].ifindex, 12);
 	ck_assert_str_eq(d->ports[0].name, "tp0");
+	/* version 2: the queue event switches */
+	ck_assert_uint_eq(BSF_BACKEND_ABI_VERSION, 2);
+	ck_assert(d->caps & BSF_CAP_QUEUE_EVENTS);
+	ck_assert_ptr_nonnull(p.ops->set_queue_events);
+	ck_assert_ptr_nonnull(p.ops->queue_events_lost);
+	{
+		unsigned(*qev)[2] = (unsigned(*)[2])dlsym(p.handle, "testplugin_qev");
+
+		ck_assert_ptr_nonnull(qev);
+		ck_assert_int_eq(p.ops->set_queue_events(st, 1, 0, 0,
+							 BSF_QEV_ENQUEUE | BSF_QEV_DEQUEUE, err,
+							 sizeof err),
+				 0);
+		ck_assert_uint_eq(qev[1][0], 3);
+		ck_assert_uint_eq(qev[0][0], 0);
+		ck_assert_int_eq(p.ops->set_queue_events(st, 1, 0, 0, 0, err, sizeof err), 0);
+		ck_assert_uint_eq(qev[1][0], 0);
+		ck_assert_int_eq(p.ops->set_queue_events(st, 0, 2, 0, 1, err, sizeof err), -1);
+		ck_assert_str_eq(err, "no such queue");
+		ck_assert_uint_eq(p.ops->queue_events_lost(st), 0);
+	}
 	p.ops->close(st);
 	/* open failing with a message */
 	opts[0] = "fail=1";
@@ -54,19 +78,34 @@ START_TEST(good)
 }
 END_TEST
 
-START_TEST(wrong_abi)
+/* Plugin `name`, built for interface version `version`, is refused with
+ * a message naming both versions. */
+static void check_refused(const char *name, unsigned version)
 {
 	struct bsf_plugin p;
 	char path[512], err[1024], want[1024];
 
-	plugin_path(path, sizeof path, "testplugin_badabi");
+	plugin_path(path, sizeof path, name);
 	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
 	ck_assert_ptr_null(p.handle);
 	snprintf(want, sizeof want,
-		 "backend plugin %s: backend interface version 99, but this bsflowd needs "
-		 "version 1",
-		 path);
-	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "got: %s", err);
+		 "backend plugin %s: backend interface version %u, but this bsflowd needs "
+		 "version 2 (rebuild the backend against this <bsflowd/backend.h>)",
+		 path, version);
+	ck_assert_str_eq(err, want);
+}
+
+START_TEST(wrong_abi)
+{
+	check_refused("testplugin_badabi", 99);
+}
+END_TEST
+
+/* A plugin built for version 1 (before queue events: its table is shorter
+ * and its events smaller) is refused, not used. */
+START_TEST(abi_1)
+{
+	check_refused("testplugin_abi1", 1);
 }
 END_TEST
 
@@ -137,6 +176,7 @@ int main(void)
 
 	tcase_add_test(tc, good);
 	tcase_add_test(tc, wrong_abi);
+	tcase_add_test(tc, abi_1);
 	tcase_add_test(tc, missing_symbol);
 	tcase_add_test(tc, not_a_file);
 	tcase_add_test(tc, not_a_shared_object);

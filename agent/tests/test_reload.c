@@ -5,7 +5,11 @@
  * FILE:LINE message and changes nothing; a good one adds and removes
  * collectors and changes the interval without reopening the backend when
  * its section is unchanged, and never resets the datagram sequence
- * number, the sample sequence numbers or the collector counters.
+ * number, the sample sequence numbers or the collector counters.  The
+ * visibility pipeline: a bad section keeps the running one, an unchanged
+ * section keeps it and its sampler statistics (also across a backend
+ * reopen with the same ports), a changed one starts a new one.  A
+ * backend switch allocates first and commits without failing.
  */
 #include "config.h"
 
@@ -24,6 +28,7 @@
 #include "agent/export.h"
 #include "agent/log.h"
 #include "agent/poller.h"
+#include "agent/visibility/vis_pipeline.h"
 
 static char plugin[512];
 static char conf_path[64];
@@ -300,6 +305,209 @@ START_TEST(file_removed)
 }
 END_TEST
 
+/* A configuration like good_conf with a visibility section body vis. */
+static void vis_conf(unsigned p1, const char *opt, unsigned iv, const char *vis)
+{
+	char text[2048];
+
+	snprintf(text, sizeof text,
+		 "agent {\n address = 192.0.2.1\n sub_agent_id = 3\n}\n"
+		 "polling_interval = %u\n"
+		 "backend = \"%s\"\n"
+		 "plugin {\n option = {\"%s\"}\n}\n"
+		 "collector c1 {\n address = 127.0.0.1\n port = %u\n}\n"
+		 "visibility {\n%s}\n",
+		 iv, plugin, opt, p1, vis);
+	write_conf(text);
+}
+
+static void feed_drops(struct bsf_daemon *d, int n)
+{
+	struct bsf_event e;
+
+	memset(&e, 0, sizeof e);
+	e.type = BSF_EV_DROP;
+	e.reason = 259;
+	e.in_port = 1;
+	e.out_port = 0;
+	e.queue = 0;
+	e.frame_len = 64;
+	for (int i = 0; i < n; i++) {
+		e.t_ns = 1000000000ull + (uint64_t)i;
+		bsf_visx_feed(&d->vis, &e);
+	}
+}
+
+static uint64_t sampler_seen(struct bsf_daemon *d)
+{
+	struct vis_sampler_stats st;
+
+	vis_sampler_get_stats(vis_pipeline_sampler(d->vis.p, 0), &st);
+	return st.seen;
+}
+
+START_TEST(reload_visibility)
+{
+	static const char vis2[] = " sampler s {\n  every = 2\n }\n sample_drops = s\n";
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct vis_pipeline *p1;
+	struct conf *c;
+	unsigned port;
+	int s1 = udp_listener(&port), fd, is_default, n_opens;
+	char err[1024], want[1100];
+
+	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
+	fd = mkstemp(conf_path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	vis_conf(port, "x=1", 0, vis2);
+	ck_assert_int_eq(bsf_daemon_init(&d, base, conf_path, 1), 0);
+	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_msg(bsf_daemon_apply(&d, c, err, sizeof err) == 0, "%s", err);
+	p1 = d.vis.p;
+	ck_assert_ptr_nonnull(p1);
+	ck_assert_int_eq(d.vis.drop_routed, 1);
+	ck_assert_uint_eq(d.vis_rebuilds, 1);
+	/* 1-in-2: drops 2 and 4 become notifications, 1 and 3 are counted */
+	feed_drops(&d, 4);
+	ck_assert_uint_eq(sampler_seen(&d), 4);
+	ck_assert_uint_eq(d.drops.offered, 2);
+	ck_assert_uint_eq(bsf_visx_drops_lost(&d.vis), 2);
+
+	/* a bad visibility section: refused with FILE:LINE, the old pipeline
+	 * keeps running with its statistics */
+	vis_conf(port, "x=1", 0, " congestion q {\n  high = K\n }\n");
+	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "%s:16: visibility: congestion \"q\": high: \"K\" is not a whole number of "
+		 "bytes (with K, M or G)",
+		 conf_path);
+	ck_assert_str_eq(err, want);
+	ck_assert_ptr_eq(d.vis.p, p1);
+	ck_assert_uint_eq(sampler_seen(&d), 4);
+
+	/* the same section, other settings: the pipeline and its statistics
+	 * are kept */
+	vis_conf(port, "x=1", 5, vis2);
+	ck_assert_msg(bsf_daemon_reload(&d, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_eq(d.vis.p, p1);
+	ck_assert_uint_eq(sampler_seen(&d), 4);
+	/* the backend reopened with the same ports: kept too, its per-queue
+	 * state forgotten */
+	n_opens = opens(&d);
+	vis_conf(port, "x=2", 5, vis2);
+	ck_assert_msg(bsf_daemon_reload(&d, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(opens(&d), n_opens + 1);
+	ck_assert_ptr_eq(d.vis.p, p1);
+	ck_assert_uint_eq(sampler_seen(&d), 4);
+	ck_assert_uint_eq(d.vis.gaps, 1);
+	ck_assert_uint_eq(d.vis_rebuilds, 1);
+
+	/* a changed section: a new pipeline, statistics from 0; the drops
+	 * already counted stay in the 0:5 drops field */
+	vis_conf(port, "x=2", 5, " sampler s {\n  every = 3\n }\n sample_drops = s\n");
+	ck_assert_msg(bsf_daemon_reload(&d, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_uint_eq(d.vis_rebuilds, 2);
+	ck_assert_uint_eq(sampler_seen(&d), 0);
+	feed_drops(&d, 3);
+	ck_assert_uint_eq(sampler_seen(&d), 3);
+	ck_assert_uint_eq(d.drops.offered, 3);
+	ck_assert_uint_eq(bsf_visx_drops_lost(&d.vis), 4);
+
+	/* no section: off; every drop is offered again */
+	vis_conf(port, "x=2", 5, "");
+	ck_assert_msg(bsf_daemon_reload(&d, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_null(d.vis.p);
+	ck_assert_int_eq(d.vis.drop_routed, 0);
+	ck_assert_uint_eq(bsf_visx_drops_lost(&d.vis), 4);
+
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(s1);
+	unlink(conf_path);
+}
+END_TEST
+
+/* A reload that reopens the backend allocates everything the new backend
+ * needs (bsf_visx_prepare_backend, poller_prepare_backend) before the
+ * poller or the visibility export switch over; after the last step that
+ * can fail nothing fails (the commits).  A preparation thrown away (the
+ * out-of-memory path) leaves both exactly as they were: same backend,
+ * same data sources, sequence numbers carrying on.  A committed one keeps
+ * the sequence numbers the sources had at commit time, polls done after
+ * the preparation included. */
+START_TEST(reload_prepare_commit)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct bsf_visx_backend *nvb;
+	struct poller_next *npl;
+	struct conf *c;
+	unsigned port;
+	int s1 = udp_listener(&port), fd, is_default;
+	const struct bsf_visx_src *src;
+	void *st;
+	char err[1024];
+
+	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
+	fd = mkstemp(conf_path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	vis_conf(port, "x=1", 0, " sampler s {\n  every = 2\n }\n sample_drops = s\n");
+	ck_assert_int_eq(bsf_daemon_init(&d, base, conf_path, 1), 0);
+	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_msg(bsf_daemon_apply(&d, c, err, sizeof err) == 0, "%s", err);
+	/* 2 ports + the device */
+	ck_assert_uint_eq(poller_n_sources(d.poller), 3);
+	poll_and_flush(&d);
+	ck_assert_uint_eq(src_seq(&d, 0), 2);
+
+	/* prepared, then thrown away: nothing changed */
+	src = d.vis.src;
+	st = d.vis.st;
+	nvb = bsf_visx_prepare_backend(d.be.ops, d.be.st);
+	ck_assert_ptr_nonnull(nvb);
+	npl = poller_prepare_backend(d.poller, d.be.ops, d.be.st);
+	ck_assert_ptr_nonnull(npl);
+	poller_discard_backend(npl);
+	bsf_visx_discard_backend(nvb);
+	poller_discard_backend(NULL);
+	bsf_visx_discard_backend(NULL);
+	ck_assert_ptr_eq(d.vis.src, src);
+	ck_assert_ptr_eq(d.vis.st, st);
+	ck_assert_uint_eq(d.vis.nsrc, 3);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 3);
+	ck_assert_uint_eq(src_seq(&d, 0), 2);
+	poll_and_flush(&d);
+	ck_assert_uint_eq(src_seq(&d, 0), 3);
+
+	/* prepared, a poll in between, then committed: the numbers as at
+	 * the commit */
+	nvb = bsf_visx_prepare_backend(d.be.ops, d.be.st);
+	npl = poller_prepare_backend(d.poller, d.be.ops, d.be.st);
+	ck_assert_ptr_nonnull(nvb);
+	ck_assert_ptr_nonnull(npl);
+	poll_and_flush(&d);
+	ck_assert_uint_eq(src_seq(&d, 0), 4);
+	poller_commit_backend(d.poller, npl);
+	bsf_visx_commit_backend(&d.vis, nvb);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 3);
+	ck_assert_uint_eq(src_seq(&d, 0), 4);
+	ck_assert_uint_eq(d.vis.nsrc, 3);
+	poll_and_flush(&d);
+	ck_assert_uint_eq(src_seq(&d, 0), 5);
+
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(s1);
+	unlink(conf_path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reload");
@@ -313,6 +521,8 @@ int main(void)
 	tcase_add_test(tc, reload);
 	tcase_add_test(tc, default_when_missing);
 	tcase_add_test(tc, file_removed);
+	tcase_add_test(tc, reload_visibility);
+	tcase_add_test(tc, reload_prepare_commit);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

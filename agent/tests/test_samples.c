@@ -4,7 +4,10 @@
  * through the datagram builder and sflow_decode(), and every field is
  * checked against values computed by hand from the fake's numbers
  * (percentages = 10000 * peak / alloc rounded down, 32-bit counters wrap,
- * own unsigned ints saturate at 0xFFFFFFFE, unknown = all ones / -1).
+ * own unsigned ints saturate at 0xFFFFFFFE, unknown = all ones / -1);
+ * E:7 sampler statistics in and after the device sample; and the own
+ * visibility event sample E:1 against byte vectors written out by hand
+ * from bsflowd-structures(7) (record order, lengths, every field).
  */
 #include "config.h"
 
@@ -641,6 +644,376 @@ START_TEST(device_capabilities)
 }
 END_TEST
 
+/* ---- sampler statistics (E:7) */
+
+static void mkstat(struct sflow_own_sampler_stat *st, const char *name, uint64_t base)
+{
+	memset(st, 0, sizeof *st);
+	snprintf(st->name, sizeof st->name, "%s", name);
+	st->seen = base + 10;
+	st->passed = base;
+	st->no_ticket = 10;
+	st->ticket_balance = -2;
+	st->ticket_batch = 64;
+	st->consumed_all = 3;
+}
+
+START_TEST(device_sampler_stats)
+{
+	struct sflow_own_sampler_stat st[3];
+	struct sflow_own_sampler_stat got;
+	struct bsf_samples_out out;
+	uint32_t n = 99;
+
+	fake_init();
+	mkstat(&st[0], "a1", 100);
+	mkstat(&st[1], "b2", 200);
+	mkstat(&st[2], "c3", 300);
+	SRC.samplers = st;
+	SRC.n_samplers = 2;
+	/* E:7 after E:5 and E:6: 8 + count 4 + 2 x (name 4 + 4 + 100) */
+	ck_assert_int_eq(bsf_samples_device(&SRC, 4, SCRATCH, sizeof SCRATCH, &out), SFLOW_OK);
+	ck_assert_uint_eq(out.nrecords, 4);
+	ck_assert_uint_eq(out.omitted, 0);
+	ck_assert_uint_eq(out.len, 24 + 16 + 184 + 76 + 12 + 2 * 108);
+	const struct sflow_sample *s = decode_one(&out);
+	ck_assert_uint_eq(s->records[3].tag, SFLOW_TAG(ENT, 7));
+	const struct sflow_own_sampler_stats *a = &s->records[3].u.own.u.samplers;
+	ck_assert_uint_eq(a->n, 2);
+	ck_assert_int_eq(sflow_own_sampler_at(a, 1, &got), 0);
+	ck_assert_str_eq(got.name, "b2");
+	ck_assert_uint_eq(got.seen, 210);
+	ck_assert_uint_eq(got.passed, 200);
+	ck_assert_uint_eq(got.no_ticket, 10);
+	ck_assert_int_eq(got.ticket_balance, -2);
+	ck_assert_uint_eq(got.ticket_batch, 64);
+	ck_assert_uint_eq(got.consumed_all, 3);
+	sflow_datagram_free(&D);
+
+	/* no room for E:7 next to the others: left out (last first), and
+	 * reported, never dropped silently */
+	ck_assert_int_eq(bsf_samples_device(&SRC, 4, SCRATCH, 24 + 16 + 184 + 76, &out), SFLOW_OK);
+	ck_assert_uint_eq(out.omitted, BSF_SAMPLES_OWN_SAMPLER_STATS);
+	ck_assert_uint_eq(out.nrecords, 3);
+
+	/* ... then in samples of their own: 3 samplers, room for 2 */
+	SRC.n_samplers = 3;
+	F.reads_dev = 0;
+	ck_assert_int_eq(
+	    bsf_samples_device_samplers(&SRC, 5, 0, SCRATCH, 24 + 12 + 2 * 108, &n, &out),
+	    SFLOW_OK);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(out.len, 24 + 12 + 2 * 108);
+	ck_assert_int_eq(F.reads_dev, 0); /* no backend read */
+	s = decode_one(&out);
+	ck_assert_uint_eq(s->h.counters.sequence_number, 5);
+	ck_assert_uint_eq(s->h.counters.source_id_type, 2);
+	ck_assert_uint_eq(s->nrecords, 1);
+	ck_assert_uint_eq(s->records[0].u.own.u.samplers.n, 2);
+	sflow_datagram_free(&D);
+	ck_assert_int_eq(
+	    bsf_samples_device_samplers(&SRC, 6, 2, SCRATCH, 24 + 12 + 2 * 108, &n, &out),
+	    SFLOW_OK);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(out.len, 24 + 12 + 108);
+	s = decode_one(&out);
+	ck_assert_int_eq(sflow_own_sampler_at(&s->records[0].u.own.u.samplers, 0, &got), 0);
+	ck_assert_str_eq(got.name, "c3");
+	sflow_datagram_free(&D);
+	/* not even one fits; nothing left to send */
+	ck_assert_int_eq(bsf_samples_device_samplers(&SRC, 6, 2, SCRATCH, 24 + 12 + 107, &n, &out),
+			 SFLOW_ERR_FULL);
+	ck_assert_int_eq(bsf_samples_device_samplers(&SRC, 6, 3, SCRATCH, sizeof SCRATCH, &n, &out),
+			 SFLOW_ERR_INVALID);
+}
+END_TEST
+
+/* ---- visibility event samples: the bytes, written out by hand */
+
+static uint32_t be32(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static size_t put32(uint8_t *b, size_t at, uint32_t v)
+{
+	b[at] = (uint8_t)(v >> 24);
+	b[at + 1] = (uint8_t)(v >> 16);
+	b[at + 2] = (uint8_t)(v >> 8);
+	b[at + 3] = (uint8_t)v;
+	return at + 4;
+}
+
+static size_t put64(uint8_t *b, size_t at, uint64_t v)
+{
+	at = put32(b, at, (uint32_t)(v >> 32));
+	return put32(b, at, (uint32_t)v);
+}
+
+#define TAG_OWN1 0x07ED9001u /* 32473 << 12 | 1 */
+
+/* Sample E:1's tag, length and six fixed fields, its record count, then
+ * record E:1's tag and length (72). */
+static size_t put_event_start(uint8_t *b, uint32_t len, const struct bsf_samples_event *p,
+			      uint32_t nrec)
+{
+	const uint32_t w[] = {
+	    TAG_OWN1, len,	     p->seq,	     p->source_type, p->source_index,
+	    p->drops, p->in_ifindex, p->out_ifindex, nrec,	     TAG_OWN1,
+	    72};
+	size_t at = 0;
+
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		at = put32(b, at, w[i]);
+	return at;
+}
+
+START_TEST(event_sample_bytes)
+{
+	static const uint8_t hdr[6] = {1, 2, 3, 4, 5, 6};
+	struct bsf_samples_event p = {.enterprise = ENT,
+				      .seq = 9,
+				      .source_type = 0,
+				      .source_index = 3,
+				      .drops = 4,
+				      .in_ifindex = 2,
+				      .out_ifindex = 3,
+				      .header_bytes = 128};
+	struct vis_event ev;
+	uint8_t want[256], got[256];
+	size_t len = 0, at = 0;
+
+	memset(&ev, 0, sizeof ev);
+	ev.type = VIS_EV_HIGH_DELAY;
+	ev.level = 2;
+	ev.severity = 3;
+	ev.tag = 7;
+	ev.event_id = ev.own_id = 0x100000002ull;
+	ev.port = 2;
+	ev.queue = 5;
+	ev.in_port = 1;
+	ev.reason = 259; /* not sent: not a forensics event */
+	ev.depth_bytes = 70000;
+	ev.delay_ns = 123456;
+	ev.peak_bytes = 9; /* not sent: not congestion */
+	ev.t_ns = 0x0102030405060708ull;
+	ev.frame_len = 64;
+	ev.hdr_len = sizeof hdr;
+	memcpy(ev.hdr, hdr, sizeof hdr);
+
+	/* sample E:1: length 192, seq 9, source 0:3, drops 4, in 2, out 3, 6
+	 * records; record E:1 visibility_event, 72 bytes */
+	at = put_event_start(want, 192, &p, 6);
+	at = put32(want, at, 2); /* high_delay */
+	at = put32(want, at, 0); /* flags */
+	at = put32(want, at, 2);
+	at = put32(want, at, 3);
+	at = put32(want, at, 7);
+	at = put64(want, at, 0x100000002ull);
+	at = put64(want, at, 0x100000002ull);
+	at = put32(want, at, 5);     /* queue */
+	at = put32(want, at, 0);     /* reason */
+	at = put32(want, at, 70000); /* depth */
+	at = put32(want, at, 123456);
+	at = put32(want, at, 0);	  /* peak */
+	at = put64(want, at, UINT64_MAX); /* peak time: none */
+	at = put64(want, at, 0);	  /* duration */
+	/* 0:1 sampled_header: ethernet, frame 64, 4 stripped, 6 bytes + 2 pad */
+	at = put32(want, at, 1);
+	at = put32(want, at, 24);
+	at = put32(want, at, 1);
+	at = put32(want, at, 64);
+	at = put32(want, at, 4);
+	at = put32(want, at, 6);
+	memcpy(want + at, hdr, 6);
+	want[at + 6] = want[at + 7] = 0;
+	at += 8;
+	/* 0:1036 queue, 0:1039 delay, 0:1040 depth, 0:1043 time */
+	at = put32(want, at, 1036);
+	at = put32(want, at, 4);
+	at = put32(want, at, 5);
+	at = put32(want, at, 1039);
+	at = put32(want, at, 4);
+	at = put32(want, at, 123456);
+	at = put32(want, at, 1040);
+	at = put32(want, at, 4);
+	at = put32(want, at, 70000);
+	at = put32(want, at, 1043);
+	at = put32(want, at, 8);
+	at = put64(want, at, 0x0102030405060708ull);
+	ck_assert_uint_eq(at, 200);
+
+	memset(got, 0xee, sizeof got);
+	ck_assert_int_eq(bsf_samples_vis_event(&p, &ev, got, sizeof got, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 200);
+	ck_assert_mem_eq(got, want, 200);
+	/* the overhead bound holds: 200 = 192 + 8 header bytes */
+	ck_assert_uint_le(len, BSF_SAMPLES_EVENT_OVERHEAD + 8);
+	/* one byte short: full, never a partial sample */
+	ck_assert_int_eq(bsf_samples_vis_event(&p, &ev, got, 199, &len), SFLOW_ERR_FULL);
+}
+END_TEST
+
+/* A drop's record for 0:5: type 1, its own id in both ids, the reason,
+ * the queue (multicast queue 2 = 16 + 2 here) and depth; no delay. */
+START_TEST(drop_record)
+{
+	struct vis_event ev;
+	struct sflow_own_vis_event o;
+
+	memset(&ev, 0, sizeof ev);
+	ev.type = VIS_EV_DROP;
+	ev.event_id = ev.own_id = 77;
+	ev.port = 4;
+	ev.queue = BSF_MAX_QUEUES + 2;
+	ev.reason = 260;
+	ev.depth_bytes = 0x1FFFFFFFFull; /* saturates */
+	ev.delay_ns = 5000;		 /* a drop has no delay: 0 */
+	ev.peak_bytes = 9;
+	ev.duration_ns = 9;
+	bsf_samples_vis_record(&ev, &o);
+	ck_assert_uint_eq(o.type, SFLOW_OWN_VIS_DROP);
+	ck_assert_uint_eq(o.flags, SFLOW_OWN_VIS_FLAG_MULTICAST);
+	ck_assert_uint_eq(o.level, 0);
+	ck_assert_uint_eq(o.severity, 0);
+	ck_assert_uint_eq(o.tag, 0);
+	ck_assert_uint_eq(o.event_id, 77);
+	ck_assert_uint_eq(o.own_id, 77);
+	ck_assert_uint_eq(o.queue, 2);
+	ck_assert_uint_eq(o.reason, 260);
+	ck_assert_uint_eq(o.depth, 0xFFFFFFFEu);
+	ck_assert_uint_eq(o.delay, 0);
+	ck_assert_uint_eq(o.peak, 0);
+	ck_assert_uint_eq(o.peak_time_ns, UINT64_MAX);
+	ck_assert_uint_eq(o.duration_ns, 0);
+	/* unknown queue: port scope, queue all ones */
+	ev.queue = VIS_NONE;
+	ev.depth_bytes = UINT64_MAX;
+	bsf_samples_vis_record(&ev, &o);
+	ck_assert_uint_eq(o.flags, SFLOW_OWN_VIS_FLAG_PORT_SCOPE);
+	ck_assert_uint_eq(o.queue, 0xFFFFFFFFu);
+	ck_assert_uint_eq(o.depth, 0xFFFFFFFFu);
+	/* a drop is never an E:1 sample of its own */
+	{
+		struct bsf_samples_event p = {.enterprise = ENT, .header_bytes = 128};
+		uint8_t buf[256];
+		size_t len = 0;
+
+		ck_assert_int_eq(bsf_samples_vis_event(&p, &ev, buf, sizeof buf, &len),
+				 SFLOW_ERR_INVALID);
+	}
+}
+END_TEST
+
+START_TEST(event_sample_congestion_port)
+{
+	struct bsf_samples_event p = {.enterprise = ENT,
+				      .seq = 1,
+				      .source_type = 0,
+				      .source_index = 7,
+				      .out_ifindex = 7,
+				      .header_bytes = 128};
+	struct vis_event ev;
+	uint8_t want[160], got[160];
+	size_t len = 0, at = 0;
+
+	memset(&ev, 0, sizeof ev);
+	ev.type = VIS_EV_CONGESTION_END;
+	ev.flags = VIS_EVF_PORT_SCOPE;
+	ev.event_id = ev.own_id = 77;
+	ev.port = 6;
+	ev.queue = VIS_NONE;
+	ev.in_port = VIS_NONE;
+	ev.depth_bytes = 1000;
+	ev.delay_ns = UINT64_MAX;
+	ev.peak_bytes = 5000000000ull; /* saturates */
+	ev.peak_t_ns = 0x11;
+	ev.duration_ns = 0x22;
+	ev.t_ns = 0x33;
+
+	/* 24 + 4 + E:1 80 + 0:1043 16: no header, no queue (port scope), no
+	 * delay (unknown), no 0:1040 (a port's depth is not a queue's) */
+	at = put_event_start(want, 124, &p, 2); /* seq 1, 0:7, out 7 */
+	at = put32(want, at, 5);		/* congestion_end */
+	at = put32(want, at, 1u << 2);		/* port scope */
+	at = put32(want, at, 0);
+	at = put32(want, at, 0);
+	at = put32(want, at, 0);
+	at = put64(want, at, 77);
+	at = put64(want, at, 77);
+	at = put32(want, at, 0xFFFFFFFFu); /* no queue */
+	at = put32(want, at, 0);
+	at = put32(want, at, 1000);
+	at = put32(want, at, 0xFFFFFFFFu); /* delay unknown */
+	at = put32(want, at, 0xFFFFFFFEu); /* peak saturated */
+	at = put64(want, at, 0x11);
+	at = put64(want, at, 0x22);
+	at = put32(want, at, 1043);
+	at = put32(want, at, 8);
+	at = put64(want, at, 0x33);
+	ck_assert_uint_eq(at, 132);
+	ck_assert_int_eq(bsf_samples_vis_event(&p, &ev, got, sizeof got, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 132);
+	ck_assert_mem_eq(got, want, 132);
+}
+END_TEST
+
+START_TEST(event_sample_forensics_multicast)
+{
+	struct bsf_samples_event p = {.enterprise = ENT,
+				      .seq = 2,
+				      .source_type = 0,
+				      .source_index = 1,
+				      .in_ifindex = 2,
+				      .out_ifindex = 1,
+				      .header_bytes = 16};
+	struct vis_event ev;
+	uint8_t got[256];
+	size_t len = 0;
+	/* record order and lengths, walked from the start of the records */
+	static const uint32_t tags[] = {TAG_OWN1, 1, 1039, 1040, 1043};
+	static const uint32_t lens[] = {72, 32, 4, 4, 8};
+	size_t at = 36;
+
+	memset(&ev, 0, sizeof ev);
+	ev.type = VIS_EV_FORENSICS;
+	ev.flags = VIS_EVF_LAST;
+	ev.event_id = 40;
+	ev.own_id = 45;
+	ev.port = 0;
+	ev.queue = BSF_MAX_QUEUES + 3; /* multicast queue 3 */
+	ev.reason = 260;
+	ev.depth_bytes = 512;
+	ev.delay_ns = 900;
+	ev.frame_len = 1500;
+	ev.hdr_len = 100; /* cut to header_bytes 16 */
+	ev.t_ns = 5;
+	ck_assert_int_eq(bsf_samples_vis_event(&p, &ev, got, sizeof got, &len), SFLOW_OK);
+	ck_assert_uint_eq(got[35], 5); /* records */
+	for (size_t i = 0; i < 5; i++) {
+		ck_assert_uint_eq(be32(got + at), tags[i]);
+		ck_assert_uint_eq(be32(got + at + 4), lens[i]);
+		if (i == 0) {
+			ck_assert_uint_eq(be32(got + at + 12),
+					  (1u << 1) | (1u << 3));	    /* last, mc */
+			ck_assert_uint_eq(be32(got + at + 8 + 36), 3);	    /* queue */
+			ck_assert_uint_eq(be32(got + at + 8 + 40), 260);    /* reason */
+			ck_assert_uint_eq(be32(got + at + 8 + 20 + 4), 40); /* event id */
+			ck_assert_uint_eq(be32(got + at + 8 + 28 + 4), 45); /* own id */
+		}
+		if (i == 1)
+			ck_assert_uint_eq(be32(got + at + 8 + 12), 16); /* header length */
+		at += 8 + lens[i];
+	}
+	ck_assert_uint_eq(at, len);
+	/* drops are never event samples, nor is the end of a delay episode */
+	ev.type = VIS_EV_DROP;
+	ck_assert_int_eq(bsf_samples_vis_event(&p, &ev, got, sizeof got, &len), SFLOW_ERR_INVALID);
+	ev.type = VIS_EV_DELAY_END;
+	ck_assert_int_eq(bsf_samples_vis_event(&p, &ev, got, sizeof got, &len), SFLOW_ERR_INVALID);
+}
+END_TEST
+
 static Suite *samples_suite(void)
 {
 	Suite *s = suite_create("samples");
@@ -658,6 +1031,13 @@ static Suite *samples_suite(void)
 	tc = tcase_create("device");
 	tcase_add_test(tc, device_full);
 	tcase_add_test(tc, device_capabilities);
+	tcase_add_test(tc, device_sampler_stats);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("event");
+	tcase_add_test(tc, event_sample_bytes);
+	tcase_add_test(tc, event_sample_congestion_port);
+	tcase_add_test(tc, event_sample_forensics_multicast);
+	tcase_add_test(tc, drop_record);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,9 +2,13 @@
  * testplugin.c - a tiny backend plugin for the loader and daemon tests.
  *
  * Two ports (ifIndex 11 "tp0" and 12 "tp1", 10G, 2 unicast queues) with
- * fixed telemetry; built as a libtool module.  Compiled with
- * -DTESTPLUGIN_ABI=N it claims interface version N instead (the refusal
- * test), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at all.
+ * fixed telemetry; built as a libtool module.  It takes the queue event
+ * switches of interface version 2 (set_queue_events, for its 2 x 2
+ * unicast queues; testplugin_qev has the last flags set per queue) but
+ * sends no events.  Compiled with -DTESTPLUGIN_ABI=N it claims interface
+ * version N instead (the refusal tests: 99, and 1, the version before
+ * queue events), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at
+ * all.
  * The option "fail=1" makes open() fail with a message; testplugin_opens
  * counts the successful opens.
  */
@@ -22,6 +26,8 @@
 
 /* How many times open() succeeded: the reload test reads it with dlsym. */
 int testplugin_opens;
+/* set_queue_events flags by [port][queue], for the loader test (dlsym) */
+unsigned testplugin_qev[2][2];
 
 struct tp {
 	struct bsf_port_desc ports[2];
@@ -52,7 +58,7 @@ static void *tp_open(const struct bsf_backend_args *args, char *err, size_t errl
 	}
 	testplugin_opens++;
 	snprintf(t->dev.id, sizeof t->dev.id, "testplugin");
-	t->dev.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS;
+	t->dev.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS | BSF_CAP_QUEUE_EVENTS;
 	t->dev.nports = 2;
 	t->dev.ports = t->ports;
 	t->dev.cell_bytes = 256;
@@ -131,6 +137,26 @@ static size_t tp_read_events(void *st, struct bsf_event *ev, size_t max)
 	return 0;
 }
 
+static int tp_set_queue_events(void *st, uint32_t port, uint32_t queue, uint32_t multicast,
+			       uint32_t flags, char *err, size_t errlen)
+{
+	if (port >= 2 || queue >= 2 || multicast) {
+		snprintf(err, errlen, "no such queue");
+		return -1;
+	}
+	if (flags & ~(BSF_QEV_ENQUEUE | BSF_QEV_DEQUEUE)) {
+		snprintf(err, errlen, "bad flags");
+		return -1;
+	}
+	testplugin_qev[port][queue] = flags;
+	return 0;
+}
+
+static uint64_t tp_queue_events_lost(void *st)
+{
+	return 0;
+}
+
 static const struct bsf_backend_ops tp_ops = {
     .abi_version = TESTPLUGIN_ABI,
     .name = "testplugin",
@@ -142,6 +168,8 @@ static const struct bsf_backend_ops tp_ops = {
     .read_device_buffers = tp_read_device_buffers,
     .read_delays = tp_read_delays,
     .read_events = tp_read_events,
+    .set_queue_events = tp_set_queue_events,
+    .queue_events_lost = tp_queue_events_lost,
 };
 
 #ifndef TESTPLUGIN_NO_ENTRY

@@ -53,4 +53,10 @@ EXTRA_PROGRAMS += agent/visibility/bench/bench_vis
 agent_visibility_bench_bench_vis_SOURCES = agent/visibility/bench/bench_vis.c
 agent_visibility_bench_bench_vis_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 agent_visibility_bench_bench_vis_LDADD = agent/visibility/libvis.a $(LIBCONFUSE_LIBS) -lm
-EXTRA_DIST += agent/visibility/doc/README agent/visibility/doc/visibility-section.mdoc agent/visibility/doc/visibility-etc-snippet.conf
+
+# backend events -> packet events (vis_backend.c), registered by qevents
+check_PROGRAMS += agent/visibility/tests/test_vis_backend
+TESTS += agent/visibility/tests/test_vis_backend
+agent_visibility_tests_test_vis_backend_SOURCES = agent/visibility/tests/test_vis_backend.c
+agent_visibility_tests_test_vis_backend_CFLAGS = $(VIS_TEST_CFLAGS)
+agent_visibility_tests_test_vis_backend_LDADD = $(VIS_TEST_LIBS)

@@ -22,7 +22,9 @@
  *    packet that was itself purged still ends it), as does the queue
  *    becoming empty.  The last tagged departure carries VIS_EVF_LAST (a
  *    snapshot that ends on an untagged departure, its tail having been
- *    purged, has no such event).  A drop on an empty queue starts nothing.  A new drop
+ *    purged, has no such event).  A drop on an empty queue starts nothing;
+ *    a queue is known empty only once the last enqueue seen has left (at
+ *    the start and after a gap it may hold packets enqueued unseen).  A new drop
  *    while forensics is active moves the tail and the event id to the new
  *    drop (the latest drop wins).  With scope "port", a drop activates
  *    every queue of the port that holds packets, each with its own tail.
@@ -77,7 +79,9 @@
  *  - The re-occurrence limiter counts committed samples per (event type,
  *    port, queue) and rejects once `limit` samples passed in the current
  *    period; recurrent-only (`after` = N) rejects the first N occurrences
- *    per key and period (counted at check, passed or not).
+ *    per key and period (counted at check, passed or not).  The table
+ *    keeps the keys of the current period only (at most
+ *    VIS_LIMITER_MAX_SLOTS; when full, every count restarts).
  *  - Flow filter: k banks of bits; first-of-flow if any of the k bits is
  *    clear; commit sets all k.  Resets: every flow_reset ns, after
  *    flow_reset_after checks, on VIS_EV_DELAY_END and/or at the end of a
@@ -107,17 +111,24 @@
  *
  *  Pipeline (vis_pipeline.h)
  *  - Each event type is routed to one named sampler (or chain or
- *    aggregate); with none, every event of that type passes.  Congestion
- *    start and end share a route.  The out-of-cycle port sample of a
+ *    aggregate); with none, every drop passes and the other types go
+ *    through an implicit ticket box of default_rate a second (vis_conf.h;
+ *    rejections count as no_ticket).  Congestion start and end share a
+ *    route, but only starts are offered to it: an end passes or is
+ *    rejected with its start (per queue or port), and is offered only
+ *    when its start was not seen.  The out-of-cycle port sample of a
  *    congestion start is requested whatever the sampler decides.
  *  - Samplers run on the event clock (vis_event.t_ns), never the wall
  *    clock, so a simulation and the tests are reproducible.
- *  - Backend events (struct bsf_event) are a sampled subset, not the full
- *    enqueue / departure stream: they are marked VIS_PKTF_PARTIAL and do
- *    not drive forensics or congestion; congestion can instead be fed
- *    from polled queue depths (vis_pipeline_depth).  bsf_event has no
- *    multicast copy id: copies are recognised by equal header bytes and
- *    length within the duplicate filter's window.
+ *  - Backend events (struct bsf_event, vis_backend.h): the enqueues and
+ *    departures of a queue the backend streams (backend.h version 2,
+ *    BSF_CAP_QUEUE_EVENTS) are the full stream and drive every monitor;
+ *    sampled packets and the drops of other queues are a subset, marked
+ *    VIS_PKTF_PARTIAL, that drives drops and high delay only; congestion
+ *    of a queue that is not streamed is fed from polled queue depths
+ *    (vis_pipeline_depth).  Multicast queue q of a port is queue
+ *    BSF_MAX_QUEUES + q here.  A gap in a stream (events the backend
+ *    lost) is vis_pipeline_gap().
  */
 #ifndef BSFLOWD_VIS_H
 #define BSFLOWD_VIS_H

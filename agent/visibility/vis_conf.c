@@ -76,6 +76,7 @@ static cfg_opt_t vis_opts[] = {
     CONF_V("sample_delay"),
     CONF_V("sample_forensics"),
     CONF_V("sample_congestion"),
+    CONF_V("default_rate"),
     CFG_SEC("eligible", eligible_opts, CFGF_NONE),
     CFG_SEC("delay_profile", delay_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
     CFG_SEC("congestion", congestion_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
@@ -86,6 +87,13 @@ cfg_opt_t *vis_conf_opts(void)
 {
 	return vis_opts;
 }
+
+/* Queue numbers: unicast 0..15, multicast 16 + q (vis.h, BSF_MAX_QUEUES). */
+#define QUEUE_MAX 31
+/* Limits on the size of the section (vis_conf.h). */
+#define FLOW_FILTER_BYTES_MAX (256ULL << 20)
+#define TICKET_PERIOD_MIN_NS  1000000ULL /* period, flow_reset */
+#define FLOW_RESET_AFTER_MIN  64
 
 /* ---- value parsers: the conf_ ones, reading key from sec ---- */
 
@@ -145,33 +153,62 @@ static int p_word(struct conf_ctx *x, cfg_t *sec, const char *key, const char *c
 	return 0;
 }
 
+/* One list item: a value or a range, and the item it was written as. */
+struct set_item {
+	uint32_t lo, hi;
+	const struct conf_val *v;
+};
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct set_item *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* A list of values and ranges lo-hi within 0..hi, kept as at most
+ * VIS_SET_MAX merged ranges.  The items are added by increasing start, so
+ * the count of ranges never drops and the first item that needs one more
+ * than VIS_SET_MAX is the one named. */
 static int p_set(struct conf_ctx *x, cfg_t *sec, const char *key, long long hi, struct vis_set *out)
 {
 	unsigned n = sec ? cfg_size(sec, key) : 0;
+	struct set_item *it;
+	int r = 0;
 
-	for (unsigned i = 0; i < n; i++) {
+	if (n == 0)
+		return 0;
+	it = calloc(n, sizeof(*it));
+	if (!it)
+		return conf_fail(x, NULL, key, "out of memory");
+	for (unsigned i = 0; i < n && r == 0; i++) {
 		const struct conf_val *v = cfg_getnptr(sec, key, i);
 		const char *t = v->text;
-		long long lo, up;
+		long long lo = 0, up = 0;
 
 		if (t[0] && t[0] != '-' && strchr(t + 1, '-')) {
 			/* a range lo-hi; a sign on lo (after blanks) is refused */
 			if (conf_span(t, &lo, &up) < 0 || t[strspn(t, " \t\n\v\f\r")] == '-')
-				return conf_fail(x, v, key, "\"%s\" is not a number or a range",
-						 v->text);
-			if (lo < 0 || up > hi || lo > up)
-				return conf_fail(x, v, key, "range %s not within 0..%lld", v->text,
-						 hi);
+				r = conf_fail(x, v, key, "\"%s\" is not a number or a range",
+					      v->text);
+			else if (lo < 0 || up > hi || lo > up)
+				r = conf_fail(x, v, key, "range %s not within 0..%lld", v->text,
+					      hi);
 		} else {
-			if (conf_int(x, v, key, 0, hi, &lo) < 0)
-				return -1;
+			r = conf_int(x, v, key, 0, hi, &lo);
 			up = lo;
 		}
-		for (long long val = lo; val <= up; val++)
-			if (vis_set_add(out, (uint32_t)val) < 0)
-				return conf_fail(x, v, key, "more than %d values", VIS_SET_MAX);
+		if (r < 0)
+			break;
+		it[i] = (struct set_item){(uint32_t)lo, (uint32_t)up, v};
 	}
-	return 0;
+	if (r == 0)
+		qsort(it, n, sizeof(*it), item_cmp);
+	for (unsigned i = 0; i < n && r == 0; i++)
+		if (vis_set_add_range(out, it[i].lo, it[i].hi) < 0)
+			r = conf_fail(x, it[i].v, key, "more than %d separate ranges", VIS_SET_MAX);
+	free(it);
+	return r;
 }
 
 static int p_match(struct conf_ctx *x, cfg_t *sec, struct vis_match *m)
@@ -181,7 +218,7 @@ static int p_match(struct conf_ctx *x, cfg_t *sec, struct vis_match *m)
 
 	if (p_set(x, sec, "ports", 65535, &m->ports) < 0 ||
 	    p_set(x, sec, "in_ports", 65535, &m->in_ports) < 0 ||
-	    p_set(x, sec, "queues", 1023, &m->queues) < 0 ||
+	    p_set(x, sec, "queues", QUEUE_MAX, &m->queues) < 0 ||
 	    p_set(x, sec, "traffic_classes", 255, &m->tcs) < 0 ||
 	    p_set(x, sec, "reasons", 0xffffffffLL, &m->reasons) < 0 ||
 	    p_set(x, sec, "src_ports", 65535, &m->sports) < 0 ||
@@ -218,7 +255,7 @@ static int do_delay(struct conf_ctx *x, cfg_t *sec, struct vis_conf_delay *d)
 
 	snprintf(d->name, sizeof(d->name), "%s", cfg_title(sec));
 	if (p_set(x, sec, "ports", 65535, &d->ports) < 0 ||
-	    p_set(x, sec, "queues", 1023, &d->queues) < 0)
+	    p_set(x, sec, "queues", QUEUE_MAX, &d->queues) < 0)
 		return -1;
 	if (nt == 0)
 		return conf_fail(x, NULL, "thresholds", "missing");
@@ -274,7 +311,7 @@ static int do_congestion(struct conf_ctx *x, cfg_t *sec, struct vis_conf_congest
 	snprintf(g->name, sizeof(g->name), "%s", cfg_title(sec));
 	if (p_word(x, sec, "scope", scopes, &scope) < 0 ||
 	    p_set(x, sec, "ports", 65535, &g->ports) < 0 ||
-	    p_set(x, sec, "queues", 1023, &g->queues) < 0 ||
+	    p_set(x, sec, "queues", QUEUE_MAX, &g->queues) < 0 ||
 	    p_u64(x, sec, "high", 1, &g->high) < 0 || p_u64(x, sec, "low", 1, &g->low) < 0)
 		return -1;
 	g->port_scope = scope == 1;
@@ -326,7 +363,7 @@ static int do_sampler(struct conf_ctx *x, cfg_t *sec, uint64_t seed, struct vis_
 	    p_dur(x, sec, "limit_period", 0, &c->limit_period_ns) < 0 ||
 	    p_word(x, sec, "limit_key", keys, &limit_key) < 0 ||
 	    p_bool(x, sec, "dedup", &c->dedup) < 0 ||
-	    p_dur(x, sec, "dedup_window", 0, &c->dedup_window_ns) < 0 ||
+	    p_dur(x, sec, "dedup_window", 1, &c->dedup_window_ns) < 0 ||
 	    p_bool(x, sec, "rate_manager", &c->rate_manager) < 0 ||
 	    p_word(x, sec, "rate_policy", policies, &c->rate_policy) < 0)
 		return -1;
@@ -364,12 +401,23 @@ static int do_sampler(struct conf_ctx *x, cfg_t *sec, uint64_t seed, struct vis_
 	if (c->cap && c->cap < c->tickets)
 		return conf_fail(x, conf_get(sec, "cap"), "cap", "%u is below tickets (%u)", c->cap,
 				 c->tickets);
-	if (c->period_jitter_ns >= c->period_ns)
+	if (conf_get(sec, "period") && c->period_ns < TICKET_PERIOD_MIN_NS)
+		return conf_fail(x, conf_get(sec, "period"), "period", "must be at least 1ms");
+	if (c->period_jitter_ns > c->period_ns / 2)
 		return conf_fail(x, conf_get(sec, "period_jitter"), "period_jitter",
-				 "must be below the period");
+				 "more than half the period");
 	if (c->batch_jitter > c->tickets && c->tickets)
 		return conf_fail(x, conf_get(sec, "batch_jitter"), "batch_jitter",
 				 "more than the batch (tickets)");
+	if (c->flow_reset_ns && c->flow_reset_ns < TICKET_PERIOD_MIN_NS)
+		return conf_fail(x, conf_get(sec, "flow_reset"), "flow_reset",
+				 "0 (never) or at least 1ms");
+	if (c->flow_reset_after && c->flow_reset_after < FLOW_RESET_AFTER_MIN)
+		return conf_fail(x, conf_get(sec, "flow_reset_after"), "flow_reset_after",
+				 "0 (never) or at least %d", FLOW_RESET_AFTER_MIN);
+	if (c->limit_by_flow && c->limit_period_ns == 0)
+		return conf_fail(x, conf_get(sec, "limit_period"), "limit_period",
+				 "must be more than 0 with limit_key = flow");
 	if (c->flow_bits & (c->flow_bits - 1))
 		return conf_fail(x, conf_get(sec, "flow_bits"), "flow_bits",
 				 "%u is not a power of two", c->flow_bits);
@@ -427,11 +475,32 @@ static int find_sampler(const struct vis_config *vc, const char *name)
 	return -1;
 }
 
-/* Members exist, each sampler has at most one parent, no cycles; rate
- * managed children have the aggregate's period and tickets. */
+/* The line messages about section s as a whole give: its first key's
+ * (libconfuse only knows the line the section ends on, used when it has
+ * no keys). */
+static int section_line(cfg_t *s)
+{
+	int line = s->line;
+
+	for (cfg_opt_t *o = s->opts; o && o->name; o++) {
+		if (o->type != CFGT_PTR)
+			continue;
+		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+			const struct conf_val *v = cfg_opt_getnptr(o, i);
+			if (v && v->line > 0 && v->line < line)
+				line = v->line;
+		}
+	}
+	return line;
+}
+
+/* Members exist, each sampler has at most one parent, no cycles, chains
+ * nest at most VIS_CONF_DEPTH_MAX deep; rate managed children have the
+ * aggregate's period and tickets. */
 static int check_refs(struct conf_ctx *x, cfg_t *vsec, struct vis_config *vc)
 {
 	int *parent = malloc((vc->n_samplers + 1) * sizeof(int));
+	int r = -1;
 
 	if (!parent)
 		return conf_fail(x, NULL, NULL, "out of memory");
@@ -442,49 +511,116 @@ static int check_refs(struct conf_ctx *x, cfg_t *vsec, struct vis_config *vc)
 		struct vis_conf_sampler *cs = &vc->samplers[i];
 
 		snprintf(x->sect, sizeof(x->sect), "sampler \"%s\": ", cs->c.name);
+		x->sect_line = section_line(sec);
 		for (uint32_t j = 0; j < cs->n_members; j++) {
 			const struct conf_val *v = cfg_getnptr(sec, "members", j);
 			int k = find_sampler(vc, cs->members[j]);
 			if (k < 0) {
-				free(parent);
-				return conf_fail(x, v, "members", "no sampler named \"%s\"",
-						 cs->members[j]);
+				conf_fail(x, v, "members", "no sampler named \"%s\"",
+					  cs->members[j]);
+				goto out;
 			}
 			if ((size_t)k == i || parent[k] >= 0) {
-				free(parent);
-				return conf_fail(x, v, "members",
-						 "\"%s\" is already a member elsewhere (or itself)",
-						 cs->members[j]);
+				conf_fail(x, v, "members",
+					  "\"%s\" is already a member elsewhere (or itself)",
+					  cs->members[j]);
+				goto out;
 			}
 			parent[k] = (int)i;
 			if (cs->c.rate_manager &&
 			    (!vc->samplers[k].c.tickets ||
 			     vc->samplers[k].c.period_ns != cs->c.period_ns)) {
-				free(parent);
-				return conf_fail(
-				    x, v, "members",
-				    "\"%s\" needs tickets and the aggregate's period for "
-				    "the rate manager",
-				    cs->members[j]);
+				conf_fail(x, v, "members",
+					  "\"%s\" needs tickets and the aggregate's period for "
+					  "the rate manager",
+					  cs->members[j]);
+				goto out;
 			}
 		}
 	}
-	/* a cycle: following parents from some sampler comes back to it */
+	/* a cycle: following parents from some sampler comes back to it; too
+	 * deep: more than VIS_CONF_DEPTH_MAX levels above some sampler */
 	for (size_t i = 0; i < vc->n_samplers; i++) {
 		int p = parent[i];
 		size_t steps = 0;
 		while (p >= 0 && steps++ <= vc->n_samplers) {
+			cfg_t *psec = cfg_getnsec(vsec, "sampler", (unsigned)p);
+			snprintf(x->sect, sizeof(x->sect),
+				 "sampler \"%s\": ", vc->samplers[p].c.name);
+			x->sect_line = section_line(psec);
 			if ((size_t)p == i) {
-				free(parent);
-				x->sect[0] = 0;
-				return conf_fail(x, NULL, NULL, "sampler \"%s\" is its own member",
-						 vc->samplers[i].c.name);
+				conf_fail(x, NULL, "members", "is its own member (a cycle)");
+				goto out;
+			}
+			if (steps >= VIS_CONF_DEPTH_MAX) {
+				conf_fail(x, cfg_getnptr(psec, "members", 0), "members",
+					  "chains and aggregates nest more than %d deep",
+					  VIS_CONF_DEPTH_MAX);
+				goto out;
 			}
 			p = parent[p];
 		}
 	}
+	r = 0;
+out:
 	free(parent);
 	x->sect[0] = 0;
+	x->sect_line = 0;
+	return r;
+}
+
+/* Can sampler i ever pass an event of type t?  Its match must accept the
+ * type (and, for drops and forensics, one of the monitored reasons); an
+ * "all" chain needs every member to, "any" and aggregates one member. */
+static int can_pass(const struct vis_config *vc, size_t i, uint32_t t, int depth)
+{
+	const struct vis_conf_sampler *cs = &vc->samplers[i];
+	const struct vis_match *m = &cs->c.match;
+	int any = 0;
+
+	if (depth > VIS_CONF_DEPTH_MAX)
+		return 1;
+	if (m->events && !(m->events & (1u << t)))
+		return 0;
+	if ((t == VIS_EV_DROP || t == VIS_EV_FORENSICS) && m->reasons.n && vc->drop_reasons.n &&
+	    !vis_set_meets(&m->reasons, &vc->drop_reasons))
+		return 0;
+	if (cs->n_members == 0)
+		return 1;
+	for (uint32_t j = 0; j < cs->n_members; j++) {
+		int ok = can_pass(vc, (size_t)find_sampler(vc, cs->members[j]), t, depth + 1);
+		if (cs->c.kind == VIS_NODE_CHAIN_ALL && !ok)
+			return 0;
+		any |= ok;
+	}
+	return cs->c.kind == VIS_NODE_CHAIN_ALL || any;
+}
+
+/* A sampler name: 1..VIS_NAME_MAX-1 ASCII letters, digits, _ and -. */
+static int name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n >= VIS_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char ch = name[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Enter sub-section s (kind "sampler", ...): messages name it and its line. */
+static int enter(struct conf_ctx *x, cfg_t *s, const char *kind)
+{
+	snprintf(x->sect, sizeof(x->sect), "%s \"%.*s\": ", kind, VIS_NAME_MAX, cfg_title(s));
+	x->sect_line = section_line(s);
+	if (!name_ok(cfg_title(s)))
+		return conf_fail(x, NULL, NULL,
+				 "a name of 1..%d ASCII letters, digits, _ and - is needed",
+				 VIS_NAME_MAX - 1);
 	return 0;
 }
 
@@ -508,6 +644,7 @@ void vis_config_init(struct vis_config *vc)
 	memset(vc, 0, sizeof(*vc));
 	vc->seed = 1;
 	vc->drops = 1;
+	vc->default_rate = VIS_CONF_DEFAULT_RATE;
 	vis_match_init(&vc->eligibility);
 }
 
@@ -536,6 +673,7 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 			     .err = err,
 			     .errlen = errlen};
 	uint32_t scope = 0;
+	uint64_t ff_bytes = 0;
 	long long seed;
 	unsigned n;
 
@@ -549,7 +687,8 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 	    p_bool(&x, sec, "forensics", &vc->forensics) < 0 ||
 	    p_word(&x, sec, "forensics_scope", scopes, &scope) < 0 ||
 	    p_set(&x, sec, "forensics_ports", 65535, &vc->forensics_ports) < 0 ||
-	    p_set(&x, sec, "forensics_queues", 1023, &vc->forensics_queues) < 0)
+	    p_set(&x, sec, "forensics_queues", QUEUE_MAX, &vc->forensics_queues) < 0 ||
+	    p_u32(&x, sec, "default_rate", 0, 0x7fffffffLL, &vc->default_rate) < 0)
 		return -1;
 	vc->forensics_port_scope = scope == 1;
 	if (conf_get(sec, "seed")) {
@@ -573,30 +712,40 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 		return conf_fail(&x, NULL, NULL, "out of memory");
 	for (unsigned i = 0; i < cfg_size(sec, "delay_profile"); i++) {
 		cfg_t *s = cfg_getnsec(sec, "delay_profile", i);
-		snprintf(x.sect, sizeof(x.sect), "delay_profile \"%s\": ", cfg_title(s));
-		if (do_delay(&x, s, &vc->delay[i]) < 0)
+		if (enter(&x, s, "delay_profile") < 0 || do_delay(&x, s, &vc->delay[i]) < 0)
 			return -1;
 		vc->n_delay++;
 	}
 	for (unsigned i = 0; i < cfg_size(sec, "congestion"); i++) {
 		cfg_t *s = cfg_getnsec(sec, "congestion", i);
-		snprintf(x.sect, sizeof(x.sect), "congestion \"%s\": ", cfg_title(s));
-		if (do_congestion(&x, s, &vc->congestion[i]) < 0)
+		if (enter(&x, s, "congestion") < 0 || do_congestion(&x, s, &vc->congestion[i]) < 0)
 			return -1;
 		vc->n_congestion++;
 	}
 	for (unsigned i = 0; i < cfg_size(sec, "sampler"); i++) {
 		cfg_t *s = cfg_getnsec(sec, "sampler", i);
-		snprintf(x.sect, sizeof(x.sect), "sampler \"%s\": ", cfg_title(s));
-		if (strlen(cfg_title(s)) >= VIS_NAME_MAX || !cfg_title(s)[0])
-			return conf_fail(&x, NULL, NULL, "a name of 1..%d characters",
-					 VIS_NAME_MAX - 1);
+		struct vis_sampler_conf *c = &vc->samplers[i].c;
+
+		if (enter(&x, s, "sampler") < 0)
+			return -1;
+		if (i >= VIS_CONF_SAMPLERS_MAX)
+			return conf_fail(&x, NULL, NULL, "more than %d samplers",
+					 VIS_CONF_SAMPLERS_MAX);
 		/* each sampler its own stream, reproducible from the section seed */
 		if (do_sampler(&x, s, vc->seed * 1000003ULL + i, &vc->samplers[i]) < 0)
 			return -1;
 		vc->n_samplers++;
+		if (c->flow_filter) {
+			ff_bytes += (uint64_t)c->flow_hashes * c->flow_bits / 8;
+			if (ff_bytes > FLOW_FILTER_BYTES_MAX)
+				return conf_fail(&x, conf_get(s, "flow_filter"), "flow_filter",
+						 "the flow filters of all samplers take more than "
+						 "%lluM",
+						 FLOW_FILTER_BYTES_MAX >> 20);
+		}
 	}
 	x.sect[0] = 0;
+	x.sect_line = 0;
 	if (check_refs(&x, sec, vc) < 0)
 		return -1;
 	for (uint32_t t = 1; t < VIS_EV_NTYPES; t++) {
@@ -607,17 +756,40 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 		if (v &&
 		    conf_name(&x, v, route_keys[t], "sampler name", vc->route[t], VIS_NAME_MAX) < 0)
 			return -1;
-		if (vc->route[t][0] && find_sampler(vc, vc->route[t]) < 0)
+		if (!vc->route[t][0])
+			continue;
+		if (find_sampler(vc, vc->route[t]) < 0)
 			return conf_fail(&x, v, route_keys[t], "no sampler named \"%s\"",
 					 vc->route[t]);
+		if (!can_pass(vc, (size_t)find_sampler(vc, vc->route[t]), t, 0))
+			return conf_fail(&x, v, route_keys[t],
+					 "sampler \"%s\" can never pass %s events (its events or "
+					 "reasons exclude them)",
+					 vc->route[t],
+					 t == VIS_EV_CONGESTION_START ? "congestion"
+								      : vis_event_type_name(t));
 	}
 	return 0;
+}
+
+int vis_conf_single(cfg_t *root, const char *filename, char *err, size_t errlen)
+{
+	struct conf_ctx x = {.file = filename ? filename : "(config)",
+			     .top = "visibility: ",
+			     .wording = CONF_WORDING_DOUBLE,
+			     .err = err,
+			     .errlen = errlen};
+
+	if (cfg_size(root, "visibility") < 2)
+		return 0;
+	x.sect_line = section_line(cfg_getnsec(root, "visibility", 1));
+	return conf_fail(&x, NULL, NULL, "a second visibility section");
 }
 
 int vis_conf_parse_text(const char *text, const char *name, struct vis_config *vc, char *err,
 			size_t errlen)
 {
-	cfg_opt_t opts[] = {CFG_SEC("visibility", vis_conf_opts(), CFGF_NONE), CFG_END()};
+	cfg_opt_t opts[] = {CFG_SEC("visibility", vis_conf_opts(), CFGF_MULTI), CFG_END()};
 	cfg_t *cfg = cfg_init(opts, CFGF_NONE);
 	int r;
 
@@ -628,6 +800,10 @@ int vis_conf_parse_text(const char *text, const char *name, struct vis_config *v
 	}
 	if (cfg_parse_buf(cfg, text) != CFG_SUCCESS) {
 		snprintf(err, errlen, "%s: syntax error in the visibility section", name);
+		cfg_free(cfg);
+		return -1;
+	}
+	if (vis_conf_single(cfg, name, err, errlen) < 0) {
 		cfg_free(cfg);
 		return -1;
 	}

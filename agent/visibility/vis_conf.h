@@ -42,6 +42,10 @@ struct vis_conf_sampler {
 	char members[VIS_MEMBERS_MAX_CONF][VIS_NAME_MAX];
 };
 
+#define VIS_CONF_SAMPLERS_MAX 256 /* sampler sections */
+#define VIS_CONF_DEPTH_MAX    16  /* levels of nested chains / aggregates */
+#define VIS_CONF_DEFAULT_RATE 100 /* default_rate */
+
 struct vis_config {
 	int enabled;
 	uint64_t seed;
@@ -61,6 +65,9 @@ struct vis_config {
 	/* the sampler each event type goes through ("" = none: all pass);
 	 * index enum vis_event_type (congestion start and end share one) */
 	char route[VIS_EV_NTYPES][VIS_NAME_MAX];
+	/* events per second and type let through for a non-drop event type
+	 * with no route (an implicit ticket box); 0 = no limit */
+	uint32_t default_rate;
 };
 
 /* The option table (static storage; libconfuse copies it in cfg_init). */
@@ -75,6 +82,12 @@ void vis_config_release(struct vis_config *vc);
  * *vc needs vis_config_release() either way. */
 int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, char *err,
 		      size_t errlen);
+
+/* With the section declared CFGF_MULTI in root's options (libconfuse
+ * silently merges a repeated non-multi section): 0 if the file has at
+ * most one, else -1 with "FILE:LINE: visibility: a second visibility
+ * section" in err.  Then pass cfg_getsec(root, "visibility") on. */
+int vis_conf_single(cfg_t *root, const char *filename, char *err, size_t errlen);
 
 /* Parse text holding a `visibility { ... }` section (name is used in
  * messages).  Returns 0, or -1 with a message in err. */

@@ -14,6 +14,15 @@ void vis_forensics_init(struct vis_forensics_q *q)
 {
 	memset(q, 0, sizeof(*q));
 	q->last_enq = VIS_ID_NONE;
+	/* the queue may already hold packets enqueued before we watched it:
+	 * its count is unknown until a departure of the last enqueue seen */
+	q->resync = 1;
+}
+
+/* The queue is known to be empty (enqueues seen and all of them left). */
+static int known_empty(const struct vis_forensics_q *q)
+{
+	return q->last_enq != VIS_ID_NONE && !q->resync && q->in_queue == 0;
 }
 
 void vis_forensics_enqueue(struct vis_forensics_q *q, const struct vis_pkt_event *pe)
@@ -27,7 +36,7 @@ int vis_forensics_drop(struct vis_forensics_q *q, const struct vis_pkt_event *pe
 	uint64_t tail = pe->tail_id != VIS_ID_NONE ? pe->tail_id : q->last_enq;
 
 	/* with enqueues seen, an empty queue has nothing to snapshot */
-	if (!q->enabled || tail == VIS_ID_NONE || (q->last_enq != VIS_ID_NONE && q->in_queue == 0))
+	if (!q->enabled || tail == VIS_ID_NONE || known_empty(q))
 		return 0;
 	if (!q->active)
 		q->snapshots++;
@@ -45,6 +54,12 @@ int vis_forensics_dequeue(struct vis_forensics_q *q, const struct vis_pkt_event 
 
 	if (q->in_queue)
 		q->in_queue--;
+	if (q->resync && q->last_enq != VIS_ID_NONE && pe->pkt_id != VIS_ID_NONE &&
+	    pe->pkt_id >= q->last_enq) {
+		/* the last packet seen enqueued has left: the queue is empty */
+		q->resync = 0;
+		q->in_queue = 0;
+	}
 	if (!q->active)
 		return 0;
 	*last = 0;
@@ -54,9 +69,20 @@ int vis_forensics_dequeue(struct vis_forensics_q *q, const struct vis_pkt_event 
 		*reason = q->reason;
 		q->tagged++;
 	}
-	if (pe->pkt_id >= q->tail || (q->last_enq != VIS_ID_NONE && q->in_queue == 0)) {
+	if (pe->pkt_id >= q->tail || known_empty(q)) {
 		q->active = 0;
 		*last = tagged;
 	}
 	return tagged;
+}
+
+int vis_forensics_forget(struct vis_forensics_q *q)
+{
+	int was = q->active;
+
+	q->active = 0;
+	q->in_queue = 0;
+	q->last_enq = VIS_ID_NONE;
+	q->resync = 1;
+	return was;
 }

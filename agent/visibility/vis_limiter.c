@@ -3,19 +3,24 @@
  * recurrent-only filter (seed 000 section 3, items 5 and 6).  Counts per
  * key, where a key is (event type, port, queue), or (event type, flow)
  * when by_flow is set.  Counts restart at each period boundary (multiples
- * of period_ns of the event clock).  An open-addressing table that grows.
+ * of period_ns of the event clock).  An open-addressing table that holds
+ * the keys of the current period only: it is emptied (and shrunk when it
+ * was mostly unused) at each period change, and emptied when it would
+ * grow past VIS_LIMITER_MAX_SLOTS.
  */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "agent/visibility/vis_sampler.h"
 
 struct vis_limiter_slot {
 	uint64_t key; /* 0 = free */
-	uint64_t epoch;
 	uint32_t seen, passed;
 };
+
+#define LIM_MIN_SIZE 64
 
 int vis_limiter_init(struct vis_limiter *l, uint32_t limit, uint32_t after, uint64_t period_ns,
 		     int by_flow)
@@ -24,8 +29,10 @@ int vis_limiter_init(struct vis_limiter *l, uint32_t limit, uint32_t after, uint
 	l->after = after;
 	l->period_ns = period_ns;
 	l->by_flow = by_flow;
-	l->size = 64;
+	l->size = LIM_MIN_SIZE;
 	l->used = 0;
+	l->epoch = 0;
+	l->overflows = 0;
 	l->tab = calloc(l->size, sizeof(*l->tab));
 	return l->tab ? 0 : -1;
 }
@@ -50,54 +57,93 @@ static uint64_t key_of(const struct vis_limiter *l, const struct vis_event *ev)
 	return k ? k : 1;
 }
 
-static struct vis_limiter_slot *find(struct vis_limiter *l, uint64_t key, int create)
+/* Forget every key: at a period boundary (all counts restart) or when the
+ * table reached VIS_LIMITER_MAX_SLOTS.  A table that the last period
+ * used less than an eighth of shrinks to a quarter of its size. */
+static void clear(struct vis_limiter *l)
 {
-	size_t i;
+	size_t nsize = l->size;
 
-	if (create && (l->used + 1) * 4 > l->size * 3) {
-		size_t nsize = l->size * 2;
+	while (nsize > LIM_MIN_SIZE && l->used < nsize / 8)
+		nsize /= 4;
+	if (nsize < LIM_MIN_SIZE)
+		nsize = LIM_MIN_SIZE;
+	if (nsize != l->size) {
 		struct vis_limiter_slot *nt = calloc(nsize, sizeof(*nt));
-		if (!nt)
-			return NULL;
-		for (size_t j = 0; j < l->size; j++) {
-			if (!l->tab[j].key)
-				continue;
-			i = l->tab[j].key & (nsize - 1);
-			while (nt[i].key)
-				i = (i + 1) & (nsize - 1);
-			nt[i] = l->tab[j];
+		if (nt) {
+			free(l->tab);
+			l->tab = nt;
+			l->size = nsize;
+			l->used = 0;
+			return;
 		}
-		free(l->tab);
-		l->tab = nt;
-		l->size = nsize;
 	}
-	i = key & (l->size - 1);
+	memset(l->tab, 0, l->size * sizeof(*l->tab));
+	l->used = 0;
+}
+
+static int grow(struct vis_limiter *l)
+{
+	size_t nsize = l->size * 2;
+	struct vis_limiter_slot *nt;
+
+	if (nsize > VIS_LIMITER_MAX_SLOTS) {
+		l->overflows++;
+		clear(l);
+		return 0;
+	}
+	nt = calloc(nsize, sizeof(*nt));
+	if (!nt)
+		return -1;
+	for (size_t j = 0; j < l->size; j++) {
+		size_t i;
+		if (!l->tab[j].key)
+			continue;
+		i = l->tab[j].key & (nsize - 1);
+		while (nt[i].key)
+			i = (i + 1) & (nsize - 1);
+		nt[i] = l->tab[j];
+	}
+	free(l->tab);
+	l->tab = nt;
+	l->size = nsize;
+	return 0;
+}
+
+static struct vis_limiter_slot *find(struct vis_limiter *l, uint64_t key)
+{
+	size_t i = key & (l->size - 1);
+
 	while (l->tab[i].key) {
 		if (l->tab[i].key == key)
 			return &l->tab[i];
 		i = (i + 1) & (l->size - 1);
 	}
-	if (!create)
-		return NULL;
+	if ((l->used + 1) * 4 > l->size * 3) {
+		if (grow(l) < 0)
+			return NULL;
+		i = key & (l->size - 1);
+		while (l->tab[i].key)
+			i = (i + 1) & (l->size - 1);
+	}
 	l->tab[i].key = key;
 	l->used++;
 	return &l->tab[i];
 }
 
+/* The key's counts in the current period (the table only holds keys seen
+ * in this period: it is cleared when the period changes). */
 static struct vis_limiter_slot *slot_now(struct vis_limiter *l, const struct vis_event *ev,
 					 uint64_t now)
 {
-	struct vis_limiter_slot *s = find(l, key_of(l, ev), 1);
 	uint64_t epoch = l->period_ns ? now / l->period_ns : 0;
 
-	if (s && s->epoch != epoch) {
-		s->epoch = epoch;
-		s->seen = 0;
-		s->passed = 0;
+	if (epoch != l->epoch) {
+		l->epoch = epoch;
+		clear(l);
 	}
-	return s;
+	return find(l, key_of(l, ev));
 }
-
 int vis_limiter_check(struct vis_limiter *l, const struct vis_event *ev, uint64_t now)
 {
 	struct vis_limiter_slot *s = slot_now(l, ev, now);

@@ -2,7 +2,8 @@
  * vis_match.c - attribute match: the eligibility test of samplers and of
  * the monitor set (event type, egress and ingress port, queue, traffic
  * class, drop reason, IP protocol, L4 ports).  An empty set matches any
- * value.
+ * value; a set is kept as sorted, merged ranges (vis_sampler.h), so a
+ * test is a binary search over at most VIS_SET_MAX ranges.
  */
 #include "config.h"
 
@@ -18,19 +19,75 @@ void vis_match_init(struct vis_match *m)
 
 int vis_set_add(struct vis_set *s, uint32_t v)
 {
-	if (vis_set_has(s, v) && s->n > 0)
-		return 0;
-	if (s->n >= VIS_SET_MAX)
+	return vis_set_add_range(s, v, v);
+}
+
+int vis_set_add_range(struct vis_set *s, uint32_t lo, uint32_t hi)
+{
+	uint32_t i = 0, j, k;
+	uint64_t n = 0;
+
+	if (lo > hi)
 		return -1;
-	s->v[s->n++] = v;
+	/* ranges [i, j) overlap or touch lo..hi and merge with it */
+	while (i < s->nr && (uint64_t)s->r[i].hi + 1 < lo)
+		i++;
+	for (j = i; j < s->nr && s->r[j].lo <= (uint64_t)hi + 1; j++)
+		;
+	if (i == j && s->nr >= VIS_SET_MAX)
+		return -1;
+	if (i < j) {
+		lo = s->r[i].lo < lo ? s->r[i].lo : lo;
+		hi = s->r[j - 1].hi > hi ? s->r[j - 1].hi : hi;
+	}
+	memmove(&s->r[i + 1], &s->r[j], (s->nr - j) * sizeof(s->r[0]));
+	s->nr = s->nr - (j - i) + 1;
+	s->r[i].lo = lo;
+	s->r[i].hi = hi;
+	for (k = 0; k < s->nr; k++)
+		n += (uint64_t)s->r[k].hi - s->r[k].lo + 1;
+	s->n = n;
 	return 0;
 }
 
 int vis_set_has(const struct vis_set *s, uint32_t v)
 {
-	for (uint32_t i = 0; i < s->n; i++)
-		if (s->v[i] == v)
+	uint32_t a = 0, b = s->nr;
+
+	/* the last range starting at or below v is r[a - 1] */
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (s->r[m].lo <= v)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a > 0 && v <= s->r[a - 1].hi;
+}
+
+int vis_set_meets(const struct vis_set *a, const struct vis_set *b)
+{
+	uint32_t i = 0, j = 0;
+
+	while (i < a->nr && j < b->nr) {
+		if (a->r[i].hi < b->r[j].lo)
+			i++;
+		else if (b->r[j].hi < a->r[i].lo)
+			j++;
+		else
 			return 1;
+	}
+	return 0;
+}
+
+uint32_t vis_set_nth(const struct vis_set *s, uint64_t i)
+{
+	for (uint32_t k = 0; k < s->nr; k++) {
+		uint64_t len = (uint64_t)s->r[k].hi - s->r[k].lo + 1;
+		if (i < len)
+			return (uint32_t)(s->r[k].lo + i);
+		i -= len;
+	}
 	return 0;
 }
 

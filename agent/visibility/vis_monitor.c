@@ -355,6 +355,43 @@ void vis_monitors_depth(struct vis_monitors *m, uint32_t port, uint32_t queue, u
 	update_depths(m, &pe, qs(m, port, queue), emit, arg);
 }
 
+uint32_t vis_monitors_watches(const struct vis_monitors *m, uint32_t port, uint32_t queue)
+{
+	const struct vis_qstate *s;
+	uint32_t w = 0;
+
+	if (port >= m->c.nports || queue >= m->c.nqueues)
+		return 0;
+	s = &m->q[(size_t)port * m->c.nqueues + queue];
+	if (s->fx.enabled)
+		w |= VIS_WATCH_FORENSICS;
+	for (uint32_t i = 0; i < s->delay.n; i++)
+		if (s->delay.lv[i].threshold_ns >= 0)
+			w |= VIS_WATCH_DELAY;
+	if (s->cong.high || m->p[port].cong.high)
+		w |= VIS_WATCH_CONGESTION;
+	return w;
+}
+
+void vis_monitors_gap(struct vis_monitors *m, uint32_t port, uint32_t queue)
+{
+	m->st.gaps++;
+	for (uint32_t p = 0; p < m->c.nports; p++) {
+		if (port != VIS_NONE && p != port)
+			continue;
+		for (uint32_t q = 0; q < m->c.nqueues; q++) {
+			struct vis_qstate *s;
+
+			if (queue != VIS_NONE && q != queue)
+				continue;
+			s = qs(m, p, q);
+			if (vis_forensics_forget(&s->fx))
+				m->st.forensics_aborted++;
+			s->delay_tagging = 0;
+		}
+	}
+}
+
 void vis_monitors_get_stats(const struct vis_monitors *m, struct vis_monitors_stats *st)
 {
 	*st = m->st;

@@ -51,6 +51,9 @@ struct vis_forensics_q {
 	uint32_t reason;  /* of the drop */
 	uint64_t tagged;  /* departures tagged, all snapshots */
 	uint64_t snapshots;
+	/* after a gap: in_queue is a lower bound until the departure of the
+	 * last packet enqueued since (the queue was then empty) */
+	int resync;
 };
 
 void vis_forensics_init(struct vis_forensics_q *q);
@@ -60,6 +63,12 @@ int vis_forensics_drop(struct vis_forensics_q *q, const struct vis_pkt_event *pe
 /* A departure: returns 1 if it is tagged (*drop_id, *last set). */
 int vis_forensics_dequeue(struct vis_forensics_q *q, const struct vis_pkt_event *pe,
 			  uint64_t *drop_id, uint32_t *reason, int *last);
+
+/* A gap in the queue's event stream: end a snapshot in progress without
+ * a last departure and forget the packet count (an empty queue is
+ * recognised again once a departure has the id of the last enqueue seen
+ * since).  Returns 1 if a snapshot was in progress. */
+int vis_forensics_forget(struct vis_forensics_q *q);
 
 /* ---- congestion (vis_congestion.c) ---- */
 
@@ -110,6 +119,8 @@ struct vis_monitors_conf {
 struct vis_monitors_stats {
 	uint64_t pkt_events, out_of_range, not_eligible;
 	uint64_t events[VIS_EV_NTYPES];
+	uint64_t gaps;		    /* vis_monitors_gap() calls */
+	uint64_t forensics_aborted; /* snapshots a gap ended (no VIS_EVF_LAST) */
 };
 
 struct vis_monitors;
@@ -134,6 +145,27 @@ void vis_monitors_feed(struct vis_monitors *m, const struct vis_pkt_event *pe, v
 /* A polled queue depth (bytes at t_ns): drives congestion only. */
 void vis_monitors_depth(struct vis_monitors *m, uint32_t port, uint32_t queue, uint64_t bytes,
 			uint64_t t_ns, vis_emit_fn emit, void *arg);
+
+/* What watches queue (port, queue): a mask of enum vis_watch, 0 for
+ * nothing (or out of range).  Forensics, delay and queue congestion need
+ * the queue's full enqueue / departure stream to be exact; port congestion
+ * needs every queue of the port. */
+enum vis_watch {
+	VIS_WATCH_FORENSICS = 1u << 0,
+	VIS_WATCH_DELAY = 1u << 1,
+	VIS_WATCH_CONGESTION = 1u << 2, /* the queue's or its port's thresholds */
+};
+uint32_t vis_monitors_watches(const struct vis_monitors *m, uint32_t port, uint32_t queue);
+
+/* The packet event stream of (port, queue) has a gap (the backend lost
+ * events; VIS_NONE: every port / queue): forget the state a gap makes
+ * wrong.  A forensics snapshot in progress ends without an event (its
+ * remaining departures cannot be told apart), its packet count restarts;
+ * a high-delay episode is forgotten (no VIS_EV_DELAY_END: the departure
+ * that ended it may be among the lost ones).  Congestion is kept: the
+ * next event's depth brings it up to date.  Counted in gaps and
+ * forensics_aborted. */
+void vis_monitors_gap(struct vis_monitors *m, uint32_t port, uint32_t queue);
 
 void vis_monitors_get_stats(const struct vis_monitors *m, struct vis_monitors_stats *st);
 const struct vis_drop_mon *vis_monitors_drops(const struct vis_monitors *m);

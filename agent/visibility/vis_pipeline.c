@@ -2,7 +2,10 @@
  * vis_pipeline.c - building the visibility pipeline from a struct
  * vis_config (monitors with their per-queue settings, the samplers with
  * their members, the route of each event type) and running events
- * through it (see vis_pipeline.h).
+ * through it (see vis_pipeline.h).  Two rules sit here, above the
+ * samplers: a congestion end follows the decision taken on its start,
+ * and an event type without a route goes through an implicit ticket box
+ * of default_rate events a second.
  */
 #include "config.h"
 
@@ -22,7 +25,14 @@ struct vis_pipeline {
 	struct vis_sampler *route[VIS_EV_NTYPES];
 	struct vis_pipeline_cbs cbs;
 	struct vis_pipeline_stats st;
-	uint32_t nports;
+	uint32_t nports, nqueues;
+	/* per queue (nqueues slots) and per port (one more) of each port: the
+	 * decision on the open congestion episode's start, 0 none, else 1 +
+	 * the reason (VIS_PASS = 0: passed) */
+	uint8_t *cong;
+	/* event types without a route: the implicit box (default_rate) */
+	int has_dflt[VIS_EV_NTYPES];
+	struct vis_ticket dflt[VIS_EV_NTYPES];
 };
 
 static int set_or_all(const struct vis_set *s, uint32_t v)
@@ -38,6 +48,7 @@ void vis_pipeline_free(struct vis_pipeline *p)
 		vis_sampler_free(p->s[i]);
 	free(p->s);
 	free(p->roots);
+	free(p->cong);
 	vis_monitors_free(p->mon);
 	free(p);
 }
@@ -114,6 +125,7 @@ struct vis_pipeline *vis_pipeline_new(const struct vis_config *vc, uint32_t npor
 	if (cbs)
 		p->cbs = *cbs;
 	p->nports = nports;
+	p->nqueues = nqueues;
 	if (build_monitors(p, vc, nports, nqueues, err, errlen) < 0) {
 		vis_pipeline_free(p);
 		return NULL;
@@ -167,13 +179,77 @@ struct vis_pipeline *vis_pipeline_new(const struct vis_config *vc, uint32_t npor
 		if (!p->route[t])
 			return fail(p, err, errlen, "no sampler named", name);
 	}
+	/* congestion ends share the start's box (they follow their start) */
+	for (uint32_t t = VIS_EV_HIGH_DELAY; t <= VIS_EV_CONGESTION_START; t++) {
+		if (p->route[t] || !vc->default_rate)
+			continue;
+		p->has_dflt[t] = 1;
+		vis_ticket_init(&p->dflt[t], vc->default_rate, 1000000000ULL, vc->default_rate, 0,
+				vc->seed ^ (0x64666c74ULL + t));
+	}
+	p->cong = calloc((size_t)nports * ((size_t)nqueues + 1), 1);
+	if (!p->cong)
+		return fail(p, err, errlen, "out of memory", NULL);
 	return p;
+}
+
+/* The state slot of a congestion event's queue or port, NULL if out of
+ * range. */
+static uint8_t *cong_slot(struct vis_pipeline *p, const struct vis_event *ev)
+{
+	size_t q;
+
+	if (ev->port >= p->nports)
+		return NULL;
+	if ((ev->flags & VIS_EVF_PORT_SCOPE) || ev->queue == VIS_NONE)
+		q = p->nqueues;
+	else if (ev->queue < p->nqueues)
+		q = ev->queue;
+	else
+		return NULL;
+	return &p->cong[(size_t)ev->port * (p->nqueues + 1) + q];
+}
+
+/* Does ev go on?  Its route's sampler, else the implicit box, else yes;
+ * a congestion end whose start was decided here gets the same answer
+ * (an end carries the peak and duration of a start that went out, and
+ * without its start it means nothing). */
+static int decide(struct vis_pipeline *p, const struct vis_event *ev, int *reason)
+{
+	uint32_t t = ev->type;
+	uint32_t rt = t == VIS_EV_CONGESTION_END ? VIS_EV_CONGESTION_START : t;
+	uint8_t *st = NULL;
+	int pass = 1;
+
+	*reason = VIS_PASS;
+	if (t == VIS_EV_CONGESTION_START || t == VIS_EV_CONGESTION_END)
+		st = cong_slot(p, ev);
+	if (t == VIS_EV_CONGESTION_END && st && *st) {
+		*reason = *st - 1;
+		*st = 0;
+		if (*reason != VIS_PASS)
+			p->st.ends_of_rejected++;
+		return *reason == VIS_PASS;
+	}
+	if (p->route[t]) {
+		pass = vis_sampler_offer(p->route[t], ev, ev->t_ns, reason);
+	} else if (p->has_dflt[rt]) {
+		vis_ticket_advance(&p->dflt[rt], ev->t_ns);
+		if (vis_ticket_available(&p->dflt[rt])) {
+			vis_ticket_spend(&p->dflt[rt]);
+		} else {
+			pass = 0;
+			*reason = VIS_REJ_NO_TICKET;
+		}
+	}
+	if (t == VIS_EV_CONGESTION_START && st)
+		*st = (uint8_t)(1 + (pass ? VIS_PASS : *reason));
+	return pass;
 }
 
 static void on_event(void *arg, const struct vis_event *ev)
 {
 	struct vis_pipeline *p = arg;
-	struct vis_sampler *s;
 	uint32_t t = ev->type;
 
 	if (t >= VIS_EV_NTYPES)
@@ -185,9 +261,12 @@ static void on_event(void *arg, const struct vis_event *ev)
 			p->cbs.port_sample(p->cbs.arg, ev->port, ev->t_ns);
 	}
 	if (t != VIS_EV_DELAY_END) {
-		s = p->route[t];
-		if (s && !vis_sampler_offer(s, ev, ev->t_ns, NULL)) {
+		int reason = VIS_PASS;
+
+		if (!decide(p, ev, &reason)) {
 			p->st.sampled_out[t]++;
+			if (p->cbs.rejected)
+				p->cbs.rejected(p->cbs.arg, ev, reason);
 		} else {
 			p->st.passed[t]++;
 			if (p->cbs.event)
@@ -210,6 +289,16 @@ void vis_pipeline_depth(struct vis_pipeline *p, uint32_t port, uint32_t queue, u
 			uint64_t t_ns)
 {
 	vis_monitors_depth(p->mon, port, queue, bytes, t_ns, on_event, p);
+}
+
+uint32_t vis_pipeline_watches(const struct vis_pipeline *p, uint32_t port, uint32_t queue)
+{
+	return vis_monitors_watches(p->mon, port, queue);
+}
+
+void vis_pipeline_gap(struct vis_pipeline *p, uint32_t port, uint32_t queue)
+{
+	vis_monitors_gap(p->mon, port, queue);
 }
 
 void vis_pipeline_get_stats(const struct vis_pipeline *p, struct vis_pipeline_stats *st)

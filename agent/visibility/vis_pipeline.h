@@ -10,10 +10,18 @@
  *	vis_pipeline_depth(p, port, queue, bytes, t_ns);  // polled occupancy, optional
  *
  * on_event gets every visibility event that passed its route's sampler
- * (or every one, for an event type with no sampler), to be exported.
- * on_port is called on each congestion start (never sampled away): send an
- * out-of-cycle counters sample of that port.  VIS_EV_DELAY_END is never
- * given to on_event; it only resets flow filters.
+ * (for a high-delay, forensics or congestion type with no sampler: the
+ * first default_rate events of each second, vis_conf.h; drops with no
+ * sampler all pass), to be exported.  A congestion end is not offered to
+ * the sampler: it passes if its start passed and is rejected (with the
+ * start's reason) if its start was.
+ * on_port is called on each congestion start before its sampler
+ * decides; bsflowd does not use it and sends the port's counters sample
+ * only for a start that passed its sampler (VIS_EVF_SAMPLE_PORT on an
+ * event given to on_event).  cbs.rejected, if set, gets every event a
+ * sampler rejected (the daemon counts them per data source).
+ * VIS_EV_DELAY_END is never given to on_event; it only resets flow
+ * filters.
  */
 #ifndef BSFLOWD_VIS_PIPELINE_H
 #define BSFLOWD_VIS_PIPELINE_H
@@ -30,14 +38,19 @@ struct vis_config;
 struct vis_pipeline_cbs {
 	void (*event)(void *arg, const struct vis_event *ev);
 	void (*port_sample)(void *arg, uint32_t port, uint64_t t_ns);
+	/* optional: an event its route's sampler rejected, with the reason
+	 * (enum vis_reject) */
+	void (*rejected)(void *arg, const struct vis_event *ev, int reason);
 	void *arg;
 };
 
 struct vis_pipeline_stats {
 	uint64_t raised[VIS_EV_NTYPES];	     /* by the monitors */
 	uint64_t passed[VIS_EV_NTYPES];	     /* given to cbs.event */
-	uint64_t sampled_out[VIS_EV_NTYPES]; /* rejected by the route's sampler */
+	uint64_t sampled_out[VIS_EV_NTYPES]; /* rejected by the route's sampler or the
+						implicit box (no_ticket) */
 	uint64_t port_samples;		     /* cbs.port_sample calls */
+	uint64_t ends_of_rejected;	     /* congestion ends rejected with their start */
 };
 
 struct vis_pipeline;
@@ -51,6 +64,10 @@ void vis_pipeline_feed(struct vis_pipeline *p, const struct vis_pkt_event *pe);
 /* A polled queue depth (drives congestion only). */
 void vis_pipeline_depth(struct vis_pipeline *p, uint32_t port, uint32_t queue, uint64_t bytes,
 			uint64_t t_ns);
+
+/* The monitors' vis_monitors_watches() and vis_monitors_gap(). */
+uint32_t vis_pipeline_watches(const struct vis_pipeline *p, uint32_t port, uint32_t queue);
+void vis_pipeline_gap(struct vis_pipeline *p, uint32_t port, uint32_t queue);
 
 void vis_pipeline_get_stats(const struct vis_pipeline *p, struct vis_pipeline_stats *st);
 /* Drop events lost to sampling, cumulative (discarded_packet.drops). */

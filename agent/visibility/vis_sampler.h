@@ -22,11 +22,20 @@
 
 /* ---- attribute match (vis_match.c) ---- */
 
+/* A set of numbers kept as at most VIS_SET_MAX ranges [lo, hi], sorted,
+ * disjoint and not adjacent (touching or overlapping ranges are merged),
+ * so {0-1023} or {1024-65535} take one range.  n counts the values; an
+ * empty set (n == 0) matches any value. */
 #define VIS_SET_MAX 64
 
+struct vis_range {
+	uint32_t lo, hi;
+};
+
 struct vis_set {
-	uint32_t n; /* 0: any value */
-	uint32_t v[VIS_SET_MAX];
+	uint64_t n;  /* values in the set; 0: any value */
+	uint32_t nr; /* ranges used in r */
+	struct vis_range r[VIS_SET_MAX];
 };
 
 struct vis_match {
@@ -35,9 +44,16 @@ struct vis_match {
 	int proto; /* IP protocol, -1 any */
 };
 
-void vis_match_init(struct vis_match *m);	/* matches everything */
-int vis_set_add(struct vis_set *s, uint32_t v); /* 0, or -1 if full */
+void vis_match_init(struct vis_match *m); /* matches everything */
+/* Add a value or the range lo..hi (lo <= hi): 0, or -1 (set unchanged)
+ * if the union needs more than VIS_SET_MAX ranges. */
+int vis_set_add(struct vis_set *s, uint32_t v);
+int vis_set_add_range(struct vis_set *s, uint32_t lo, uint32_t hi);
 int vis_set_has(const struct vis_set *s, uint32_t v);
+/* Do two non-empty sets share a value? */
+int vis_set_meets(const struct vis_set *a, const struct vis_set *b);
+/* The i-th smallest value (i < n). */
+uint32_t vis_set_nth(const struct vis_set *s, uint64_t i);
 int vis_match_event(const struct vis_match *m, const struct vis_event *ev);
 /* Pre-event form: type is the visibility event type the packet would
  * raise (0: do not check the event mask). */
@@ -83,6 +99,12 @@ struct vis_flowfilter {
 	uint64_t reset_after; /* 0: none; reset after this many checks */
 	uint64_t checks;      /* since the last reset */
 	uint64_t resets;
+	/* words set since the last reset, so that a reset clears only them;
+	 * past dirty_max of them a reset clears every word */
+	uint32_t *dirty;
+	uint32_t n_dirty, dirty_max;
+	int dirty_overflow;
+	uint64_t cleared_words; /* cumulative, for tests */
 };
 
 /* Returns 0, or -1 (bad k or bits, or no memory). */
@@ -98,13 +120,19 @@ void vis_flowfilter_reset(struct vis_flowfilter *f);
 /* ---- re-occurrence limiter and recurrent-only (vis_limiter.c) ---- */
 
 struct vis_limiter_slot;
+/* Most keys a limiter table holds (1 Mi slots, 16 MiB); past it the table
+ * is emptied (every count restarts) and vis_limiter.overflows counts it. */
+#define VIS_LIMITER_MAX_SLOTS (1u << 20)
+
 struct vis_limiter {
-	uint32_t limit;	    /* samples per key and period, 0 = no limit */
-	uint32_t after;	    /* recurrent-only: reject the first N per key and period */
-	uint64_t period_ns; /* 0: never reset */
-	int by_flow;	    /* key on (type, flow) instead of (type, port, queue) */
-	struct vis_limiter_slot *tab;
+	uint32_t limit;		      /* samples per key and period, 0 = no limit */
+	uint32_t after;		      /* recurrent-only: reject the first N per key and period */
+	uint64_t period_ns;	      /* 0: never reset */
+	int by_flow;		      /* key on (type, flow) instead of (type, port, queue) */
+	struct vis_limiter_slot *tab; /* keys of the current period */
 	size_t size, used;
+	uint64_t epoch;	    /* the period the table holds (now / period_ns) */
+	uint64_t overflows; /* times the table was full and emptied early */
 };
 
 int vis_limiter_init(struct vis_limiter *l, uint32_t limit, uint32_t after, uint64_t period_ns,

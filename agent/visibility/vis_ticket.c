@@ -69,14 +69,19 @@ void vis_ticket_advance(struct vis_ticket *t, uint64_t now)
 	}
 	if (now < t->next_ns)
 		return;
-	/* a long idle gap: after enough batches the box is full anyway */
-	if (!t->period_jitter_ns && t->batch) {
+	/* a long idle gap: after enough batches the box is full anyway.  With
+	 * period jitter the skipped periods count at the nominal period (the
+	 * jitter's mean is zero); the loop below draws the last ones. */
+	{
 		uint64_t k = (now - t->next_ns) / t->period_ns;
-		uint64_t need = ((int64_t)t->cap - t->balance) / t->batch + 2;
+		uint64_t need = t->batch ? ((int64_t)t->cap - t->balance) / t->batch + 2 : 0;
 		if (k > need + 2) {
 			t->refills += k;
 			t->next_ns += k * t->period_ns;
-			t->balance = t->cap;
+			if (t->batch) {
+				t->balance = t->cap;
+				t->consumed_all = 0;
+			}
 		}
 	}
 	while (now >= t->next_ns) {

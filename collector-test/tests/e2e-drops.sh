@@ -31,87 +31,78 @@
 e2e_init drops
 E2E_INTERVAL=1
 CHECK="$top_srcdir/collector-test/tests/e2e-flows-check.py"
-BASE='	seed = 9
+
+# base SPEED: the switch of every run, 4 ports of SPEED with queues of 64 KB
+base() {
+	echo "	seed = 9
 	ports = 4
-	speed = 1G
+	speed = $1
 	cell_size = 256
 	buffer = 4M
 	unicast_queues = 8
 	queue_min = 0
-	queue_limit = 64K'
+	queue_limit = 64K"
+}
+
+# to_port0 NAME PORTS [KEY=VALUE...]: a traffic section from PORTS to
+# port 0 with one more key line for each KEY=VALUE, in that order
+to_port0() {
+	echo "	traffic $1 {
+		ports = {$2}
+		destination = fixed
+		to = 0"
+	shift 2
+	for kv; do
+		echo "		${kv%%=*} = ${kv#*=}"
+	done
+	echo "	}"
+}
+
+# last START: one blackhole_route drop on port 3 at START, the end of a run
+last() {
+	to_port0 last 3 size=256 drop=1 drop_reason=blackhole_route packets=1 start="$1"
+}
+
+# drops_run N MIN MODE [ARGS...]: run N of the scenario in $E2E_MODEL:
+# bsflow-collect --strict -j (output $TMP/colN.out, messages colN.err)
+# receives from bsflowd (log $TMP/bsflowdN.log) until port 3 (ifIndex 4)
+# counted MIN input discards and every data source polled once more; the
+# collector must exit 0 and `e2e-flows-check.py MODE colN.out 100 ARGS`
+# (100 = drops.limit) must pass.
+drops_run() {
+	drun=$1
+	dmin=$2
+	dmode=$3
+	shift 3
+	e2e_collect "col$drun" --strict -j -b 127.0.0.1
+	e2e_conf "$TMP/bsflowd$drun.conf" "127.0.0.1:$cport"
+	e2e_daemon "bsflowd$drun" "$TMP/bsflowd$drun.conf" 100
+	e2e_until "bsflowd$drun" "$TMP/col$drun.out" 4 ifInDiscards "$dmin"
+	sleep 0.3
+	e2e_stop "$cpid"
+	if [ "$st" != 0 ]; then
+		fail "bsflow-collect --strict exited $st (run $drun)"
+		tail -n 5 "$TMP/col$drun.err"
+	fi
+	python3 "$CHECK" "$dmode" "$TMP/col$drun.out" 100 "$@" || rc=1
+}
+
+# ---- run 1: every reason, rate limit, buffer drops
 E2E_MODEL="drops {
 	limit = 100
 }
 model {
-$BASE
-	traffic ttl {
-		ports = {1}
-		destination = fixed
-		to = 0
-		rate = 10%
-		size = 256
-		drop = 1
-		drop_reason = ttl_exceeded
-		packets = 400
-	}
-	traffic acl {
-		ports = {2}
-		destination = fixed
-		to = 0
-		rate = 10%
-		size = 256
-		drop = 1
-		drop_reason = acl
-		packets = 300
-		start = 500ms
-	}
-	traffic bh {
-		ports = {3}
-		destination = fixed
-		to = 0
-		rate = 662400
-		arrival = constant
-		size = 256
-		drop = 1
-		drop_reason = blackhole_route
-		packets = 600
-		start = 1s
-	}
-	traffic burst {
-		ports = {1, 2}
-		destination = fixed
-		to = 0
-		rate = 100%
-		arrival = constant
-		size = 1024
-		dscp = 0
-		packets = 3000
-		start = 3100ms
-	}
-	traffic last {
-		ports = {3}
-		destination = fixed
-		to = 0
-		size = 256
-		drop = 1
-		drop_reason = blackhole_route
-		packets = 1
-		start = 3500ms
-	}
+$(base 1G)
+$(to_port0 ttl 1 rate=10% size=256 drop=1 drop_reason=ttl_exceeded packets=400)
+$(to_port0 acl 2 rate=10% size=256 drop=1 drop_reason=acl packets=300 start=500ms)
+$(to_port0 bh 3 rate=662400 arrival=constant size=256 drop=1 drop_reason=blackhole_route \
+	packets=600 start=1s)
+$(to_port0 burst "1, 2" rate=100% arrival=constant size=1024 dscp=0 packets=3000 start=3100ms)
+$(last 3500ms)
 }"
-e2e_collect col --strict -j -b 127.0.0.1
-e2e_conf "$TMP/bsflowd.conf" "127.0.0.1:$cport"
 # until port 3 (ifIndex 4) counted its 601 drops, the last at 3.5 s
-e2e_daemon bsflowd "$TMP/bsflowd.conf" 100
-e2e_until bsflowd "$TMP/col.out" 4 ifInDiscards 601
-sleep 0.3
-e2e_stop $cpid
-if [ "$st" != 0 ]; then
-	fail "bsflow-collect --strict exited $st"
-	tail -n 5 "$TMP/col.err"
-fi
-python3 "$CHECK" drops "$TMP/col.out" 100 257=400,258=300,269=601 || rc=1
-grep 'discards\.' "$TMP/col.err"
+drops_run 1 601 drops 257=400,258=300,269=601
+grep 'discards\.' "$TMP/col1.err"
 
 # ---- run 2: the circuit breaker
 E2E_MODEL="drops {
@@ -121,88 +112,25 @@ E2E_MODEL="drops {
 	cooldown = 2
 }
 model {
-$BASE
-	traffic ttl {
-		ports = {1}
-		destination = fixed
-		to = 0
-		rate = 1632K
-		arrival = constant
-		size = 1000
-		drop = 1
-		drop_reason = ttl_exceeded
-		packets = 800
-	}
-	traffic last {
-		ports = {3}
-		destination = fixed
-		to = 0
-		size = 256
-		drop = 1
-		drop_reason = blackhole_route
-		packets = 1
-		start = 6500ms
-	}
+$(base 1G)
+$(to_port0 ttl 1 rate=1632K arrival=constant size=1000 drop=1 drop_reason=ttl_exceeded \
+	packets=800)
+$(last 6500ms)
 }"
-e2e_collect col2 --strict -j -b 127.0.0.1
-e2e_conf "$TMP/bsflowd2.conf" "127.0.0.1:$cport"
 # until the drop at 6.5 s on port 3
-e2e_daemon bsflowd2 "$TMP/bsflowd2.conf" 100
-e2e_until bsflowd2 "$TMP/col2.out" 4 ifInDiscards 1
-sleep 0.3
-e2e_stop $cpid
-if [ "$st" != 0 ]; then
-	fail "bsflow-collect --strict exited $st (run 2)"
-	tail -n 5 "$TMP/col2.err"
-fi
-python3 "$CHECK" breaker "$TMP/col2.out" 100 2 || rc=1
+drops_run 2 1 breaker 2
 grep -q 'circuit breaker open' "$TMP/bsflowd2.log" || fail "no log line about the breaker opening"
 grep -q 'circuit breaker closed' "$TMP/bsflowd2.log" || fail "no log line about the breaker closing"
 grep 'circuit breaker' "$TMP/bsflowd2.log"
 
 # ---- run 3: more drops than the backend's event queue holds
 E2E_MODEL="model {
-	seed = 9
-	ports = 4
-	speed = 10G
-	cell_size = 256
-	buffer = 4M
-	unicast_queues = 8
-	queue_min = 0
-	queue_limit = 64K
-	traffic flood {
-		ports = {1, 2}
-		destination = fixed
-		to = 0
-		rate = 100%
-		arrival = constant
-		size = 64
-		dscp = 0
-		packets = 300000
-	}
-	traffic last {
-		ports = {3}
-		destination = fixed
-		to = 0
-		size = 256
-		drop = 1
-		drop_reason = blackhole_route
-		packets = 1
-		start = 2500ms
-	}
+$(base 10G)
+$(to_port0 flood "1, 2" rate=100% arrival=constant size=64 dscp=0 packets=300000)
+$(last 2500ms)
 }"
-e2e_collect col3 --strict -j -b 127.0.0.1
-e2e_conf "$TMP/bsflowd3.conf" "127.0.0.1:$cport"
 # until the drop at 2.5 s on port 3
-e2e_daemon bsflowd3 "$TMP/bsflowd3.conf" 100
-e2e_until bsflowd3 "$TMP/col3.out" 4 ifInDiscards 1
-sleep 0.3
-e2e_stop $cpid
-if [ "$st" != 0 ]; then
-	fail "bsflow-collect --strict exited $st (run 3)"
-	tail -n 5 "$TMP/col3.err"
-fi
-python3 "$CHECK" identity "$TMP/col3.out" 100 || rc=1
+drops_run 3 1 identity
 lost=$(sed -n 's/.* \([0-9]*\) drop events lost to a full queue$/\1/p' "$TMP/bsflowd3.log")
 echo "run 3: $lost drop events lost to a full queue"
 [ -n "$lost" ] && [ "$lost" -gt 0 ] || fail "run 3: the event queue did not overflow"

@@ -45,3 +45,7 @@ collector-test/bench-daemon: $(srcdir)/collector-test/bench-daemon.sh agent/bsfl
 	    -e 's|%ABS_TOP_SRCDIR%|$(abs_top_srcdir)|g' \
 	    $(srcdir)/collector-test/bench-daemon.sh >$@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
+
+# Visibility events and samplers end to end (issue 6).
+TESTS += collector-test/tests/e2e-visibility.sh
+EXTRA_DIST += collector-test/tests/e2e-visibility.sh collector-test/tests/e2e-visibility-check.py

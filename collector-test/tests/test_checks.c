@@ -3,7 +3,8 @@
  * summary counters (collector-test/checks.c), on datagram values built
  * here by hand: in-order numbers, gaps, the 2^32 wrap, resets by number
  * and by uptime, per-source sample sequences (compact and expanded forms
- * sharing one), and summary lines.
+ * sharing one), summary lines, bsflowd's visibility event samples'
+ * sequences and the sampler statistics check (seen = passed + rejected).
  */
 #include "config.h"
 
@@ -224,6 +225,159 @@ START_TEST(summary_lines)
 }
 END_TEST
 
+/* bsflowd's visibility event samples (own E:1) have a sequence per data
+ * source and one visibility_event record, first; sampler statistics (own
+ * E:7) must add up. */
+
+/* An event sample from source 0:12, sequence 1, with its event record. */
+static void event_sample(struct sflow_sample *s, struct sflow_record *rec)
+{
+	memset(s, 0, sizeof(*s));
+	memset(rec, 0, sizeof(*rec));
+	s->tag = SFLOW_TAG(SFLOW_ENT_OWN_DEFAULT, SFLOW_OWN_SMP_EVENT);
+	s->kind = SFLOW_SMP_OWN;
+	s->h.own.format = SFLOW_OWN_SMP_EVENT;
+	s->h.own.u.event.sequence_number = 1;
+	s->h.own.u.event.source_id_index = 12;
+	rec->tag = SFLOW_TAG(SFLOW_ENT_OWN_DEFAULT, SFLOW_OWN_VIS_EVENT);
+	rec->kind = SFLOW_REC_OWN;
+	rec->u.own.format = SFLOW_OWN_VIS_EVENT;
+	s->nrecords = 1;
+	s->records = rec;
+}
+
+/* A datagram (sequence seq, uptime seq * 100) with sample s alone. */
+static void feed1(struct rig *r, struct sflow_sample *s, uint32_t seq)
+{
+	struct sflow_datagram d;
+
+	dgram(&d, seq, seq * 100);
+	d.nsamples = 1;
+	d.samples = s;
+	collect_checks_datagram(r->c, &r->rx, &d);
+}
+
+START_TEST(own_event_sequence)
+{
+	struct rig r;
+	struct sflow_sample s;
+	struct sflow_record rec[2];
+
+	rig_open(&r);
+	event_sample(&s, rec);
+	feed1(&r, &s, 1);
+	s.h.own.u.event.sequence_number = 2;
+	feed1(&r, &s, 2);
+	ck_assert_str_eq(rig_text(&r), "");
+	s.h.own.u.event.sequence_number = 5;
+	feed1(&r, &s, 3);
+	ck_assert_str_eq(rig_text(&r), "gap sample agent=192.0.2.1 subAgent=0 "
+				       "sampleType=visibility_event_sample sourceId=0:12 "
+				       "expected=3 received=5 missing=2\n");
+	rig_close(&r);
+}
+END_TEST
+
+/* Exactly one visibility_event record, the first. */
+START_TEST(own_event_records)
+{
+	struct rig r;
+	struct sflow_sample s;
+	struct sflow_record rec[2];
+
+	rig_open(&r);
+	event_sample(&s, rec);
+	feed1(&r, &s, 1);
+	ck_assert_str_eq(rig_text(&r), "");
+	s.h.own.u.event.sequence_number = 2;
+	s.nrecords = 0; /* none */
+	feed1(&r, &s, 2);
+	ck_assert_str_eq(rig_text(&r), "bad event sample agent=192.0.2.1 subAgent=0 sourceId=0:12 "
+				       "sequence=2 visibilityEvents=0 first=no\n");
+	ck_assert_uint_eq(collect_checks_own_errors(r.c), 1);
+	rig_close(&r);
+
+	rig_open(&r);
+	event_sample(&s, rec);
+	rec[1] = rec[0]; /* two */
+	s.nrecords = 2;
+	feed1(&r, &s, 1);
+	s.h.own.u.event.sequence_number = 2;
+	rec[0].kind = SFLOW_REC_TRANSIT; /* one, not first */
+	rec[0].tag = SFLOW_FLOW_TRANSIT;
+	feed1(&r, &s, 2);
+	ck_assert_str_eq(rig_text(&r), "bad event sample agent=192.0.2.1 subAgent=0 sourceId=0:12 "
+				       "sequence=1 visibilityEvents=2 first=yes\n"
+				       "bad event sample agent=192.0.2.1 subAgent=0 sourceId=0:12 "
+				       "sequence=2 visibilityEvents=1 first=no\n");
+	ck_assert_uint_eq(collect_checks_own_errors(r.c), 2);
+	rig_close(&r);
+}
+END_TEST
+
+/* One sampler_stat on the wire: name "x=y" (3 + 1 pad), then the counts. */
+static size_t sampler_bytes(uint8_t *p, uint64_t seen, uint64_t passed, uint64_t no_ticket)
+{
+	size_t n = 0;
+	const uint64_t v[] = {seen, passed, 0, 0, 0, 0, no_ticket, 0, 0, 0, 0};
+
+	memset(p, 0, 104 + 4);
+	p[3] = 3;
+	memcpy(p + 4, "x=y", 3);
+	n = 8;
+	for (size_t i = 0; i < 11; i++, n += 8)
+		for (int b = 0; b < 8; b++)
+			p[n + (size_t)b] = (uint8_t)(v[i] >> (56 - 8 * b));
+	return n + 4 + 8; /* ticket_batch, consumed_all: 0 */
+}
+
+START_TEST(own_sampler_stats)
+{
+	struct rig r;
+	struct sflow_datagram d;
+	struct sflow_sample s;
+	struct sflow_record rec;
+	uint8_t wire[2 * 108];
+	size_t n;
+	char *sum = NULL;
+	size_t sumlen = 0;
+	FILE *sf;
+
+	rig_open(&r);
+	n = sampler_bytes(wire, 10, 6, 4); /* adds up */
+	ck_assert_uint_eq(n, 108);
+	n += sampler_bytes(wire + n, 10, 6, 3); /* does not */
+	memset(&s, 0, sizeof(s));
+	memset(&rec, 0, sizeof(rec));
+	rec.tag = SFLOW_TAG(SFLOW_ENT_OWN_DEFAULT, SFLOW_OWN_SAMPLER_STATS);
+	rec.kind = SFLOW_REC_OWN;
+	rec.u.own.format = SFLOW_OWN_SAMPLER_STATS;
+	rec.u.own.u.samplers.n = 2;
+	rec.u.own.u.samplers.len = (uint32_t)n;
+	rec.u.own.u.samplers.p = wire;
+	s.tag = SFLOW_SAMPLE_COUNTERS_EXP;
+	s.kind = SFLOW_SMP_COUNTERS;
+	s.h.counters.source_id_type = 2;
+	s.h.counters.source_id_index = 1;
+	s.nrecords = 1;
+	s.records = &rec;
+	dgram(&d, 1, 100);
+	d.nsamples = 1;
+	d.samples = &s;
+	collect_checks_datagram(r.c, &r.rx, &d);
+	ck_assert_str_eq(rig_text(&r), "sampler mismatch agent=192.0.2.1 subAgent=0 sourceId=2:1 "
+				       "sampler=x\\x3dy seen=10 passed=6 rejected=3\n");
+	ck_assert_uint_eq(collect_checks_own_errors(r.c), 1);
+	sf = open_memstream(&sum, &sumlen);
+	collect_checks_summary(r.c, sf);
+	fclose(sf);
+	ck_assert_ptr_nonnull(strstr(sum, "\nsamplerMismatches 1\n"));
+	ck_assert_ptr_nonnull(strstr(sum, "\nrecords.counters.32473:7 1\n"));
+	free(sum);
+	rig_close(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("collect_checks");
@@ -233,6 +387,9 @@ static Suite *suite(void)
 	tcase_add_test(t, datagram_wrap_and_resets);
 	tcase_add_test(t, sample_sequences);
 	tcase_add_test(t, summary_lines);
+	tcase_add_test(t, own_event_sequence);
+	tcase_add_test(t, own_event_records);
+	tcase_add_test(t, own_sampler_stats);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -154,9 +154,14 @@ static void flows_ipv6(struct seed *s)
 	finish(s, "flows-ipv6", 20);
 }
 
-/* A device sample (4413:1) and a port sample carrying bsflowd's own
- * records next to the standard ones: E:1 port_buffers (four 32-byte
- * buffers) and E:2 queue_buffers (2 unicast, 0 multicast buffers). */
+/* A device sample (4413:1, then E:7 sampler_stats with two samplers) and
+ * a port sample carrying bsflowd's own records next to the standard ones:
+ * E:1 port_buffers (four 32-byte buffers) and E:2 queue_buffers (2
+ * unicast, 0 multicast buffers); then two visibility event samples (own
+ * sample type E:1): a high-delay event with a sampled header and the
+ * standard queue, delay, depth and time records, and a port congestion
+ * end; last a 0:5 of a sampled drop carrying the drop's own
+ * visibility_event record (type drop). */
 static void own_records(struct seed *s)
 {
 	struct sflow_addr agent = {SFLOW_ADDR_IP4, {198, 51, 100, 1}};
@@ -169,10 +174,52 @@ static void own_records(struct seed *s)
 	size_t m;
 	int i, j;
 
+	static const struct sflow_own_sampler_stat samplers[2] = {
+	    {"drops", 1000, 600, 10, 20, 30, 40, 200, 50, 40, 10, -3, 512, 7},
+	    {"delay-hot-port-7", 77, 70, 0, 0, 0, 0, 7, 0, 0, 0, 64, 64, 1},
+	};
+	struct sflow_own_event_sample evs = {1, SFLOW_DS_IFINDEX, 7, 2, 3, 7};
+	struct sflow_own_vis_event delay = {SFLOW_OWN_VIS_HIGH_DELAY,
+					    SFLOW_OWN_VIS_FLAG_MULTICAST,
+					    2,
+					    3,
+					    42,
+					    11,
+					    11,
+					    5,
+					    0,
+					    98304,
+					    250000,
+					    0,
+					    UINT64_MAX,
+					    0};
+	struct sflow_own_vis_event cend = {SFLOW_OWN_VIS_CONGESTION_END,
+					   SFLOW_OWN_VIS_FLAG_PORT_SCOPE,
+					   0,
+					   0,
+					   0,
+					   12,
+					   12,
+					   SFLOW_OWN_UNKNOWN32,
+					   0,
+					   1024,
+					   SFLOW_OWN_UNKNOWN32,
+					   2097152,
+					   1750000000000000000ull,
+					   1500000};
+	struct sflow_discard_sample drop = {3, SFLOW_DS_ENTITY, 1, 4, 2, 7, 259};
+	struct sflow_own_vis_event dropev = {
+	    SFLOW_OWN_VIS_DROP, 0, 0, 0, 0, 10, 10, 5, 259, 65536, 0, 0, UINT64_MAX, 0};
+	uint8_t frame[64];
+	struct sflow_sampled_header sh = {SFLOW_HEADER_PROTO_ETHERNET, 1518, 4, 64, frame};
+
+	for (i = 0; i < (int)sizeof frame; i++)
+		frame[i] = (uint8_t)(i * 5 + 3);
 	sflow_builder_init(&builder, &agent, 0, SFLOW_DGRAM_DEFAULT, 0);
 	sflow_w_init(&w, scratch, sizeof scratch);
 	sflow_enc_counters_begin(&w, &e, &dev);
 	sflow_enc_bst_device(&w, &e, &bd);
+	sflow_own_enc_sampler_stats(&w, &e, SFLOW_ENT_OWN_DEFAULT, samplers, 2);
 	sflow_enc_sample_end(&w, &e);
 	add(scratch, &w);
 
@@ -197,6 +244,36 @@ static void own_records(struct seed *s)
 	}
 	sflow_w_u32(&w, 0);
 	sflow_enc_record_end(&w, m);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_own_enc_event_begin(&w, &e, SFLOW_ENT_OWN_DEFAULT, &evs);
+	sflow_own_enc_vis_event(&w, &e, SFLOW_ENT_OWN_DEFAULT, &delay);
+	sflow_enc_sampled_header(&w, &e, &sh);
+	sflow_enc_egress_queue(&w, &e, 5);
+	sflow_enc_transit(&w, &e, 250000);
+	sflow_enc_queue_depth(&w, &e, 98304);
+	sflow_enc_timestamp(&w, &e, 1750000000000000000ull);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	evs.sequence_number = 2;
+	evs.input = 0;
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_own_enc_event_begin(&w, &e, SFLOW_ENT_OWN_DEFAULT, &evs);
+	sflow_own_enc_vis_event(&w, &e, SFLOW_ENT_OWN_DEFAULT, &cend);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_discard_begin(&w, &e, &drop);
+	sflow_enc_sampled_header(&w, &e, &sh);
+	sflow_enc_egress_queue(&w, &e, 5);
+	sflow_enc_queue_depth(&w, &e, 65536);
+	sflow_enc_timestamp(&w, &e, 1750000000000000000ull);
+	sflow_enc_function(&w, &e, "egress_admission");
+	sflow_own_enc_vis_event(&w, &e, SFLOW_ENT_OWN_DEFAULT, &dropev);
 	sflow_enc_sample_end(&w, &e);
 	add(scratch, &w);
 	finish(s, "own-records-ipv4", 30);

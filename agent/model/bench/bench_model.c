@@ -6,8 +6,10 @@
  * port (DSCP 0, 8, 16, 24: four traffic classes, 15 % each) plus an 8:1
  * incast group bursting at line rate into port 0.  Prints simulated packets
  * per wall-clock second, the memory of the model per port (engine and
- * traffic sources apart) and per buffered packet.  Figures only: nothing is
- * asserted.  Usage: bench_model [VIRTUAL_MS] (default 20).
+ * traffic sources apart) and per buffered packet, and instructions per
+ * packet where the kernel lets a process count its own (perf events; the
+ * line is left out otherwise).  Figures only: nothing is asserted.
+ * Usage: bench_model [VIRTUAL_MS] (default 20).
  */
 #include "config.h"
 
@@ -16,6 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#endif
 
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
@@ -53,6 +61,26 @@ static size_t heap_used(void)
 #endif
 }
 
+/* A counter of this process's user-space instructions, or -1 (not Linux,
+ * or no hardware counters, as in many virtual machines). */
+static int instr_counter_open(void)
+{
+#ifdef __linux__
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_HARDWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+#else
+	return -1;
+#endif
+}
+
 static double clock_s(clockid_t id)
 {
 	struct timespec ts;
@@ -71,7 +99,9 @@ int main(int argc, char **argv)
 	size_t gm0 = 0, gm1 = 0;
 	char err[512];
 	double ms = argc > 1 ? atof(argv[1]) : 20.0, t0, c0, wall, cpu;
-	size_t h0, h1, h2, h3;
+	size_t h0, h1, h2, h3, ring;
+	uint64_t instr = 0;
+	int ifd;
 	uint64_t end_ns, step = 100000, t, max_buf = 0;
 
 	if (!(ms > 0)) {
@@ -108,6 +138,11 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < sc.ngen; i++)
 		gm0 += model_gen_memory(&gens[i]);
 
+	ifd = instr_counter_open();
+#ifdef __linux__
+	if (ifd >= 0)
+		ioctl(ifd, PERF_EVENT_IOC_ENABLE, 0);
+#endif
 	t0 = clock_s(CLOCK_MONOTONIC);
 	c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	for (t = step; t <= end_ns; t += step) {
@@ -118,6 +153,10 @@ int main(int argc, char **argv)
 	}
 	wall = clock_s(CLOCK_MONOTONIC) - t0;
 	cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	if (ifd >= 0 && read(ifd, &instr, sizeof(instr)) != (ssize_t)sizeof(instr))
+		instr = 0;
+	if (ifd >= 0)
+		close(ifd);
 	h3 = heap_used();
 	for (unsigned i = 0; i < sc.ngen; i++)
 		gm1 += model_gen_memory(&gens[i]);
@@ -131,12 +170,20 @@ int main(int argc, char **argv)
 	printf("simulated packets per wall-clock second: %.2f million (per CPU second: %.2f "
 	       "million; they differ when the machine is shared)\n",
 	       wall > 0 ? st.arrived / wall / 1e6 : 0.0, cpu > 0 ? st.arrived / cpu / 1e6 : 0.0);
+	if (instr > 0)
+		printf("instructions per simulated packet: %.0f (user space, engine and "
+		       "generators)\n",
+		       (double)instr / (double)st.arrived);
 	printf("drops: %llu ingress, %llu egress copies; peak packets in the buffer: %llu\n",
 	       (unsigned long long)st.ing_dropped, (unsigned long long)st.copies_dropped,
 	       (unsigned long long)max_buf);
 	if (h0 || h1) {
-		printf("memory: engine %.0f bytes per port (%zu bytes for 64+1 ports)\n",
-		       (double)(h1 - h0) / 65.0, h1 - h0);
+		ring = (size_t)model_config_of(m)->event_capacity * sizeof(struct model_event);
+		printf("memory: engine %.0f bytes per port (%zu bytes for 64+1 ports; of "
+		       "these, %zu bytes are the event ring, whatever the port count, so "
+		       "%.0f bytes per port without it)\n",
+		       (double)(h1 - h0) / 65.0, h1 - h0, ring,
+		       h1 - h0 > ring ? (double)(h1 - h0 - ring) / 65.0 : 0.0);
 		printf("memory: traffic generators %.0f bytes per port at start, %.0f at the end "
 		       "(%u generators; header caches fill as flows, destinations and sizes "
 		       "are first used)\n",

@@ -99,13 +99,8 @@ START_TEST(test_multicast)
 		cfg.ports[i].n_mcq = 2;
 		cfg.ports[i].tc_to_mcq[5] = 1;
 	}
-	cfg.n_mc_groups = 1;
-	cfg.mc_groups = calloc(1, sizeof(*cfg.mc_groups));
-	cfg.mc_groups[0].nports = 4;
-	cfg.mc_groups[0].ports[0] = 1;
-	cfg.mc_groups[0].ports[1] = 2;
-	cfg.mc_groups[0].ports[2] = 3;
-	cfg.mc_groups[0].ports[3] = 0; /* the ingress port: no copy */
+	static const uint16_t group[4] = {1, 2, 3, 0}; /* 0: the ingress port, no copy */
+	ck_assert_int_eq(tcfg_mc_group(&cfg, 4, group), 0);
 	cfg.ports[0].sampling_rate = 1;
 	struct model *m = tmodel(&cfg);
 	model_config_release(&cfg);

@@ -654,6 +654,126 @@ START_TEST(test_merge)
 }
 END_TEST
 
+/* The header bytes of a unicast UDP/IPv4 untagged packet from in_port
+ * decode to its destination, flow and length (traffic.h conventions). */
+static void check_unicast_v4(const uint8_t *h, unsigned hlen, const struct model_pkt *p,
+			     unsigned in_port, uint32_t flow_base, unsigned nflows)
+{
+	unsigned k = p->flow_id - flow_base, d = k / nflows, f = k % nflows, host = 1 + f % 250;
+	const uint8_t mac[6] = {2, 0, 0, (uint8_t)(d >> 8), (uint8_t)d, (uint8_t)host};
+	const uint8_t smac[6] = {2, 0, 0, (uint8_t)(in_port >> 8), (uint8_t)in_port, (uint8_t)host};
+	const uint8_t dip[4] = {10, (uint8_t)(d >> 8), (uint8_t)d, (uint8_t)host};
+	const uint8_t sip[4] = {10, (uint8_t)(in_port >> 8), (uint8_t)in_port, (uint8_t)host};
+
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(hlen, 14 + 20 + 8);
+	ck_assert_uint_eq(d, p->out_port);
+	ck_assert_uint_eq(check_frame(h, hlen, p->len), 14);
+	ck_assert_mem_eq(h, mac, 6);
+	ck_assert_mem_eq(h + 6, smac, 6);
+	ck_assert_mem_eq(h + 14 + 12, sip, 4);
+	ck_assert_mem_eq(h + 14 + 16, dip, 4);
+	ck_assert_uint_eq(rd16(h + 34), 49152 + k % 16384);
+	ck_assert_uint_eq(rd16(h + 36), 5001);
+}
+
+/*
+ * The reviewer's scenario of issue #3 at generator level: a 1024-port
+ * switch, uniform destinations, 64 flows, IMIX.  A full cache would hold
+ * 1023 x 64 x 3 headers of 42 bytes (8.2 MB); with a 64 KiB budget it
+ * stays within the budget, and every packet's header is still right:
+ * cached ones at once, the others (hdr NULL) from model_gen_header.
+ */
+START_TEST(test_header_budget)
+{
+	struct model_gen_conf c = base_conf();
+	struct model_gen_hdr_stats st;
+	struct model_source s;
+	struct model_pkt p, old;
+	const size_t budget = 64 << 10;
+	uint8_t seen[1024] = {0}, first[1024][42];
+	const uint8_t *first_ptr[1024] = {0};
+	unsigned i, n = 20000, ndest = 0, nnull = 0, d;
+
+	c.nports = 1024;
+	c.in_port = 300;
+	c.rate_bps = 100e9 * 0.001;
+	c.arrival = MODEL_ARRIVAL_POISSON;
+	c.dest = MODEL_DEST_UNIFORM;
+	c.nflows = 64;
+	c.size = MODEL_SIZE_IMIX;
+	c.flow_base = 7;
+	c.hdr_budget = budget;
+	s = make(&c);
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(s.next(s.state, &p), 1);
+		if (i == 100)
+			old = p;
+		if (p.hdr == NULL) {
+			nnull++;
+			check_unicast_v4(model_gen_header(s.state, &p), p.hdr_len, &p, 300, 7, 64);
+			continue;
+		}
+		check_unicast_v4(p.hdr, p.hdr_len, &p, 300, 7, 64);
+		d = p.out_port;
+		if (!seen[d]) {
+			seen[d] = 1;
+			ndest++;
+			first_ptr[d] = p.hdr;
+			memcpy(first[d], p.hdr, 42);
+		}
+	}
+	/* a destination's headers take at least 64 x 3 x 42 = 8064 bytes:
+	 * at most 8 of them fit 64 KiB */
+	ck_assert_uint_ge(ndest, 1);
+	ck_assert_uint_le(ndest, 8);
+	/* 20000 packets over 1023 destinations: most go uncached */
+	ck_assert_uint_gt(nnull, n / 2);
+	model_gen_hdr_stats(&s, &st);
+	ck_assert_uint_eq(st.budget, budget);
+	ck_assert_uint_le(st.cached_bytes, budget);
+	ck_assert_uint_ge(st.cached_bytes, ndest * 8064u);
+	ck_assert_uint_eq(st.uncached_pkts, nnull);
+	/* the whole generator: the budget, the row pointers of 1025 slots and
+	 * a few KB of state */
+	ck_assert_uint_lt(model_gen_memory(&s), budget + 1025 * 8 + 16384);
+	/* cached headers never move or change */
+	for (d = 0; d < 1024; d++)
+		if (seen[d])
+			ck_assert_mem_eq(first_ptr[d], first[d], 42);
+	/* an early packet's header is still found */
+	check_unicast_v4(model_gen_header(s.state, &old), old.hdr_len, &old, 300, 7, 64);
+	s.free(s.state);
+
+	/* the default budget: 64 MiB over the ports, at least 64 KiB */
+	c.hdr_budget = 0;
+	s = make(&c);
+	model_gen_hdr_stats(&s, &st);
+	ck_assert_uint_eq(st.budget, 65536);
+	ck_assert_uint_eq(st.cached_bytes, 0);
+	s.free(s.state);
+	c.nports = 4096;
+	s = make(&c);
+	model_gen_hdr_stats(&s, &st);
+	ck_assert_uint_eq(st.budget, 65536);
+	s.free(s.state);
+	c.nports = 64;
+	c.in_port = 3;
+	s = make(&c);
+	model_gen_hdr_stats(&s, &st);
+	ck_assert_uint_eq(st.budget, 1048576);
+	/* 64 ports: 64 x 64 x 3 x 42 bytes, all cached */
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(s.next(s.state, &p), 1);
+		check_unicast_v4(p.hdr, p.hdr_len, &p, 3, 7, 64);
+	}
+	model_gen_hdr_stats(&s, &st);
+	ck_assert_uint_eq(st.uncached_pkts, 0);
+	ck_assert_uint_ge(st.cached_bytes, 63u * 8064);
+	s.free(s.state);
+}
+END_TEST
+
 static Suite *traffic_suite(void)
 {
 	Suite *s = suite_create("traffic");
@@ -674,6 +794,7 @@ static Suite *traffic_suite(void)
 	tcase_add_test(g, test_check_errors);
 	tcase_add_test(g, test_determinism_and_limits);
 	tcase_add_test(g, test_merge);
+	tcase_add_test(g, test_header_budget);
 	suite_add_tcase(s, h);
 	suite_add_tcase(s, g);
 	return s;

@@ -148,3 +148,15 @@ void tadd(struct model *m, const struct tsrc_spec *sp)
 	if (model_add_source(m, &s) < 0)
 		abort();
 }
+
+int tcfg_mc_group(struct model_config *cfg, unsigned n, const uint16_t *ports)
+{
+	cfg->mc_groups = calloc(1, sizeof(*cfg->mc_groups));
+	if (cfg->mc_groups == NULL || n > 64)
+		return -1;
+	cfg->n_mc_groups = 1;
+	cfg->mc_groups[0].nports = (uint16_t)n;
+	for (unsigned i = 0; i < n; i++)
+		cfg->mc_groups[0].ports[i] = ports[i];
+	return 0;
+}

@@ -40,6 +40,9 @@ double tsrc_scale(void);
  * unless the test sets it.  Returns 0 or -1.
  */
 int tcfg_simple(struct model_config *cfg, unsigned nports, uint64_t bps);
+/* Give cfg one multicast group (number 1) of the n ports listed.
+ * Returns 0 or -1 (memory). */
+int tcfg_mc_group(struct model_config *cfg, unsigned n, const uint16_t *ports);
 /* Build a model or fail the test with the message. */
 struct model *tmodel(const struct model_config *cfg);
 /* Add a tsrc to m. */

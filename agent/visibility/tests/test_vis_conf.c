@@ -102,7 +102,7 @@ START_TEST(full_config)
 	ck_assert_uint_eq(vc.seed, 7);
 	ck_assert_int_eq(vc.drops, 1);
 	ck_assert_uint_eq(vc.drop_reasons.n, 2);
-	ck_assert_uint_eq(vc.drop_reasons.v[1], 260);
+	ck_assert_uint_eq(vis_set_nth(&vc.drop_reasons, 1), 260);
 	ck_assert_int_eq(vc.forensics, 1);
 	ck_assert_int_eq(vc.forensics_port_scope, 1);
 	ck_assert_uint_eq(vc.forensics_ports.n, 1);
@@ -123,7 +123,7 @@ START_TEST(full_config)
 	ck_assert_uint_eq(vc.congestion[0].low, 20000);
 	ck_assert_int_eq(vc.congestion[1].port_scope, 1);
 	ck_assert_uint_eq(vc.congestion[1].ports.n, 4);
-	ck_assert_uint_eq(vc.congestion[1].ports.v[3], 4);
+	ck_assert_uint_eq(vis_set_nth(&vc.congestion[1].ports, 3), 4);
 	ck_assert_uint_eq(vc.congestion[1].high, 300 * 1024);
 	ck_assert_uint_eq(vc.congestion[1].low, 150 * 1024); /* default: high / 2 */
 	ck_assert_uint_eq(vc.n_samplers, 6);
@@ -157,7 +157,7 @@ START_TEST(full_config)
 	ck_assert_uint_eq(c->limit_period_ns, 2000000000ULL);
 	ck_assert_int_eq(c->limit_by_flow, 1);
 	ck_assert_int_eq(c->match.proto, 17);
-	ck_assert_uint_eq(c->match.dports.v[0], 4791);
+	ck_assert_uint_eq(vis_set_nth(&c->match.dports, 0), 4791);
 	ck_assert_uint_eq(vc.samplers[4].c.first, 5);
 	ck_assert_uint_eq(vc.samplers[4].c.of, 100);
 	ck_assert_uint_eq(vc.samplers[5].c.kind, VIS_NODE_CHAIN_ALL);
@@ -231,12 +231,12 @@ START_TEST(errors)
 	    "t.conf:3: visibility: sampler \"x\": type: \"chain\" is not one of sampler, all, "
 	    "any, aggregate");
 	bad("visibility {\n sampler x {\n  type = all\n }\n}\n",
-	    "t.conf: visibility: sampler \"x\": members: missing (type = all)");
+	    "t.conf:3: visibility: sampler \"x\": members: missing (type = all)");
 	bad("visibility {\n sampler x {\n  type = all\n  members = {y}\n }\n}\n",
 	    "t.conf:4: visibility: sampler \"x\": members: no sampler named \"y\"");
 	bad("visibility {\n sampler x {\n  type = all\n  members = {y}\n }\n"
 	    " sampler y {\n  type = any\n  members = {x}\n }\n}\n",
-	    "t.conf: visibility: sampler \"x\" is its own member");
+	    "t.conf:3: visibility: sampler \"x\": members: is its own member (a cycle)");
 	bad("visibility {\n sampler x {\n  tickets = 5\n  rate_manager = yes\n }\n}\n",
 	    "t.conf:4: visibility: sampler \"x\": rate_manager: needs type = aggregate and "
 	    "tickets");
@@ -258,7 +258,7 @@ START_TEST(errors)
 	bad("visibility {\n delay_profile d {\n  thresholds = {1us, 2us}\n  tags = {1}\n }\n}\n",
 	    "t.conf:4: visibility: delay_profile \"d\": tags: 1 tags for 2 thresholds");
 	bad("visibility {\n delay_profile d {\n  queues = {1}\n }\n}\n",
-	    "t.conf: visibility: delay_profile \"d\": thresholds: missing");
+	    "t.conf:3: visibility: delay_profile \"d\": thresholds: missing");
 	bad("visibility {\n congestion c {\n  high = 10\n  low = 20\n }\n}\n",
 	    "t.conf:4: visibility: congestion \"c\": low: 20 is above high (10)");
 	bad("visibility {\n congestion c {\n  scope = port\n  queues = {1}\n  high = 10\n }\n}\n",
@@ -274,6 +274,125 @@ START_TEST(errors)
 	    "t.conf:3: visibility: eligible: ports: 70000 out of range (0..65535)");
 	/* a key libconfuse does not know: its own message, then ours */
 	bad("visibility {\n colour = red\n}\n", "t.conf: syntax error in the visibility section");
+}
+END_TEST
+
+/* Section-wide errors carry a line; limits on queues, names, nesting,
+ * sampler count, flow-filter memory, periods, routes (issue #6). */
+START_TEST(errors_limits)
+{
+	char text[40000];
+	size_t n;
+
+	bad("visibility {\n congestion c {\n  low = 10\n }\n}\n",
+	    "t.conf:3: visibility: congestion \"c\": high: missing");
+	bad("visibility {\n sampler \"a b\" {\n  every = 2\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"a b\": a name of 1..31 ASCII letters, digits, _ and "
+	    "- is needed");
+	bad("visibility {\n delay_profile \"d.1\" {\n  thresholds = {1us}\n }\n}\n",
+	    "t.conf:3: visibility: delay_profile \"d.1\": a name of 1..31 ASCII letters, digits, _ "
+	    "and - is needed");
+	bad("visibility {\n sampler abcdefghijabcdefghijabcdefghijab {\n  every = 2\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"abcdefghijabcdefghijabcdefghijab\": a name of 1..31 "
+	    "ASCII letters, digits, _ and - is needed");
+	bad("visibility {\n sampler x {\n  queues = {32}\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"x\": queues: 32 out of range (0..31)");
+	bad("visibility {\n forensics_queues = {0-40}\n}\n",
+	    "t.conf:2: visibility: forensics_queues: range 0-40 not within 0..31");
+	bad("visibility {\n congestion c {\n  high = 10\n  queues = {99}\n }\n}\n",
+	    "t.conf:4: visibility: congestion \"c\": queues: 99 out of range (0..31)");
+	bad("visibility {\n delay_profile d {\n  thresholds = {1us}\n  queues = {31, 32}\n }\n}\n",
+	    "t.conf:4: visibility: delay_profile \"d\": queues: 32 out of range (0..31)");
+	bad("visibility {\n eligible {\n  queues = {1024}\n }\n}\n",
+	    "t.conf:3: visibility: eligible: queues: 1024 out of range (0..31)");
+	bad("visibility {\n sampler x {\n  events = {delay}\n }\n sample_drops = x\n}\n",
+	    "t.conf:5: visibility: sample_drops: sampler \"x\" can never pass drop events (its "
+	    "events or reasons exclude them)");
+	bad("visibility {\n drop_reasons = {259}\n sampler x {\n  reasons = {260}\n }\n"
+	    " sample_forensics = x\n}\n",
+	    "t.conf:6: visibility: sample_forensics: sampler \"x\" can never pass forensics "
+	    "events (its events or reasons exclude them)");
+	/* an "all" chain with one member that never sees congestion */
+	bad("visibility {\n sampler a {\n  events = {drop}\n }\n sampler b {\n  every = 2\n }\n"
+	    " sampler c {\n  type = all\n  members = {b, a}\n }\n sample_congestion = c\n}\n",
+	    "t.conf:12: visibility: sample_congestion: sampler \"c\" can never pass congestion "
+	    "events (its events or reasons exclude them)");
+	bad("visibility {\n sampler x {\n  dedup = yes\n  dedup_window = 0\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": dedup_window: must be more than 0");
+	bad("visibility {\n sampler x {\n  tickets = 10\n  period = 999us\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": period: must be at least 1ms");
+	bad("visibility {\n sampler x {\n  tickets = 10\n  period = 10ms\n"
+	    "  period_jitter = 5001us\n }\n}\n",
+	    "t.conf:5: visibility: sampler \"x\": period_jitter: more than half the period");
+	bad("visibility {\n sampler x {\n  flow_filter = yes\n  flow_reset = 999us\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": flow_reset: 0 (never) or at least 1ms");
+	bad("visibility {\n sampler x {\n  flow_filter = yes\n  flow_reset_after = 63\n }\n}\n",
+	    "t.conf:4: visibility: sampler \"x\": flow_reset_after: 0 (never) or at least 64");
+	bad("visibility {\n sampler x {\n  limit = 2\n  limit_key = flow\n  limit_period = 0\n"
+	    " }\n}\n",
+	    "t.conf:5: visibility: sampler \"x\": limit_period: must be more than 0 with "
+	    "limit_key = flow");
+	/* 257 samplers: sampler i starts on line 2 + 3i, its key on 3 + 3i */
+	n = (size_t)snprintf(text, sizeof text, "visibility {\n");
+	for (int i = 0; i < 257; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+				      " sampler s%d {\n  every = 2\n }\n", i);
+	snprintf(text + n, sizeof text - n, "}\n");
+	bad(text, "t.conf:771: visibility: sampler \"s256\": more than 256 samplers");
+	/* 16 samplers of 16 MiB of flow filter (8 banks of 2^24 bits) fit in
+	 * 256 MiB, the 17th does not; sampler i's flow_filter is line 3 + 5i */
+	n = (size_t)snprintf(text, sizeof text, "visibility {\n");
+	for (int i = 0; i < 17; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+				      " sampler f%d {\n  flow_filter = yes\n  flow_hashes = 8\n"
+				      "  flow_bits = 16777216\n }\n",
+				      i);
+	snprintf(text + n, sizeof text - n, "}\n");
+	bad(text, "t.conf:83: visibility: sampler \"f16\": flow_filter: the flow filters of "
+		  "all samplers take more than 256M");
+	/* chains nested 17 deep: s0 (lines 2-4), then sk on lines 4k+1..4k+4
+	 * with members on 4k+3; s16's members are on line 67 */
+	n = (size_t)snprintf(text, sizeof text, "visibility {\n sampler s0 {\n  every = 2\n }\n");
+	for (int k = 1; k <= 16; k++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+				      " sampler s%d {\n  type = all\n  members = {s%d}\n }\n", k,
+				      k - 1);
+	snprintf(text + n, sizeof text - n, "}\n");
+	bad(text, "t.conf:67: visibility: sampler \"s16\": members: chains and aggregates nest "
+		  "more than 16 deep");
+}
+END_TEST
+
+/* What the limits still accept: 16 levels, a jitter of half the period,
+ * 1 ms periods, 64 checks, queue 31, default_rate. */
+START_TEST(limits_accepted)
+{
+	struct vis_config vc;
+	char text[4000];
+	size_t n;
+
+	n = (size_t)snprintf(text, sizeof text, "visibility {\n sampler s0 {\n  every = 2\n }\n");
+	for (int k = 1; k <= 15; k++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+				      " sampler s%d {\n  type = all\n  members = {s%d}\n }\n", k,
+				      k - 1);
+	snprintf(text + n, sizeof text - n,
+		 " sampler t_1-X {\n  tickets = 4\n  period = 1ms\n  period_jitter = 500us\n"
+		 "  queues = {31}\n  flow_filter = yes\n  flow_reset = 1ms\n"
+		 "  flow_reset_after = 64\n }\n default_rate = 5\n}\n");
+	ck_assert_msg(vis_conf_parse_text(text, "t.conf", &vc, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(vc.n_samplers, 17);
+	ck_assert_uint_eq(vc.default_rate, 5);
+	vis_config_release(&vc);
+	ck_assert_int_eq(vis_conf_parse_text("visibility {\n forensics = yes\n}\n", "t.conf", &vc,
+					     err, sizeof err),
+			 0);
+	ck_assert_uint_eq(vc.default_rate, 100);
+	vis_config_release(&vc);
+	bad("visibility {\n forensics = yes\n}\nvisibility {\n forensics = no\n}\n",
+	    "t.conf:5: visibility: a second visibility section");
+	bad("visibility {\n default_rate = -1\n}\n",
+	    "t.conf:2: visibility: default_rate: -1 out of range (0..2147483647)");
 }
 END_TEST
 
@@ -432,6 +551,121 @@ START_TEST(pipeline_from_config)
 }
 END_TEST
 
+/* ---- congestion ends follow their starts; the implicit box ---- */
+
+struct seq {
+	uint32_t type[16];
+	uint64_t dur[16];
+	unsigned n;
+	unsigned no_ticket;
+};
+
+static void seq_event(void *arg, const struct vis_event *ev)
+{
+	struct seq *q = arg;
+
+	if (q->n < 16) {
+		q->type[q->n] = ev->type;
+		q->dur[q->n] = ev->duration_ns;
+	}
+	q->n++;
+}
+
+static void seq_rejected(void *arg, const struct vis_event *ev, int reason)
+{
+	struct seq *q = arg;
+
+	(void)ev;
+	if (reason == VIS_REJ_NO_TICKET)
+		q->no_ticket++;
+}
+
+/* Four episodes (depth 100 at 1000k ns, 10 at 1000k + 500 ns) through a
+ * 1-in-2 sampler: it sees the starts only and passes the 2nd and 4th;
+ * their ends (duration 500) pass with them, the ends of the 1st and 3rd
+ * are rejected with them. */
+START_TEST(pipeline_congestion_end_follows_start)
+{
+	static const char text[] = "visibility {\n congestion q {\n  high = 100\n  low = 50\n"
+				   " }\n sampler c {\n  every = 2\n }\n"
+				   " sample_congestion = c\n}\n";
+	struct vis_config vc;
+	struct vis_pipeline *p;
+	struct vis_pipeline_stats st;
+	struct vis_sampler_stats ss;
+	struct seq q;
+	struct vis_pipeline_cbs cbs = {.event = seq_event, .rejected = seq_rejected, .arg = &q};
+
+	memset(&q, 0, sizeof q);
+	ck_assert_msg(vis_conf_parse_text(text, "c.conf", &vc, err, sizeof err) == 0, "%s", err);
+	p = vis_pipeline_new(&vc, 1, 1, &cbs, err, sizeof err);
+	ck_assert_msg(p != NULL, "%s", err);
+	vis_config_release(&vc);
+	for (uint64_t k = 1; k <= 4; k++) {
+		vis_pipeline_depth(p, 0, 0, 100, 1000 * k);
+		vis_pipeline_depth(p, 0, 0, 10, 1000 * k + 500);
+	}
+	ck_assert_uint_eq(q.n, 4);
+	ck_assert_uint_eq(q.type[0], VIS_EV_CONGESTION_START);
+	ck_assert_uint_eq(q.type[1], VIS_EV_CONGESTION_END);
+	ck_assert_uint_eq(q.dur[1], 500);
+	ck_assert_uint_eq(q.type[2], VIS_EV_CONGESTION_START);
+	ck_assert_uint_eq(q.type[3], VIS_EV_CONGESTION_END);
+	ck_assert_uint_eq(q.dur[3], 500);
+	vis_pipeline_get_stats(p, &st);
+	ck_assert_uint_eq(st.sampled_out[VIS_EV_CONGESTION_START], 2);
+	ck_assert_uint_eq(st.sampled_out[VIS_EV_CONGESTION_END], 2);
+	ck_assert_uint_eq(st.ends_of_rejected, 2);
+	vis_sampler_get_stats(vis_pipeline_sampler_by_name(p, "c"), &ss);
+	ck_assert_uint_eq(ss.seen, 4);
+	ck_assert_uint_eq(ss.passed, 2);
+	vis_pipeline_free(p);
+}
+END_TEST
+
+/* No sampler for high delay, default_rate = 3: of 10 high-delay events in
+ * each of two seconds, 3 a second pass; the other 14 are no_ticket.  With
+ * default_rate = 0 all 20 pass. */
+START_TEST(pipeline_default_rate)
+{
+	static const char *const texts[] = {
+	    "visibility {\n delay_profile d {\n  thresholds = {100ns}\n }\n default_rate = 3\n}\n",
+	    "visibility {\n delay_profile d {\n  thresholds = {100ns}\n }\n default_rate = 0\n}\n"};
+	static const unsigned want_passed[] = {6, 20};
+
+	for (int c = 0; c < 2; c++) {
+		struct vis_config vc;
+		struct vis_pipeline *p;
+		struct vis_pipeline_stats st;
+		struct vis_pkt_event pe;
+		struct seq q;
+		struct vis_pipeline_cbs cbs = {
+		    .event = seq_event, .rejected = seq_rejected, .arg = &q};
+
+		memset(&q, 0, sizeof q);
+		ck_assert_msg(vis_conf_parse_text(texts[c], "d.conf", &vc, err, sizeof err) == 0,
+			      "%s", err);
+		p = vis_pipeline_new(&vc, 1, 1, &cbs, err, sizeof err);
+		ck_assert_msg(p != NULL, "%s", err);
+		vis_config_release(&vc);
+		for (uint64_t id = 1; id <= 20; id++) {
+			uint64_t t = (id > 10 ? 1000000000ULL : 0) + 1000 + id * 10;
+			pe_init(&pe, VIS_PKT_ENQUEUE, t, 0, id, 100);
+			vis_pipeline_feed(p, &pe);
+			pe_init(&pe, VIS_PKT_DEQUEUE, t + 1, 0, id, 0);
+			pe.delay_ns = 200;
+			vis_pipeline_feed(p, &pe);
+		}
+		vis_pipeline_get_stats(p, &st);
+		ck_assert_uint_eq(st.raised[VIS_EV_HIGH_DELAY], 20);
+		ck_assert_uint_eq(st.passed[VIS_EV_HIGH_DELAY], want_passed[c]);
+		ck_assert_uint_eq(st.sampled_out[VIS_EV_HIGH_DELAY], 20 - want_passed[c]);
+		ck_assert_uint_eq(q.no_ticket, 20 - want_passed[c]);
+		vis_pipeline_free(p);
+	}
+}
+END_TEST
+
 /* A backend event converts into a packet event. */
 START_TEST(from_backend_event)
 {
@@ -570,6 +804,141 @@ START_TEST(pipeline_snapshot_flows)
 }
 END_TEST
 
+/* Lists are kept as merged ranges: wide ranges such as {0-1023} or
+ * {1024-65535} are one range each, items in any order merge when they
+ * touch or overlap, 64 separate ranges are accepted and 65 are an error
+ * naming the item that starts the 65th (by value); a FIG 15 hierarchy by
+ * groups of ports on a 1024-port switch builds and routes by group. */
+START_TEST(set_ranges)
+{
+	static const char text[] = "visibility {\n"			 /* 1 */
+				   "  forensics = yes\n"		 /* 2 */
+				   "  forensics_ports = {0-99}\n"	 /* 3 */
+				   "  drop_reasons = {250-259}\n"	 /* 4 */
+				   "  sampler g0 {\n"			 /* 5 */
+				   "    ports = {0-511}\n"		 /* 6 */
+				   "    tickets = 100\n"		 /* 7 */
+				   "    period = 1s\n"			 /* 8 */
+				   "  }\n"				 /* 9 */
+				   "  sampler g1 {\n"			 /* 10 */
+				   "    ports = {512-1023}\n"		 /* 11 */
+				   "    tickets = 100\n"		 /* 12 */
+				   "    period = 1s\n"			 /* 13 */
+				   "  }\n"				 /* 14 */
+				   "  sampler all {\n"			 /* 15 */
+				   "    type = aggregate\n"		 /* 16 */
+				   "    members = {g0, g1}\n"		 /* 17 */
+				   "    tickets = 150\n"		 /* 18 */
+				   "    period = 1s\n"			 /* 19 */
+				   "    rate_manager = yes\n"		 /* 20 */
+				   "  }\n"				 /* 21 */
+				   "  sampler eph {\n"			 /* 22 */
+				   "    src_ports = {1024-65535}\n"	 /* 23 */
+				   "    reasons = {259-300}\n"		 /* 24 */
+				   "    queues = {4-7, 0-3, 9, 8, 2}\n"	 /* 25 */
+				   "    dst_ports = {80, 443, 79, 81}\n" /* 26 */
+				   "  }\n"				 /* 27 */
+				   "  sample_drops = all\n"		 /* 28 */
+				   "  sample_forensics = eph\n"		 /* 29 */
+				   "}\n";
+	struct vis_config vc;
+	struct vis_pipeline *p;
+	struct vis_event ev;
+	struct vis_sampler *g0, *g1;
+	const struct vis_match *m;
+	static const uint32_t ports[] = {0, 511, 512, 1023, 1024};
+	char big[1200];
+	size_t n;
+
+	ck_assert_msg(vis_conf_parse_text(text, "r.conf", &vc, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(vc.forensics_ports.n, 100);
+	ck_assert_uint_eq(vc.forensics_ports.nr, 1);
+	m = &vc.samplers[0].c.match;
+	ck_assert_uint_eq(m->ports.n, 512);
+	m = &vc.samplers[1].c.match;
+	ck_assert_uint_eq(m->ports.n, 512);
+	ck_assert_int_eq(vis_set_has(&m->ports, 511), 0);
+	ck_assert_int_eq(vis_set_has(&m->ports, 512), 1);
+	ck_assert_int_eq(vis_set_has(&m->ports, 1023), 1);
+	ck_assert_int_eq(vis_set_has(&m->ports, 1024), 0);
+	m = &vc.samplers[3].c.match;
+	ck_assert_uint_eq(m->sports.n, 65536 - 1024);
+	ck_assert_uint_eq(m->sports.nr, 1);
+	ck_assert_int_eq(vis_set_has(&m->sports, 1023), 0);
+	ck_assert_int_eq(vis_set_has(&m->sports, 1024), 1);
+	ck_assert_int_eq(vis_set_has(&m->sports, 65535), 1);
+	ck_assert_uint_eq(m->queues.nr, 1); /* 0-9 */
+	ck_assert_uint_eq(m->queues.n, 10);
+	ck_assert_uint_eq(m->dports.nr, 2); /* 79-81, 443 */
+	ck_assert_uint_eq(m->dports.n, 4);
+	ck_assert_uint_eq(vis_set_nth(&m->dports, 0), 79);
+	ck_assert_uint_eq(vis_set_nth(&m->dports, 3), 443);
+
+	/* 1024 ports x 8 queues: forensics on ports 0-99 only; groups */
+	p = vis_pipeline_new(&vc, 1024, 8, NULL, err, sizeof err);
+	ck_assert_msg(p != NULL, "%s", err);
+	ck_assert_uint_eq(vis_pipeline_watches(p, 0, 0) & VIS_WATCH_FORENSICS, VIS_WATCH_FORENSICS);
+	ck_assert_uint_eq(vis_pipeline_watches(p, 99, 7) & VIS_WATCH_FORENSICS,
+			  VIS_WATCH_FORENSICS);
+	ck_assert_uint_eq(vis_pipeline_watches(p, 100, 0) & VIS_WATCH_FORENSICS, 0);
+	ck_assert_uint_eq(vis_pipeline_watches(p, 1023, 0) & VIS_WATCH_FORENSICS, 0);
+	g0 = vis_pipeline_sampler_by_name(p, "g0");
+	g1 = vis_pipeline_sampler_by_name(p, "g1");
+	ck_assert_ptr_nonnull(g0);
+	ck_assert_ptr_nonnull(g1);
+	for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++) {
+		memset(&ev, 0, sizeof ev);
+		ev.type = VIS_EV_DROP;
+		ev.port = ports[i];
+		ev.in_port = VIS_NONE;
+		ev.reason = 259;
+		ck_assert_int_eq(vis_sampler_offer(g0, &ev, 1, NULL), ports[i] < 512);
+		ck_assert_int_eq(vis_sampler_offer(g1, &ev, 1, NULL),
+				 ports[i] >= 512 && ports[i] < 1024);
+	}
+	vis_pipeline_free(p);
+	vis_config_release(&vc);
+
+	/* 64 separate ranges fit: 0, 2, .. 126, here written backwards */
+	n = (size_t)snprintf(big, sizeof big, "visibility {\n sampler x {\n  ports = {");
+	for (int v = 126; v >= 0; v -= 2)
+		n += (size_t)snprintf(big + n, sizeof big - n, "%d%s", v, v ? ", " : "}\n");
+	snprintf(big + n, sizeof big - n, " }\n}\n");
+	ck_assert_msg(vis_conf_parse_text(big, "t.conf", &vc, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(vc.samplers[0].c.match.ports.nr, 64);
+	ck_assert_uint_eq(vc.samplers[0].c.match.ports.n, 64);
+	vis_config_release(&vc);
+	/* 65 are not: 128 starts the 65th */
+	n = (size_t)snprintf(big, sizeof big, "visibility {\n sampler x {\n  ports = {");
+	for (int v = 128; v >= 0; v -= 2)
+		n += (size_t)snprintf(big + n, sizeof big - n, "%d%s", v, v ? ", " : "}\n");
+	snprintf(big + n, sizeof big - n, " }\n}\n");
+	bad(big, "t.conf:3: visibility: sampler \"x\": ports: more than 64 separate ranges");
+	/* ... unless a range joins them: the count is the merged set's */
+	n = (size_t)snprintf(big, sizeof big, "visibility {\n sampler x {\n  ports = {");
+	for (int v = 128; v >= 0; v -= 2)
+		n += (size_t)snprintf(big + n, sizeof big - n, "%d, ", v);
+	snprintf(big + n, sizeof big - n, "1-199}\n }\n}\n");
+	ck_assert_msg(vis_conf_parse_text(big, "t.conf", &vc, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(vc.samplers[0].c.match.ports.nr, 1);
+	ck_assert_uint_eq(vc.samplers[0].c.match.ports.n, 200);
+	vis_config_release(&vc);
+	/* the same limit in the section's own lists, on the item's line */
+	n = (size_t)snprintf(big, sizeof big, "visibility {\n forensics_ports = {\n");
+	for (int v = 0; v <= 128; v += 2)
+		n += (size_t)snprintf(big + n, sizeof big - n, "%d%s", v, v < 128 ? ",\n" : "}\n");
+	snprintf(big + n, sizeof big - n, "}\n");
+	bad(big, "t.conf:67: visibility: forensics_ports: more than 64 separate ranges");
+	/* formerly refused at 65 values, now plain ranges */
+	ck_assert_int_eq(vis_conf_parse_text("visibility {\n forensics_ports = {0-64}\n"
+					     " sampler s {\n  src_ports = {1024-65535}\n }\n}\n",
+					     "t.conf", &vc, err, sizeof err),
+			 0);
+	ck_assert_uint_eq(vc.forensics_ports.n, 65);
+	vis_config_release(&vc);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("vis_conf");
@@ -578,11 +947,16 @@ static Suite *suite(void)
 	tcase_add_test(tc, full_config);
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, errors);
+	tcase_add_test(tc, errors_limits);
+	tcase_add_test(tc, limits_accepted);
+	tcase_add_test(tc, pipeline_congestion_end_follows_start);
+	tcase_add_test(tc, pipeline_default_rate);
 	tcase_add_test(tc, durations);
 	tcase_add_test(tc, pipeline_from_config);
 	tcase_add_test(tc, from_backend_event);
 	tcase_add_test(tc, manual_example);
 	tcase_add_test(tc, pipeline_snapshot_flows);
+	tcase_add_test(tc, set_ranges);
 	suite_add_tcase(s, tc);
 	return s;
 }

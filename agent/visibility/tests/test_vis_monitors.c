@@ -3,7 +3,8 @@
  * queue of 5 and a drop give exactly 5 tagged departures with the drop's
  * event id, then none), congestion start / end with hysteresis per queue
  * and per port, the two-level high-delay profile (-1 disables a level),
- * drop visibility per cause, and pre-event eligibility.
+ * drop visibility per cause, pre-event eligibility, what a gap in the
+ * event stream makes the monitors forget, and which queues they watch.
  */
 #include "config.h"
 
@@ -433,6 +434,133 @@ START_TEST(header_and_flow)
 }
 END_TEST
 
+START_TEST(gap_forgets)
+{
+	struct vis_monitors *m = mk(1, 2, 1);
+	struct vis_delay_profile dp = {.n = 1, .lv = {{100, 1, 1}}};
+	struct vis_monitors_stats st;
+	struct vis_pkt_event pe;
+	struct sink k = {0};
+
+	ck_assert_int_eq(vis_monitors_set_delay_profile(m, 0, 1, &dp), 0);
+	/* a snapshot in progress: 4 queued, a drop, one tagged departure */
+	for (uint64_t id = 1; id <= 4; id++)
+		feed(m, &k, VIS_PKT_ENQUEUE, id, 0, 0, id, id * 100);
+	feed(m, &k, VIS_PKT_DROP, 5, 0, 0, 0, 400);
+	feed(m, &k, VIS_PKT_DEQUEUE, 6, 0, 0, 1, 300);
+	ck_assert_uint_eq(count_type(&k, VIS_EV_FORENSICS), 1);
+	/* queue 1 is tagging high delay */
+	pkt(&pe, VIS_PKT_DEQUEUE, 7, 0, 1, 1, 0);
+	pe.delay_ns = 200;
+	vis_monitors_feed(m, &pe, collect, &k);
+	ck_assert_uint_eq(count_type(&k, VIS_EV_HIGH_DELAY), 1);
+
+	/* a gap: the snapshot ends without an event, the delay episode is
+	 * forgotten (its end may have been lost) */
+	vis_monitors_gap(m, VIS_NONE, VIS_NONE);
+	vis_monitors_get_stats(m, &st);
+	ck_assert_uint_eq(st.gaps, 1);
+	ck_assert_uint_eq(st.forensics_aborted, 1);
+	k.n = 0;
+	pkt(&pe, VIS_PKT_DEQUEUE, 8, 0, 1, 2, 0);
+	pe.delay_ns = 50;
+	vis_monitors_feed(m, &pe, collect, &k);
+	ck_assert_uint_eq(k.n, 0); /* no VIS_EV_DELAY_END */
+
+	/* after the gap the packet count is a lower bound: 2 leaves, 5
+	 * arrives, 3 leaves (count back to 0, yet 4 and 5 are queued); a
+	 * drop must still snapshot them */
+	feed(m, &k, VIS_PKT_DEQUEUE, 9, 0, 0, 2, 200);
+	feed(m, &k, VIS_PKT_ENQUEUE, 10, 0, 0, 5, 300);
+	feed(m, &k, VIS_PKT_DEQUEUE, 11, 0, 0, 3, 200);
+	ck_assert_uint_eq(k.n, 0);
+	feed(m, &k, VIS_PKT_DROP, 12, 0, 0, 0, 200);
+	ck_assert_uint_eq(k.n, 1);
+	feed(m, &k, VIS_PKT_DEQUEUE, 13, 0, 0, 4, 100);
+	feed(m, &k, VIS_PKT_DEQUEUE, 14, 0, 0, 5, 0);
+	ck_assert_uint_eq(count_type(&k, VIS_EV_FORENSICS), 2);
+	ck_assert_uint_eq(k.ev[1].event_id, k.ev[0].own_id);
+	ck_assert_uint_eq(k.ev[2].event_id, k.ev[0].own_id);
+	ck_assert_uint_eq(k.ev[2].flags & VIS_EVF_LAST, VIS_EVF_LAST);
+	/* the departure of 5 (the last enqueue seen) proved the queue empty:
+	 * a drop now starts nothing */
+	k.n = 0;
+	feed(m, &k, VIS_PKT_DROP, 15, 0, 0, 0, 0);
+	feed(m, &k, VIS_PKT_ENQUEUE, 16, 0, 0, 6, 100);
+	feed(m, &k, VIS_PKT_DEQUEUE, 17, 0, 0, 6, 0);
+	ck_assert_uint_eq(count_type(&k, VIS_EV_FORENSICS), 0);
+	vis_monitors_free(m);
+}
+END_TEST
+
+START_TEST(watches)
+{
+	struct vis_monitors *m = mk(2, 4, 0);
+	struct vis_delay_profile dp = {.n = 2, .lv = {{-1, 1, 1}, {100, 2, 2}}};
+	struct vis_delay_profile off = {.n = 1, .lv = {{-1, 1, 1}}};
+
+	ck_assert_uint_eq(vis_monitors_watches(m, 0, 0), 0);
+	vis_monitors_set_forensics(m, 0, 1, 1);
+	vis_monitors_set_delay_profile(m, 1, 2, &dp);
+	vis_monitors_set_delay_profile(m, 1, 3, &off); /* every level disabled */
+	vis_monitors_set_queue_congestion(m, 0, 3, 1000, 10);
+	vis_monitors_set_port_congestion(m, 1, 5000, 100);
+	ck_assert_uint_eq(vis_monitors_watches(m, 0, 0), 0);
+	ck_assert_uint_eq(vis_monitors_watches(m, 0, 1), VIS_WATCH_FORENSICS);
+	ck_assert_uint_eq(vis_monitors_watches(m, 0, 3), VIS_WATCH_CONGESTION);
+	ck_assert_uint_eq(vis_monitors_watches(m, 1, 0), VIS_WATCH_CONGESTION); /* the port's */
+	ck_assert_uint_eq(vis_monitors_watches(m, 1, 2), VIS_WATCH_DELAY | VIS_WATCH_CONGESTION);
+	ck_assert_uint_eq(vis_monitors_watches(m, 1, 3), VIS_WATCH_CONGESTION);
+	ck_assert_uint_eq(vis_monitors_watches(m, 2, 0), 0); /* out of range */
+	ck_assert_uint_eq(vis_monitors_watches(m, 0, 4), 0);
+	vis_monitors_free(m);
+}
+END_TEST
+
+/* A queue that holds packets 1..10 when monitoring starts: packets 11 and
+ * 12 are enqueued, 1 and 2 leave, then a drop with tail 12 arrives.  The
+ * queue holds 3..12, so a snapshot starts and tags those 10 departures
+ * (the early departures must not make the queue look empty). */
+START_TEST(forensics_preloaded_queue)
+{
+	struct vis_forensics_q q;
+	struct vis_pkt_event pe;
+	uint64_t id = 0;
+	uint32_t reason = 0;
+	int last = 0, tagged = 0, lasts = 0;
+
+	vis_forensics_init(&q);
+	q.enabled = 1;
+	memset(&pe, 0, sizeof(pe));
+	pe.tail_id = VIS_ID_NONE;
+	pe.pkt_id = 11;
+	vis_forensics_enqueue(&q, &pe);
+	pe.pkt_id = 12;
+	vis_forensics_enqueue(&q, &pe);
+	pe.pkt_id = 1;
+	ck_assert_int_eq(vis_forensics_dequeue(&q, &pe, &id, &reason, &last), 0);
+	pe.pkt_id = 2;
+	ck_assert_int_eq(vis_forensics_dequeue(&q, &pe, &id, &reason, &last), 0);
+	pe.pkt_id = 0;
+	pe.tail_id = 12;
+	pe.reason = 259;
+	ck_assert_int_eq(vis_forensics_drop(&q, &pe, 77), 1);
+	for (uint64_t p = 3; p <= 12; p++) {
+		pe.pkt_id = p;
+		pe.tail_id = VIS_ID_NONE;
+		if (vis_forensics_dequeue(&q, &pe, &id, &reason, &last)) {
+			tagged++;
+			ck_assert_uint_eq(id, 77);
+			ck_assert_uint_eq(reason, 259);
+		}
+		lasts += last;
+	}
+	ck_assert_int_eq(tagged, 10);
+	ck_assert_int_eq(lasts, 1);
+	ck_assert_uint_eq(q.snapshots, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("vis_monitors");
@@ -447,6 +575,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, drops_per_cause);
 	tcase_add_test(tc, pre_event_eligibility);
 	tcase_add_test(tc, header_and_flow);
+	tcase_add_test(tc, gap_forgets);
+	tcase_add_test(tc, watches);
+	tcase_add_test(tc, forensics_preloaded_queue);
 	suite_add_tcase(s, tc);
 	return s;
 }

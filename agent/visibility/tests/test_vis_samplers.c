@@ -5,8 +5,9 @@
  * repeating-flow filter with its resets, the re-occurrence limiter and
  * recurrent-only filter, conjunctive and disjunctive chains, the
  * aggregate's duplicate filter and the FIG 15 rate manager example (8 x 256
- * into 512, two hot ports) on a virtual clock.  Every test ends by
- * checking seen = passed + sum(rejected) for each sampler it used.
+ * into 512, two hot ports) on a virtual clock, and sets kept as ranges.
+ * Every test ends by checking seen = passed + sum(rejected) for each
+ * sampler it used.
  */
 #include "config.h"
 
@@ -816,6 +817,230 @@ START_TEST(bad_settings)
 }
 END_TEST
 
+/* Limiter keyed by flow: 10000 distinct flows a period for 20 periods
+ * (limit 3 each).  The table holds one period's keys only: 10000 keys at
+ * a load of at most 3/4 need 16384 slots (a power of two), never more. */
+START_TEST(limiter_flow_table_bounded)
+{
+	struct vis_limiter l;
+	struct vis_event ev;
+	uint64_t passed = 0;
+
+	ck_assert_int_eq(vis_limiter_init(&l, 3, 0, 1000000000ULL, 1), 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = VIS_EV_DROP;
+	for (uint64_t i = 1; i <= 200000; i++) {
+		uint64_t now = i * 100000; /* 10000 events a second */
+		ev.flow_hash = i * 0x9e3779b97f4a7c15ULL;
+		if (vis_limiter_check(&l, &ev, now) == VIS_PASS) {
+			vis_limiter_commit(&l, &ev, now);
+			passed++;
+		}
+	}
+	ck_assert_uint_eq(passed, 200000); /* every flow is new */
+	ck_assert_uint_le(l.size, 16384);
+	/* a period with one key, then the next period: the table shrinks */
+	ev.flow_hash = 1;
+	vis_limiter_check(&l, &ev, 25000000000ULL);
+	ck_assert_uint_eq(l.used, 1);
+	vis_limiter_check(&l, &ev, 26000000000ULL);
+	ck_assert_uint_le(l.size, 256);
+	/* counts restart each period: limit 3 on one key passes 3 a period */
+	passed = 0;
+	for (uint64_t p = 30; p < 33; p++)
+		for (int j = 0; j < 5; j++) {
+			uint64_t now = p * 1000000000ULL + (uint64_t)j;
+			if (vis_limiter_check(&l, &ev, now) == VIS_PASS) {
+				vis_limiter_commit(&l, &ev, now);
+				passed++;
+			}
+		}
+	ck_assert_uint_eq(passed, 9);
+	vis_limiter_release(&l);
+}
+END_TEST
+
+/* Without a period (never reset) the table stops at its cap: 800000
+ * distinct flows exceed 3/4 of 2^20 slots (786432), so it is emptied once
+ * and never grows past the cap. */
+START_TEST(limiter_capped_without_period)
+{
+	struct vis_limiter l;
+	struct vis_event ev;
+
+	ck_assert_int_eq(vis_limiter_init(&l, 1, 0, 0, 1), 0);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = VIS_EV_DROP;
+	for (uint64_t i = 1; i <= 800000; i++) {
+		ev.flow_hash = i * 0x9e3779b97f4a7c15ULL;
+		if (vis_limiter_check(&l, &ev, i) == VIS_PASS)
+			vis_limiter_commit(&l, &ev, i);
+	}
+	ck_assert_uint_le(l.size, 1u << 20);
+	ck_assert_uint_eq(l.overflows, 1);
+	vis_limiter_release(&l);
+}
+END_TEST
+
+/* A ticket box with period jitter after an idle gap of 10^6 s: with a
+ * 1 ms period that is 10^9 periods, which must be skipped, not looped
+ * over.  The box is full (cap 20) and about 10^9 periods were closed
+ * (the skip counts whole nominal periods; the last one or two are drawn
+ * with jitter). */
+START_TEST(ticket_idle_gap_with_jitter)
+{
+	struct vis_ticket t;
+
+	vis_ticket_init(&t, 5, 1000000ULL, 20, 0, 7);
+	t.period_jitter_ns = 400000ULL;
+	vis_ticket_advance(&t, 0);
+	ck_assert_int_eq(vis_ticket_available(&t), 1);
+	for (int i = 0; i < 5; i++)
+		vis_ticket_spend(&t);
+	ck_assert_int_eq(vis_ticket_available(&t), 0);
+	vis_ticket_advance(&t, 1000000ULL * 1000000000ULL);
+	ck_assert_int_eq(t.balance, 20);
+	ck_assert_uint_ge(t.refills, 999999990ULL);
+	ck_assert_uint_le(t.refills, 1000000010ULL);
+}
+END_TEST
+
+/* A reset of a big filter (one bank of 2^20 bits = 16384 words) clears
+ * only the words set since the last reset: 3 flows set at most 3 words.
+ * Past 16384 / 8 = 2048 set words the reset clears all 16384.  Either way
+ * every flow is new afterwards. */
+START_TEST(flowfilter_reset_cost)
+{
+	struct vis_flowfilter f;
+	uint64_t before;
+
+	ck_assert_int_eq(vis_flowfilter_init(&f, 1, 1u << 20, 0, 0), 0);
+	for (uint64_t h = 1; h <= 3; h++) {
+		ck_assert_int_eq(vis_flowfilter_is_first(&f, h * 0x9e3779b97f4a7c15ULL, 0), 1);
+		vis_flowfilter_mark(&f, h * 0x9e3779b97f4a7c15ULL);
+		ck_assert_int_eq(vis_flowfilter_is_first(&f, h * 0x9e3779b97f4a7c15ULL, 0), 0);
+	}
+	vis_flowfilter_reset(&f);
+	ck_assert_uint_le(f.cleared_words, 3);
+	ck_assert_uint_ge(f.cleared_words, 1);
+	for (uint64_t h = 1; h <= 3; h++)
+		ck_assert_int_eq(vis_flowfilter_is_first(&f, h * 0x9e3779b97f4a7c15ULL, 0), 1);
+	/* 5000 flows set more than 2048 distinct words of 16384 (at most 5000
+	 * words, and a random spread of 5000 bits hits about 4300 words) */
+	for (uint64_t h = 1; h <= 5000; h++)
+		vis_flowfilter_mark(&f, h * 0x9e3779b97f4a7c15ULL);
+	before = f.cleared_words;
+	vis_flowfilter_reset(&f);
+	ck_assert_uint_eq(f.cleared_words - before, 16384);
+	for (uint64_t h = 1; h <= 5000; h++)
+		ck_assert_int_eq(vis_flowfilter_is_first(&f, h * 0x9e3779b97f4a7c15ULL, 0), 1);
+	vis_flowfilter_release(&f);
+}
+END_TEST
+
+/* Sets are merged ranges: adjacent and overlapping ranges join, the
+ * count of values follows, 64 disjoint ranges fit and a 65th does not
+ * (the set is left as it was); a value joining two ranges frees one. */
+START_TEST(set_ranges)
+{
+	struct vis_set a, b;
+
+	memset(&a, 0, sizeof a);
+	ck_assert_int_eq(vis_set_add_range(&a, 10, 20), 0);
+	ck_assert_int_eq(vis_set_add(&a, 5), 0);
+	ck_assert_int_eq(vis_set_add(&a, 21), 0); /* touches 10-20 */
+	ck_assert_uint_eq(a.nr, 2);		  /* {5}, {10-21} */
+	ck_assert_uint_eq(a.n, 1 + 12);
+	ck_assert_int_eq(vis_set_add_range(&a, 0, 4), 0); /* touches 5 */
+	ck_assert_uint_eq(a.nr, 2);			  /* {0-5}, {10-21} */
+	ck_assert_uint_eq(a.r[0].lo, 0);
+	ck_assert_uint_eq(a.r[0].hi, 5);
+	ck_assert_uint_eq(vis_set_nth(&a, 5), 5);
+	ck_assert_uint_eq(vis_set_nth(&a, 6), 10);
+	ck_assert_uint_eq(vis_set_nth(&a, 17), 21);
+	ck_assert_int_eq(vis_set_has(&a, 7), 0);
+	ck_assert_int_eq(vis_set_add_range(&a, 3, 12), 0); /* spans both */
+	ck_assert_uint_eq(a.nr, 1);
+	ck_assert_uint_eq(a.n, 22);
+	ck_assert_int_eq(vis_set_has(&a, 0), 1);
+	ck_assert_int_eq(vis_set_has(&a, 7), 1);
+	ck_assert_int_eq(vis_set_has(&a, 21), 1);
+	ck_assert_int_eq(vis_set_has(&a, 22), 0);
+	/* the top of the 32-bit range */
+	ck_assert_int_eq(vis_set_add_range(&a, 0xfffffff0u, 0xffffffffu), 0);
+	ck_assert_uint_eq(a.n, 22 + 16);
+	ck_assert_int_eq(vis_set_has(&a, 0xffffffffu), 1);
+	ck_assert_int_eq(vis_set_has(&a, 0xffffffefu), 0);
+	ck_assert_int_eq(vis_set_add_range(&a, 9, 8), -1);
+
+	/* 64 disjoint ranges (the even numbers 0..126), then a 65th */
+	memset(&a, 0, sizeof a);
+	for (uint32_t v = 0; v <= 126; v += 2)
+		ck_assert_int_eq(vis_set_add(&a, v), 0);
+	ck_assert_uint_eq(a.nr, 64);
+	ck_assert_int_eq(vis_set_add(&a, 200), -1);
+	ck_assert_int_eq(vis_set_add(&a, 127), 0);  /* touches 126 */
+	ck_assert_int_eq(vis_set_add(&a, 129), -1); /* 128 between: a 65th */
+	ck_assert_uint_eq(a.nr, 64);
+	ck_assert_uint_eq(a.n, 65);
+	ck_assert_int_eq(vis_set_has(&a, 200), 0);
+	ck_assert_int_eq(vis_set_add(&a, 64), 0); /* already in */
+	ck_assert_int_eq(vis_set_add(&a, 1), 0);  /* joins 0 and 2 */
+	ck_assert_uint_eq(a.nr, 63);
+	ck_assert_int_eq(vis_set_add(&a, 200), 0);
+	ck_assert_uint_eq(a.nr, 64);
+	ck_assert_uint_eq(a.n, 67);
+	ck_assert_uint_eq(a.r[62].lo, 126);
+	ck_assert_uint_eq(a.r[62].hi, 127);
+	ck_assert_uint_eq(a.r[63].lo, 200);
+	for (uint32_t v = 0; v <= 130; v++)
+		ck_assert_int_eq(vis_set_has(&a, v),
+				 v <= 2 || v == 127 || (v % 2 == 0 && v <= 126));
+
+	/* meeting sets */
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	vis_set_add_range(&a, 1, 3);
+	vis_set_add_range(&a, 100, 200);
+	vis_set_add_range(&b, 4, 99);
+	ck_assert_int_eq(vis_set_meets(&a, &b), 0);
+	vis_set_add(&b, 150);
+	ck_assert_int_eq(vis_set_meets(&a, &b), 1);
+	ck_assert_int_eq(vis_set_meets(&b, &a), 1);
+}
+END_TEST
+
+/* A match on ranges: egress ports 0-1023 of a 1024-port switch, source
+ * ports 1024-65535 (ephemeral), both in one sampler. */
+START_TEST(match_ranges)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *s;
+	struct vis_event ev;
+	static const struct {
+		uint32_t port;
+		uint16_t sport;
+		int pass;
+	} cases[] = {{0, 1024, 1},    {512, 40000, 1}, {1023, 65535, 1}, {1024, 1024, 0},
+		     {1023, 1023, 0}, {0, 0, 0},       {5000, 50000, 0}};
+
+	vis_sampler_conf_init(&c, "ranges");
+	ck_assert_int_eq(vis_set_add_range(&c.match.ports, 0, 1023), 0);
+	ck_assert_int_eq(vis_set_add_range(&c.match.sports, 1024, 65535), 0);
+	s = mk(&c);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ev_init(&ev, VIS_EV_DROP, cases[i].port, 0);
+		ev.flow.af = 4;
+		ev.flow.proto = 6;
+		ev.flow.sport = cases[i].sport;
+		ck_assert_msg(vis_sampler_offer(s, &ev, 1, NULL) == cases[i].pass,
+			      "port %u sport %u", cases[i].port, cases[i].sport);
+	}
+	stats_add_up(s);
+	vis_sampler_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("vis_samplers");
@@ -838,6 +1063,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, pass_through_default);
 	tcase_add_test(tc, stats_random_tree);
 	tcase_add_test(tc, bad_settings);
+	tcase_add_test(tc, limiter_flow_table_bounded);
+	tcase_add_test(tc, limiter_capped_without_period);
+	tcase_add_test(tc, ticket_idle_gap_with_jitter);
+	tcase_add_test(tc, flowfilter_reset_cost);
+	tcase_add_test(tc, set_ranges);
+	tcase_add_test(tc, match_ranges);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,486 @@
+/*
+ * test_visexport.c - the daemon's visibility export at the function level,
+ * with the test plugin as the backend and a UDP socket on 127.0.0.1 as the
+ * collector: sampler statistics (E:7) that do not fit in the device's
+ * counters sample next to its other records are never lost but follow it
+ * in counters samples of the device carrying only E:7, each with the next
+ * sequence number; every sampler appears exactly once per poll.  A drop
+ * that passes the drop sampler reaches the 0:5 path with its own
+ * visibility_event record (bsf_visx_drop_params).  Congestion starts get
+ * an out-of-cycle port sample only when sampled, at most one a second per
+ * port, and say so in flag bit 0; the 0:5 drops field counts only the
+ * drop sampler's rejections for rate reasons; a drop outside the watched
+ * ports is left to the daemon's own 0:5 path.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <check.h>
+#include <event2/event.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "agent/daemon.h"
+#include "agent/discard.h"
+#include "agent/export.h"
+#include "agent/log.h"
+#include "agent/poller.h"
+#include "agent/visibility/vis_pipeline.h"
+#include "proto/sflow_decode.h"
+#include "proto/sflow_own.h"
+
+static char plugin[512];
+
+static int udp_listener(unsigned *port)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof sin;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	ck_assert_int_ge(fd, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	return fd;
+}
+
+/* One poll's device samples as received: their sequence numbers and the
+ * sampler names in their E:7 records, in order. */
+struct seen {
+	uint32_t n, seq[16];
+	char names[16][40];
+	uint32_t nnames;
+	uint32_t with_bst; /* samples that had 4413:1 (the full device sample) */
+};
+
+static void receive_all(int fd, struct seen *sn)
+{
+	struct sflow_decode_opts opts = {.own_enterprise = SFLOW_ENT_OWN_DEFAULT};
+	uint8_t buf[9000];
+	ssize_t r;
+
+	memset(sn, 0, sizeof *sn);
+	while ((r = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0) {
+		struct sflow_datagram d;
+		struct sflow_decode_error err;
+
+		ck_assert_int_le(r, 200); /* datagram_bytes */
+		ck_assert_msg(sflow_decode(buf, (size_t)r, &opts, &d, &err) == SFLOW_OK, "%s",
+			      err.msg);
+		for (uint32_t i = 0; i < d.nsamples; i++) {
+			const struct sflow_sample *s = &d.samples[i];
+
+			if (s->kind != SFLOW_SMP_COUNTERS || s->h.counters.source_id_type != 2)
+				continue;
+			ck_assert_uint_lt(sn->n, 16);
+			sn->seq[sn->n++] = s->h.counters.sequence_number;
+			for (uint32_t j = 0; j < s->nrecords; j++) {
+				const struct sflow_record *rec = &s->records[j];
+				struct sflow_own_sampler_stat st;
+
+				if (rec->tag == SFLOW_TAG(4413, 1))
+					sn->with_bst++;
+				if (rec->tag != SFLOW_TAG(SFLOW_ENT_OWN_DEFAULT, 7))
+					continue;
+				for (uint32_t k = 0; k < rec->u.own.u.samplers.n; k++) {
+					ck_assert_int_eq(
+					    sflow_own_sampler_at(&rec->u.own.u.samplers, k, &st),
+					    0);
+					ck_assert_uint_lt(sn->nnames, 16);
+					snprintf(sn->names[sn->nnames++], 40, "%s", st.name);
+				}
+			}
+		}
+		sflow_datagram_free(&d);
+	}
+}
+
+/* bsflowd's state d on the test plugin, sending to 127.0.0.1:port, with
+ * the top-level settings extra and the visibility section body vis. */
+static void start_daemon(struct bsf_daemon *d, struct event_base *base, unsigned port,
+			 const char *extra, const char *vis)
+{
+	char text[2048], err[1024];
+	struct conf *c;
+
+	snprintf(text, sizeof text,
+		 "agent {\n address = 192.0.2.1\n}\n"
+		 "polling_interval = 0\n%s"
+		 "backend = \"%s\"\n"
+		 "collector c1 {\n address = 127.0.0.1\n port = %u\n}\n"
+		 "visibility {\n%s}\n",
+		 extra, plugin, port, vis);
+	c = conf_load_text(text, "v.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_int_eq(bsf_daemon_init(d, base, "v.conf", 1), 0);
+	ck_assert_msg(bsf_daemon_apply(d, c, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(d->vis.p);
+}
+
+START_TEST(sampler_stats_split)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct seen sn;
+	unsigned port;
+	int s = udp_listener(&port);
+
+	/* 200-byte datagrams: the device sample (4413:1 and E:5) fits, but
+	 * not with E:7 (12 + 108 bytes a sampler); each sampler alone does */
+	start_daemon(&d, base, port, "datagram_bytes = 200\n",
+		     " sampler aa {\n  every = 2\n }\n"
+		     " sampler bb {\n  tickets = 5\n }\n"
+		     " sampler cc {\n  type = any\n  members = {aa, bb}\n }\n"
+		     " sample_drops = cc\n");
+
+	for (uint32_t round = 0; round < 2; round++) {
+		poller_poll_all(d.poller);
+		export_flush(d.x);
+		receive_all(s, &sn);
+		/* the device sample, then one E:7-only sample per sampler */
+		ck_assert_uint_eq(sn.n, 4);
+		ck_assert_uint_eq(sn.with_bst, 1);
+		for (uint32_t i = 0; i < sn.n; i++)
+			ck_assert_uint_eq(sn.seq[i], 1 + 4 * round + i);
+		ck_assert_uint_eq(sn.nnames, 3);
+		ck_assert_str_eq(sn.names[0], "aa");
+		ck_assert_str_eq(sn.names[1], "bb");
+		ck_assert_str_eq(sn.names[2], "cc");
+	}
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(s);
+}
+END_TEST
+
+/* What the drop callback saw of bsf_visx_drop_params. */
+struct drop_seen {
+	struct bsf_visx *v;
+	uint32_t n, with_record, enterprise;
+	struct sflow_own_vis_event rec[4];
+};
+
+static void test_drop(void *arg, const struct bsf_event *be)
+{
+	struct drop_seen *ds = arg;
+	struct bsf_discard_params p;
+
+	(void)be;
+	memset(&p, 0, sizeof p);
+	bsf_visx_drop_params(ds->v, &p);
+	if (p.vis && ds->n < 4) {
+		ds->rec[ds->n] = *p.vis;
+		ds->with_record++;
+		ds->enterprise = p.enterprise;
+	}
+	ds->n++;
+}
+
+/* A drop that passes the drop sampler reaches the daemon's 0:5 path with
+ * its own visibility_event record: type drop, its id in both ids, the
+ * queue, reason and depth of the backend's event.  Outside that call the
+ * parameters stay untouched. */
+START_TEST(drop_record_params)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct drop_seen ds;
+	struct bsf_discard_params p;
+	struct bsf_event ev;
+
+	start_daemon(&d, base, 9, "", " sampler all {\n  every = 1\n }\n sample_drops = all\n");
+	ck_assert_int_eq(d.vis.drop_routed, 1);
+
+	memset(&ds, 0, sizeof ds);
+	ds.v = &d.vis;
+	d.vis.drop = test_drop;
+	d.vis.arg = &ds;
+	memset(&ev, 0, sizeof ev);
+	ev.type = BSF_EV_DROP;
+	ev.reason = 259;
+	ev.in_port = 0;
+	ev.out_port = 1;
+	ev.queue = 2;
+	ev.frame_len = 100;
+	ev.depth_bytes = 4096;
+	ev.tc = UINT32_MAX;
+	ev.t_ns = 1000000000ull;
+	bsf_visx_feed(&d.vis, &ev);
+	ev.t_ns += 1000;
+	ev.queue = 5;
+	ev.reason = 260;
+	bsf_visx_feed(&d.vis, &ev);
+	ck_assert_uint_eq(ds.n, 2);
+	ck_assert_uint_eq(ds.with_record, 2);
+	ck_assert_uint_eq(ds.enterprise, SFLOW_ENT_OWN_DEFAULT);
+	for (uint32_t i = 0; i < 2; i++) {
+		const struct sflow_own_vis_event *r = &ds.rec[i];
+
+		ck_assert_uint_eq(r->type, SFLOW_OWN_VIS_DROP);
+		ck_assert_uint_ne(r->own_id, 0);
+		ck_assert_uint_eq(r->event_id, r->own_id);
+		ck_assert_uint_eq(r->flags, 0);
+		ck_assert_uint_eq(r->depth, 4096);
+		ck_assert_uint_eq(r->delay, 0);
+	}
+	ck_assert_uint_gt(ds.rec[1].own_id, ds.rec[0].own_id);
+	ck_assert_uint_eq(ds.rec[0].queue, 2);
+	ck_assert_uint_eq(ds.rec[0].reason, 259);
+	ck_assert_uint_eq(ds.rec[1].queue, 5);
+	ck_assert_uint_eq(ds.rec[1].reason, 260);
+	/* outside the drop callback: nothing set */
+	memset(&p, 0, sizeof p);
+	bsf_visx_drop_params(&d.vis, &p);
+	ck_assert_ptr_null(p.vis);
+	ck_assert_uint_eq(p.enterprise, 0);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+}
+END_TEST
+
+/* What a run sent besides device samples: out-of-cycle counters samples
+ * of ports (by ifIndex 11 or 12: the test plugin's two ports) and the E:1
+ * event samples' type, flags and output ifIndex, in order. */
+struct sent {
+	char order[32]; /* C: port counters sample, S: congestion start, E: end */
+	uint32_t port_samples[2];
+	uint32_t n;
+	uint32_t type[16], flags[16], out[16];
+};
+
+static void receive_sent(int fd, struct sent *sn)
+{
+	struct sflow_decode_opts opts = {.own_enterprise = SFLOW_ENT_OWN_DEFAULT};
+	uint8_t buf[9000];
+	ssize_t r;
+
+	while ((r = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0) {
+		struct sflow_datagram d;
+		struct sflow_decode_error err;
+
+		ck_assert_msg(sflow_decode(buf, (size_t)r, &opts, &d, &err) == SFLOW_OK, "%s",
+			      err.msg);
+		for (uint32_t i = 0; i < d.nsamples; i++) {
+			const struct sflow_sample *s = &d.samples[i];
+
+			if (s->kind == SFLOW_SMP_COUNTERS && s->h.counters.source_id_type == 0) {
+				uint32_t ix = s->h.counters.source_id_index;
+
+				ck_assert(ix == 11 || ix == 12);
+				sn->port_samples[ix - 11]++;
+				strncat(sn->order, "C", sizeof sn->order - strlen(sn->order) - 1);
+			}
+			if (s->kind != SFLOW_SMP_OWN)
+				continue;
+			for (uint32_t j = 0; j < s->nrecords; j++) {
+				const struct sflow_record *rec = &s->records[j];
+
+				if (rec->kind != SFLOW_REC_OWN ||
+				    rec->u.own.format != SFLOW_OWN_VIS_EVENT)
+					continue;
+				ck_assert_uint_lt(sn->n, 16);
+				sn->type[sn->n] = rec->u.own.u.event.type;
+				sn->flags[sn->n] = rec->u.own.u.event.flags;
+				sn->out[sn->n] = s->h.own.u.event.output;
+				sn->n++;
+				strncat(sn->order,
+					rec->u.own.u.event.type == SFLOW_OWN_VIS_CONGESTION_START
+					    ? "S"
+					    : "E",
+					sizeof sn->order - strlen(sn->order) - 1);
+			}
+		}
+		sflow_datagram_free(&d);
+	}
+}
+
+/* Run the loop once (out-of-cycle port samples go out from it), flush and
+ * read what was sent. */
+static void loop_and_receive(struct bsf_daemon *d, struct event_base *base, int fd, struct sent *sn)
+{
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	export_flush(d->x);
+	receive_sent(fd, sn);
+}
+
+#define SEC 1000000000ull
+
+/* Congestion starts and their out-of-cycle counters samples: only a start
+ * that passed its sampler gets one, at most one a second per port (event
+ * time), and the start's E:1 has flag bit 0 exactly when it was sent.
+ * Port 0 is not eligible for the sampler: its start gives nothing at all.
+ * Port 1 starts at 1.0 s, 1.5 s and 2.6 s (each ended 0.1 s later): port
+ * samples for the first and third only (1.5 s is 0.5 s after 1.0 s; 2.6 s
+ * is 1.6 s after it), E:1 flags 1, 0, 1 on the starts, each port sample
+ * just before its start.  A fourth episode at 4.0 s raised inside a poll
+ * (start and end in one) is held until the loop runs, then goes out in the
+ * same order: port sample, start (flag 1), end. */
+START_TEST(congestion_port_samples)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct sent sn;
+	unsigned port;
+	int fd = udp_listener(&port);
+	static const uint64_t starts[3] = {1 * SEC, 3 * SEC / 2, 26 * SEC / 10};
+	static const uint32_t want_flag[3] = {1, 0, 1};
+
+	start_daemon(
+	    &d, base, port, "",
+	    " congestion q {\n  ports = {0, 1}\n  queues = {0}\n  high = 10K\n  low = 2K\n }\n"
+	    " sampler only1 {\n  ports = {1}\n }\n"
+	    " sample_congestion = only1\n");
+	memset(&sn, 0, sizeof sn);
+	loop_and_receive(&d, base, fd, &sn);
+	ck_assert_uint_eq(sn.n, 0);
+	ck_assert_uint_eq(sn.port_samples[0] + sn.port_samples[1], 0);
+
+	/* port 0: rejected by the sampler (not eligible) */
+	vis_pipeline_depth(d.vis.p, 0, 0, 20000, 1 * SEC + 1000);
+	loop_and_receive(&d, base, fd, &sn);
+	vis_pipeline_depth(d.vis.p, 0, 0, 0, 1 * SEC + 2000);
+	loop_and_receive(&d, base, fd, &sn);
+	ck_assert_uint_eq(sn.n, 0);
+	ck_assert_uint_eq(sn.port_samples[0], 0);
+
+	for (int i = 0; i < 3; i++) {
+		vis_pipeline_depth(d.vis.p, 1, 0, 20000, starts[i]);
+		loop_and_receive(&d, base, fd, &sn);
+		vis_pipeline_depth(d.vis.p, 1, 0, 0, starts[i] + SEC / 10);
+		loop_and_receive(&d, base, fd, &sn);
+	}
+	/* inside a poll: held */
+	d.vis.in_poll = 1;
+	vis_pipeline_depth(d.vis.p, 1, 0, 20000, 4 * SEC);
+	vis_pipeline_depth(d.vis.p, 1, 0, 0, 4 * SEC + SEC / 10);
+	d.vis.in_poll = 0;
+	export_flush(d.x);
+	receive_sent(fd, &sn);
+	ck_assert_str_eq(sn.order, "CSESECSE");
+	loop_and_receive(&d, base, fd, &sn);
+	ck_assert_str_eq(sn.order, "CSESECSECSE");
+	ck_assert_uint_eq(sn.port_samples[0], 0);
+	ck_assert_uint_eq(sn.port_samples[1], 3);
+	ck_assert_uint_eq(sn.n, 8);
+	ck_assert_uint_eq(sn.flags[6] & SFLOW_OWN_VIS_FLAG_PORT_SAMPLED, 1);
+	ck_assert_uint_eq(sn.flags[7] & SFLOW_OWN_VIS_FLAG_PORT_SAMPLED, 0);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_uint_eq(sn.type[2 * i], SFLOW_OWN_VIS_CONGESTION_START);
+		ck_assert_uint_eq(sn.type[2 * i + 1], SFLOW_OWN_VIS_CONGESTION_END);
+		ck_assert_uint_eq(sn.out[2 * i], 12);
+		ck_assert_uint_eq(sn.flags[2 * i] & SFLOW_OWN_VIS_FLAG_PORT_SAMPLED, want_flag[i]);
+		ck_assert_uint_eq(sn.flags[2 * i + 1] & SFLOW_OWN_VIS_FLAG_PORT_SAMPLED, 0);
+	}
+	ck_assert_uint_eq(d.vis.port_samples, 3);
+	ck_assert_uint_eq(d.vis.port_samples_skipped, 1);
+	ck_assert_uint_eq(d.vis.port_samples_failed, 0);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(fd);
+}
+END_TEST
+
+/* bsflowd's state d with the visibility section body vis and the drop
+ * callback replaced by test_drop (into ds); ev a drop at 1 s. */
+static void start_drop_daemon(struct bsf_daemon *d, struct event_base *base, struct drop_seen *ds,
+			      struct bsf_event *ev, const char *vis)
+{
+	start_daemon(d, base, 9, "", vis);
+	memset(ds, 0, sizeof *ds);
+	ds->v = &d->vis;
+	d->vis.drop = test_drop;
+	d->vis.arg = ds;
+	memset(ev, 0, sizeof *ev);
+	ev->type = BSF_EV_DROP;
+	ev->reason = 259;
+	ev->frame_len = 100;
+	ev->tc = UINT32_MAX;
+	ev->t_ns = 1 * SEC;
+}
+
+/* The 0:5 drops field counts drop-sampler rejections for rate reasons
+ * only.  Sampler: port 0 only, every 2nd.  Three drops on port 1 (not
+ * eligible: neither sent nor counted), then four on port 0 (two pass, two
+ * are sampled out by every-N): 2 notifications and drops = 2, so that
+ * sent + drops = the 4 eligible drops.  Every drop was the pipeline's
+ * (bsf_visx_feed returns 1). */
+START_TEST(drops_rate_reasons_only)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct drop_seen ds;
+	struct bsf_event ev;
+
+	start_drop_daemon(&d, base, &ds, &ev,
+			  " sampler p0 {\n  ports = {0}\n  every = 2\n }\n"
+			  " sample_drops = p0\n");
+	for (int i = 0; i < 7; i++) {
+		ev.out_port = i < 3 ? 1 : 0;
+		ev.t_ns += 1000;
+		ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 1);
+	}
+	ck_assert_uint_eq(ds.n, 2);
+	ck_assert_uint_eq(bsf_visx_drops_lost(&d.vis), 2);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+}
+END_TEST
+
+/* A drop outside the ports the monitors watch (e.g. a CPU port, index 2
+ * on the test plugin's 2 ports) raises no drop event: the feed says the
+ * pipeline did not take it (the daemon then notifies it itself), and
+ * the drop callback is not called; a drop on port 1 is taken. */
+START_TEST(drop_outside_ports_not_taken)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct drop_seen ds;
+	struct bsf_event ev;
+
+	start_drop_daemon(&d, base, &ds, &ev,
+			  " sampler all {\n  every = 1\n }\n sample_drops = all\n");
+	ev.out_port = 2;
+	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 0);
+	ck_assert_uint_eq(ds.n, 0);
+	ev.out_port = 1;
+	ev.t_ns += 1000;
+	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 1);
+	ck_assert_uint_eq(ds.n, 1);
+	/* a sample event is never a drop the pipeline took */
+	ev.type = BSF_EV_SAMPLE;
+	ev.t_ns += 1000;
+	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 0);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("visexport");
+	TCase *tc = tcase_create("visexport");
+	SRunner *sr;
+	const char *b = getenv("top_builddir");
+	int nf;
+
+	snprintf(plugin, sizeof plugin, "%s/agent/tests/.libs/testplugin.so", b ? b : ".");
+	bsf_log_init("test_visexport", 0, 1);
+	tcase_add_test(tc, sampler_stats_split);
+	tcase_add_test(tc, drop_record_params);
+	tcase_add_test(tc, congestion_port_samples);
+	tcase_add_test(tc, drops_rate_reasons_only);
+	tcase_add_test(tc, drop_outside_ports_not_taken);
+	suite_add_tcase(su, tc);
+	sr = srunner_create(su);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}

@@ -30,11 +30,15 @@
 /* ---- header cache: (destination, flow, size, variant) -> bytes ----
  *
  * One row per destination slot (ports, then one slot for the multicast
- * group), allocated when the destination is first used: a bitmap of the
- * headers built so far, then rowlen headers of hdr_len bytes indexed by
- * (flow, size index, TTL variant).  Looking a header up touches only the
- * row pointer and its bitmap, not the header bytes (which the engine reads
- * only when it reports the packet).
+ * group), allocated when the destination is first used: rowlen headers of
+ * hdr_len bytes indexed by (flow, size index, TTL variant), preceded by a
+ * bitmap of the headers built so far (word w of it just below the row
+ * pointer, at index -1 - w; word 0 is also kept next to the row pointer,
+ * so small rows need no access to the row).  Looking a header up touches
+ * only the slot's entry and maybe the bitmap, not the header bytes (which
+ * the engine reads only when it reports the packet).  A slot with no row
+ * points just past a bitmap of zeros (empty), so the lookup needs no NULL
+ * test.
  *
  * Bounded: rows are allocated only while their bytes stay within the
  * generator's budget (model_gen_conf.hdr_budget).  A header, once built,
@@ -49,13 +53,17 @@
  * ((nports + 1) x 8 bytes), whatever the traffic.
  */
 
+struct hslot {
+	uint8_t *row;  /* headers (the bitmap below), or empty: no row (yet) */
+	uint64_t bits; /* word 0 of the bitmap (headers 0..63) */
+};
+
 struct hcache {
-	uint8_t **rows;	  /* [dest slot] -> bitmap (hoff bytes), then headers;
-			     or empty: no row (yet) */
-	uint8_t *empty;	  /* a bitmap of zeros (hoff bytes) */
-	uint8_t *scratch; /* hdr_len bytes: model_gen_header over the budget */
+	struct hslot *rows; /* [dest slot] */
+	uint8_t *empty;	    /* just past a bitmap of zeros (hoff bytes) */
+	uint8_t *scratch;   /* hdr_len bytes: model_gen_header over the budget */
 	uint32_t nslots, rowlen, nsizes, nvariants;
-	uint32_t hoff;	   /* offset of the headers in a row (the bitmap's bytes) */
+	uint32_t hoff;	   /* bytes of a row's bitmap */
 	size_t rowbytes;   /* bitmap and headers of one row */
 	size_t budget;	   /* most bytes of rows */
 	size_t row_bytes;  /* bytes of rows allocated */
@@ -66,10 +74,11 @@ struct hcache {
 static void hcache_free(struct hcache *h)
 {
 	for (uint32_t i = 0; h->rows && i < h->nslots; i++)
-		if (h->rows[i] != h->empty)
-			free(h->rows[i]);
+		if (h->rows[i].row && h->rows[i].row != h->empty)
+			free(h->rows[i].row - h->hoff);
 	free(h->rows);
-	free(h->empty);
+	if (h->empty)
+		free(h->empty - h->hoff);
 	free(h->scratch);
 }
 
@@ -82,14 +91,14 @@ static size_t hdr_budget_default(unsigned nports)
 	return b < MODEL_GEN_HDR_BUDGET_MIN ? MODEL_GEN_HDR_BUDGET_MIN : b;
 }
 
-/* The header idx of a row (or of empty) if built, else NULL. */
-static inline const uint8_t *row_header(const struct hcache *h, const uint8_t *row, uint32_t idx,
-					unsigned hdr_len)
+/* Header idx of a slot's row if built, else NULL. */
+static inline const uint8_t *row_header(const struct hslot *e, uint32_t idx, unsigned hdr_len)
 {
-	const uint64_t *bits = (const uint64_t *)(const void *)row;
+	const uint64_t *bits = (const uint64_t *)(const void *)e->row;
+	uint64_t w = idx < 64 ? e->bits : bits[-1 - (ptrdiff_t)(idx >> 6)];
 
-	if (bits[idx >> 6] >> (idx & 63) & 1)
-		return row + h->hoff + (size_t)idx * hdr_len;
+	if (w >> (idx & 63) & 1)
+		return e->row + (size_t)idx * hdr_len;
 	return NULL;
 }
 
@@ -393,7 +402,8 @@ gen_header_build(struct gen *g, uint32_t flow, unsigned dest, int mc, int ttl1, 
 	struct hcache *h = &g->hc;
 	struct model_hdr_spec s;
 	unsigned host = 1 + flow % 250;
-	uint8_t *buf, *row = h->rows[slot] != h->empty ? h->rows[slot] : NULL;
+	struct hslot *e = &h->rows[slot];
+	uint8_t *buf, *row = e->row != h->empty ? e->row : NULL;
 
 	if (!row && h->row_bytes + h->rowbytes <= h->budget) {
 		row = calloc(1, h->rowbytes);
@@ -401,12 +411,13 @@ gen_header_build(struct gen *g, uint32_t flow, unsigned dest, int mc, int ttl1, 
 			*why = HDR_NO_MEMORY;
 			return NULL;
 		}
-		h->rows[slot] = row;
+		row += h->hoff;
+		e->row = row;
 		h->row_bytes += h->rowbytes;
 		h->bytes += h->rowbytes;
 	}
 	if (row) {
-		buf = row + h->hoff + (size_t)idx * g->hdr_len;
+		buf = row + (size_t)idx * g->hdr_len;
 	} else if (scratch) {
 		buf = h->scratch;
 	} else {
@@ -429,8 +440,11 @@ gen_header_build(struct gen *g, uint32_t flow, unsigned dest, int mc, int ttl1, 
 	s.ip_id = (uint16_t)flow;
 	s.tcp_seq = flow * 1000003u;
 	model_hdr_build(&s, size, buf);
-	if (row)
-		((uint64_t *)(void *)row)[idx >> 6] |= 1ull << (idx & 63);
+	if (row) {
+		((uint64_t *)(void *)row)[-1 - (ptrdiff_t)(idx >> 6)] |= 1ull << (idx & 63);
+		if (idx < 64)
+			e->bits |= 1ull << idx;
+	}
 	return buf;
 }
 
@@ -444,7 +458,7 @@ static const uint8_t *gen_header(struct gen *g, uint32_t flow, uint32_t dest, in
 {
 	uint32_t slot = mc ? g->c.nports : dest;
 	uint32_t idx = flow * g->flow_stride + hidx + (uint32_t)ttl1;
-	const uint8_t *hdr = row_header(&g->hc, g->hc.rows[slot], idx, g->hdr_len);
+	const uint8_t *hdr = row_header(&g->hc.rows[slot], idx, g->hdr_len);
 	int why = 0;
 
 	if (__builtin_expect(hdr != NULL, 1))
@@ -544,7 +558,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			uint32_t idx = d[2] * g->flow_stride + g->sz_hidx[d[0]] + (uint32_t)ttl1;
 			int why = 0;
 
-			hdr = row_header(&g->hc, g->hc.rows[slot], idx, g->hdr_len);
+			hdr = row_header(&g->hc.rows[slot], idx, g->hdr_len);
 			if (__builtin_expect(hdr == NULL, 0)) {
 				hdr = gen_header_build(g, d[2], dest, mc, ttl1, g->sz_len[d[0]],
 						       slot, idx, 0, &why);
@@ -759,6 +773,8 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 	g->hc.budget = c->hdr_budget ? c->hdr_budget : hdr_budget_default(c->nports);
 	g->hc.rows = calloc(g->hc.nslots, sizeof(*g->hc.rows));
 	g->hc.empty = calloc(1, g->hc.hoff);
+	if (g->hc.empty)
+		g->hc.empty += g->hc.hoff;
 	g->hc.scratch = malloc(g->hdr_len);
 	if (!g->hc.rows || !g->hc.empty || !g->hc.scratch) {
 		hcache_free(&g->hc);
@@ -767,7 +783,7 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 		return -1;
 	}
 	for (uint32_t i = 0; i < g->hc.nslots; i++)
-		g->hc.rows[i] = g->hc.empty;
+		g->hc.rows[i].row = g->hc.empty;
 	g->hc.bytes = g->hc.nslots * sizeof(*g->hc.rows) + g->hc.hoff + g->hdr_len;
 	gen_setup_draws(g);
 	g->t = (double)c->start_ns;

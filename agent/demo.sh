@@ -81,6 +81,11 @@ visibility {
 		members = {port0, port5, others}
 		tickets = 10
 		period = 100ms
+		# without it, the steady ACL and WRED drops of ports 1 and 5
+		# take all 10 tickets early in each period and port 0's
+		# bursts find none left
+		rate_manager = yes
+		rate_levels = {1, 2, 3, 4, 5}
 	}
 	sampler delay { tickets = 50  period = 1s }
 	sampler forensics { tickets = 50  period = 1s }

@@ -43,8 +43,9 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_reload \
 	agent/tests/test_visexport
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
-TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh
-EXTRA_DIST += agent/tests/smoke.sh agent/tests/udpcount.py agent/demo.sh agent/demo.awk
+TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh
+EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcount.py \
+	agent/demo.sh agent/demo.awk
 
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c
 agent_tests_test_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)

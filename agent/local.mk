@@ -44,7 +44,7 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_visexport
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
 TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh
-EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcount.py \
+EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcount.py agent/tests/testnet.h \
 	agent/demo.sh agent/demo.awk
 
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c

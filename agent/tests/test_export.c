@@ -19,27 +19,7 @@
 #include "agent/addr.h"
 #include "agent/export.h"
 #include "agent/log.h"
-
-static int udp_listener(unsigned *port)
-{
-	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	*port = ntohs(sin.sin_port);
-	return fd;
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
+#include "agent/tests/testnet.h"
 
 struct dg {
 	size_t len;
@@ -56,12 +36,12 @@ static int recv_dg(int fd, struct dg *d)
 	if (r < 0)
 		return 0;
 	ck_assert_int_ge(r, 28);
-	ck_assert_uint_eq(be32(buf), 5);
+	ck_assert_uint_eq(test_be32(buf), 5);
 	d->len = (size_t)r;
-	d->hdr = be32(buf + 4) == 1 ? 28 : 40;
-	d->sub = be32(buf + d->hdr - 16);
-	d->seq = be32(buf + d->hdr - 12);
-	d->nsamples = be32(buf + d->hdr - 4);
+	d->hdr = test_be32(buf + 4) == 1 ? 28 : 40;
+	d->sub = test_be32(buf + d->hdr - 16);
+	d->seq = test_be32(buf + d->hdr - 12);
+	d->nsamples = test_be32(buf + d->hdr - 4);
 	return 1;
 }
 
@@ -109,7 +89,7 @@ START_TEST(packing_and_sequence)
 	struct conf_collector cs[2];
 	struct export_collector_stats st;
 	unsigned p1, p2;
-	int s1 = udp_listener(&p1), s2 = udp_listener(&p2);
+	int s1 = test_udp_listener(&p1), s2 = test_udp_listener(&p2);
 	char err[256];
 	struct dg d;
 	uint8_t big[512];
@@ -214,7 +194,7 @@ START_TEST(ipv6_agent)
 	struct sflow_addr agent;
 	struct conf_collector c;
 	unsigned p;
-	int s = udp_listener(&p);
+	int s = test_udp_listener(&p);
 	char err[256];
 	struct dg d;
 
@@ -242,7 +222,7 @@ START_TEST(flush_timer)
 	struct sflow_addr agent;
 	struct conf_collector c;
 	unsigned p;
-	int s = udp_listener(&p);
+	int s = test_udp_listener(&p);
 	char err[256];
 	struct dg d;
 
@@ -274,7 +254,7 @@ START_TEST(send_errors)
 	struct conf_collector c;
 	struct export_collector_stats st;
 	unsigned p;
-	int s = udp_listener(&p);
+	int s = test_udp_listener(&p);
 	char err[256];
 
 	close(s); /* now nothing listens on p */

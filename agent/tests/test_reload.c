@@ -27,32 +27,12 @@
 #include "agent/daemon.h"
 #include "agent/export.h"
 #include "agent/log.h"
+#include "agent/tests/testnet.h"
 #include "agent/poller.h"
 #include "agent/visibility/vis_pipeline.h"
 
 static char plugin[512];
 static char conf_path[64];
-
-static int udp_listener(unsigned *port)
-{
-	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	*port = ntohs(sin.sin_port);
-	return fd;
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 /* Receive one datagram (it was sent before we ask: loopback is
  * synchronous) and return its sequence number; check the header. */
@@ -62,13 +42,13 @@ static uint32_t recv_seq(int fd, uint32_t want_samples)
 	ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
 
 	ck_assert_int_ge(r, 28);
-	ck_assert_uint_eq(be32(buf), 5);     /* version */
-	ck_assert_uint_eq(be32(buf + 4), 1); /* IPv4 agent */
-	ck_assert_uint_eq(buf[8], 192);	     /* 192.0.2.1 */
+	ck_assert_uint_eq(test_be32(buf), 5);	  /* version */
+	ck_assert_uint_eq(test_be32(buf + 4), 1); /* IPv4 agent */
+	ck_assert_uint_eq(buf[8], 192);		  /* 192.0.2.1 */
 	ck_assert_uint_eq(buf[11], 1);
-	ck_assert_uint_eq(be32(buf + 12), 3); /* sub-agent */
-	ck_assert_uint_eq(be32(buf + 24), want_samples);
-	return be32(buf + 16);
+	ck_assert_uint_eq(test_be32(buf + 12), 3); /* sub-agent */
+	ck_assert_uint_eq(test_be32(buf + 24), want_samples);
+	return test_be32(buf + 16);
 }
 
 static void no_datagram(int fd)
@@ -137,7 +117,7 @@ START_TEST(reload)
 	struct export_collector_stats st;
 	struct conf *c, *before;
 	unsigned p1, p2;
-	int s1 = udp_listener(&p1), s2 = udp_listener(&p2), fd, is_default;
+	int s1 = test_udp_listener(&p1), s2 = test_udp_listener(&p2), fd, is_default;
 	char err[1024], want[1100];
 
 	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
@@ -354,7 +334,7 @@ START_TEST(reload_visibility)
 	struct vis_pipeline *p1;
 	struct conf *c;
 	unsigned port;
-	int s1 = udp_listener(&port), fd, is_default, n_opens;
+	int s1 = test_udp_listener(&port), fd, is_default, n_opens;
 	char err[1024], want[1100];
 
 	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
@@ -447,7 +427,7 @@ START_TEST(reload_prepare_commit)
 	struct poller_next *npl;
 	struct conf *c;
 	unsigned port;
-	int s1 = udp_listener(&port), fd, is_default;
+	int s1 = test_udp_listener(&port), fd, is_default;
 	const struct bsf_visx_src *src;
 	void *st;
 	char err[1024];

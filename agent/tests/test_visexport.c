@@ -28,28 +28,13 @@
 #include "agent/discard.h"
 #include "agent/export.h"
 #include "agent/log.h"
+#include "agent/tests/testnet.h"
 #include "agent/poller.h"
 #include "agent/visibility/vis_pipeline.h"
 #include "proto/sflow_decode.h"
 #include "proto/sflow_own.h"
 
 static char plugin[512];
-
-static int udp_listener(unsigned *port)
-{
-	struct sockaddr_in sin;
-	socklen_t len = sizeof sin;
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	ck_assert_int_ge(fd, 0);
-	memset(&sin, 0, sizeof sin);
-	sin.sin_family = AF_INET;
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sin, sizeof sin), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
-	*port = ntohs(sin.sin_port);
-	return fd;
-}
 
 /* One poll's device samples as received: their sequence numbers and the
  * sampler names in their E:7 records, in order. */
@@ -130,7 +115,7 @@ START_TEST(sampler_stats_split)
 	struct bsf_daemon d;
 	struct seen sn;
 	unsigned port;
-	int s = udp_listener(&port);
+	int s = test_udp_listener(&port);
 
 	/* 200-byte datagrams: the device sample (4413:1 and E:5) fits, but
 	 * not with E:7 (12 + 108 bytes a sampler); each sampler alone does */
@@ -328,7 +313,7 @@ START_TEST(congestion_port_samples)
 	struct bsf_daemon d;
 	struct sent sn;
 	unsigned port;
-	int fd = udp_listener(&port);
+	int fd = test_udp_listener(&port);
 	static const uint64_t starts[3] = {1 * SEC, 3 * SEC / 2, 26 * SEC / 10};
 	static const uint32_t want_flag[3] = {1, 0, 1};
 

@@ -225,7 +225,8 @@ struct vis_event {
 	uint64_t peak_bytes;  /* congestion: peak depth (start: the depth) */
 	uint64_t peak_t_ns;   /* congestion: time of the peak */
 	uint64_t duration_ns; /* congestion end: end - start */
-	uint64_t pkt_id, mc_id, flow_hash;
+	uint64_t pkt_id, mc_id;
+	uint64_t flow_hash; /* 0: not computed yet (vis_event_flow_hash) */
 	struct vis_flow flow;
 	uint32_t frame_len;
 	uint32_t hdr_len;
@@ -278,5 +279,7 @@ int vis_flow_from_header(const uint8_t *hdr, size_t len, struct vis_flow *f);
 uint64_t vis_flow_hash(const struct vis_flow *f);
 /* The flow hash of a packet event: pe->flow_hash, or computed. */
 uint64_t vis_pkt_flow_hash(const struct vis_pkt_event *pe);
+/* The flow hash of an event: ev->flow_hash, or computed from ev->flow. */
+uint64_t vis_event_flow_hash(const struct vis_event *ev);
 
 #endif

@@ -75,7 +75,10 @@ int vis_pkt_from_bsf(const struct bsf_event *be, struct vis_pkt_event *pe)
 	pe->hdr = be->hdr;
 	pe->hdr_len = be->hdr_len > BSF_HDR_MAX ? BSF_HDR_MAX : be->hdr_len;
 	vis_flow_from_header(be->hdr, pe->hdr_len, &pe->flow);
-	pe->flow_hash = vis_flow_hash(&pe->flow);
+	/* hashed only when an event needs it (vis_pkt_flow_hash): most
+	 * packet events (every enqueue and dequeue of a streamed queue)
+	 * never raise one */
+	pe->flow_hash = 0;
 	if (be->copy_id != 0)
 		pe->mc_id = be->copy_id;
 	else if (be->multicast)

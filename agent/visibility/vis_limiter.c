@@ -49,7 +49,7 @@ static uint64_t key_of(const struct vis_limiter *l, const struct vis_event *ev)
 	uint64_t k;
 
 	if (l->by_flow)
-		k = ev->flow_hash ^ ((uint64_t)ev->type << 56);
+		k = vis_event_flow_hash(ev) ^ ((uint64_t)ev->type << 56);
 	else
 		k = ((uint64_t)ev->type << 56) ^ ((uint64_t)ev->port << 24) ^ ev->queue;
 	vis_rng_seed(&r, k);

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "agent/visibility/vis_monitor.h"
@@ -152,7 +153,8 @@ int vis_monitors_set_port_congestion(struct vis_monitors *m, uint32_t port, uint
 static void base_event(struct vis_monitors *m, const struct vis_pkt_event *pe, uint32_t type,
 		       struct vis_event *ev)
 {
-	memset(ev, 0, sizeof(*ev));
+	/* the header bytes past hdr_len are never read */
+	memset(ev, 0, offsetof(struct vis_event, hdr));
 	ev->type = type;
 	ev->own_id = m->next_id++;
 	ev->event_id = ev->own_id;
@@ -168,7 +170,7 @@ static void base_event(struct vis_monitors *m, const struct vis_pkt_event *pe, u
 	ev->pkt_id = pe->pkt_id;
 	ev->mc_id = pe->mc_id;
 	ev->flow = pe->flow;
-	ev->flow_hash = vis_pkt_flow_hash(pe);
+	ev->flow_hash = pe->flow_hash; /* 0: hashed when needed (vis_event_flow_hash) */
 	ev->frame_len = pe->frame_len;
 	if (pe->hdr && pe->hdr_len) {
 		ev->hdr_len = pe->hdr_len < VIS_HDR_MAX ? pe->hdr_len : VIS_HDR_MAX;

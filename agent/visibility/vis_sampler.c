@@ -133,7 +133,7 @@ int vis_own_check(struct vis_sampler *s, const struct vis_event *ev, uint64_t no
 		if ((vis_rng_next(&s->rng) >> 32) >= s->thr)
 			return VIS_REJ_PROBABILITY;
 	}
-	if (s->has_ff && !vis_flowfilter_is_first(&s->ff, ev->flow_hash, now))
+	if (s->has_ff && !vis_flowfilter_is_first(&s->ff, vis_event_flow_hash(ev), now))
 		return VIS_REJ_FLOW_FILTER;
 	return VIS_PASS;
 }
@@ -147,7 +147,7 @@ void vis_own_commit(struct vis_sampler *s, const struct vis_event *ev, uint64_t 
 	if (s->has_ticket)
 		vis_ticket_spend(&s->ticket);
 	if (s->has_ff)
-		vis_flowfilter_mark(&s->ff, ev->flow_hash);
+		vis_flowfilter_mark(&s->ff, vis_event_flow_hash(ev));
 }
 
 int vis_sampler_check(struct vis_sampler *s, const struct vis_event *ev, uint64_t now)

@@ -161,3 +161,8 @@ uint64_t vis_pkt_flow_hash(const struct vis_pkt_event *pe)
 {
 	return pe->flow_hash ? pe->flow_hash : vis_flow_hash(&pe->flow);
 }
+
+uint64_t vis_event_flow_hash(const struct vis_event *ev)
+{
+	return ev->flow_hash ? ev->flow_hash : vis_flow_hash(&ev->flow);
+}

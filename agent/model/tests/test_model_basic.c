@@ -522,6 +522,49 @@ START_TEST(test_marker_engine)
 }
 END_TEST
 
+/* f. The background marker tick visits marker_tick_queues queue positions
+ * (port * 16 + slot, present or not, the CPU port included) per tick,
+ * round robin.  3 ports and the CPU port: 64 positions; port 2's queue 0
+ * is position 32.  Packet A (9000 B, 7216 ns at 10G) arrives at 0 and is
+ * the marker; B arrives at 7000.  Ticks every 100 ns from t = 100: tick j
+ * (at (j + 1) * 100) visits positions 5j .. 5j + 4 mod 64 with 5 per
+ * tick, so position 32 when 5j mod 64 is 28..32: j = 44, 57, 6, 19, 32
+ * (x 13, the inverse of 5 mod 64), i.e. j = 6, 19, 32, 44, 57, 70:
+ * t = 700, 2000, 3300, 4500, 5800, 7100.  When A leaves at 7216 the
+ * delay it hands on is the one of the last refresh, at 7100; read at 7300
+ * the delay is max(7300 - 7000, 7100) = 7100.  Refreshing every queue at
+ * every tick, the last refresh is at 7200: 7200. */
+static void marker_tick_case(uint32_t per_tick, uint64_t want)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 3, G10), 0);
+	cfg.marker_tick_ns = 100;
+	cfg.marker_tick_queues = per_tick;
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	struct tsrc_spec sp = {0};
+	sp.in_port = 0;
+	sp.out_port = 2;
+	sp.gap_ns = 7000;
+	sp.len = 9000;
+	sp.count = 2;
+	tadd(m, &sp);
+	model_advance_to(m, 7300);
+	struct model_delay d;
+	ck_assert_int_eq(model_read_delay(m, 0, 2, 0, 0, &d), 0);
+	ck_assert_uint_eq(d.mk_delay_ns, want);
+	ck_assert_uint_eq(d.mk_max_ns, want);
+	model_free(m);
+}
+
+START_TEST(test_marker_tick_round_robin)
+{
+	marker_tick_case(5, 7100);
+	marker_tick_case(0, 7200);   /* all */
+	marker_tick_case(100, 7200); /* more than the 64 positions: all */
+}
+END_TEST
+
 /* i. Same seed: the same events, byte for byte; another model seed:
  * other packets marked for sampling; another traffic seed: other packets. */
 static uint64_t run_hash(uint64_t seed, uint64_t tseed, uint64_t *nsamples)
@@ -675,6 +718,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_nontagged_drop);
 	tcase_add_test(tc, test_marker_fig7);
 	tcase_add_test(tc, test_marker_engine);
+	tcase_add_test(tc, test_marker_tick_round_robin);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_windows);
 	tcase_add_test(tc, test_config_errors);

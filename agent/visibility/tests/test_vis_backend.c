@@ -68,7 +68,10 @@ START_TEST(enqueue_dequeue)
 	ck_assert_uint_eq(pe.flow.dport, 2000);
 	ck_assert_uint_eq(pe.flow.src[0], 10);
 	ck_assert_uint_eq(pe.flow.dst[3], 2);
-	ck_assert_uint_ne(pe.flow_hash, 0);
+	/* hashed when needed: the hash of this flow */
+	ck_assert_uint_eq(pe.flow_hash, 0);
+	ck_assert_uint_eq(vis_pkt_flow_hash(&pe), vis_flow_hash(&pe.flow));
+	ck_assert_uint_ne(vis_pkt_flow_hash(&pe), 0);
 
 	bsf(&e, BSF_EV_DEQUEUE, BSF_EVF_QUEUE_STREAM);
 	e.pkt_id = 7;

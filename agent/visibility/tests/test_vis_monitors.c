@@ -428,8 +428,10 @@ START_TEST(header_and_flow)
 	ck_assert_uint_eq(k.ev[0].hdr_len, sizeof frame);
 	ck_assert_int_eq(memcmp(k.ev[0].hdr, frame, sizeof frame), 0);
 	ck_assert_uint_eq(k.ev[0].frame_len, 1500);
-	ck_assert_uint_eq(k.ev[0].flow_hash, vis_flow_hash(&pe.flow));
-	ck_assert_uint_ne(k.ev[0].flow_hash, 0);
+	/* the flow travels with the event, hashed when a sampler needs it */
+	ck_assert_int_eq(memcmp(&k.ev[0].flow, &pe.flow, sizeof pe.flow), 0);
+	ck_assert_uint_eq(vis_event_flow_hash(&k.ev[0]), vis_flow_hash(&pe.flow));
+	ck_assert_uint_ne(vis_event_flow_hash(&k.ev[0]), 0);
 	vis_monitors_free(m);
 }
 END_TEST

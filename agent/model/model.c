@@ -435,16 +435,19 @@ static struct model_event *ev_slot(struct model *m)
 	return e;
 }
 
+static const uint8_t *src_header(const struct model *m, const struct mpkt *b);
+
 static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
 {
+	const uint8_t *h = b->hdr != NULL ? b->hdr : src_header(m, b);
 	uint32_t n = b->hdr_len;
 	if (n > m->cfg.event_hdr_bytes)
 		n = m->cfg.event_hdr_bytes;
-	if (b->hdr == NULL)
+	if (h == NULL)
 		n = 0;
 	e->hdr_len = (uint16_t)n;
 	if (n > 0)
-		memcpy(e->hdr, b->hdr, n);
+		memcpy(e->hdr, h, n);
 }
 
 static unsigned cause_of_code(unsigned code)
@@ -1120,19 +1123,23 @@ static void arrive(struct model *m, struct mpkt *b)
 	}
 }
 
-static void fill_from_src(struct mpkt *b, const struct model_pkt *p)
+static void fill_from_src(struct mpkt *b, const struct model_pkt *p, uint32_t src)
 {
-	/* len .. hdr in one block (model_int.h checks the layouts match) */
+	/* len .. hdr in one block (model_int.h checks the layouts match);
+	 * src_refill has checked the packet and its hdr_len and cast */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
-	if (b->hdr == NULL)
-		b->hdr_len = 0;
-	b->cast = p->cast <= MODEL_CAST_BROADCAST ? p->cast : 0;
+	b->src = src;
+	b->cast = p->cast;
 	b->flags = p->mc_group ? MP_MC : 0;
 }
-/* A sender offers packet p now: through, or held by PFC. */
-static void offer(struct model *m, const struct model_pkt *p)
+
+/* A sender offers its source's next packet now (next: the source's
+ * msrc.next, its first member): through, or held by PFC. */
+static void offer(struct model *m, struct model_pkt *const *next)
 {
+	const struct msrc *s = (const struct msrc *)(const void *)next;
+	const struct model_pkt *p = *next;
 	struct mport *P = &m->ports[p->in_port];
 	unsigned pgi = P->tc_pg[p->tc];
 	struct mpg *g = &P->pg[pgi];
@@ -1141,7 +1148,7 @@ static void offer(struct model *m, const struct model_pkt *p)
 		m->st.bad_pkts++;
 		return;
 	}
-	fill_from_src(b, p);
+	fill_from_src(b, p, s->idx);
 	b->pg = (uint8_t)pgi;
 	if (g->hold_head != NULL || (m->now >= g->pause_start && m->now < g->pause_end)) {
 		b->next = NULL;
@@ -1192,24 +1199,91 @@ static void release_held(struct model *m, unsigned idx)
 	}
 }
 
-static void src_fetch(struct model *m, unsigned i)
+/* The header bytes of a packet that came with hdr NULL, from its source's
+ * header(); NULL if it has none.  Valid until the next call into the
+ * source (the caller copies them at once). */
+static const uint8_t *src_header(const struct model *m, const struct mpkt *b)
+{
+	const struct model_source *src = &m->srcs[b->src].src;
+	struct model_pkt p;
+	if (b->hdr_len == 0 || src->header == NULL)
+		return NULL;
+	memset(&p, 0, sizeof(p));
+	memcpy(&p.len, &b->len,
+	       offsetof(struct model_pkt, hdr) + sizeof(p.hdr) - offsetof(struct model_pkt, len));
+	p.t_ns = b->t_arr;
+	p.cast = b->cast;
+	return src->header(src->state, &p);
+}
+
+/* Refill source i's buffer: its next packets (MSRC_BATCH from next_batch,
+ * else one from next), checked unless the source is trusted, bad ones
+ * left out and counted.  Returns the first, or NULL when the source has
+ * ended. */
+static __attribute__((noinline)) struct model_pkt *src_refill(struct model *m, unsigned i)
 {
 	struct msrc *s = &m->srcs[i];
+	const struct model_source *src = &s->src;
+	struct model_pkt *buf = s->buf;
 	for (;;) {
-		if (s->fn(s->state, &s->next) != 1) {
+		unsigned n, k, j = 0;
+		if (s->batch != NULL)
+			n = s->batch(s->state, buf, MSRC_BATCH);
+		else
+			n = src->next(s->state, buf) == 1;
+		if (n == 0)
+			return NULL;
+		if (s->trusted) {
+			s->end = buf + n;
+			return buf;
+		}
+		for (k = 0; k < n; k++) {
+			struct model_pkt *p = &buf[k];
+			if (!pkt_valid(m, p)) {
+				m->st.bad_pkts++;
+				continue;
+			}
+			if (p->hdr == NULL && src->header == NULL)
+				p->hdr_len = 0; /* no bytes */
+			if (p->cast > MODEL_CAST_BROADCAST)
+				p->cast = 0;
+			if (p->cast == 0 && p->hdr == NULL && p->hdr_len >= 6) {
+				/* the class from the bytes the source gives */
+				const uint8_t *h = src->header(s->state, p);
+				if (h != NULL)
+					p->cast = model_cast_of_mac(h);
+			} else if (p->cast == 0 && p->hdr != NULL) {
+				/* its header is read at arrival (destination class):
+				 * start loading it now, many events ahead */
+				__builtin_prefetch(p->hdr);
+			}
+			if (j != k)
+				buf[j] = *p;
+			j++;
+		}
+		if (j > 0) {
+			s->end = buf + j;
+			return buf;
+		}
+	}
+}
+
+/* Schedule source i's next packet (after its current one has been
+ * offered, or at the start). */
+static inline __attribute__((always_inline)) void src_fetch(struct model *m, unsigned i)
+{
+	struct msrc *s = &m->srcs[i];
+	struct model_pkt *p = s->next + 1;
+	if (__builtin_expect(p >= s->end, 0)) {
+		p = src_refill(m, i);
+		if (p == NULL) {
 			s->live = 0;
 			m->src_live--;
 			return;
 		}
-		if (pkt_valid(m, &s->next))
-			break;
-		m->st.bad_pkts++;
 	}
-	/* its header is read at arrival (destination class): start loading
-	 * it now, many events ahead */
-	if (s->next.hdr != NULL && s->next.cast == 0)
-		__builtin_prefetch(s->next.hdr);
-	uint64_t t = s->next.t_ns < m->now ? m->now : s->next.t_ns;
+	s->next = p;
+	uint64_t t = p->t_ns < m->now ? m->now : p->t_ns;
 	schedule_leaf(m, t, m->np + i);
 }
 
@@ -1431,8 +1505,12 @@ int model_add_source(struct model *m, const struct model_source *src)
 		struct msrc *s = aligned_alloc(MODEL_LINE, cap * sizeof(*s));
 		if (s == NULL)
 			return -1;
-		if (m->nsrc > 0)
-			memcpy(s, m->srcs, m->nsrc * sizeof(*s));
+		for (uint32_t k = 0; k < m->nsrc; k++) {
+			/* the same packets, pointed at in the new place */
+			s[k] = m->srcs[k];
+			s[k].next = s[k].buf + (m->srcs[k].next - m->srcs[k].buf);
+			s[k].end = s[k].buf + (m->srcs[k].end - m->srcs[k].buf);
+		}
 		free(m->srcs);
 		m->srcs = s;
 		m->src_cap = cap;
@@ -1440,11 +1518,17 @@ int model_add_source(struct model *m, const struct model_source *src)
 	if (cal_reserve(m, m->np + m->nsrc + 1) < 0)
 		return -1;
 	unsigned i = m->nsrc++;
-	memset(&m->srcs[i], 0, sizeof(m->srcs[i]));
-	m->srcs[i].src = *src;
-	m->srcs[i].fn = src->next;
-	m->srcs[i].state = src->state;
-	m->srcs[i].live = 1;
+	struct msrc *s = &m->srcs[i];
+	memset(s, 0, sizeof(*s));
+	s->src = *src;
+	s->batch = src->next_batch;
+	s->state = src->state;
+	s->idx = i;
+	s->live = 1;
+	s->trusted = src->ports != 0 && src->ports <= m->np && src->groups <= m->cfg.n_mc_groups;
+	/* as if buf[0] were the last packet taken: src_fetch refills */
+	s->next = s->buf;
+	s->end = s->buf + 1;
 	m->src_live++;
 	src_fetch(m, i);
 	return 0;

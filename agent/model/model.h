@@ -227,7 +227,10 @@ const struct model_config *model_config_of(const struct model *m);
  * source is exhausted, so header bytes stay valid while packets are in the
  * buffer).  Packets must come in non-decreasing t_ns; a packet earlier than
  * the clock is taken as arriving now.  Packets with bad ports, tc, length
- * or group are dropped and counted in stats.bad_pkts.  Returns 0 or -1.
+ * or group are dropped and counted in stats.bad_pkts when the engine takes
+ * them from the source (a batch at a time from a source with next_batch;
+ * not checked for a source whose promise, model_source.ports and .groups,
+ * fits the model).  Returns 0 or -1.
  */
 int model_add_source(struct model *m, const struct model_source *src);
 

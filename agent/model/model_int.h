@@ -69,6 +69,7 @@ struct mpkt {
 	uint16_t fwd_drop;
 	uint16_t hdr_len;
 	uint32_t flow_id;
+	uint32_t src; /* source index: header() for hdr NULL (ev_hdr) */
 	const uint8_t *hdr;
 	union {
 		uint64_t t_arr;	  /* body: arrival time */
@@ -86,7 +87,7 @@ struct mpkt {
 	 sizeof(((struct mpkt *)0)->f) == sizeof(((struct model_pkt *)0)->f))
 _Static_assert(MPKT_SAME(in_port) && MPKT_SAME(out_port) && MPKT_SAME(mc_group) && MPKT_SAME(tc) &&
 		   MPKT_SAME(dscp) && MPKT_SAME(fwd_drop) && MPKT_SAME(hdr_len) &&
-		   MPKT_SAME(flow_id) && MPKT_SAME(hdr),
+		   MPKT_SAME(flow_id) && MPKT_SAME(src) && MPKT_SAME(hdr),
 	       "struct mpkt len..hdr must mirror struct model_pkt");
 #undef MPKT_SAME
 
@@ -196,16 +197,26 @@ _Static_assert(offsetof(struct mport, egr_uc.c) == MODEL_LINE, "mport line 0");
 _Static_assert(offsetof(struct mport, ctr) == 2 * MODEL_LINE, "mport line 1");
 _Static_assert(offsetof(struct mport, ctr.out_mcast) + 8 <= 3 * MODEL_LINE, "mport line 2");
 
-/* A source: line 0 is what a packet uses (its next packet, and how to
- * get the one after), the source as given (free, name) is apart. */
+/* Packets a source's buffer holds (taken MSRC_BATCH at a time from a
+ * source with next_batch, one at a time from the others). */
+#define MSRC_BATCH 16
+
+/* A source: line 0 is what a packet uses (where its next packet is and
+ * how to get more), then the source as given, then its packets.  next
+ * points into buf (model_add_source moves it with the array). */
 struct msrc {
-	_Alignas(MODEL_LINE) struct model_pkt next;
-	int (*fn)(void *state, struct model_pkt *p); /* src.next */
-	void *state;				     /* src.state */
-	struct model_source src;
+	_Alignas(MODEL_LINE) struct model_pkt *next; /* the next packet: buf[0..] */
+	struct model_pkt *end;			     /* past the last one in buf */
+	unsigned (*batch)(void *state, struct model_pkt *p, unsigned n); /* src.next_batch */
+	void *state;							 /* src.state */
+	uint32_t idx; /* this source's index in m->srcs */
 	uint8_t live;
+	uint8_t trusted; /* its promise (model_source.ports) holds: no checks */
+	struct model_source src;
+	_Alignas(MODEL_LINE) struct model_pkt buf[MSRC_BATCH];
 };
-_Static_assert(offsetof(struct msrc, state) + sizeof(void *) <= MODEL_LINE, "msrc line 0");
+_Static_assert(offsetof(struct msrc, next) == 0 && offsetof(struct msrc, trusted) < MODEL_LINE,
+	       "msrc line 0");
 
 /* A rare event (PFC release, marker tick) in the 4-ary heap. */
 struct mheap_ent {

@@ -5,9 +5,14 @@
  * This is the contract between the traffic side of the model (generators,
  * pcap replay: traffic.h) and the engine (model.h).  A source yields
  * packets in non-decreasing arrival time; the engine pulls the next one
- * when it needs it.  Header bytes belong to the source and stay valid for
- * the source's whole life (generators keep per-flow templates; replay keeps
- * the capture's headers in memory).
+ * when it needs it, one at a time (next) or, if the source offers it, a
+ * few at a time (next_batch: the same sequence, less work per packet).
+ * Header bytes belong to the source and stay valid for the source's whole
+ * life (generators keep per-flow templates; replay keeps the capture's
+ * headers in memory); a source with a header() function may instead hand
+ * packets out without them (hdr NULL, hdr_len set) and give the bytes
+ * when the engine reports such a packet (a sample, an event), which saves
+ * finding them for every packet that is never reported.
  */
 #ifndef BSFLOWD_MODEL_PKT_H
 #define BSFLOWD_MODEL_PKT_H
@@ -28,16 +33,29 @@ struct model_pkt {
 			       the forwarding pipeline drops it before the MMU */
 	uint16_t hdr_len;   /* bytes at hdr, <= MODEL_HDR_MAX */
 	uint32_t flow_id;   /* source-unique flow number, for tests and matching */
-	const uint8_t *hdr; /* the frame's first hdr_len bytes (Ethernet) */
+	uint32_t src;	    /* the engine's (index of the source it came from):
+			       sources need not set it */
+	const uint8_t *hdr; /* the frame's first hdr_len bytes (Ethernet), or
+			       NULL: none, or ask the source's header() */
 	uint8_t cast;	    /* destination MAC class if the source knows it:
 			       MODEL_CAST_UNICAST / _MULTICAST / _BROADCAST;
-			       0: the engine reads it from hdr (slower) */
+			       0: the engine reads it from the header (slower) */
 };
 
 #define MODEL_CAST_UNICAST   1
 #define MODEL_CAST_MULTICAST 2
 #define MODEL_CAST_BROADCAST 3
 
+/* The class (MODEL_CAST_*) of destination MAC address d[0..5]. */
+static inline uint8_t model_cast_of_mac(const uint8_t *d)
+{
+	if ((d[0] & d[1] & d[2] & d[3] & d[4] & d[5]) == 0xff)
+		return MODEL_CAST_BROADCAST;
+	return (d[0] & 1) ? MODEL_CAST_MULTICAST : MODEL_CAST_UNICAST;
+}
+
+/* Initialize with designated initializers or zero the whole struct: the
+ * optional members come last and NULL means not offered. */
 struct model_source {
 	/* Fill *p with the next packet; return 1, or 0 when the source is
 	 * exhausted (it will not be called again). */
@@ -45,6 +63,25 @@ struct model_source {
 	void (*free)(void *state);
 	void *state;
 	const char *name; /* for messages */
+	/* Optional: fill p[0..k-1] with the next k packets (1 <= k <= n) of
+	 * the sequence next() gives, and return k; or return 0 when the
+	 * source has ended (it is not called again). */
+	unsigned (*next_batch)(void *state, struct model_pkt *p, unsigned n);
+	/* Optional: the hdr_len header bytes of packet p that this source
+	 * handed out with hdr NULL (p as handed out; src, t_ns may differ),
+	 * or NULL if it has none.  They need only stay valid until the next
+	 * call into the source.  Without header(), a packet with hdr NULL
+	 * has no header bytes.  A packet handed out with hdr NULL should
+	 * have cast set; if not, the engine calls header() when it takes
+	 * the packet, to read the destination MAC. */
+	const uint8_t *(*header)(void *state, const struct model_pkt *p);
+	/* Optional promise, for speed: if ports is not 0, every packet has
+	 * in_port and out_port below ports, mc_group at most groups, tc
+	 * below 8, len 1..65535 and cast set, and if hdr is NULL the source
+	 * has a header() or hdr_len is 0.  If ports and groups fit the model,
+	 * it checks packets no further; else it checks each packet as it
+	 * does those of a source without the promise (model.h). */
+	uint32_t ports, groups;
 };
 
 #endif

@@ -26,7 +26,7 @@ struct rp_pkt {
 	uint32_t len;
 	uint32_t flow_id;
 	uint16_t in_port, out_port, mc_group, hdr_len;
-	uint8_t tc, dscp;
+	uint8_t tc, dscp, cast;
 };
 
 struct replay {
@@ -235,9 +235,9 @@ static void replay_free(void *state)
 	free(r);
 }
 
-static int replay_next(void *state, struct model_pkt *p)
+/* The next packet into *p: 1, or 0 at the end. */
+static inline int replay_take(struct replay *r, struct model_pkt *p)
 {
-	struct replay *r = state;
 	const struct rp_pkt *q;
 
 	if (r->i == r->n) {
@@ -258,7 +258,22 @@ static int replay_next(void *state, struct model_pkt *p)
 	p->hdr_len = q->hdr_len;
 	p->flow_id = q->flow_id;
 	p->hdr = r->bytes + q->hdr_off;
+	p->cast = q->cast;
 	return 1;
+}
+
+static int replay_next(void *state, struct model_pkt *p)
+{
+	return replay_take(state, p);
+}
+
+static unsigned replay_next_batch(void *state, struct model_pkt *p, unsigned n)
+{
+	unsigned k = 0;
+
+	while (k < n && replay_take(state, &p[k]))
+		k++;
+	return k;
 }
 
 static int check_conf(const struct model_replay_conf *c, char *err, size_t errlen)
@@ -385,6 +400,10 @@ int model_replay_new(const struct model_replay_conf *c, struct model_source *out
 		p->dscp = f.dscp;
 		p->tc = f.vid >= 0 ? f.pcp : f.ipver ? (uint8_t)(f.dscp >> 3) : 0;
 		p->flow_id = c->flow_base + flow_hash(&f);
+		/* the destination MAC's class, as the engine would read it */
+		p->cast = caplen >= 6	? model_cast_of_mac(data)
+			  : p->mc_group ? MODEL_CAST_MULTICAST
+					: MODEL_CAST_UNICAST;
 	}
 	if (rc == PCAP_ERROR) {
 		snprintf(err, errlen, "%s: bad capture after %zu packets: %s", c->file, r->n,
@@ -409,6 +428,11 @@ int model_replay_new(const struct model_replay_conf *c, struct model_source *out
 	out->free = replay_free;
 	out->state = r;
 	out->name = r->name;
+	out->next_batch = replay_next_batch;
+	out->header = NULL;
+	/* check_conf and the rules above bound every packet (pkt.h) */
+	out->ports = c->nports;
+	out->groups = c->mc_group;
 	return 0;
 fail:
 	pcap_close(pc);

@@ -9,11 +9,13 @@
  * draw (model_rng_split), a Poisson gap by the ziggurat (model_rng_exp),
  * without libm on the common path.  Packets are made in batches
  * (gen_fill) and handed out one at a time by next() from a small buffer,
- * or n at a time by model_gen_next_batch: the sequence is the same.  The
- * header bytes of a packet depend on (flow, destination, size, TTL
- * variant); they are built the first time that combination occurs and
- * kept until the source is freed, as pkt.h requires, within a byte
- * budget per generator (see the header cache below).
+ * or n at a time by model_gen_next_batch (the engine's next_batch): the
+ * sequence is the same.  The header bytes of a packet depend on (flow,
+ * destination, size, TTL variant); they are built the first time that
+ * combination is asked for (by next(), or through model_gen_header, the
+ * engine's header(), for a packet handed out without them) and kept until
+ * the source is freed, as pkt.h requires, within a byte budget per
+ * generator (see the header cache below).
  */
 #include "config.h"
 
@@ -49,8 +51,9 @@
  * a destination whose row did not fit comes with hdr NULL (hdr_len set,
  * as MODEL_GEN_LAZY_HDR packets do): its bytes are absent rather than
  * possibly wrong, and model_gen_header still builds them on request (into
- * a scratch buffer).  So memory is the budget plus the row pointers
- * ((nports + 1) x 8 bytes), whatever the traffic.
+ * a scratch buffer, which the engine copies at once).  So memory is the
+ * budget plus the row pointers ((nports + 1) x 16 bytes), whatever the
+ * traffic.
  */
 
 struct hslot {
@@ -116,7 +119,10 @@ static inline const uint8_t *row_header(const struct hslot *e, uint32_t idx, uns
 struct gen {
 	/* read for every packet */
 	unsigned buf_pos, buf_n; /* buf[buf_pos..buf_n-1] not yet handed out */
-	unsigned (*fill)(struct gen *g, struct model_pkt *p, unsigned n, int lazy);
+	/* gen_fill made for this generator's arrivals and draws, with header
+	 * bytes (eager) or without (lazy) */
+	unsigned (*fill_eager)(struct gen *g, struct model_pkt *p, unsigned n);
+	unsigned (*fill_lazy)(struct gen *g, struct model_pkt *p, unsigned n);
 	struct model_rng rng;
 	struct model_rng_split split; /* fields: size entry, destination, flow */
 	double t;		      /* time of the last arrival, ns (fractional) */
@@ -473,18 +479,26 @@ static uint64_t prob_below(double p)
 	return (uint64_t)(p * 0x1p53);
 }
 
+/* gen_fill's rare: no hotspot, multicast or drop fraction (GEN_NO_RARE),
+ * or test g->rare (GEN_RARE). */
+#define GEN_NO_RARE 0
+#define GEN_RARE    1
+
 /*
  * Make up to n packets into p[0..n-1] and return how many (fewer when the
- * source ends).  arrival is a constant, so each arrival kind gets its own
- * copy of this loop (gen_fill_constant, _poisson, _onoff) without the
- * tests of the others, and the random state stays in registers.
+ * source ends).  arrival, lazy, rare and one_draw (Poisson: g->one_draw)
+ * are constants, so each combination gets its own copy of this loop
+ * (GEN_FILL below) without the tests of the others, and the random state
+ * stays in registers.
  */
 static inline __attribute__((always_inline)) unsigned
 gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
-	 enum model_arrival_kind arrival, int lazy)
+	 enum model_arrival_kind arrival, int lazy, int rare, int one_draw)
 {
 	struct model_rng rng = g->rng;
 	double t = g->t;
+	struct model_pkt *const p0 = p;
+	const struct model_pkt *end;
 	unsigned k;
 
 	if (g->ended)
@@ -494,13 +508,13 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		if (n == 0)
 			g->ended = 1;
 	}
-	for (k = 0; k < n; k++, p++) {
+	for (end = p + n; p < end; p++) {
 		uint32_t d[3] = {0, 0, 0}, dest, fid;
 		double tn;
 		int mc = 0, ttl1 = 0;
 		const uint8_t *hdr;
 
-		if (arrival == MODEL_ARRIVAL_POISSON && g->one_draw) {
+		if (arrival == MODEL_ARRIVAL_POISSON && one_draw) {
 			/* fields from bits 8..23 and the gap from the rest of
 			 * one draw */
 			uint64_t x;
@@ -535,7 +549,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 
 		dest = d[1] + (d[1] >= g->dest_skip) + g->dest_add;
 		*p = g->tmpl; /* the fields every packet shares */
-		if (g->rare) {
+		if (rare == GEN_RARE && g->rare) {
 			if (g->hot_below && (model_rng_next(&rng) >> 11) < g->hot_below)
 				dest = g->c.dest_port;
 			if (g->mc_below && (model_rng_next(&rng) >> 11) < g->mc_below) {
@@ -576,7 +590,8 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		p->len = g->sz_len[d[0]];
 		p->out_port = (uint16_t)dest;
 		p->flow_id = g->flow_base + fid * g->nflows + d[2];
-		p->hdr = hdr;
+		if (!lazy)
+			p->hdr = hdr; /* (the template's is NULL) */
 		if (mc) {
 			/* the destination MAC's class, known here (so the engine
 			 * need not read the header): a group MAC for multicast,
@@ -586,28 +601,58 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			p->cast = MODEL_CAST_MULTICAST;
 		}
 	}
+	k = (unsigned)(p - p0);
 	g->rng = rng;
 	g->t = t;
 	g->count += k;
 	return k;
 }
 
-static unsigned gen_fill_constant(struct gen *g, struct model_pkt *p, unsigned n, int lazy)
-{
-	return lazy ? gen_fill(g, p, n, MODEL_ARRIVAL_CONSTANT, 1)
-		    : gen_fill(g, p, n, MODEL_ARRIVAL_CONSTANT, 0);
-}
+/* The copies of gen_fill: NAME_e with header bytes, for every generator
+ * of the arrival kind; NAME_l without, NAME_lr for generators with a
+ * hotspot, multicast or drop fraction. */
+#define GEN_FILL(name, arrival, one_draw)                                                          \
+	static unsigned name##_e(struct gen *g, struct model_pkt *p, unsigned n)                   \
+	{                                                                                          \
+		return gen_fill(g, p, n, arrival, 0, GEN_RARE, one_draw);                          \
+	}                                                                                          \
+	static unsigned name##_l(struct gen *g, struct model_pkt *p, unsigned n)                   \
+	{                                                                                          \
+		return gen_fill(g, p, n, arrival, 1, GEN_NO_RARE, one_draw);                       \
+	}                                                                                          \
+	static unsigned name##_lr(struct gen *g, struct model_pkt *p, unsigned n)                  \
+	{                                                                                          \
+		return gen_fill(g, p, n, arrival, 1, GEN_RARE, one_draw);                          \
+	}
+GEN_FILL(gen_fill_constant, MODEL_ARRIVAL_CONSTANT, 0)
+GEN_FILL(gen_fill_onoff, MODEL_ARRIVAL_ONOFF, 0)
+GEN_FILL(gen_fill_poisson, MODEL_ARRIVAL_POISSON, 0)
+GEN_FILL(gen_fill_poisson1, MODEL_ARRIVAL_POISSON, 1)
+#undef GEN_FILL
 
-static unsigned gen_fill_poisson(struct gen *g, struct model_pkt *p, unsigned n, int lazy)
+/* Pick g's copies of gen_fill (g's draws set up). */
+static void gen_pick_fill(struct gen *g)
 {
-	return lazy ? gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 1)
-		    : gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 0);
-}
-
-static unsigned gen_fill_onoff(struct gen *g, struct model_pkt *p, unsigned n, int lazy)
-{
-	return lazy ? gen_fill(g, p, n, MODEL_ARRIVAL_ONOFF, 1)
-		    : gen_fill(g, p, n, MODEL_ARRIVAL_ONOFF, 0);
+	switch (g->c.arrival) {
+	case MODEL_ARRIVAL_POISSON:
+		if (g->one_draw) {
+			g->fill_eager = gen_fill_poisson1_e;
+			g->fill_lazy = g->rare ? gen_fill_poisson1_lr : gen_fill_poisson1_l;
+		} else {
+			g->fill_eager = gen_fill_poisson_e;
+			g->fill_lazy = g->rare ? gen_fill_poisson_lr : gen_fill_poisson_l;
+		}
+		break;
+	case MODEL_ARRIVAL_ONOFF:
+		g->fill_eager = gen_fill_onoff_e;
+		g->fill_lazy = g->rare ? gen_fill_onoff_lr : gen_fill_onoff_l;
+		break;
+	case MODEL_ARRIVAL_CONSTANT:
+	default:
+		g->fill_eager = gen_fill_constant_e;
+		g->fill_lazy = g->rare ? gen_fill_constant_lr : gen_fill_constant_l;
+		break;
+	}
 }
 
 /* Batch: packets still in the buffer first, then freshly made ones. */
@@ -619,7 +664,8 @@ unsigned model_gen_next_batch(void *state, struct model_pkt *p, unsigned n, unsi
 	while (k < n && g->buf_pos < g->buf_n)
 		p[k++] = g->buf[g->buf_pos++];
 	if (k < n)
-		k += g->fill(g, p + k, n - k, (flags & MODEL_GEN_LAZY_HDR) != 0);
+		k += (flags & MODEL_GEN_LAZY_HDR) ? g->fill_lazy(g, p + k, n - k)
+						  : g->fill_eager(g, p + k, n - k);
 	return k;
 }
 
@@ -658,12 +704,18 @@ static int gen_next(void *state, struct model_pkt *p)
 
 	if (__builtin_expect(g->buf_pos == g->buf_n, 0)) {
 		g->buf_pos = 0;
-		g->buf_n = g->fill(g, g->buf, GEN_BUF, 0);
+		g->buf_n = g->fill_eager(g, g->buf, GEN_BUF);
 		if (g->buf_n == 0)
 			return 0;
 	}
 	*p = g->buf[g->buf_pos++];
 	return 1;
+}
+
+/* The engine's interface: batches, with headers found when reported. */
+static unsigned gen_next_batch(void *state, struct model_pkt *p, unsigned n)
+{
+	return model_gen_next_batch(state, p, n, MODEL_GEN_LAZY_HDR);
 }
 
 static void gen_free(void *state)
@@ -793,13 +845,16 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 		g->on_end = g->t + c->duty * (double)c->period_ns;
 	}
 	snprintf(g->name, sizeof(g->name), "generator port %u", c->in_port);
-	g->fill = c->arrival == MODEL_ARRIVAL_POISSON ? gen_fill_poisson
-		  : c->arrival == MODEL_ARRIVAL_ONOFF ? gen_fill_onoff
-						      : gen_fill_constant;
+	gen_pick_fill(g);
 	out->next = gen_next;
 	out->free = gen_free;
 	out->state = g;
 	out->name = g->name;
+	out->next_batch = gen_next_batch;
+	out->header = model_gen_header;
+	/* what model_gen_check guarantees of every packet (pkt.h) */
+	out->ports = c->nports;
+	out->groups = c->mc_fraction > 0 ? c->mc_group : 0;
 	return 0;
 }
 
@@ -945,5 +1000,8 @@ int model_merge_new(const struct model_source *srcs, unsigned n, struct model_so
 	out->free = merge_free;
 	out->state = m;
 	out->name = "merged sources";
+	out->next_batch = NULL;
+	out->header = NULL;
+	out->ports = out->groups = 0;
 	return 0;
 }

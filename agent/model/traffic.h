@@ -4,9 +4,13 @@
  * A generator is one traffic stream entering one ingress port: a rate, a
  * packet-size distribution, an arrival process, a destination pattern and
  * a set of flows whose Ethernet/IP/L4 headers are synthesized (headers.h).
- * Each generator is a model_source (pkt.h); model_merge_new combines any
- * number of sources (generators, pcap replays) into one time-ordered
- * source.  scenario.c builds generators from the config file.
+ * Each generator is a model_source (pkt.h) with the engine's fast
+ * interface: packets in batches (next_batch), without header bytes, which
+ * the engine asks for (header) only for the packets it reports, and the
+ * promise that spares the engine's per-packet checks.  model_merge_new
+ * combines any number of sources (generators, pcap replays) into one
+ * time-ordered source.  scenario.c builds generators from the config
+ * file.
  *
  * Conventions (documented for users in bsflowd.conf(5)):
  *  - rates are layer-1 rates: a frame of L bytes (FCS included) occupies
@@ -26,15 +30,16 @@
  *    k = d * nflows + f; multicast group g is 239.181.(g/256).(g%256) or
  *    ff0e::b5:g (MAC 01:00:5e:35:(g/256):(g%256) or 33:33:00:b5:..);
  *  - memory: header bytes (42..82 each) are kept for every (flow, size,
- *    TTL variant) of each destination the generator has used: a block per
- *    destination, allocated on its first packet, filled as used, while the
+ *    TTL variant) of each destination whose headers were asked for (by
+ *    next(), or by the engine for the packets it reports): a block per
+ *    destination, allocated on its first use, filled as used, while the
  *    blocks fit the generator's header budget (hdr_budget; by default
  *    MODEL_GEN_HDR_BUDGET_TOTAL / nports, at least
- *    MODEL_GEN_HDR_BUDGET_MIN).  Cached headers are never evicted (the
- *    engine keeps packets' hdr pointers until they depart); packets to a
- *    destination whose block did not fit come with hdr NULL (hdr_len
- *    set): they carry no header bytes into samples and events, and
- *    model_gen_header builds their bytes on request.
+ *    MODEL_GEN_HDR_BUDGET_MIN).  Cached headers are never evicted (a user
+ *    of next() may keep packets' hdr pointers for the source's life).
+ *    next() gives packets to a destination whose block did not fit with
+ *    hdr NULL (hdr_len set); model_gen_header builds their bytes on
+ *    request, so in the model their samples and events still carry them.
  */
 #ifndef BSFLOWD_MODEL_TRAFFIC_H
 #define BSFLOWD_MODEL_TRAFFIC_H

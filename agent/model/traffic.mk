@@ -34,7 +34,8 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_traffic \
 	agent/model/tests/test_traffic_rng \
 	agent/model/tests/test_traffic_replay \
-	agent/model/tests/test_scenario
+	agent/model/tests/test_scenario \
+	agent/model/tests/test_model_source
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
 TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh \
 	agent/model/tests/test_traffic_tshark.sh
@@ -59,6 +60,9 @@ agent_model_tests_test_traffic_pcapgen_LDADD = $(MODEL_TRAFFIC_LIBS)
 agent_model_tests_test_scenario_SOURCES = agent/model/tests/test_scenario.c
 agent_model_tests_test_scenario_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_scenario_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+agent_model_tests_test_model_source_SOURCES = agent/model/tests/test_model_source.c
+agent_model_tests_test_model_source_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_model_source_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
 
 # Example scenarios (installed next to bsflowd.conf).
 scenariosdir = $(sysconfdir)/bsflowd/scenarios

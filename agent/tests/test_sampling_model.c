@@ -154,7 +154,7 @@ START_TEST(test_one_million)
 	struct model_err err;
 	struct model *m;
 	struct src *s = calloc(1, sizeof *s);
-	struct model_source ms;
+	struct model_source ms = {.next = NULL};
 	struct truth g;
 	struct bsf_flows f;
 	struct bsf_port_desc pd[2];

@@ -412,7 +412,7 @@ START_TEST(test_nontagged_drop)
 	struct nt_check c = {0};
 	model_set_trace(m, nt_trace, &c);
 	uint64_t *st = calloc(1, sizeof(*st));
-	struct model_source s = {list_next, free, st, "list"};
+	struct model_source s = {.next = list_next, .free = free, .state = st, .name = "list"};
 	model_add_source(m, &s);
 	model_advance_to(m, 2000);
 	struct model_delay d;

@@ -408,11 +408,11 @@ START_TEST(test_far_future)
 	struct model *m = tmodel(&cfg);
 	model_config_release(&cfg);
 	uint64_t *st = calloc(1, sizeof(*st));
-	struct model_source s = {far_next, free, st, "far"};
+	struct model_source s = {.next = far_next, .free = free, .state = st, .name = "far"};
 	model_add_source(m, &s);
 	/* a second source with the same times: two packets per time */
 	uint64_t *st2 = calloc(1, sizeof(*st2));
-	struct model_source s2 = {far_next, free, st2, "far2"};
+	struct model_source s2 = {.next = far_next, .free = free, .state = st2, .name = "far2"};
 	model_add_source(m, &s2);
 	struct model_delay d;
 	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
@@ -463,7 +463,7 @@ START_TEST(test_delay_windows)
 	struct model *m = tmodel(&cfg);
 	model_config_release(&cfg);
 	uint64_t *st = calloc(1, sizeof(*st));
-	struct model_source s = {win_next, free, st, "list"};
+	struct model_source s = {.next = win_next, .free = free, .state = st, .name = "list"};
 	model_add_source(m, &s);
 	struct model_delay d;
 	ck_assert_int_eq(model_read_delay(m, MODEL_NUM_WINDOWS, 1, 0, 0, &d), -1);

@@ -6,8 +6,9 @@
  * built by hand here, replays it and checks the documented rules: ports
  * by FNV-1a of the source MAC / destination IP (the test has its own
  * FNV-1a, checked against the published vectors), the VLAN and prefix
- * maps, timestamps kept or rescaled, loops, header bytes kept, and clear
- * errors for bad files.
+ * maps, timestamps kept or rescaled, loops, header bytes kept, the
+ * destination MAC class and the batch interface, and clear errors for
+ * bad files.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/model/model.h"
 #include "agent/model/replay.h"
 
 static uint32_t fnv1a(const uint8_t *p, size_t n)
@@ -287,6 +289,100 @@ START_TEST(test_multicast_and_snaplen)
 }
 END_TEST
 
+/* The destination MAC's class comes with each packet (a capture shorter
+ * than a MAC: unicast, as it has no group), the batch interface gives
+ * the sequence next() gives, and the model counts the classes so. */
+START_TEST(test_cast_and_batch)
+{
+	struct frame fr[4];
+	struct model_replay_conf c;
+	struct model_source s, s2;
+	struct model_pkt p, b[8];
+	struct model_config cfg;
+	struct model_if_counters ic;
+	struct model_err me;
+	struct model *m;
+	char err[300];
+	const char *path = tmp_path("cast"), *runt = tmp_path("runt");
+	static const uint8_t want[2][4] = {
+	    {MODEL_CAST_UNICAST, MODEL_CAST_MULTICAST, MODEL_CAST_BROADCAST, MODEL_CAST_UNICAST},
+	    {MODEL_CAST_UNICAST, MODEL_CAST_UNICAST, MODEL_CAST_UNICAST, MODEL_CAST_UNICAST}};
+	unsigned k, loop;
+
+	for (k = 0; k < 4; k++)
+		mk_ipv4(&fr[k], mac_a, -1, 0, ip_x, 0, 200, 100 * k);
+	fr[1].b[0] = 0x01;	  /* group */
+	memset(fr[2].b, 0xff, 6); /* broadcast */
+	memset(fr[3].b, 0xff, 6); /* fe:ff:ff:ff:ff:ff: unicast */
+	fr[3].b[0] = 0xfe;
+	write_pcap(path, DLT_EN10MB, fr, 4, 400);
+	write_pcap(runt, DLT_EN10MB, fr, 4, 4); /* 4 bytes captured */
+	model_replay_defaults(&c);
+	c.nports = 4;
+	c.loops = 2;
+	for (int r = 0; r < 2; r++) {
+		c.file = r ? runt : path;
+		c.mc_group = r ? 1 : 0;
+		ck_assert_msg(model_replay_new(&c, &s, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(model_replay_new(&c, &s2, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_ptr_nonnull(s.next_batch);
+		ck_assert_uint_eq(s.ports, 4);
+		ck_assert_uint_eq(s.groups, c.mc_group);
+		/* 8 packets (two loops) in batches of up to 3 */
+		for (loop = 0, k = 0; k < 8; k += loop) {
+			loop = s2.next_batch(s2.state, b, 3);
+			ck_assert_uint_eq(loop, k < 6 ? 3 : 2);
+			for (unsigned i = 0; i < loop; i++) {
+				ck_assert_int_eq(s.next(s.state, &p), 1);
+				ck_assert_uint_eq(p.cast, want[r][(k + i) % 4]);
+				ck_assert_uint_eq(b[i].cast, p.cast);
+				ck_assert_uint_eq(b[i].t_ns, p.t_ns);
+				ck_assert_uint_eq(b[i].flow_id, p.flow_id);
+				ck_assert_uint_eq(b[i].in_port, p.in_port);
+				ck_assert_uint_eq(b[i].out_port, p.out_port);
+				ck_assert_uint_eq(b[i].hdr_len, p.hdr_len);
+				ck_assert_mem_eq(b[i].hdr, p.hdr, p.hdr_len);
+			}
+		}
+		ck_assert_int_eq(s.next(s.state, &p), 0);
+		ck_assert_uint_eq(s2.next_batch(s2.state, b, 3), 0);
+		s.free(s.state);
+		/* through the model: in_ucast 4, in_mcast 2, in_bcast 2 over
+		 * the ingress ports (the runt: 8 unicast) */
+		ck_assert_int_eq(model_config_init(&cfg, 4, 10000000000ULL), 0);
+		cfg.n_mc_groups = 1;
+		cfg.mc_groups = calloc(1, sizeof(*cfg.mc_groups));
+		ck_assert_ptr_nonnull(cfg.mc_groups);
+		cfg.mc_groups[0].nports = 4;
+		for (k = 0; k < 4; k++)
+			cfg.mc_groups[0].ports[k] = (uint16_t)k;
+		m = model_new(&cfg, &me);
+		ck_assert_msg(m != NULL, "%s", me.msg);
+		model_config_release(&cfg);
+		ck_assert_msg(model_replay_new(&c, &s, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(model_add_source(m, &s), 0);
+		ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+		{
+			uint64_t uc = 0, mc = 0, bc = 0;
+
+			for (k = 0; k < 4; k++) {
+				ck_assert_int_eq(model_read_counters(m, k, &ic), 0);
+				uc += ic.in_ucast;
+				mc += ic.in_mcast;
+				bc += ic.in_bcast;
+			}
+			ck_assert_uint_eq(uc, r ? 8 : 4);
+			ck_assert_uint_eq(mc, r ? 0 : 2);
+			ck_assert_uint_eq(bc, r ? 0 : 2);
+		}
+		model_free(m);
+		s2.free(s2.state);
+	}
+	unlink(path);
+	unlink(runt);
+}
+END_TEST
+
 START_TEST(test_bad_files)
 {
 	struct model_replay_conf c;
@@ -352,6 +448,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(t, test_rules);
 	tcase_add_test(t, test_multicast_and_snaplen);
 	tcase_add_test(t, test_bad_files);
+	tcase_add_test(t, test_cast_and_batch);
 	suite_add_tcase(s, t);
 	return s;
 }

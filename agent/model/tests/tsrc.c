@@ -71,7 +71,8 @@ static void tsrc_free(void *state)
 struct model_source tsrc_new(const struct tsrc_spec *sp)
 {
 	struct tsrc *s = calloc(1, sizeof(*s));
-	struct model_source src = {tsrc_next, tsrc_free, s, "test"};
+	struct model_source src = {
+	    .next = tsrc_next, .free = tsrc_free, .state = s, .name = "test"};
 	if (s == NULL)
 		abort();
 	s->sp = *sp;

@@ -10,7 +10,11 @@
  * Per packet the engine inserts and takes two calendar events, for its
  * arrival and its departure; packet records come from a free-list pool
  * that grows in chunks and is never shrunk.  One loop (run_loop) serves
- * every entry point, with the dispatch inlined in it.
+ * every entry point, with the dispatch inlined in it: the whole path of a
+ * unicast packet (arrival, admission, enqueue, departure, the next
+ * transmission) is inline there, and what is rarer (multicast, drops,
+ * sampling, PFC, events, the trace, DWRR) is in functions of its own, so
+ * that the common path stays short.
  *
  * Memory layout: what one packet touches is packed into few cache lines
  * (model_int.h says which): per port a line for its egress side, one for
@@ -18,10 +22,11 @@
  * queue three.  A buffer object's peak bookkeeping beyond cur/run and its
  * per-window peaks (struct mpeak_c), a queue's histogram and drop counters
  * (struct mqcold, for the queues that exist only) and its per-window delay
- * figures are in arrays of their own.  Histogram increments are batched
- * (model_hist_flush) so that their cold lines are not in a packet's path.
- * Queue events (model_set_queue_events) cost a queue that did not ask for
- * them one test of a flag byte in a line the packet reads anyway.
+ * figures are in arrays of their own; a departure increments its queue's
+ * histogram bucket there directly.
+ * Queue events (model_set_queue_events) and the trace cost a queue that
+ * did not ask for them one test of a flag byte in a line the packet reads
+ * anyway.
  *
  * Packet life: arrival (last bit in) -> forwarding drop? -> ingress
  * admission (device, PG min/shared/headroom, ingress pool) -> egress
@@ -47,6 +52,10 @@ enum { EV_SRC = 0, EV_TX = 1, EV_REL = 2, EV_TICK = 3 };
 #define EV_ID(type, idx) (((uint32_t)(type) << 28) | (uint32_t)(idx))
 #define EV_TYPE(id)	 ((id) >> 28)
 #define EV_IDX(id)	 ((id)&0x0fffffffu)
+
+/* struct mqueue qev: set in every queue while a trace callback is set */
+#define QEV_TRACE 0x80u
+_Static_assert(((MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE) & QEV_TRACE) == 0, "QEV_TRACE bit");
 
 /* ---------------------------------------------------------------- RNG */
 
@@ -76,6 +85,14 @@ static inline int ent_less(const struct mheap_ent *a, const struct mheap_ent *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+/* The heap's first time is now t (UINT64_MAX: empty): the calendar's
+ * events run without a look at the heap up to stop_t (run_loop). */
+static inline void heap_root_moved(struct model *m, uint64_t t)
+{
+	m->heap_t = t;
+	m->stop_t = t < m->run_lim ? t : m->run_lim;
+}
+
 /* A 4-ary heap: children of i are 4i+1 .. 4i+4 (fewer levels than a
  * binary heap; the four children share a cache line or two). */
 static void heap_push(struct model *m, uint64_t t, uint32_t id)
@@ -91,6 +108,7 @@ static void heap_push(struct model *m, uint64_t t, uint32_t id)
 		i = p;
 	}
 	h[i] = e;
+	heap_root_moved(m, h[0].t);
 }
 
 /* Put e at the root's place and restore the heap order. */
@@ -112,6 +130,7 @@ static void heap_sift_root(struct model *m, struct mheap_ent e)
 		i = best;
 	}
 	h[i] = e;
+	heap_root_moved(m, h[0].t);
 }
 
 static void heap_pop(struct model *m)
@@ -119,6 +138,8 @@ static void heap_pop(struct model *m)
 	m->nheap--;
 	if (m->nheap > 0)
 		heap_sift_root(m, m->heap[m->nheap]);
+	else
+		heap_root_moved(m, UINT64_MAX);
 }
 
 /*
@@ -128,7 +149,8 @@ static void heap_pop(struct model *m)
  * entity is a leaf: port p is leaf p, source i leaf np + i; each has at
  * most one event.  A bucket is a list of leaves in increasing order (all
  * at the same time), so equal times go to the lower leaf (ports before
- * sources), and a bitmap finds the next non-empty bucket.
+ * sources), and a bitmap finds the next non-empty bucket (a bit may
+ * outlive its bucket's last event: cal_peek clears it when it meets it).
  * Events CAL_W ns or more ahead wait in a binary heap ("far") and move
  * into their bucket when the window reaches them.  Inserting and taking
  * the next event cost a few instructions each, whatever the number of
@@ -216,6 +238,15 @@ static inline void cal_insert(struct model *m, uint64_t t, uint32_t leaf)
  * *bucket gets its bucket for cal_take. */
 static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_t *bucket)
 {
+	/* events are dense (several per ns under load): mostly the bucket
+	 * of the window's start, time cbase, still holds one */
+	uint32_t bc = (uint32_t)(m->cbase & CAL_MASK), lc = m->cal_head[bc];
+	if (__builtin_expect(lc != CAL_NONE, 1)) {
+		*bucket = bc;
+		*t = m->cbase;
+		*leaf = lc;
+		return 1;
+	}
 	if (__builtin_expect(m->cal_n == 0, 0)) {
 		if (m->nfar == 0)
 			return 0;
@@ -224,16 +255,26 @@ static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_
 	}
 	uint32_t b0 = (uint32_t)(m->cbase & CAL_MASK), w = b0 >> 6, b;
 	uint64_t bits = m->cal_bits[w] & (~0ULL << (b0 & 63));
-	/* the next non-empty word, going round (back at word w, its bits
-	 * below b0 are the latest times of the window); cal_n > 0 ends it */
-	while (bits == 0) {
-		w = (w + 1) & (CAL_W / 64 - 1);
-		bits = m->cal_bits[w];
+	for (;;) {
+		/* the next word with a bit, going round (back at word w, its
+		 * bits below b0 are the latest times of the window); cal_n > 0
+		 * ends it */
+		while (bits == 0) {
+			w = (w + 1) & (CAL_W / 64 - 1);
+			bits = m->cal_bits[w];
+		}
+		b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
+		lc = m->cal_head[b];
+		if (lc != CAL_NONE)
+			break;
+		/* a bucket emptied by cal_take: its bit is cleared here, once,
+		 * rather than tested at every take */
+		m->cal_bits[w] &= ~(1ULL << (b & 63));
+		bits &= bits - 1;
 	}
-	b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
 	*bucket = b;
 	*t = m->cbase + ((b - b0) & CAL_MASK);
-	*leaf = m->cal_head[b];
+	*leaf = lc;
 	return 1;
 }
 
@@ -243,13 +284,14 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 {
 	uint32_t nx = m->cal_next[leaf];
 	m->cal_head[b] = nx;
-	/* clear the bucket's bit if it is now empty; without a branch (it
-	 * goes either way) */
-	m->cal_bits[b >> 6] &= ~((uint64_t)(nx == CAL_NONE) << (b & 63));
+	/* an emptied bucket keeps its bit until cal_peek meets it */
 	m->cal_n--;
-	m->cbase = t;
-	if (__builtin_expect(m->far_t - t < CAL_W, 0))
-		far_migrate(m);
+	/* the window moves (and may reach far events) only if t > cbase */
+	if (t != m->cbase) {
+		m->cbase = t;
+		if (__builtin_expect(m->far_t - t < CAL_W, 0))
+			far_migrate(m);
+	}
 }
 
 /* Room for `leaves` leaves in the calendar (sources added). */
@@ -491,6 +533,26 @@ const char *model_drop_cause_name(enum model_drop_cause c)
 	return (unsigned)c < MODEL_DROP_NCAUSES ? names[c] : "?";
 }
 
+/* The trace callback for packet (body) b: departed or dropped now. */
+static void call_trace(struct model *m, const struct mpkt *b, int departed, unsigned cause,
+		       unsigned queue, int mc, unsigned out_port, uint32_t depth, int64_t nt)
+{
+	struct model_trace tr = {0};
+	tr.departed = (uint8_t)departed;
+	tr.cause = (uint8_t)cause;
+	tr.queue = (uint8_t)queue;
+	tr.mc = (uint8_t)mc;
+	tr.in_port = b->in_port;
+	tr.out_port = (uint16_t)out_port;
+	tr.len = b->len;
+	tr.flow_id = b->flow_id;
+	tr.t_arr_ns = b->t_arr;
+	tr.t_ns = m->now;
+	tr.depth_bytes = depth;
+	tr.nt_latency_ns = nt;
+	m->trace(m->trace_arg, &tr);
+}
+
 /* A packet (ingress side, slot = MODEL_QUEUE_NONE) or a copy (slot) dropped. */
 static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, unsigned reason,
 		      unsigned out_port, unsigned slot, uint32_t depth)
@@ -517,22 +579,9 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 	}
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
 		m->ports[b->in_port].ctr.samples_dropped++;
-	if (m->trace != NULL) {
-		struct model_trace tr = {0};
-		tr.departed = 0;
-		tr.cause = (uint8_t)cause;
-		tr.queue = slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : (uint8_t)(slot & 7);
-		tr.mc = (b->flags & MP_MC) != 0;
-		tr.in_port = b->in_port;
-		tr.out_port = (uint16_t)out_port;
-		tr.len = b->len;
-		tr.flow_id = b->flow_id;
-		tr.t_arr_ns = b->t_arr;
-		tr.t_ns = m->now;
-		tr.depth_bytes = depth;
-		tr.nt_latency_ns = -1;
-		m->trace(m->trace_arg, &tr);
-	}
+	if (m->trace != NULL)
+		call_trace(m, b, 0, cause, slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : slot & 7,
+			   (b->flags & MP_MC) != 0, out_port, depth, -1);
 }
 
 /* ---------------------------------------------------------------- ingress */
@@ -596,15 +645,15 @@ static inline int lim_ok(uint8_t dyn, double alpha, uint32_t lim_cells, uint32_t
 	return after <= dyn_limit(alpha, pool, used);
 }
 
-/* Would a PG take c more cells in min + shared?  *used gets its pool's
- * shared use before (for its limit at a new peak, charge_ingress). */
-static int pg_fits(const struct model *m, const struct mpg *g, uint32_t c, uint32_t *used_out)
+/* Would a PG take c more cells in min + shared?  *grow gets the growth
+ * of its shared use (for charge_ingress). */
+static inline int pg_fits(const struct model *m, const struct mpg *g, uint32_t c, uint32_t *grow)
 {
 	uint32_t d = shared_grow(g->pk.cur, c, g->min_cells);
-	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_used[g->pool];
-	*used_out = used;
+	*grow = d;
 	if (d == 0)
 		return 1;
+	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_used[g->pool];
 	/* d > 0: the shared use after it is cur + c - min */
 	return lim_ok(g->dyn, g->alpha, g->lim_cells, g->pk.cur + c - g->min_cells, pool, used) &&
 	       (uint64_t)used + d <= pool;
@@ -624,8 +673,23 @@ static void pfc_event(struct model *m, unsigned port, unsigned pg, int on)
 	e->pfc_on = (uint8_t)on;
 }
 
+/* A lossless PG without XOFF out took cells: send XOFF if it is now
+ * above its XOFF threshold (or, with none, uses headroom). */
+static __attribute__((noinline)) void xoff_test(struct model *m, struct mport *P, struct mpg *g,
+						unsigned pg)
+{
+	uint32_t shared = sat_sub(g->pk.cur, g->min_cells);
+	if ((g->xoff > 0 && shared >= g->xoff) || (g->xoff == 0 && g->pk_hdrm.cur > 0)) {
+		g->xoff_state = 1;
+		g->pause_start = m->now + P->pfc_delay;
+		g->pause_end = UINT64_MAX;
+		P->ctr.pfc_xoff[pg]++;
+		pfc_event(m, (unsigned)(P - m->ports), pg, 1);
+	}
+}
+
 static inline __attribute__((always_inline)) void
-charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t used)
+charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t d, int mc)
 {
 	struct mpg *g = &P->pg[b->pg];
 	uint32_t c = b->cells;
@@ -635,13 +699,14 @@ charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint3
 		if (pk_add(&g->pk_hdrm, c, b->len))
 			pk_run(&g->pk_hdrm, now, g->headroom);
 	} else {
-		uint32_t d = shared_grow(g->pk.cur, c, g->min_cells);
+		/* d: the growth of its shared use (pg_fits); its pool's use is
+		 * still the one before this packet */
 		if (pk_add(&g->pk, c, b->len))
 			pk_run(&g->pk, now,
 			       g->min_cells +
-				   (g->dyn
-					? dyn_limit(g->alpha, m->cfg.ing_pool_cells[g->pool], used)
-					: g->lim_cells));
+				   (g->dyn ? dyn_limit(g->alpha, m->cfg.ing_pool_cells[g->pool],
+						       m->ip_used[g->pool])
+					   : g->lim_cells));
 		if (d != 0) {
 			struct mpeak *pp = &m->ip_pk[g->pool];
 			m->ip_used[g->pool] += d;
@@ -649,28 +714,40 @@ charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint3
 				pk_run(pp, now, m->cfg.ing_pool_cells[g->pool]);
 		}
 	}
-	struct mpeak *ip = (b->flags & MP_MC) ? &P->ing_mc : &P->ing_uc;
+	/* mc: a constant where this is inlined, (b->flags & MP_MC) != 0 */
+	struct mpeak *ip = mc ? &P->ing_mc : &P->ing_uc;
 	if (pk_add(ip, c, b->len))
 		pk_run(ip, now, model_sum_alloc(m, &P->sum_pg, 0));
-	struct mpeak *dp = (b->flags & MP_MC) ? &m->dev_mc : &m->dev_uc;
+	struct mpeak *dp = mc ? &m->dev_mc : &m->dev_uc;
 	if (pk_add(dp, c, b->len))
 		pk_run(dp, now, m->cfg.total_cells);
 	m->cells_used += c;
 	m->st.pkts_buffered++;
-	/* PFC XOFF */
-	if (g->lossless && !g->xoff_state) {
-		uint32_t shared = sat_sub(g->pk.cur, g->min_cells);
-		if ((g->xoff > 0 && shared >= g->xoff) || (g->xoff == 0 && g->pk_hdrm.cur > 0)) {
-			g->xoff_state = 1;
-			g->pause_start = now + P->pfc_delay;
-			g->pause_end = UINT64_MAX;
-			P->ctr.pfc_xoff[b->pg]++;
-			pfc_event(m, (unsigned)(P - m->ports), b->pg, 1);
-		}
+	if (g->lossless && !g->xoff_state)
+		xoff_test(m, P, g, b->pg);
+}
+
+/* A PG with XOFF out fell to its XON threshold: send XON; the sender
+ * restarts (its held packets) after the PFC delay. */
+static __attribute__((noinline)) void xon_send(struct model *m, struct mport *P, struct mpg *g,
+					       unsigned pg)
+{
+	unsigned port = (unsigned)(P - m->ports);
+	g->xoff_state = 0;
+	g->pause_end = m->now + P->pfc_delay;
+	if (g->pause_end < g->pause_start)
+		g->pause_end = g->pause_start;
+	pfc_event(m, port, pg, 0);
+	if (g->hold_head != NULL && !g->rel_armed) {
+		g->rel_armed = 1;
+		schedule(m, g->pause_end, EV_ID(EV_REL, port * MODEL_NUM_PG + pg));
 	}
 }
 
-static void release_ingress(struct model *m, struct mpkt *b)
+/* The last copy of body b departed: give back its ingress charge (mc:
+ * a constant where this is inlined, (b->flags & MP_MC) != 0). */
+static inline __attribute__((always_inline)) void release_ingress(struct model *m, struct mpkt *b,
+								  int mc)
 {
 	struct mport *P = &m->ports[b->in_port];
 	struct mpg *g = &P->pg[b->pg];
@@ -685,42 +762,21 @@ static void release_ingress(struct model *m, struct mpkt *b)
 			pk_sub(&m->ip_pk[g->pool], d, (uint64_t)d * m->cfg.cell_bytes);
 		}
 	}
-	pk_sub((b->flags & MP_MC) ? &P->ing_mc : &P->ing_uc, c, b->len);
-	pk_sub((b->flags & MP_MC) ? &m->dev_mc : &m->dev_uc, c, b->len);
+	pk_sub(mc ? &P->ing_mc : &P->ing_uc, c, b->len);
+	pk_sub(mc ? &m->dev_mc : &m->dev_uc, c, b->len);
 	m->cells_used -= c;
 	m->st.pkts_buffered--;
-	if (g->xoff_state && g->pk_hdrm.cur == 0 && sat_sub(g->pk.cur, g->min_cells) <= g->xon) {
-		unsigned port = (unsigned)(P - m->ports);
-		g->xoff_state = 0;
-		g->pause_end = m->now + P->pfc_delay;
-		if (g->pause_end < g->pause_start)
-			g->pause_end = g->pause_start;
-		pfc_event(m, port, b->pg, 0);
-		if (g->hold_head != NULL && !g->rel_armed) {
-			g->rel_armed = 1;
-			schedule(m, g->pause_end, EV_ID(EV_REL, port * MODEL_NUM_PG + b->pg));
-		}
-	}
+	if (g->xoff_state && g->pk_hdrm.cur == 0 && sat_sub(g->pk.cur, g->min_cells) <= g->xon)
+		xon_send(m, P, g, b->pg);
 }
 
 /* ---------------------------------------------------------------- egress */
 
 static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back);
 
-/* Pick the next queue slot to serve, or -1. */
-static int sched_pick(struct mport *P)
+/* The DWRR group's pick of the ready slots (none strict priority). */
+static int sched_pick_dwrr(struct mport *P, uint16_t ready)
 {
-	uint16_t ready = P->nonempty & (uint16_t)~P->paused;
-	if (ready == 0)
-		return -1;
-	/* strict priority: the highest class first, unicast q before
-	 * multicast q, all SP queues before the DWRR group */
-	uint16_t sp = ready & P->sp_mask;
-	if (sp != 0) {
-		unsigned uc = sp & 0xffu, mc = (unsigned)sp >> MQ_MC;
-		unsigned top = 31u - (unsigned)__builtin_clz(uc | mc);
-		return (uc >> top) & 1u ? (int)top : (int)(MQ_MC + top);
-	}
 	if (P->ndwrr == 0)
 		return -1;
 	/* DWRR: each visit to a backlogged queue adds its quantum once */
@@ -752,6 +808,25 @@ static int sched_pick(struct mport *P)
 	return -1;
 }
 
+/* Pick the next queue slot to serve, or -1. */
+static inline int sched_pick(struct mport *P)
+{
+	uint16_t ready = P->nonempty & (uint16_t)~P->paused;
+	if (ready == 0)
+		return -1;
+	/* strict priority: the highest class first, unicast q before
+	 * multicast q, all SP queues before the DWRR group */
+	uint16_t sp = ready & P->sp_mask;
+	if (sp != 0) {
+		if (sp < (1u << MQ_MC)) /* unicast queues only */
+			return 31 - __builtin_clz(sp);
+		unsigned uc = sp & 0xffu, mc = (unsigned)sp >> MQ_MC;
+		unsigned top = 31u - (unsigned)__builtin_clz(uc | mc);
+		return (uc >> top) & 1u ? (int)top : (int)(MQ_MC + top);
+	}
+	return sched_pick_dwrr(P, ready);
+}
+
 static void arm_tick(struct model *m)
 {
 	if (m->tick_armed || m->cfg.marker_tick_ns == 0)
@@ -762,9 +837,23 @@ static void arm_tick(struct model *m)
 	schedule(m, t, EV_ID(EV_TICK, 0));
 }
 
+/* Egress admission drops a copy of body b headed for slot s of port
+ * `port`, which had depth bytes. */
+static __attribute__((noinline)) void copy_drop(struct model *m, const struct mpkt *b,
+						unsigned port, unsigned s, unsigned cause,
+						uint32_t depth)
+{
+	struct mport *P = &m->ports[port];
+	m->st.copies_dropped++;
+	qcold(m, port, s)->drops[cause]++;
+	P->drop_out[cause]++;
+	P->ctr.out_discards++;
+	note_drop(m, b, cause, model_drop_reason(cause), port, s, depth);
+}
+
 /* Admit one copy of body b to slot s of port `port`, or drop it. */
 static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, struct mpkt *b,
-							      unsigned port, unsigned s)
+							      unsigned port, unsigned s, int mc)
 {
 	struct mport *P = &m->ports[port];
 	struct mqueue *q = &P->q[s];
@@ -773,7 +862,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	unsigned cause = MODEL_DROP_NCAUSES;
 	m->st.copies++;
 	uint32_t d = shared_grow(q->pk.cur, c, q->min_cells);
-	uint32_t pool = m->cfg.egr_pool_cells[q->pool], used = m->ep_used[q->pool];
+	/* its pool's size and use (before this copy) are read where needed */
 	if (q->limit_pkts != 0 && q->npkts >= q->limit_pkts)
 		cause = MODEL_DROP_EGR_LIMIT;
 	else if (q->wred && q->pk.cur_b >= q->wred_min &&
@@ -782,19 +871,15 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 				    (double)(q->wred_max - q->wred_min)))
 		cause = MODEL_DROP_WRED;
 	else if (d != 0 && (!lim_ok(q->dyn, q->alpha, q->lim_cells, q->pk.cur + c - q->min_cells,
-				    pool, used) ||
-			    (uint64_t)used + d > pool))
+				    m->cfg.egr_pool_cells[q->pool], m->ep_used[q->pool]) ||
+			    (uint64_t)m->ep_used[q->pool] + d > m->cfg.egr_pool_cells[q->pool]))
 		cause = MODEL_DROP_EGR_LIMIT;
 	if (cause != MODEL_DROP_NCAUSES) {
-		m->st.copies_dropped++;
-		qcold(m, port, s)->drops[cause]++;
-		P->drop_out[cause]++;
-		P->ctr.out_discards++;
-		note_drop(m, b, cause, model_drop_reason(cause), port, s, depth);
+		copy_drop(m, b, port, s, cause, depth);
 		return 0;
 	}
 	struct mpkt *cp = b;
-	if (b->flags & MP_MC) {
+	if (mc) { /* a constant where this is inlined: (b->flags & MP_MC) != 0 */
 		cp = pkt_alloc(m);
 		if (cp == NULL) {
 			/* out of memory: account as a buffer drop */
@@ -820,23 +905,22 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	q->npkts++;
 	if (pk_add(&q->pk, c, b->len))
 		pk_run(&q->pk, now,
-		       q->min_cells + (q->dyn ? dyn_limit(q->alpha, pool, used) : q->lim_cells));
+		       q->min_cells + (q->dyn ? dyn_limit(q->alpha, m->cfg.egr_pool_cells[q->pool],
+							  m->ep_used[q->pool])
+					      : q->lim_cells));
 	if (d != 0) {
 		m->ep_used[q->pool] += d;
 		if (pk_add(&m->ep_pk[q->pool], d, (uint64_t)d * m->cfg.cell_bytes))
-			pk_run(&m->ep_pk[q->pool], now, pool);
+			pk_run(&m->ep_pk[q->pool], now, m->cfg.egr_pool_cells[q->pool]);
 	}
-	if (s >= MQ_MC) {
+	if (mc && s >= MQ_MC) { /* unicast packets go to unicast queues */
 		if (pk_add(&P->egr_mc, c, b->len))
 			pk_run(&P->egr_mc, now, model_sum_alloc(m, &P->sum_mc, 1));
 	} else if (pk_add(&P->egr_uc, c, b->len)) {
 		pk_run(&P->egr_uc, now, model_sum_alloc(m, &P->sum_uc, 1));
 	}
-	if (q->tail != NULL)
-		q->tail->next = cp;
-	else
-		q->head = cp;
-	q->tail = cp;
+	*q->tailp = cp;
+	q->tailp = &cp->next;
 	P->nonempty |= (uint16_t)(1u << s);
 	m->st.copies_buffered++;
 	/* seed 004: count only admitted packets */
@@ -853,7 +937,11 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	return 1;
 }
 
-static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back)
+/* Start the next transmission on a port, or leave it idle: inline in the
+ * per-packet paths (tx_done, a unicast arrival at an idle port), through
+ * start_tx elsewhere. */
+static inline __attribute__((always_inline)) void start_tx_inl(struct model *m, struct mport *P,
+							       unsigned port, int back_to_back)
 {
 	int s = sched_pick(P);
 	if (s < 0) {
@@ -871,13 +959,9 @@ static void start_tx(struct model *m, struct mport *P, unsigned port, int back_t
 	schedule_leaf(m, m->now + fs / FS_PER_NS, port);
 }
 
-void model_hist_flush(struct model *m)
+static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back)
 {
-	for (uint32_t i = 0; i < m->hbuf_n; i++) {
-		uint32_t e = m->hbuf[i];
-		m->qcold[e >> 6].hist[e & 63]++;
-	}
-	m->hbuf_n = 0;
+	start_tx_inl(m, P, port, back_to_back);
 }
 
 static inline unsigned log2_bucket(uint64_t v)
@@ -907,6 +991,36 @@ static void count_cast(struct model_if_counters *c, unsigned cast, int out)
 	}
 }
 
+/* What a departure reports, when anything asks: its queue event, its
+ * sample, its trace (in this order). */
+static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpkt *b,
+						     const struct mpkt *cp, unsigned port,
+						     unsigned s, uint64_t deq_cnt, uint64_t soj,
+						     int64_t nt)
+{
+	if (m->ports[port].q[s].qev & MODEL_QEV_DEQUEUE)
+		qev_note(m, MODEL_EV_DEQUEUE, b, cp, port, s, deq_cnt, soj);
+	if (b->flags & MP_SAMPLE) {
+		b->flags &= (uint8_t)~MP_SAMPLE;
+		if (ev_copy(m, MODEL_EV_SAMPLE, b, cp, port, s, soj, cp->depth_enq) == NULL) {
+			/* the ring is full: the sample is lost for its data source */
+			m->ports[b->in_port].ctr.samples_lost++;
+		}
+	}
+	if (m->trace != NULL)
+		call_trace(m, b, 1, 0, s & 7, s >= MQ_MC, port, cp->depth_enq, nt);
+}
+
+/* Copy cp of multicast packet b departed. */
+static __attribute__((noinline)) void mc_copy_done(struct model *m, struct mpkt *b, struct mpkt *cp)
+{
+	pkt_free(m, cp);
+	if (--b->refs == 0) {
+		release_ingress(m, b, 1);
+		pkt_free(m, b);
+	}
+}
+
 /* End of transmission on a port: the head of the slot in service departs. */
 static void tx_done(struct model *m, unsigned port)
 {
@@ -920,7 +1034,7 @@ static void tx_done(struct model *m, unsigned port)
 
 	q->head = cp->next;
 	if (q->head == NULL) {
-		q->tail = NULL;
+		q->tailp = &q->head;
 		P->nonempty &= (uint16_t) ~(1u << s);
 	}
 	q->npkts--;
@@ -953,46 +1067,23 @@ static void tx_done(struct model *m, unsigned port)
 	q->sum += soj;
 	if (soj > q->max)
 		q->max = soj;
-	/* the histogram line is cold: batch the increments (model_hist_flush) */
-	m->hbuf[m->hbuf_n++] = (qindex(P, s) << 6) | log2_bucket(soj);
-	if (__builtin_expect(m->hbuf_n == MODEL_HBUF, 0))
-		model_hist_flush(m);
-	if (__builtin_expect(q->qev & MODEL_QEV_DEQUEUE, 0))
-		qev_note(m, MODEL_EV_DEQUEUE, b, cp, port, s, deq_cnt, soj);
+	m->qcold[qindex(P, s)].hist[log2_bucket(soj)]++;
 
 	P->ctr.out_octets += cp->len;
 	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 1);
+	/* queue event, sample, trace: one test for the three */
+	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (b->flags & MP_SAMPLE),
+			     0))
+		tx_notes(m, b, cp, port, s, deq_cnt, soj, nt);
 
-	if (b->flags & MP_SAMPLE) {
-		b->flags &= (uint8_t)~MP_SAMPLE;
-		if (ev_copy(m, MODEL_EV_SAMPLE, b, cp, port, s, soj, cp->depth_enq) == NULL) {
-			/* the ring is full: the sample is lost for its data source */
-			m->ports[b->in_port].ctr.samples_lost++;
-		}
-	}
-	if (m->trace != NULL) {
-		struct model_trace tr = {0};
-		tr.departed = 1;
-		tr.queue = (uint8_t)(s & 7);
-		tr.mc = s >= MQ_MC;
-		tr.in_port = b->in_port;
-		tr.out_port = (uint16_t)port;
-		tr.len = b->len;
-		tr.flow_id = b->flow_id;
-		tr.t_arr_ns = b->t_arr;
-		tr.t_ns = now;
-		tr.depth_bytes = cp->depth_enq;
-		tr.nt_latency_ns = nt;
-		m->trace(m->trace_arg, &tr);
-	}
-
-	if (cp != b)
-		pkt_free(m, cp);
-	if (--b->refs == 0) {
-		release_ingress(m, b);
+	if (__builtin_expect(b->flags & MP_MC, 0)) {
+		mc_copy_done(m, b, cp);
+	} else {
+		/* a unicast packet is its only copy */
+		release_ingress(m, b, 0);
 		pkt_free(m, b);
 	}
-	start_tx(m, P, port, 1);
+	start_tx_inl(m, P, port, 1);
 }
 
 /* ---------------------------------------------------------------- arrival */
@@ -1008,10 +1099,9 @@ static int pkt_valid(const struct model *m, const struct model_pkt *p)
 	return p->out_port < m->np;
 }
 
-static unsigned classify(const struct mpkt *b)
+/* classify() when the source did not give the class: from the header. */
+static __attribute__((noinline)) unsigned classify_hdr(const struct mpkt *b)
 {
-	if (b->cast != 0)
-		return b->cast - 1u; /* MODEL_CAST_* - 1 = CAST_* */
 	if (b->hdr != NULL && b->hdr_len >= 6) {
 		const uint8_t *d = b->hdr;
 		if ((d[0] & d[1] & d[2] & d[3] & d[4] & d[5]) == 0xff)
@@ -1021,8 +1111,90 @@ static unsigned classify(const struct mpkt *b)
 	return b->mc_group ? CAST_MC : CAST_UC;
 }
 
-/* A packet reaches the switch (last bit in) now; b is consumed. */
-static void arrive(struct model *m, struct mpkt *b)
+static inline unsigned classify(const struct mpkt *b)
+{
+	if (b->cast != 0)
+		return b->cast - 1u; /* MODEL_CAST_* - 1 = CAST_* */
+	return classify_hdr(b);
+}
+
+/* Sampling at ingress: the packet is one of the port's sample pool. */
+static __attribute__((noinline)) void sample_pool(struct model *m, struct mport *P, struct mpkt *b)
+{
+	P->ctr.sample_pool++;
+	if (--P->skip == 0) {
+		b->flags |= MP_SAMPLE;
+		P->ctr.samples_marked++;
+		P->skip = draw_skip(m, P->sampling_rate);
+	}
+}
+
+/* The forwarding pipeline drops packet b (fwd_drop). */
+static __attribute__((noinline, cold)) void fwd_drop(struct model *m, struct mport *P,
+						     struct mpkt *b)
+{
+	unsigned cause = cause_of_code(b->fwd_drop);
+	m->st.fwd_dropped++;
+	P->drop_in[cause]++;
+	P->ctr.in_discards++;
+	unsigned op = b->mc_group || b->out_port >= m->np ? MODEL_PORT_NONE : b->out_port;
+	note_drop(m, b, cause, b->fwd_drop, op, MODEL_QUEUE_NONE, 0);
+	pkt_free(m, b);
+}
+
+/* Ingress admission drops packet b. */
+static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P, struct mpkt *b)
+{
+	m->st.ing_dropped++;
+	P->drop_in[MODEL_DROP_ING_LIMIT]++;
+	P->ctr.in_discards++;
+	if (b->flags & MP_MC) {
+		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, MODEL_PORT_NONE,
+			  MODEL_QUEUE_NONE, 0);
+	} else {
+		/* reported for its unicast target */
+		unsigned uport = b->out_port, uslot = m->ports[uport].tc_ucq[b->tc];
+		struct mqueue *q = &m->ports[uport].q[uslot];
+		qcold(m, uport, uslot)->drops[MODEL_DROP_ING_LIMIT]++;
+		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport, uslot,
+			  depth32(q));
+	}
+	pkt_free(m, b);
+}
+
+/* Egress admission of an admitted multicast packet, copy by copy; the
+ * body is charged at ingress once the first copy is in. */
+static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P, struct mpkt *b,
+						int hdrm, uint32_t pg_grow)
+{
+	int charged = 0;
+	const struct model_mc_group *mg = &m->cfg.mc_groups[b->mc_group - 1];
+	for (unsigned k = 0; k < mg->nports; k++) {
+		unsigned port = mg->ports[k];
+		if (port == b->in_port)
+			continue; /* never back out of the ingress port */
+		struct mport *E = &m->ports[port];
+		unsigned s = E->n_mcq > 0 ? MQ_MC + E->tc_mcq[b->tc] : E->tc_ucq[b->tc];
+		if (!enqueue_copy(m, b, port, s, 1))
+			continue;
+		if (!charged) {
+			charge_ingress(m, P, b, hdrm, pg_grow, 1);
+			charged = 1;
+		}
+		if (!E->busy)
+			start_tx(m, E, port, 0);
+	}
+	if (!charged) {
+		/* every copy dropped at egress; counted there */
+		if (b->flags & MP_SAMPLE)
+			P->ctr.samples_dropped++;
+		pkt_free(m, b);
+	}
+}
+
+/* A packet reaches the switch (last bit in) now; b is consumed.  The
+ * unicast path is here, the rarer ones in the functions above. */
+static inline __attribute__((always_inline)) void arrive(struct model *m, struct mpkt *b)
 {
 	struct mport *P = &m->ports[b->in_port];
 	b->t_arr = m->now;
@@ -1036,90 +1208,39 @@ static void arrive(struct model *m, struct mpkt *b)
 	m->st.arrived++;
 	P->ctr.in_octets += b->len;
 	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 0);
-	if (P->sampling_rate != 0) {
-		P->ctr.sample_pool++;
-		if (--P->skip == 0) {
-			b->flags |= MP_SAMPLE;
-			P->ctr.samples_marked++;
-			P->skip = draw_skip(m, P->sampling_rate);
-		}
-	}
-	if (b->fwd_drop != 0) {
-		unsigned cause = cause_of_code(b->fwd_drop);
-		m->st.fwd_dropped++;
-		P->drop_in[cause]++;
-		P->ctr.in_discards++;
-		unsigned op = b->mc_group || b->out_port >= m->np ? MODEL_PORT_NONE : b->out_port;
-		note_drop(m, b, cause, b->fwd_drop, op, MODEL_QUEUE_NONE, 0);
-		pkt_free(m, b);
+	if (P->sampling_rate != 0)
+		sample_pool(m, P, b);
+	if (__builtin_expect(b->fwd_drop != 0, 0)) {
+		fwd_drop(m, P, b);
 		return;
 	}
 	/* ingress admission */
 	struct mpg *g = &P->pg[b->pg];
-	uint32_t pg_used = 0;
+	uint32_t pg_grow = 0;
 	int hdrm = 0, ok = m->cells_used + b->cells <= m->cfg.total_cells;
-	if (ok && !pg_fits(m, g, b->cells, &pg_used)) {
+	if (ok && !pg_fits(m, g, b->cells, &pg_grow)) {
 		if (g->lossless && g->pk_hdrm.cur + b->cells <= g->headroom)
 			hdrm = 1;
 		else
 			ok = 0;
 	}
-	/* the unicast target, for drop reports */
-	unsigned uport = b->out_port, uslot = 0;
-	if (!(b->flags & MP_MC)) {
-		const struct mport *E = &m->ports[uport];
-		uslot = E->tc_ucq[b->tc];
-	}
 	if (!ok) {
-		m->st.ing_dropped++;
-		P->drop_in[MODEL_DROP_ING_LIMIT]++;
-		P->ctr.in_discards++;
-		if (b->flags & MP_MC) {
-			note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE,
-				  MODEL_PORT_NONE, MODEL_QUEUE_NONE, 0);
-		} else {
-			struct mqueue *q = &m->ports[uport].q[uslot];
-			qcold(m, uport, uslot)->drops[MODEL_DROP_ING_LIMIT]++;
-			note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport,
-				  uslot, depth32(q));
-		}
-		pkt_free(m, b);
+		ing_drop(m, P, b);
 		return;
 	}
 	m->st.admitted++;
-	/* egress admission, copy by copy; the body is charged at ingress
-	 * once the first copy is in */
-	int charged = 0;
-	if (!(b->flags & MP_MC)) {
-		if (enqueue_copy(m, b, uport, uslot)) {
-			charge_ingress(m, P, b, hdrm, pg_used);
-			charged = 1;
-			if (!m->ports[uport].busy)
-				start_tx(m, &m->ports[uport], uport, 0);
-		}
-	} else {
-		const struct model_mc_group *mg = &m->cfg.mc_groups[b->mc_group - 1];
-		for (unsigned k = 0; k < mg->nports; k++) {
-			unsigned port = mg->ports[k];
-			if (port == b->in_port)
-				continue; /* never back out of the ingress port */
-			struct mport *E = &m->ports[port];
-			unsigned s = E->n_mcq > 0 ? MQ_MC + E->tc_mcq[b->tc] : E->tc_ucq[b->tc];
-			if (!enqueue_copy(m, b, port, s))
-				continue;
-			if (!charged) {
-				charge_ingress(m, P, b, hdrm, pg_used);
-				charged = 1;
-			}
-			if (!E->busy)
-				start_tx(m, E, port, 0);
-		}
+	if (b->flags & MP_MC) {
+		arrive_mc(m, P, b, hdrm, pg_grow);
+		return;
 	}
-	if (!charged) {
-		/* every copy dropped at egress; counted there */
-		if ((b->flags & (MP_SAMPLE | MP_MC)) == (MP_SAMPLE | MP_MC))
-			P->ctr.samples_dropped++;
-		pkt_free(m, b);
+	unsigned uport = b->out_port;
+	struct mport *E = &m->ports[uport];
+	if (enqueue_copy(m, b, uport, E->tc_ucq[b->tc], 0)) {
+		charge_ingress(m, P, b, hdrm, pg_grow, 0);
+		if (!E->busy)
+			start_tx_inl(m, E, uport, 0);
+	} else {
+		pkt_free(m, b); /* dropped at egress; counted there */
 	}
 }
 
@@ -1378,27 +1499,34 @@ enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
  * RUN_AT_LIMIT: the next event is after t_lim. */
 static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int idle_stop)
 {
+	m->run_lim = t_lim;
+	heap_root_moved(m, m->heap_t);
 	for (uint64_t n = 0;; n++) {
 		uint64_t t;
 		uint32_t leaf, b;
 		int cal = cal_peek(m, &t, &leaf, &b);
-		/* a calendar event means a live source or a busy port */
-		if (idle_stop && !cal && !busy_work(m))
-			return RUN_DONE;
-		if (m->nheap > 0 && (!cal || m->heap[0].t < t)) {
-			if (m->heap[0].t > t_lim)
+		/* the common case: the next calendar event is due by t_lim and
+		 * not after the first heap event (at equal times the calendar
+		 * goes first): stop_t, the earlier of the two */
+		if (__builtin_expect(!cal || ((t > m->stop_t) | (n == max_events)), 0)) {
+			/* a calendar event means a live source or a busy port */
+			if (idle_stop && !cal && !busy_work(m))
+				return RUN_DONE;
+			if (m->nheap > 0 && (!cal || m->heap[0].t < t)) {
+				if (m->heap[0].t > t_lim)
+					return RUN_AT_LIMIT;
+				if (n == max_events)
+					return RUN_MAX_EVENTS;
+				dispatch_heap(m);
+				continue;
+			}
+			if (!cal)
+				return RUN_DONE;
+			if (t > t_lim)
 				return RUN_AT_LIMIT;
 			if (n == max_events)
 				return RUN_MAX_EVENTS;
-			dispatch_heap(m);
-			continue;
 		}
-		if (!cal)
-			return RUN_DONE;
-		if (t > t_lim)
-			return RUN_AT_LIMIT;
-		if (n == max_events)
-			return RUN_MAX_EVENTS;
 		cal_take(m, t, leaf, b);
 		dispatch_leaf(m, t, leaf);
 	}
@@ -1468,7 +1596,8 @@ int model_set_queue_events(struct model *m, uint32_t port, unsigned queue, int m
 				 port, mc ? "multicast" : "unicast", queue, flags);
 		return -1;
 	}
-	m->ports[port].q[(mc ? MQ_MC : 0) + queue].qev = (uint8_t)flags;
+	struct mqueue *q = &m->ports[port].q[(mc ? MQ_MC : 0) + queue];
+	q->qev = (uint8_t)(flags | (q->qev & QEV_TRACE));
 	return 0;
 }
 
@@ -1476,6 +1605,12 @@ void model_set_trace(struct model *m, model_trace_fn fn, void *arg)
 {
 	m->trace = fn;
 	m->trace_arg = arg;
+	/* a departure tests one byte for queue events and the trace */
+	for (unsigned p = 0; p < m->np; p++)
+		for (unsigned s = 0; s < MQ_SLOTS; s++) {
+			struct mqueue *q = &m->ports[p].q[s];
+			q->qev = (uint8_t)((q->qev & ~QEV_TRACE) | (fn != NULL ? QEV_TRACE : 0));
+		}
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -1538,6 +1673,7 @@ static void setup_queue(struct mqueue *q, const struct model_queue_config *c, in
 			uint32_t quantum_unit)
 {
 	q->present = 1;
+	q->tailp = &q->head;
 	q->is_mc = (uint8_t)mc;
 	q->min_cells = c->min_cells;
 	q->dyn = c->shared.mode == MODEL_LIMIT_DYNAMIC;
@@ -1675,10 +1811,8 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	if (m->ports == NULL || m->ring == NULL)
 		goto nomem;
 	m->far_t = UINT64_MAX;
-	m->cal_head = malloc(CAL_W * sizeof(*m->cal_head));
-	if (m->cal_head == NULL)
-		goto nomem;
-	memset(m->cal_head, 0xff, CAL_W * sizeof(*m->cal_head)); /* CAL_NONE */
+	m->heap_t = UINT64_MAX;
+	memset(m->cal_head, 0xff, sizeof(m->cal_head)); /* CAL_NONE */
 	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || cal_reserve(m, m->np + 1) < 0)
 		goto nomem;
 	/* per port: its queues, 8 PGs and their headroom, 4 port objects;
@@ -1725,7 +1859,6 @@ void model_free(struct model *m)
 		free(c);
 	}
 	free(m->heap);
-	free(m->cal_head);
 	free(m->cal_next);
 	free(m->far);
 	free(m->win);

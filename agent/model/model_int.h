@@ -108,14 +108,15 @@ struct mqcold {
  * Copies departed = enq_cnt - npkts (no counter of its own). */
 struct mqueue {
 	_Alignas(MODEL_LINE) struct mpkt *head;
-	struct mpkt *tail;
+	struct mpkt **tailp; /* &head when empty, else the last one's next */
 	struct mpeak pk;
 	uint32_t npkts, limit_pkts;
 	uint32_t min_cells, lim_cells;
 	double alpha;
 	/* line 1 */
 	uint8_t dyn, pool, wred, nt_flag, sched, is_mc, present;
-	uint8_t qev; /* MODEL_QEV_* mask: per-packet queue events wanted */
+	uint8_t qev; /* MODEL_QEV_* mask: per-packet queue events wanted;
+			and QEV_TRACE while a trace callback is set */
 	/* seed 004; enq_cnt is also the queue's last pkt_id (model.h) */
 	uint64_t enq_cnt, nt_start, nt_start_cnt;
 	/* seed 000 (spans lines 1 and 2, model.h orders it) */
@@ -234,9 +235,6 @@ struct mfar {
 	uint32_t leaf;
 };
 
-/* Histogram increments batched before they reach the cold lines. */
-#define MODEL_HBUF 512
-
 struct mchunk {
 	struct mchunk *next;
 	struct mpkt recs[];
@@ -259,6 +257,9 @@ struct model {
 	/* events */
 	struct mheap_ent *heap; /* rare events */
 	uint32_t nheap, heap_cap;
+	uint64_t heap_t;  /* time of the root, UINT64_MAX if none */
+	uint64_t run_lim; /* run_loop's time limit */
+	uint64_t stop_t;  /* min(heap_t, run_lim) */
 	uint64_t seq;
 	uint32_t cur_id; /* heap event being dispatched */
 	uint8_t in_dispatch, resched;
@@ -266,9 +267,10 @@ struct model {
 	/* the calendar of per-packet events (model.c) */
 	uint64_t cbase;		       /* window start */
 	uint32_t cal_n;		       /* events in buckets */
-	uint32_t *cal_head;	       /* CAL_W buckets: first leaf */
+	uint32_t cal_head[CAL_W];      /* per bucket: its first leaf */
 	uint32_t *cal_next;	       /* per leaf: next leaf in its bucket */
-	uint64_t cal_bits[CAL_W / 64]; /* bit per non-empty bucket */
+	uint64_t cal_bits[CAL_W / 64]; /* bit per non-empty bucket, and per
+					  bucket emptied since the scan passed */
 	struct mfar *far;	       /* events CAL_W ns or more ahead (binary heap) */
 	uint64_t far_t;		       /* the earliest of them, UINT64_MAX if none */
 	uint32_t nfar, cal_cap;
@@ -286,10 +288,6 @@ struct model {
 	uint32_t nwin, win_used;
 	uint32_t nq;	      /* present queues (all ports) */
 	struct mqcold *qcold; /* per present queue, by qindex() */
-	/* ground-truth histogram increments not yet applied to qcold:
-	 * (qindex << 6) | bucket; model_hist_flush applies them */
-	uint32_t hbuf_n;
-	uint32_t hbuf[MODEL_HBUF];
 	/* delay windows: qindex() * MODEL_NUM_WINDOWS + w */
 	struct mdelay_w *dwin;
 
@@ -361,7 +359,6 @@ static inline struct mqcold *qcold(const struct model *m, unsigned port, unsigne
 }
 
 /* model.c helpers used by model_telem.c */
-void model_hist_flush(struct model *m);
 uint32_t model_q_alloc(const struct model *m, const struct mqueue *q);
 uint32_t model_pg_alloc(const struct model *m, const struct mpg *g);
 uint32_t model_sum_alloc(const struct model *m, const struct msum *s, int egress);

@@ -196,7 +196,6 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->n = q->enq_cnt - q->npkts;
 	d->sum_ns = q->sum;
 	d->max_ns = q->max;
-	model_hist_flush(m);
 	memcpy(d->hist, qcold(m, port, slot)->hist, sizeof(d->hist));
 	w->nt_max = 0;
 	w->mk_max = cur;

@@ -1,8 +1,9 @@
 /*
  * test_model_qev.c - the per-queue packet event stream of the switch model
  * (MODEL_EV_ENQUEUE / MODEL_EV_DEQUEUE, model_set_queue_events) and the
- * tail_id / copy_id fields of events, each against values worked out by
- * hand from arrival times, serialization times and queue limits.
+ * tail_id / copy_id fields of events, and queue events switched on and
+ * off with the trace callback, each against values worked out by hand
+ * from arrival times, serialization times and queue limits.
  */
 #include "config.h"
 
@@ -234,6 +235,58 @@ START_TEST(test_qev_multicast)
 }
 END_TEST
 
+static void count_trace(void *arg, const struct model_trace *tr)
+{
+	uint64_t *t = arg;
+	ck_assert(tr->departed);
+	ck_assert_uint_lt(t[0], 7);
+	t[1 + t[0]++] = tr->t_ns;
+}
+
+/*
+ * Queue events and the trace callback set and cleared in any order, each
+ * on its own: port 0 sends 6 packets of 1000 B to port 1 (both 10G, 816
+ * ns each) every 2000 ns from 1000, so packet k departs at 1816 + 2000 k.
+ * Trace on, then dequeue events on port 1 queue 0: both see packets 0
+ * and 1 (run to 4500); queue events off: the trace alone sees packet 2
+ * (to 6500); trace off, dequeue events on again: the events alone see
+ * packets 3..5.
+ */
+START_TEST(test_qev_and_trace)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 2, G10), 0);
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	struct model_err err;
+	uint64_t tr[8] = {0};
+	model_set_trace(m, count_trace, tr);
+	ck_assert_int_eq(model_set_queue_events(m, 1, 0, 0, MODEL_QEV_DEQUEUE, &err), 0);
+	stream(m, 0, 1, 0, 0, 1000, 2000, 1000, 6, 3);
+	ck_assert_int_eq(model_advance_to(m, 4500), 0);
+	ck_assert_int_eq(model_set_queue_events(m, 1, 0, 0, 0, &err), 0);
+	ck_assert_int_eq(model_advance_to(m, 6500), 0);
+	model_set_trace(m, NULL, NULL);
+	ck_assert_int_eq(model_set_queue_events(m, 1, 0, 0, MODEL_QEV_DEQUEUE, &err), 0);
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+
+	ck_assert_uint_eq(tr[0], 3);
+	for (unsigned k = 0; k < 3; k++)
+		ck_assert_uint_eq(tr[1 + k], 1816 + 2000 * k);
+	struct model_event ev[16];
+	size_t n = read_all(m, ev, 16);
+	ck_assert_uint_eq(n, 5);
+	static const unsigned pk[5] = {0, 1, 3, 4, 5};
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(ev[i].type, MODEL_EV_DEQUEUE);
+		ck_assert_uint_eq(ev[i].t_ns, 1816 + 2000 * pk[i]);
+		ck_assert_uint_eq(ev[i].pkt_id, pk[i] + 1);
+		ck_assert_uint_eq(ev[i].delay_ns, 816);
+	}
+	model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_qev");
@@ -241,6 +294,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_qev_fifo);
 	tcase_add_test(tc, test_qev_off_and_args);
 	tcase_add_test(tc, test_qev_multicast);
+	tcase_add_test(tc, test_qev_and_trace);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,8 +9,11 @@
 # dominates; bsflow-collect -q counts what arrives on a loopback port.
 # Prints bsflowd's CPU seconds (user + system, from getrusage of the child)
 # and peak RSS, the datagrams and samples received, and datagrams and
-# samples per CPU second.  Figures only: nothing here passes or fails on a
-# number.
+# samples per CPU second.  Then bsflowd on its default scenario (the model's
+# demo scenario, what it runs without a configuration file) for
+# BENCH_DEMO_SECONDS (default 20): the share of one core it takes to run
+# the model in real time and export.  Figures only: nothing here passes or
+# fails on a number.
 top_builddir=${top_builddir:-%ABS_TOP_BUILDDIR%}
 top_srcdir=${top_srcdir:-%ABS_TOP_SRCDIR%}
 SECONDS_RUN=${BENCH_SECONDS:-60}
@@ -71,13 +74,17 @@ model {
 }
 EOF
 
-# run bsflowd as a child of python3 and report its rusage
-python3 - "$BSFLOWD" "$TMP/bsflowd.conf" "$SECONDS_RUN" >"$TMP/rusage" 2>"$TMP/bsflowd.log" <<'EOF'
+# run_daemon CONF SECONDS: bsflowd as a child of python3; its exit status
+# and rusage go to $TMP/rusage, its log to $TMP/bsflowd.log
+run_daemon() {
+	python3 - "$BSFLOWD" "$1" "$2" >"$TMP/rusage" 2>"$TMP/bsflowd.log" <<'EOF'
 import resource, subprocess, sys
 rc = subprocess.call([sys.argv[1], "-f", sys.argv[2], "-d", "--run-for", sys.argv[3]])
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(rc, r.ru_utime, r.ru_stime, r.ru_maxrss)
 EOF
+}
+run_daemon "$TMP/bsflowd.conf" "$SECONDS_RUN"
 sleep 1
 kill -TERM $cpid 2>/dev/null
 wait $cpid
@@ -112,4 +119,32 @@ print("  samples_received     %d (expected about %d: 1025 sources x %d polls)"
 if cpu > 0:
     print("  datagrams_per_cpu_s  %.0f" % (dg / cpu))
     print("  samples_per_cpu_s    %.0f" % (sm / cpu))
+EOF
+
+# the default scenario in real time, exporting to the same collector port
+# (nobody listens any more: the datagrams are sent all the same)
+DEMO_RUN=${BENCH_DEMO_SECONDS:-20}
+{
+	printf 'agent {\n\taddress = "127.0.0.1"\n}\n'
+	printf 'collector bench {\n\taddress = "127.0.0.1"\n\tport = %s\n}\n' "$port"
+	printf 'backend = model\n'
+	grep -v '^[[:space:]]*duration[[:space:]]*=' "$top_srcdir/etc/scenarios/demo.conf"
+} >"$TMP/demo.conf"
+run_daemon "$TMP/demo.conf" "$DEMO_RUN"
+read -r drc utime stime maxrss <"$TMP/rusage"
+if [ "$drc" != 0 ]; then
+	echo "bench-daemon: bsflowd on the demo scenario exited $drc" >&2
+	tail -n 20 "$TMP/bsflowd.log" >&2
+	exit 1
+fi
+lag=$(sed -n 's/.*simulation lag \([0-9.]*\) ms.*/\1/p' "$TMP/bsflowd.log" | tail -n 1)
+python3 - "$utime" "$stime" "$maxrss" "$DEMO_RUN" "${lag:-?}" <<'EOF'
+import sys
+ut, st, rss, secs = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+cpu = ut + st
+print("bsflowd, default scenario (etc/scenarios/demo.conf, about 236 000 packets/s), %d s:" % secs)
+print("  cpu_seconds          %.2f (user %.2f, system %.2f), %.1f %% of one core"
+      % (cpu, ut, st, 100.0 * cpu / secs))
+print("  peak_rss_kb          %d" % rss)
+print("  simulation_lag_ms    %s (at the end)" % sys.argv[5])
 EOF

@@ -5,8 +5,9 @@
  * transmission in progress), a source (its next packet's arrival), a
  * (port, PG) sender (release of packets held by PFC), and the background
  * marker-refresh tick.  The per-packet ones (ports, sources) live in a
- * calendar of 1-ns buckets, the rare ones in a 4-ary heap (see below);
- * ties go by the documented rule (model.h), so runs are deterministic.
+ * calendar of 1-ns buckets, the PFC releases in a 4-ary heap (see below);
+ * the tick is a counter with a time (see tick()); ties go by the
+ * documented rule (model.h), so runs are deterministic.
  * Per packet the engine inserts and takes two calendar events, for its
  * arrival and its departure; packet records come from a free-list pool
  * that grows in chunks and is never shrunk.  One loop (run_loop) serves
@@ -48,7 +49,7 @@
 #define FS_PER_NS  1000000ULL
 #define CHUNK_RECS 1024
 
-enum { EV_SRC = 0, EV_TX = 1, EV_REL = 2, EV_TICK = 3 };
+enum { EV_SRC = 0, EV_TX = 1, EV_REL = 2 };
 #define EV_ID(type, idx) (((uint32_t)(type) << 28) | (uint32_t)(idx))
 #define EV_TYPE(id)	 ((id) >> 28)
 #define EV_IDX(id)	 ((id)&0x0fffffffu)
@@ -86,11 +87,13 @@ static inline int ent_less(const struct mheap_ent *a, const struct mheap_ent *b)
 }
 
 /* The heap's first time is now t (UINT64_MAX: empty): the calendar's
- * events run without a look at the heap up to stop_t (run_loop). */
+ * events run without a look at the heap or the tick up to stop_t
+ * (run_loop). */
 static inline void heap_root_moved(struct model *m, uint64_t t)
 {
 	m->heap_t = t;
-	m->stop_t = t < m->run_lim ? t : m->run_lim;
+	uint64_t r = t < m->tick_t ? t : m->tick_t;
+	m->stop_t = r < m->run_lim ? r : m->run_lim;
 }
 
 /* A 4-ary heap: children of i are 4i+1 .. 4i+4 (fewer levels than a
@@ -150,14 +153,25 @@ static void heap_pop(struct model *m)
  * most one event.  A bucket is a list of leaves in increasing order (all
  * at the same time), so equal times go to the lower leaf (ports before
  * sources), and a bitmap finds the next non-empty bucket (a bit may
- * outlive its bucket's last event: cal_peek clears it when it meets it).
+ * outlive its bucket's last event: cal_peek clears it when it meets it),
+ * with a summary word of its non-zero words, so that sparse events (light
+ * loads) do not walk the empty words between them.
  * Events CAL_W ns or more ahead wait in a binary heap ("far") and move
  * into their bucket when the window reaches them.  Inserting and taking
  * the next event cost a few instructions each, whatever the number of
- * leaves.  The rare events (PFC releases, the marker tick) use the 4-ary
- * heap above; at equal times the calendar goes first.
+ * leaves.  The rare events (PFC releases) use the 4-ary heap above, the
+ * marker tick its own time (tick()); at equal times the calendar goes
+ * first, then those two by insertion number.
  */
 #define CAL_NONE UINT32_MAX
+
+/* 1 << i: a load is cheaper than a shift by a variable count for the
+ * two bits a calendar insert sets. */
+#define BIT4(i)	 1ULL << (i), 1ULL << ((i) + 1), 1ULL << ((i) + 2), 1ULL << ((i) + 3)
+#define BIT16(i) BIT4(i), BIT4((i) + 4), BIT4((i) + 8), BIT4((i) + 12)
+static const uint64_t bit64[64] = {BIT16(0), BIT16(16), BIT16(32), BIT16(48)};
+#undef BIT16
+#undef BIT4
 
 static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 {
@@ -172,8 +186,8 @@ static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 	}
 	m->cal_next[leaf] = *p;
 	*p = leaf;
-	m->cal_bits[b >> 6] |= 1ULL << (b & 63);
-	m->cal_n++;
+	m->cal_bits[b >> 6] |= bit64[b & 63];
+	m->cal_sum |= bit64[b >> 6];
 }
 
 static void far_push(struct model *m, uint64_t t, uint32_t leaf)
@@ -247,21 +261,35 @@ static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_
 		*leaf = lc;
 		return 1;
 	}
-	if (__builtin_expect(m->cal_n == 0, 0)) {
-		if (m->nfar == 0)
-			return 0;
-		m->cbase = m->far[0].t; /* nothing before it: jump there */
-		far_migrate(m);
-	}
-	uint32_t b0 = (uint32_t)(m->cbase & CAL_MASK), w = b0 >> 6, b;
-	uint64_t bits = m->cal_bits[w] & (~0ULL << (b0 & 63));
+	uint32_t b0, w, b;
+	uint64_t bits;
+again:
+	b0 = (uint32_t)(m->cbase & CAL_MASK);
+	w = b0 >> 6;
+	bits = m->cal_bits[w] & (~0ULL << (b0 & 63));
 	for (;;) {
-		/* the next word with a bit, going round (back at word w, its
-		 * bits below b0 are the latest times of the window); cal_n > 0
-		 * ends it */
-		while (bits == 0) {
-			w = (w + 1) & (CAL_W / 64 - 1);
+		if (bits == 0) {
+			/* word w has nothing left at or after the scan: the next
+			 * word with a bit after it, going round (back at word
+			 * b0 >> 6, only its bits below b0 can be left: the latest
+			 * times of the window), from the summary */
+			if (m->cal_bits[w] == 0)
+				m->cal_sum &= ~(1ULL << w);
+			uint64_t s = m->cal_sum;
+			if (__builtin_expect(s == 0, 0)) {
+				/* the window is empty: jump to the first far
+				 * event (nothing is before it) */
+				if (m->nfar == 0)
+					return 0;
+				m->cbase = m->far[0].t;
+				far_migrate(m);
+				goto again;
+			}
+			uint32_t r = (w + 1) & (CAL_W / 64 - 1);
+			s = (s >> r) | (s << ((64 - r) & 63));
+			w = (r + (uint32_t)__builtin_ctzll(s)) & (CAL_W / 64 - 1);
 			bits = m->cal_bits[w];
+			continue;
 		}
 		b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
 		lc = m->cal_head[b];
@@ -285,7 +313,6 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 	uint32_t nx = m->cal_next[leaf];
 	m->cal_head[b] = nx;
 	/* an emptied bucket keeps its bit until cal_peek meets it */
-	m->cal_n--;
 	/* the window moves (and may reach far events) only if t > cbase */
 	if (t != m->cbase) {
 		m->cbase = t;
@@ -827,14 +854,29 @@ static inline int sched_pick(struct mport *P)
 	return sched_pick_dwrr(P, ready);
 }
 
+/* The background tick's refresh of queue q (tick()). */
+static inline void tick_refresh(struct mqueue *q, uint64_t now)
+{
+	if (!q->mk.has_marker)
+		return;
+	uint64_t d = mk_refresh(&q->mk, now);
+	if (d > q->mk_max)
+		q->mk_max = d;
+}
+
+/* Arm the background tick (something was buffered): its next tick is
+ * at the next multiple of marker_tick_ns after now, and it takes an
+ * insertion number as a heap event would (ties with PFC releases). */
 static void arm_tick(struct model *m)
 {
 	if (m->tick_armed || m->cfg.marker_tick_ns == 0)
 		return;
 	uint64_t T = m->cfg.marker_tick_ns;
-	uint64_t t = (m->now / T + 1) * T;
 	m->tick_armed = 1;
-	schedule(m, t, EV_ID(EV_TICK, 0));
+	m->tick_t = (m->now / T + 1) * T;
+	m->tick_seq = m->seq++;
+	if (m->tick_t < m->stop_t)
+		m->stop_t = m->tick_t;
 }
 
 /* Egress admission drops a copy of body b headed for slot s of port
@@ -1408,44 +1450,58 @@ static inline __attribute__((always_inline)) void src_fetch(struct model *m, uns
 	schedule_leaf(m, t, m->np + i);
 }
 
-/* The background marker refresh: the next k queue positions, round robin.
- * Only a queue with a marker changes, and a queue with a marker holds
- * packets (its marker is one of them), so each port's bitmap of nonempty
- * slots picks the queues to visit: the result is that of visiting all k
- * positions, without reading the empty ones (the tick runs every
- * marker_tick_ns while anything is buffered, so it dominates the model's
- * cost at the light loads a daemon runs in real time). */
+/*
+ * The background marker refresh: the next k queue positions (tick_k of
+ * tick_nq = ports x MQ_SLOTS), round robin, every marker_tick_ns while
+ * anything is buffered.  Only a queue with a marker changes, and a queue
+ * with a marker holds packets (its marker is one of them), so each port's
+ * bitmap of nonempty slots picks the queues to visit: the result is that
+ * of visiting all k positions, without reading the empty ones.  The tick
+ * is not a heap event (it runs every marker_tick_ns at light loads, where
+ * a heap event's cost would count): run_loop runs it at its time, by its
+ * insertion number among the heap's events at the same time, as a heap
+ * event would be run.
+ */
 static void tick(struct model *m)
 {
-	m->tick_armed = 0;
-	uint32_t nq = m->np * MQ_SLOTS;
-	uint32_t k = m->cfg.marker_tick_queues;
-	if (k == 0 || k > nq)
-		k = nq;
-	uint32_t pos = m->tick_pos;
-	while (k > 0) {
-		uint32_t s0 = pos % MQ_SLOTS, n = MQ_SLOTS - s0;
-		if (n > k)
-			n = k;
-		struct mport *P = &m->ports[pos / MQ_SLOTS];
-		uint32_t bits = (uint32_t)P->nonempty & (((1u << n) - 1u) << s0);
-		while (bits != 0) {
-			struct mqueue *q = &P->q[__builtin_ctz(bits)];
-			bits &= bits - 1u;
-			if (!q->mk.has_marker)
-				continue;
-			uint64_t d = mk_refresh(&q->mk, m->now);
-			if (d > q->mk_max)
-				q->mk_max = d;
+	uint64_t now = m->tick_t;
+	m->now = now;
+	m->st.n_events_processed++;
+	uint32_t pos = m->tick_pos, k = m->tick_k;
+	if (k % MQ_SLOTS == 0) {
+		/* whole ports (pos is a port's first slot) */
+		struct mport *P = &m->ports[pos / MQ_SLOTS], *end = &m->ports[m->np];
+		for (k /= MQ_SLOTS; k > 0; k--) {
+			for (uint32_t bits = P->nonempty; bits != 0; bits &= bits - 1u)
+				tick_refresh(&P->q[__builtin_ctz(bits)], now);
+			if (++P == end)
+				P = m->ports;
 		}
-		k -= n;
-		pos += n;
-		if (pos == nq)
-			pos = 0;
+		pos = (uint32_t)(P - m->ports) * MQ_SLOTS;
+	} else {
+		while (k > 0) {
+			uint32_t s0 = pos % MQ_SLOTS, n = MQ_SLOTS - s0;
+			if (n > k)
+				n = k;
+			struct mport *P = &m->ports[pos / MQ_SLOTS];
+			uint32_t bits = (uint32_t)P->nonempty & (((1u << n) - 1u) << s0);
+			for (; bits != 0; bits &= bits - 1u)
+				tick_refresh(&P->q[__builtin_ctz(bits)], now);
+			k -= n;
+			pos += n;
+			if (pos == m->tick_nq)
+				pos = 0;
+		}
 	}
 	m->tick_pos = pos;
-	if (m->st.copies_buffered > 0)
-		arm_tick(m);
+	if (m->st.copies_buffered > 0) {
+		m->tick_t = now + m->cfg.marker_tick_ns;
+		m->tick_seq = m->seq++;
+	} else {
+		m->tick_armed = 0;
+		m->tick_t = UINT64_MAX;
+	}
+	heap_root_moved(m, m->heap_t);
 }
 
 /* Run a calendar event (taken out of the calendar already). */
@@ -1472,10 +1528,7 @@ static void dispatch_heap(struct model *m)
 	m->resched = 0;
 	m->in_dispatch = 1;
 	m->st.n_events_processed++;
-	if (EV_TYPE(id) == EV_REL)
-		release_held(m, EV_IDX(id));
-	else
-		tick(m);
+	release_held(m, EV_IDX(id)); /* the only kind */
 	m->in_dispatch = 0;
 	if (m->resched) {
 		struct mheap_ent r = {m->resched_t, m->seq++, id};
@@ -1512,12 +1565,20 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			/* a calendar event means a live source or a busy port */
 			if (idle_stop && !cal && !busy_work(m))
 				return RUN_DONE;
-			if (m->nheap > 0 && (!cal || m->heap[0].t < t)) {
-				if (m->heap[0].t > t_lim)
+			/* the first rare event: the heap's root or the tick,
+			 * by time then insertion number */
+			int tk = m->tick_t != UINT64_MAX &&
+				 (m->nheap == 0 || m->tick_t < m->heap[0].t ||
+				  (m->tick_t == m->heap[0].t && m->tick_seq < m->heap[0].seq));
+			if ((tk || m->nheap > 0) && (!cal || (tk ? m->tick_t : m->heap[0].t) < t)) {
+				if ((tk ? m->tick_t : m->heap[0].t) > t_lim)
 					return RUN_AT_LIMIT;
 				if (n == max_events)
 					return RUN_MAX_EVENTS;
-				dispatch_heap(m);
+				if (tk)
+					tick(m);
+				else
+					dispatch_heap(m);
 				continue;
 			}
 			if (!cal)
@@ -1812,6 +1873,11 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 		goto nomem;
 	m->far_t = UINT64_MAX;
 	m->heap_t = UINT64_MAX;
+	m->tick_t = UINT64_MAX;
+	m->tick_nq = m->np * MQ_SLOTS;
+	m->tick_k = m->cfg.marker_tick_queues;
+	if (m->tick_k == 0 || m->tick_k > m->tick_nq)
+		m->tick_k = m->tick_nq;
 	memset(m->cal_head, 0xff, sizeof(m->cal_head)); /* CAL_NONE */
 	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || cal_reserve(m, m->np + 1) < 0)
 		goto nomem;

@@ -219,17 +219,18 @@ struct msrc {
 _Static_assert(offsetof(struct msrc, next) == 0 && offsetof(struct msrc, trusted) < MODEL_LINE,
 	       "msrc line 0");
 
-/* A rare event (PFC release, marker tick) in the 4-ary heap. */
+/* A rare event (PFC release) in the 4-ary heap. */
 struct mheap_ent {
 	uint64_t t;
 	uint64_t seq; /* insertion number: ties run in insertion order */
 	uint32_t id;
 };
 
-/* The calendar's window of per-packet events in ns (a power of two, at
- * least 64) and its far events. */
+/* The calendar's window of per-packet events in ns (a power of two, 64
+ * to 4096: one summary word, cal_sum) and its far events. */
 #define CAL_W	 4096u
 #define CAL_MASK ((uint64_t)CAL_W - 1)
+_Static_assert(CAL_W >= 64 && CAL_W <= 4096 && (CAL_W & (CAL_W - 1)) == 0, "CAL_W");
 struct mfar {
 	uint64_t t;
 	uint32_t leaf;
@@ -259,25 +260,31 @@ struct model {
 	uint32_t nheap, heap_cap;
 	uint64_t heap_t;  /* time of the root, UINT64_MAX if none */
 	uint64_t run_lim; /* run_loop's time limit */
-	uint64_t stop_t;  /* min(heap_t, run_lim) */
+	uint64_t stop_t;  /* min(heap_t, tick_t, run_lim) */
 	uint64_t seq;
 	uint32_t cur_id; /* heap event being dispatched */
 	uint8_t in_dispatch, resched;
 	uint64_t resched_t; /* heap events */
 	/* the calendar of per-packet events (model.c) */
 	uint64_t cbase;		       /* window start */
-	uint32_t cal_n;		       /* events in buckets */
 	uint32_t cal_head[CAL_W];      /* per bucket: its first leaf */
 	uint32_t *cal_next;	       /* per leaf: next leaf in its bucket */
 	uint64_t cal_bits[CAL_W / 64]; /* bit per non-empty bucket, and per
 					  bucket emptied since the scan passed */
+	uint64_t cal_sum;	       /* bit per non-zero word of cal_bits (a
+					  bit may outlive its word's last one
+					  until cal_peek leaves the word) */
 	struct mfar *far;	       /* events CAL_W ns or more ahead (binary heap) */
 	uint64_t far_t;		       /* the earliest of them, UINT64_MAX if none */
 	uint32_t nfar, cal_cap;
 	struct msrc *srcs;
 	uint32_t nsrc, src_cap, src_live;
+	/* the background marker tick (model.c, tick()): not in the heap, a
+	 * time and an insertion number of its own */
 	uint8_t tick_armed;
-	uint32_t tick_pos; /* next queue (port * MQ_SLOTS + slot) to refresh */
+	uint32_t tick_pos;	   /* next queue (port * MQ_SLOTS + slot) to refresh */
+	uint32_t tick_nq, tick_k;  /* queue positions, refreshed per tick */
+	uint64_t tick_t, tick_seq; /* next tick; tick_t UINT64_MAX: not armed */
 
 	/* packet pool */
 	struct mpkt *free_list;

@@ -2,8 +2,8 @@
  * test_model_basic.c - fidelity tests of the switch model against closed
  * forms: conservation and zero-when-idle (a), constant load (b), 2:1
  * incast at line rate (c), seed 004 non-tagged latency and the seed 000
- * FIG 7 marker trace (f), determinism (i), the engine's event order,
- * peak read windows.
+ * FIG 7 marker trace (f), determinism (i), the engine's event order
+ * (dense and sparse), peak read windows.
  */
 #include "config.h"
 
@@ -534,7 +534,13 @@ END_TEST
  * t = 700, 2000, 3300, 4500, 5800, 7100.  When A leaves at 7216 the
  * delay it hands on is the one of the last refresh, at 7100; read at 7300
  * the delay is max(7300 - 7000, 7100) = 7100.  Refreshing every queue at
- * every tick, the last refresh is at 7200: 7200. */
+ * every tick, the last refresh is at 7200: 7200.  16 per tick (whole
+ * ports): tick j visits port j mod 4, port 2 at j = 2, 6, .., 70, the
+ * last before 7216 at 7100: 7100; 32 per tick: ports 2 and 3 at odd j,
+ * t = 200, 400, .., 7200: 7200.  Then B departs at 2 x 7216 = 14432: the
+ * ticks at 100 .. 14400 find something buffered, the one at 14500 nothing
+ * and stops: 145 ticks, with 2 arrivals and 2 departures 149 engine
+ * events, and no more later. */
 static void marker_tick_case(uint32_t per_tick, uint64_t want)
 {
 	struct model_config cfg;
@@ -555,12 +561,22 @@ static void marker_tick_case(uint32_t per_tick, uint64_t want)
 	ck_assert_int_eq(model_read_delay(m, 0, 2, 0, 0, &d), 0);
 	ck_assert_uint_eq(d.mk_delay_ns, want);
 	ck_assert_uint_eq(d.mk_max_ns, want);
+	struct model_stats st;
+	model_advance_to(m, 20000);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.copies_departed, 2);
+	ck_assert_uint_eq(st.n_events_processed, 149);
+	model_advance_to(m, 40000);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.n_events_processed, 149);
 	model_free(m);
 }
 
 START_TEST(test_marker_tick_round_robin)
 {
 	marker_tick_case(5, 7100);
+	marker_tick_case(16, 7100);
+	marker_tick_case(32, 7200);
 	marker_tick_case(0, 7200);   /* all */
 	marker_tick_case(100, 7200); /* more than the 64 positions: all */
 }
@@ -669,6 +685,33 @@ static void order_trace(void *arg, const struct model_trace *tr)
 	l->n++;
 }
 
+/* The departures of the streams that add() adds to an nports-port 10G
+ * switch, run to the end with model_run or (bounded) one event at a time
+ * with model_advance_bounded (returns its calls; the switch is then
+ * audited, found empty and freed). */
+static unsigned order_run(unsigned nports, void (*add)(struct model *), int bounded,
+			  struct order_log *l)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, nports, G10), 0);
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	memset(l, 0, sizeof(*l));
+	model_set_trace(m, order_trace, l);
+	add(m);
+	unsigned calls = 0;
+	if (bounded) {
+		while (model_advance_bounded(m, 5000000, 1) == 1)
+			calls++;
+	} else {
+		ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	}
+	audit_ok(m);
+	all_zero(m);
+	model_free(m);
+	return calls;
+}
+
 /*
  * Event order of the engine, by hand: 10G ports, 1000-byte packets take
  * (1000 + 20) * 8 / 10G = 816 ns.  Port 0 sends two packets to port 1 at
@@ -679,29 +722,22 @@ static void order_trace(void *arg, const struct model_trace *tr)
  * idle gaps): each departs 816 ns after its arrival.  The same with
  * model_run, and with model_advance_bounded one event at a time.
  */
+static void event_order_add(struct model *m)
+{
+	order_stream(m, 0, 1, 1000, 816, 2);
+	order_stream(m, 2, 3, 10000, 1e6, 5);
+}
+
 START_TEST(test_event_order)
 {
 	static const uint64_t dep[7] = {1816, 2632, 10816, 1010816, 2010816, 3010816, 4010816};
 	for (int bounded = 0; bounded < 2; bounded++) {
-		struct model_config cfg;
-		ck_assert_int_eq(tcfg_simple(&cfg, 4, G10), 0);
-		struct model *m = tmodel(&cfg);
-		model_config_release(&cfg);
 		struct order_log l;
-		memset(&l, 0, sizeof(l));
-		model_set_trace(m, order_trace, &l);
-		order_stream(m, 0, 1, 1000, 816, 2);
-		order_stream(m, 2, 3, 10000, 1e6, 5);
-		if (bounded) {
-			unsigned calls = 0;
-			while (model_advance_bounded(m, 5000000, 1) == 1)
-				calls++;
-			/* 7 arrivals and 7 departures at least (the marker
-			 * tick may add events of its own) */
+		unsigned calls = order_run(4, event_order_add, bounded, &l);
+		/* 7 arrivals and 7 departures at least (the marker tick may
+		 * add events of its own) */
+		if (bounded)
 			ck_assert_uint_ge(calls, 14);
-		} else {
-			ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
-		}
 		ck_assert_uint_eq(l.n, 7);
 		for (unsigned i = 0; i < 7; i++) {
 			ck_assert_uint_eq(l.t[i], dep[i]);
@@ -709,9 +745,45 @@ START_TEST(test_event_order)
 			ck_assert_uint_eq(l.depth[i], 0);
 			ck_assert_uint_eq(l.in[i], i < 2 ? 0 : 2);
 		}
-		audit_ok(m);
-		all_zero(m);
-		model_free(m);
+	}
+}
+END_TEST
+
+/*
+ * Sparse events: the calendar's scan (its summary of non-empty words)
+ * finds the next event several words ahead, round the end of its window
+ * (4096 ns) and, with nothing left in the window, jumps to the first far
+ * event.  1000-byte packets, 816 ns each at 10G, each on a port of its
+ * own, so each departs 816 ns after it arrived.  Port 0 -> 1 from 100
+ * every 3000 ns (4), port 2 -> 3 from 2000 every 5000 ns (3, beyond the
+ * window), port 4 -> 5 from 4000 every 900 ns (3), port 6 -> 7 once at
+ * 20000 (alone in the far events from 12816 on).  Departures, by hand:
+ * 916 (0), 2816 (2), 3916 (0), 4816 (4), 5716 (4), 6616 (4), 6916 (0),
+ * 7816 (2), 9916 (0), 12816 (2), 20816 (6).  The same one event at a
+ * time (model_advance_bounded).
+ */
+static void sparse_add(struct model *m)
+{
+	order_stream(m, 0, 1, 100, 3000, 4);
+	order_stream(m, 2, 3, 2000, 5000, 3);
+	order_stream(m, 4, 5, 4000, 900, 3);
+	order_stream(m, 6, 7, 20000, 1000, 1);
+}
+
+START_TEST(test_sparse_events)
+{
+	static const uint64_t dep[11] = {916,  2816, 3916, 4816,  5716, 6616,
+					 6916, 7816, 9916, 12816, 20816};
+	static const uint16_t in[11] = {0, 2, 0, 4, 4, 4, 0, 2, 0, 2, 6};
+	for (int bounded = 0; bounded < 2; bounded++) {
+		struct order_log l;
+		order_run(8, sparse_add, bounded, &l);
+		ck_assert_uint_eq(l.n, 11);
+		for (unsigned i = 0; i < 11; i++) {
+			ck_assert_uint_eq(l.t[i], dep[i]);
+			ck_assert_uint_eq(l.t_arr[i], dep[i] - 816);
+			ck_assert_uint_eq(l.in[i], in[i]);
+		}
 	}
 }
 END_TEST
@@ -803,6 +875,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_marker_tick_round_robin);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_event_order);
+	tcase_add_test(tc, test_sparse_events);
 	tcase_add_test(tc, test_windows);
 	tcase_add_test(tc, test_config_errors);
 	suite_add_tcase(s, tc);

@@ -574,7 +574,8 @@ struct model_event {
 int model_set_queue_events(struct model *m, uint32_t port, unsigned queue, int mc, unsigned flags,
 			   struct model_err *err);
 
-/* Take up to max events, oldest first; returns how many. */
+/* Take up to max events, oldest first; returns how many.  Only the first
+ * hdr_len bytes of each event's hdr are written. */
 size_t model_events_read(struct model *m, struct model_event *ev, size_t max);
 
 /* ------------------------------------------------------------------ */

@@ -1109,7 +1109,7 @@ static void tx_done(struct model *m, unsigned port)
 	q->sum += soj;
 	if (soj > q->max)
 		q->max = soj;
-	m->qcold[qindex(P, s)].hist[log2_bucket(soj)]++;
+	m->qcold[q->qidx].hist[log2_bucket(soj)]++;
 
 	P->ctr.out_octets += cp->len;
 	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 1);
@@ -1234,11 +1234,12 @@ static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P
 	}
 }
 
-/* A packet reaches the switch (last bit in) now; b is consumed.  The
- * unicast path is here, the rarer ones in the functions above. */
-static inline __attribute__((always_inline)) void arrive(struct model *m, struct mpkt *b)
+/* A packet reaches the switch (last bit in) now; b is consumed.  P is
+ * its ingress port, g its PG there.  The unicast path is here, the rarer
+ * ones in the functions above. */
+static inline __attribute__((always_inline)) void arrive(struct model *m, struct mpkt *b,
+							 struct mport *P, struct mpg *g)
 {
-	struct mport *P = &m->ports[b->in_port];
 	b->t_arr = m->now;
 	b->refs = 0;
 	b->body = b;
@@ -1257,7 +1258,6 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 		return;
 	}
 	/* ingress admission */
-	struct mpg *g = &P->pg[b->pg];
 	uint32_t pg_grow = 0;
 	int hdrm = 0, ok = m->cells_used + b->cells <= m->cfg.total_cells;
 	if (ok && !pg_fits(m, g, b->cells, &pg_grow)) {
@@ -1329,7 +1329,7 @@ static void offer(struct model *m, struct model_pkt *const *next)
 		}
 		return;
 	}
-	arrive(m, b);
+	arrive(m, b, P, g);
 }
 
 static void release_held(struct model *m, unsigned idx)
@@ -1352,7 +1352,7 @@ static void release_held(struct model *m, unsigned idx)
 	if (g->hold_head == NULL)
 		g->hold_tail = NULL;
 	m->st.held--;
-	arrive(m, b);
+	arrive(m, b, P, g);
 	if (g->hold_head != NULL) {
 		/* the next one follows at the sender's line rate */
 		struct mpkt *n = g->hold_head;
@@ -1824,6 +1824,8 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 			init_peaks(m, &P->q[s].pk, model_q_alloc(m, &P->q[s]));
 	P->qbase = m->nq;
 	m->nq += P->n_ucq + P->n_mcq;
+	for (unsigned s = 0; s < MQ_SLOTS; s++)
+		P->q[s].qidx = qindex(P, s);
 	init_peaks(m, &P->ing_uc, model_sum_alloc(m, &P->sum_pg, 0));
 	init_peaks(m, &P->ing_mc, model_sum_alloc(m, &P->sum_pg, 0));
 	init_peaks(m, &P->egr_uc, model_sum_alloc(m, &P->sum_uc, 1));

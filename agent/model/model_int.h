@@ -127,6 +127,7 @@ struct mqueue {
 	uint64_t mk_max, nt_latest, nt_max, nt_count;
 	/* DWRR */
 	uint32_t quantum;
+	uint32_t qidx; /* its qindex() (m->qcold), set with its port's qbase */
 	int64_t deficit;
 	/* WRED */
 	uint32_t wred_min, wred_max;
@@ -200,7 +201,7 @@ _Static_assert(offsetof(struct mport, ctr.out_mcast) + 8 <= 3 * MODEL_LINE, "mpo
 
 /* Packets a source's buffer holds (taken MSRC_BATCH at a time from a
  * source with next_batch, one at a time from the others). */
-#define MSRC_BATCH 16
+#define MSRC_BATCH 64
 
 /* A source: line 0 is what a packet uses (where its next packet is and
  * how to get more), then the source as given, then its packets.  next

@@ -21,6 +21,7 @@
 
 #include "agent/addr.h"
 #include "agent/conf.h"
+#include "agent/confval.h"
 #include "agent/flowsample.h"
 #include "agent/model/scenario.h"
 #include "proto/sflow.h"
@@ -715,8 +716,8 @@ static char *read_file(const char *path)
 	return buf;
 }
 
-/* Parse text; path names it in messages. */
-static struct conf *conf_parse(const char *path, const char *text, char *err, size_t errlen)
+/* conf_parse on text whose comments are blanked (conf_blank_comments). */
+static struct conf *conf_parse_clean(const char *path, const char *text, char *err, size_t errlen)
 {
 	struct conf_sink sink = {err, errlen, 0, NULL};
 	struct conf *c;
@@ -779,6 +780,23 @@ static struct conf *conf_parse(const char *path, const char *text, char *err, si
 		conf_free(c);
 		return NULL;
 	}
+	return c;
+}
+
+/* Parse the text of a config file (path names it in messages).  Its
+ * comments are blanked first: libconfuse 3.3 miscounts the lines after
+ * them, and every FILE:LINE after a comment would be wrong. */
+static struct conf *conf_parse(const char *path, const char *text, char *err, size_t errlen)
+{
+	char *clean = conf_blank_comments(text);
+	struct conf *c;
+
+	if (!clean) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	c = conf_parse_clean(path, clean, err, errlen);
+	free(clean);
 	return c;
 }
 

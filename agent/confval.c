@@ -16,6 +16,60 @@
 #include <string.h>
 #include <strings.h>
 
+/* ---- comments ---- */
+
+/* Blank text[i .. j) but its newlines. */
+static void blank(char *t, size_t i, size_t j)
+{
+	for (; i < j; i++)
+		if (t[i] != '\n')
+			t[i] = ' ';
+}
+
+char *conf_blank_comments(const char *text)
+{
+	size_t n = strlen(text), i = 0;
+	char *t = malloc(n + 1);
+
+	if (!t)
+		return NULL;
+	memcpy(t, text, n + 1);
+	while (i < n) {
+		char c = t[i];
+		int tok = i == 0 || strchr(" \t\r\n={}(),", t[i - 1]) != NULL;
+		size_t j = i;
+
+		if (c == '"' || c == '\'') {
+			for (j = i + 1; j < n && t[j] != c; j++)
+				if (t[j] == '\\' && j + 1 < n)
+					j++;
+			i = j < n ? j + 1 : n;
+			continue;
+		}
+		if (c == '#' || (tok && c == '/' && t[i + 1] == '/')) {
+			while (j < n && t[j] != '\n')
+				j++;
+			blank(t, i, j);
+			i = j;
+			continue;
+		}
+		if (tok && c == '/' && t[i + 1] == '*') {
+			for (j = i + 2; j < n && !(t[j] == '*' && t[j + 1] == '/'); j++)
+				;
+			if (j >= n) {
+				/* not closed: left for libconfuse to report */
+				i += 2;
+				continue;
+			}
+			blank(t, i, j + 2);
+			i = j + 2;
+			continue;
+		}
+		i++;
+	}
+	return t;
+}
+
 /* ---- raw values with their line ---- */
 
 int conf_val_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)

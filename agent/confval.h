@@ -29,6 +29,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- comments ---- */
+
+/*
+ * A copy of text with its comments blanked out (every byte of a comment
+ * but its newlines becomes a space), for libconfuse, whose 3.3 lexer
+ * counts the line of each # or // comment twice, so that every error after
+ * a comment named the wrong line.  What is a comment, as libconfuse reads
+ * it: # anywhere outside quotes; // and a C comment at the start of a
+ * token (after a blank, a line start or one of = { } ( ) ,).  Quoted
+ * strings ("..." and '...', with backslash escapes) are left alone.
+ * Returns NULL when out of memory; free() it.
+ */
+char *conf_blank_comments(const char *text);
+
 /* ---- raw values with their line ---- */
 
 struct conf_val {

@@ -207,7 +207,7 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		struct model_port_config *p;
 		char *end;
 		long pn;
-		uint64_t sp;
+		uint64_t sp = 0;
 
 		errno = 0;
 		pn = strtol(t, &end, 10);
@@ -1046,10 +1046,12 @@ static int parse_text(const char *text, const char *name, const struct model_sce
 {
 	cfg_opt_t top[] = {CFG_SEC("model", model_opts, CFGF_NONE), CFG_END()};
 	unsigned nkept = 0;
-	char *only = only_model(text, &nkept);
+	char *clean = conf_blank_comments(text); /* right line numbers */
+	char *only = clean ? only_model(clean, &nkept) : NULL;
 	cfg_t *root;
 	int rc;
 
+	free(clean);
 	memset(sc, 0, sizeof(*sc));
 	if (!only) {
 		snprintf(err, errlen, "%s: out of memory", name);

@@ -791,6 +791,7 @@ int vis_conf_parse_text(const char *text, const char *name, struct vis_config *v
 {
 	cfg_opt_t opts[] = {CFG_SEC("visibility", vis_conf_opts(), CFGF_MULTI), CFG_END()};
 	cfg_t *cfg = cfg_init(opts, CFGF_NONE);
+	char *clean;
 	int r;
 
 	vis_config_init(vc);
@@ -798,7 +799,15 @@ int vis_conf_parse_text(const char *text, const char *name, struct vis_config *v
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	if (cfg_parse_buf(cfg, text) != CFG_SUCCESS) {
+	clean = conf_blank_comments(text); /* right line numbers */
+	if (!clean) {
+		cfg_free(cfg);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	r = cfg_parse_buf(cfg, clean);
+	free(clean);
+	if (r != CFG_SUCCESS) {
 		snprintf(err, errlen, "%s: syntax error in the visibility section", name);
 		cfg_free(cfg);
 		return -1;

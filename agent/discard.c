@@ -59,7 +59,9 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	sflow_enc_sampled_header(&w, &s, &sh);
 
 	if (ev->queue != UINT32_MAX) {
-		if (p->out_ifindex != 0)
+		/* 0:1036 numbers unicast queues only (as in flow samples): a
+		 * multicast queue's drop leaves it out */
+		if (p->out_ifindex != 0 && !ev->multicast)
 			sflow_enc_egress_queue(&w, &s, ev->queue);
 		sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
 	}

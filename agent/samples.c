@@ -467,7 +467,11 @@ void bsf_samples_header(struct sflow_sampled_header *sh, const uint8_t *hdr, uin
 void bsf_samples_vis_record(const struct vis_event *ev, struct sflow_own_vis_event *o)
 {
 	int congestion = ev->type == VIS_EV_CONGESTION_START || ev->type == VIS_EV_CONGESTION_END;
-	int port_scope = (ev->flags & VIS_EVF_PORT_SCOPE) || ev->queue == VIS_NONE;
+	/* the port-scope flag says the event is about the whole port; an
+	 * event whose queue is unknown (a drop before queueing) has queue
+	 * unknown without it */
+	int port_scope = (ev->flags & VIS_EVF_PORT_SCOPE) != 0;
+	int no_queue = port_scope || ev->queue == VIS_NONE;
 	int drop = ev->type == VIS_EV_DROP;
 
 	memset(o, 0, sizeof *o);
@@ -494,14 +498,14 @@ void bsf_samples_vis_record(const struct vis_event *ev, struct sflow_own_vis_eve
 		o->flags |= SFLOW_OWN_VIS_FLAG_LAST;
 	if (port_scope)
 		o->flags |= SFLOW_OWN_VIS_FLAG_PORT_SCOPE;
-	else if (ev->queue >= BSF_MAX_QUEUES)
+	else if (!no_queue && ev->queue >= BSF_MAX_QUEUES)
 		o->flags |= SFLOW_OWN_VIS_FLAG_MULTICAST;
 	o->level = ev->level;
 	o->severity = ev->severity;
 	o->tag = ev->tag;
 	o->event_id = ev->event_id;
 	o->own_id = ev->own_id;
-	o->queue = port_scope ? SFLOW_OWN_UNKNOWN32 : ev->queue % BSF_MAX_QUEUES;
+	o->queue = no_queue ? SFLOW_OWN_UNKNOWN32 : ev->queue % BSF_MAX_QUEUES;
 	o->reason = ev->type == VIS_EV_FORENSICS || drop ? ev->reason : 0;
 	o->depth = sflow_own_u32(ev->depth_bytes);
 	o->delay = drop ? 0 : sflow_own_u32(ev->delay_ns);

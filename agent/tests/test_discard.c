@@ -152,6 +152,15 @@ START_TEST(test_layout_egress)
 	ck_assert_uint_eq(r->u.header.stripped, 4);
 	ck_assert_uint_eq(r->u.header.frame_length, 1024);
 	sflow_datagram_free(&d);
+
+	/* a drop on a multicast queue: no 0:1036 (it numbers unicast
+	 * queues), the depth still: 192 - 12 = 180, 4 records */
+	ev.multicast = 1;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 180);
+	ck_assert_uint_eq(be32(buf + 36), 4);
+	ck_assert_uint_eq(be32(buf + 124), 1040);
+	ck_assert_uint_eq(be32(buf + 132), 65536);
 }
 END_TEST
 

@@ -886,11 +886,12 @@ START_TEST(drop_record)
 	ck_assert_uint_eq(o.peak, 0);
 	ck_assert_uint_eq(o.peak_time_ns, UINT64_MAX);
 	ck_assert_uint_eq(o.duration_ns, 0);
-	/* unknown queue: port scope, queue all ones */
+	/* unknown queue (a drop before queueing): queue all ones, and not
+	 * port scope (bit 2 is for events about the whole port) */
 	ev.queue = VIS_NONE;
 	ev.depth_bytes = UINT64_MAX;
 	bsf_samples_vis_record(&ev, &o);
-	ck_assert_uint_eq(o.flags, SFLOW_OWN_VIS_FLAG_PORT_SCOPE);
+	ck_assert_uint_eq(o.flags, 0);
 	ck_assert_uint_eq(o.queue, 0xFFFFFFFFu);
 	ck_assert_uint_eq(o.depth, 0xFFFFFFFFu);
 	/* a drop is never an E:1 sample of its own */

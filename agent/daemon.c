@@ -99,13 +99,25 @@ static uint64_t drop_events_lost(const struct bsf_daemon *d)
  * every drop the backend saw; with a drop sampler, less those it filtered
  * by intent (not eligible, duplicate, flow filter), which are neither
  * sent nor counted. */
+/* Encode drop e as a 0:5 with p and queue it for export: 1, or 0 if it
+ * does not fit a datagram (datagram_bytes). */
+static int encode_add_drop(struct bsf_daemon *d, const struct bsf_discard_params *p,
+			   const struct bsf_event *e)
+{
+	uint8_t buf[BSF_DISCARD_SCRATCH];
+	size_t len = 0;
+
+	return bsf_discard_encode(p, e, buf, sizeof buf, &len) == SFLOW_OK &&
+	       export_add(d->x, buf, len) == 0;
+}
+
 static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
 {
 	const struct bsf_discard_conf *dc = &d->drops.conf;
 	struct bsf_discard_params p;
-	uint8_t buf[BSF_DISCARD_SCRATCH];
-	size_t len = 0;
+	uint64_t n;
 	unsigned tr;
+	int ok;
 
 	enum bsf_discard_verdict v = bsf_discard_offer(&d->drops, e->t_ns, &tr);
 
@@ -130,12 +142,27 @@ static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
 	p.out_ifindex = ifindex_of(d, e->out_port);
 	p.header_bytes = d->flows.header_bytes;
 	bsf_visx_drop_params(&d->vis, &p); /* a sampled drop: its own record */
-	if (bsf_discard_encode(&p, e, buf, sizeof buf, &len) != SFLOW_OK ||
-	    export_add(d->x, buf, len) < 0) {
+	ok = encode_add_drop(d, &p, e);
+	if (!ok && p.vis) {
+		/* too big for datagram_bytes with bsflowd's own record: sent
+		 * without it (bsflowd.conf(5), datagram_bytes) */
+		p.vis = NULL;
+		ok = encode_add_drop(d, &p, e);
+		if (ok && bsf_ratelimit_hit(&d->drop_fit_rl, bsf_now_ns(), &n))
+			log_warnx(
+			    "drop notifications: own visibility_event record left out of %llu "
+			    "notification(s): datagram_bytes (%u) too small for it",
+			    (unsigned long long)n, d->conf ? d->conf->datagram_bytes : 0);
+	}
+	if (!ok) {
 		/* not sent after all: count it with the suppressed ones, so
 		 * that sent + drops stays equal to the drops offered */
 		d->drops.sent--;
 		d->drops.suppressed_rate++;
+		if (bsf_ratelimit_hit(&d->drop_fit_rl, bsf_now_ns(), &n))
+			log_warnx("drop notifications: %llu not sent: datagram_bytes (%u) too "
+				  "small for them (counted in the drops field)",
+				  (unsigned long long)n, d->conf ? d->conf->datagram_bytes : 0);
 		return;
 	}
 	d->discard_seq++;
@@ -251,6 +278,7 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 		bsf_discard_limiter_init(&d->drops, &dc);
 	}
 	d->discard_seq = 1;
+	bsf_ratelimit_init(&d->drop_fit_rl, 60ull * 1000000000ull);
 	return 0;
 }
 

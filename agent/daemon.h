@@ -32,6 +32,7 @@
 #include "agent/conf.h"
 #include "agent/discard.h"
 #include "agent/flowsample.h"
+#include "agent/log.h"
 #include "agent/visexport.h"
 
 struct event;
@@ -56,6 +57,7 @@ struct bsf_daemon {
 	struct bsf_flows flows;		  /* per-port sampling state */
 	struct bsf_discard_limiter drops; /* rate limit and circuit breaker */
 	uint32_t discard_seq;		  /* next 0:5 sequence number (device 2:1) */
+	struct bsf_ratelimit drop_fit_rl; /* log lines: a 0:5 too big for datagrams */
 	uint64_t flow_samples_sent, flow_samples_lost;
 	uint64_t drop_events_lost_closed; /* drop events lost by backends closed since */
 	/* visibility events and samplers (visexport.h) */

@@ -418,6 +418,68 @@ START_TEST(drops_rate_reasons_only)
 }
 END_TEST
 
+/* A sampled drop whose 0:5 does not fit datagram_bytes with bsflowd's own
+ * visibility_event record goes out without it.  0:5 of a drop with no
+ * header bytes: 8 (tag, length) + 28 (seven fields) + 4 (count) + 0:1 24
+ * + 0:1036 12 + 0:1040 12 + 0:1043 16 = 104 bytes; in a 28-byte datagram
+ * header, 132: within 200.  With E:1 (8 + 72): 212, over. */
+START_TEST(drop_too_big_for_own_record)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct bsf_event ev;
+	struct sflow_decode_opts opts = {.own_enterprise = SFLOW_ENT_OWN_DEFAULT};
+	uint8_t buf[9000];
+	unsigned port, n0 = 0, nrec = 0, nown = 0;
+	int s = test_udp_listener(&port);
+	ssize_t r;
+
+	start_daemon(&d, base, port, "datagram_bytes = 200\n",
+		     " sampler all {\n  every = 1\n }\n sample_drops = all\n");
+	memset(&ev, 0, sizeof ev);
+	ev.type = BSF_EV_DROP;
+	ev.reason = 259;
+	ev.in_port = 0;
+	ev.out_port = 1;
+	ev.queue = 2;
+	ev.frame_len = 100;
+	ev.depth_bytes = 4096;
+	ev.tc = UINT32_MAX;
+	ev.t_ns = 1 * SEC;
+	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 1);
+	export_flush(d.x);
+	while ((r = recv(s, buf, sizeof buf, MSG_DONTWAIT)) > 0) {
+		struct sflow_datagram dg;
+		struct sflow_decode_error err;
+
+		ck_assert_int_le(r, 200);
+		ck_assert_msg(sflow_decode(buf, (size_t)r, &opts, &dg, &err) == SFLOW_OK, "%s",
+			      err.msg);
+		for (uint32_t i = 0; i < dg.nsamples; i++) {
+			const struct sflow_sample *sm = &dg.samples[i];
+
+			if (sm->kind != SFLOW_SMP_DISCARD)
+				continue;
+			n0++;
+			nrec = sm->nrecords;
+			for (uint32_t j = 0; j < sm->nrecords; j++)
+				if (sm->records[j].tag >> 12 == SFLOW_ENT_OWN_DEFAULT)
+					nown++;
+			ck_assert_uint_eq(sm->length, 96); /* the body: 104 - 8 */
+		}
+		sflow_datagram_free(&dg);
+	}
+	ck_assert_uint_eq(n0, 1);
+	ck_assert_uint_eq(nrec, 4);
+	ck_assert_uint_eq(nown, 0);
+	ck_assert_uint_eq(d.drops.sent, 1);
+	ck_assert_uint_eq(d.drops.suppressed_rate, 0);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(s);
+}
+END_TEST
+
 /* A drop outside the ports the monitors watch (e.g. a CPU port, index 2
  * on the test plugin's 2 ports) raises no drop event: the feed says the
  * pipeline did not take it (the daemon then notifies it itself), and
@@ -462,6 +524,7 @@ int main(void)
 	tcase_add_test(tc, congestion_port_samples);
 	tcase_add_test(tc, drops_rate_reasons_only);
 	tcase_add_test(tc, drop_outside_ports_not_taken);
+	tcase_add_test(tc, drop_too_big_for_own_record);
 	suite_add_tcase(su, tc);
 	sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

@@ -219,7 +219,7 @@ static int p_match(struct conf_ctx *x, cfg_t *sec, struct vis_match *m)
 	if (p_set(x, sec, "ports", 65535, &m->ports) < 0 ||
 	    p_set(x, sec, "in_ports", 65535, &m->in_ports) < 0 ||
 	    p_set(x, sec, "queues", QUEUE_MAX, &m->queues) < 0 ||
-	    p_set(x, sec, "traffic_classes", 255, &m->tcs) < 0 ||
+	    p_set(x, sec, "traffic_classes", 7, &m->tcs) < 0 ||
 	    p_set(x, sec, "reasons", 0xffffffffLL, &m->reasons) < 0 ||
 	    p_set(x, sec, "src_ports", 65535, &m->sports) < 0 ||
 	    p_set(x, sec, "dst_ports", 65535, &m->dports) < 0 ||
@@ -284,6 +284,17 @@ static int do_delay(struct conf_ctx *x, cfg_t *sec, struct vis_conf_delay *d)
 					 v->text);
 		} else {
 			lv->threshold_ns = (int64_t)ns;
+			/* levels rise: a lower threshold after a higher one
+			 * could never be the level reported */
+			for (unsigned j = i; j-- > 0;) {
+				if (d->profile.lv[j].threshold_ns < 0)
+					continue;
+				if (d->profile.lv[j].threshold_ns >= lv->threshold_ns)
+					return conf_fail(x, v, "thresholds",
+							 "level %u (%s) is not above level %u",
+							 i + 1, v->text, j + 1);
+				break;
+			}
 		}
 		lv->tag = i + 1;
 		lv->severity = i + 1;
@@ -554,7 +565,8 @@ static int check_refs(struct conf_ctx *x, cfg_t *vsec, struct vis_config *vc)
 			}
 			if (steps >= VIS_CONF_DEPTH_MAX) {
 				conf_fail(x, cfg_getnptr(psec, "members", 0), "members",
-					  "chains and aggregates nest more than %d deep",
+					  "chains and aggregates nest more than %d levels deep "
+					  "(the bottom sampler counts)",
 					  VIS_CONF_DEPTH_MAX);
 				goto out;
 			}

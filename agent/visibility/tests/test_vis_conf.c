@@ -259,6 +259,17 @@ START_TEST(errors)
 	    "t.conf:4: visibility: delay_profile \"d\": tags: 1 tags for 2 thresholds");
 	bad("visibility {\n delay_profile d {\n  queues = {1}\n }\n}\n",
 	    "t.conf:3: visibility: delay_profile \"d\": thresholds: missing");
+	/* levels rise (-1 levels aside): 5us then 2us is refused, also past
+	 * a -1; equal too */
+	bad("visibility {\n delay_profile d {\n  thresholds = {5us, 2us}\n }\n}\n",
+	    "t.conf:3: visibility: delay_profile \"d\": thresholds: level 2 (2us) is not above "
+	    "level 1");
+	bad("visibility {\n delay_profile d {\n  thresholds = {5us, -1, 5us}\n }\n}\n",
+	    "t.conf:3: visibility: delay_profile \"d\": thresholds: level 3 (5us) is not above "
+	    "level 1");
+	/* traffic classes are 0..7 */
+	bad("visibility {\n sampler s {\n  traffic_classes = {8}\n }\n}\n",
+	    "t.conf:3: visibility: sampler \"s\": traffic_classes: 8 out of range (0..7)");
 	bad("visibility {\n congestion c {\n  high = 10\n  low = 20\n }\n}\n",
 	    "t.conf:4: visibility: congestion \"c\": low: 20 is above high (10)");
 	bad("visibility {\n congestion c {\n  scope = port\n  queues = {1}\n  high = 10\n }\n}\n",
@@ -359,7 +370,7 @@ START_TEST(errors_limits)
 				      k - 1);
 	snprintf(text + n, sizeof text - n, "}\n");
 	bad(text, "t.conf:67: visibility: sampler \"s16\": members: chains and aggregates nest "
-		  "more than 16 deep");
+		  "more than 16 levels deep (the bottom sampler counts)");
 }
 END_TEST
 

@@ -213,7 +213,8 @@ struct vis_event {
 	uint32_t level;	   /* high delay: 1-based level; others 0 */
 	uint32_t severity; /* high delay: the level's severity */
 	uint32_t tag;	   /* high delay: the level's tag */
-	uint64_t event_id; /* forensics: the drop's id; others their own id */
+	uint64_t event_id; /* forensics: the drop's id; congestion end: its
+			      start's id; others their own id */
 	uint64_t own_id;   /* this event's own id */
 	uint64_t t_ns;
 	uint32_t port, queue, in_port;

@@ -195,6 +195,11 @@ static void congestion_event(struct vis_monitors *m, const struct vis_pkt_event 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = change == VIS_CONG_START ? VIS_EV_CONGESTION_START : VIS_EV_CONGESTION_END;
 	ev.own_id = ev.event_id = m->next_id++;
+	/* an end carries its start's id: a collector pairs them by it */
+	if (change == VIS_CONG_START)
+		c->start_id = ev.own_id;
+	else
+		ev.event_id = c->start_id;
 	ev.t_ns = pe->t_ns;
 	ev.port = pe->port;
 	ev.queue = port_scope ? VIS_NONE : pe->queue;

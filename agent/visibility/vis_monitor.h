@@ -77,6 +77,7 @@ struct vis_congestion_st {
 	int on;
 	uint64_t start_ns, peak_bytes, peak_ns;
 	uint64_t starts, ends;
+	uint64_t start_id; /* the open episode's start event id (its end's event_id) */
 };
 
 enum vis_cong_change { VIS_CONG_NONE = 0, VIS_CONG_START = 1, VIS_CONG_END = 2 };

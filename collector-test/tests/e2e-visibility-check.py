@@ -226,7 +226,10 @@ def main():
                   (QFRAMES - 1) * FRAME <= b["bsf_peak_bytes"] <= QFRAMES * FRAME and
                   a["t"] <= b["bsf_peak_time_ns"] <= b["t"] and
                   dur == b["t"] - a["t"] and 89 * T <= dur <= 101 * T and
-                  a["bsf_queue"] == 0)
+                  a["bsf_queue"] == 0 and
+                  # the end carries its start's id
+                  b["bsf_event_id"] == a["bsf_own_id"] == a["bsf_event_id"] and
+                  b["bsf_own_id"] != a["bsf_own_id"])
             check(ok, "episode %d: start at +%.3f ms depth %d, peak %d at +%.1f us, end depth "
                   "%d, duration %.1f us (closed form ~%.1f us)" %
                   (k, (a["t"] - t0) / 1e6, a["bsf_depth_bytes"], b["bsf_peak_bytes"],

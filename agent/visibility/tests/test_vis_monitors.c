@@ -218,6 +218,10 @@ START_TEST(congestion_hysteresis)
 	ck_assert_uint_eq(k.ev[1].duration_ns, 70);
 	ck_assert_uint_eq(k.ev[1].depth_bytes, 1000);
 	ck_assert_uint_eq(k.ev[1].flags, 0);
+	/* the end carries its start's id, with an id of its own */
+	ck_assert_uint_eq(k.ev[0].event_id, k.ev[0].own_id);
+	ck_assert_uint_eq(k.ev[1].event_id, k.ev[0].own_id);
+	ck_assert_uint_ne(k.ev[1].own_id, k.ev[0].own_id);
 	/* low > high is refused */
 	ck_assert_int_eq(vis_monitors_set_queue_congestion(m, 0, 0, 100, 200), -1);
 	vis_monitors_free(m);

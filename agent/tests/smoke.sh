@@ -1,6 +1,7 @@
 #!/bin/sh
 # agent/tests/smoke.sh - integration smoke test of the bsflowd program:
-#  - `bsflowd -t` accepts the shipped etc/bsflowd.conf (exit 0);
+#  - `bsflowd -t` accepts the shipped etc/bsflowd.conf (exit 0), also
+#    with its visibility example uncommented;
 #  - it refuses a bad file with exit 1 and a FILE:LINE: message, and a
 #    missing -f file with exit 1;
 #  - usage errors exit 2;
@@ -24,6 +25,15 @@ if out=$("$BSFLOWD" -t -f "$top_srcdir/etc/bsflowd.conf" 2>&1); then
 	echo "ok: -t etc/bsflowd.conf: $out"
 else
 	bad "-t etc/bsflowd.conf exited $?: $out"
+fi
+
+# -t on the shipped file with its visibility example uncommented
+sed '/^#visibility {/,/^#}/s/^#//' "$top_srcdir/etc/bsflowd.conf" >"$tmp/vis.conf"
+if grep -q '^visibility {' "$tmp/vis.conf" &&
+	out=$("$BSFLOWD" -t -f "$tmp/vis.conf" 2>&1); then
+	echo "ok: -t etc/bsflowd.conf with its visibility example: $out"
+else
+	bad "-t etc/bsflowd.conf with its visibility example: $out"
 fi
 
 # -t on a bad file: exit 1 and FILE:LINE: message

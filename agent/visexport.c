@@ -94,6 +94,7 @@ static void emit(struct bsf_visx *v, const struct vis_event *ev)
 	}
 	e = *ev;
 	e.flags &= ~(uint32_t)VIS_EVF_SAMPLE_PORT;
+	v->port_samples_asked++;
 	if (!v->port_sample_t || !v->dev || ev->port >= v->dev->nports) {
 		v->port_samples_failed++;
 	} else if ((last = v->port_sample_t[ev->port]) != 0 && ev->t_ns >= last &&
@@ -122,8 +123,10 @@ static void hold(struct bsf_visx *v, const struct vis_event *ev)
 		if (!n) {
 			struct vis_event e = *ev;
 
-			if (e.flags & VIS_EVF_SAMPLE_PORT)
+			if (e.flags & VIS_EVF_SAMPLE_PORT) {
+				v->port_samples_asked++;
 				v->port_samples_failed++;
+			}
 			e.flags &= ~(uint32_t)VIS_EVF_SAMPLE_PORT;
 			send_event(v, &e);
 			return;
@@ -327,8 +330,10 @@ void bsf_visx_commit_backend(struct bsf_visx *v, struct bsf_visx_backend *nb)
 	for (size_t i = 0; i < v->n_held; i++) {
 		struct vis_event *e = &v->held[i];
 
-		if (e->flags & VIS_EVF_SAMPLE_PORT)
+		if (e->flags & VIS_EVF_SAMPLE_PORT) {
+			v->port_samples_asked++;
 			v->port_samples_failed++;
+		}
 		e->flags &= ~(uint32_t)VIS_EVF_SAMPLE_PORT;
 		send_event(v, e);
 	}
@@ -365,6 +370,12 @@ void bsf_visx_set_pipeline(struct bsf_visx *v, struct vis_pipeline *p, int drop_
 	vis_pipeline_free(v->p);
 	v->p = p;
 	v->drop_routed = p && drop_routed;
+	/* the status counts start again with the pipeline's statistics (the
+	 * drops lost for rate reasons do not: they are the 0:5 drops field) */
+	memset(v->sent, 0, sizeof v->sent);
+	memset(v->lost, 0, sizeof v->lost);
+	v->port_samples_asked = v->port_samples = 0;
+	v->port_samples_failed = v->port_samples_skipped = 0;
 }
 
 void bsf_visx_forget(struct bsf_visx *v)
@@ -668,11 +679,11 @@ void bsf_visx_log_status(const struct bsf_visx *v)
 				(unsigned long long)v->sent[t], (unsigned long long)v->lost[t]);
 	}
 	log_notice("status: visibility events: %s", line);
-	log_notice("status: visibility: %llu congestion starts asked for an out-of-cycle port "
-		   "sample (none for those sampled out): %llu sent, %llu skipped (within a "
-		   "second of the port's previous one), %llu not sent; drop events sampled "
-		   "out for rate reasons %llu",
-		   (unsigned long long)ps.port_samples, (unsigned long long)v->port_samples,
+	log_notice("status: visibility: %llu congestion starts passed and asked for an "
+		   "out-of-cycle port sample: %llu sent, %llu skipped (within a second of the "
+		   "port's previous one), %llu not sent; drop events sampled out for rate "
+		   "reasons since bsflowd started (the 0:5 drops field): %llu",
+		   (unsigned long long)v->port_samples_asked, (unsigned long long)v->port_samples,
 		   (unsigned long long)v->port_samples_skipped,
 		   (unsigned long long)v->port_samples_failed,
 		   (unsigned long long)bsf_visx_drops_lost(v));

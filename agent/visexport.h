@@ -114,8 +114,10 @@ struct bsf_visx {
 	const struct bsf_event *cur;	     /* the backend event being fed */
 	const struct vis_event *cur_drop;    /* the drop handed to the drop callback */
 	struct sflow_own_vis_event drop_rec; /* its record (bsf_visx_drop_params) */
-	/* counts, by enum vis_event_type */
+	/* counts since the pipeline was built (as its own statistics), by
+	 * enum vis_event_type */
 	uint64_t sent[VIS_EV_NTYPES], lost[VIS_EV_NTYPES];
+	uint64_t port_samples_asked; /* passed congestion starts that ask for one */
 	uint64_t port_samples, port_samples_failed;
 	uint64_t port_samples_skipped; /* within a second of the port's previous one */
 	uint64_t depths_fed;

@@ -366,6 +366,12 @@ START_TEST(congestion_port_samples)
 	ck_assert_uint_eq(d.vis.port_samples, 3);
 	ck_assert_uint_eq(d.vis.port_samples_skipped, 1);
 	ck_assert_uint_eq(d.vis.port_samples_failed, 0);
+	/* the 4 passed starts asked: sent + skipped + not sent */
+	ck_assert_uint_eq(d.vis.port_samples_asked, 4);
+	/* a new pipeline: the status counts start again */
+	bsf_visx_set_pipeline(&d.vis, NULL, 0);
+	ck_assert_uint_eq(d.vis.port_samples_asked + d.vis.port_samples, 0);
+	ck_assert_uint_eq(d.vis.sent[VIS_EV_CONGESTION_START], 0);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	close(fd);

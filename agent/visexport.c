@@ -249,6 +249,41 @@ void bsf_visx_fini(struct bsf_visx *v)
 	memset(v, 0, sizeof *v);
 }
 
+/* Warn about a port list of the visibility section that names none of the
+ * backend's nports ports (nothing it selects is ever watched). */
+static void warn_no_port(const char *file, const char *what, const char *name,
+			 const struct vis_set *ports, uint32_t nports)
+{
+	uint32_t lo = UINT32_MAX;
+
+	if (ports->n == 0) /* all */
+		return;
+	for (uint32_t i = 0; i < ports->nr; i++)
+		if (ports->r[i].lo < lo)
+			lo = ports->r[i].lo;
+	if (lo >= nports)
+		log_warnx("%s: visibility: %s%s%s%s: ports: none of them is one of the "
+			  "backend's %u ports (0..%u): it never applies",
+			  file, what, name ? " \"" : "", name ? name : "", name ? "\"" : "", nports,
+			  nports - 1);
+}
+
+static void warn_ports(const char *file, const struct vis_config *vc, uint32_t nports)
+{
+	if (vc->forensics)
+		warn_no_port(file, "forensics_ports", NULL, &vc->forensics_ports, nports);
+	if (vc->has_eligibility)
+		warn_no_port(file, "eligible", NULL, &vc->eligibility.ports, nports);
+	for (size_t i = 0; i < vc->n_delay; i++)
+		warn_no_port(file, "delay_profile", vc->delay[i].name, &vc->delay[i].ports, nports);
+	for (size_t i = 0; i < vc->n_congestion; i++)
+		warn_no_port(file, "congestion", vc->congestion[i].name, &vc->congestion[i].ports,
+			     nports);
+	for (size_t i = 0; i < vc->n_samplers; i++)
+		warn_no_port(file, "sampler", vc->samplers[i].c.name,
+			     &vc->samplers[i].c.match.ports, nports);
+}
+
 int bsf_visx_build(struct bsf_visx *v, const struct vis_config *vc,
 		   const struct bsf_device_desc *dev, const char *file, struct vis_pipeline **out,
 		   char *err, size_t errlen)
@@ -269,6 +304,7 @@ int bsf_visx_build(struct bsf_visx *v, const struct vis_config *vc,
 		snprintf(err, errlen, "%s: %s", file, msg);
 		return -1;
 	}
+	warn_ports(file, vc, dev->nports);
 	return 0;
 }
 

@@ -5,6 +5,8 @@
 #  - it refuses a bad file with exit 1 and a FILE:LINE: message, and a
 #    missing -f file with exit 1;
 #  - usage errors exit 2;
+#  - a visibility port list naming none of the backend's ports is warned
+#    about;
 #  - `bsflowd -d --run-for 2` sends at least one datagram to a collector
 #    port on 127.0.0.1 that a tiny python3 listener counts, and exits 0.
 # Skips (77) without python3.  The decoding end-to-end tests are in
@@ -114,6 +116,20 @@ if [ $rc -eq 0 ] && [ "${n:-0}" -ge 1 ] && [ "$n" = "$ok" ]; then
 	echo "ok: --run-for 2: exit 0, $n datagrams ($samples samples) received"
 else
 	bad "--run-for 2: exit $rc, listener saw: $(cat "$tmp/count")"
+	cat "$tmp/out"
+fi
+
+# a visibility port list naming none of the backend's ports: a warning
+# that names it (4 ports: 0..3), and the daemon runs
+sed 's/^polling_interval = 1$/polling_interval = 0/' "$tmp/run.conf" >"$tmp/vis.conf"
+printf 'visibility {\n\tdelay_profile p {\n\t\tthresholds = {5us}\n\t\tports = {4-5000}\n\t}\n}\n' \
+	>>"$tmp/vis.conf"
+if "$BSFLOWD" -d -f "$tmp/vis.conf" --run-for 1 >"$tmp/out" 2>&1 &&
+	grep -q 'visibility: delay_profile "p": ports: none of them is one of the backend.s 4 ports (0..3)' \
+		"$tmp/out"; then
+	echo "ok: a visibility port list outside the backend's ports is warned about"
+else
+	bad "no warning for ports = {4-5000} on 4 ports:"
 	cat "$tmp/out"
 fi
 exit $fail

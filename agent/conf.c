@@ -38,7 +38,7 @@ static struct conf_sink *conf_cur_sink;
 static void conf_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
 {
 	struct conf_sink *s = conf_cur_sink;
-	char msg[512];
+	char msg[512], sect[160];
 	const char *file;
 	size_t used;
 	int line;
@@ -52,12 +52,20 @@ static void conf_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
 	used = strlen(s->buf);
 	file = cfg && cfg->filename ? cfg->filename : s->root ? s->root->filename : NULL;
 	line = cfg && cfg->line > 0 ? cfg->line : s->root ? s->root->line : 0;
+	/* inside a section: name it, as the sections' own checks do */
+	sect[0] = '\0';
+	if (cfg && s->root && cfg != s->root && cfg->name) {
+		if (cfg->title)
+			snprintf(sect, sizeof sect, "%s \"%s\": ", cfg->name, cfg->title);
+		else
+			snprintf(sect, sizeof sect, "%s: ", cfg->name);
+	}
 	if (file && line > 0)
-		snprintf(s->buf + used, s->len - used, "%s:%d: %s", file, line, msg);
+		snprintf(s->buf + used, s->len - used, "%s:%d: %s%s", file, line, sect, msg);
 	else if (file)
-		snprintf(s->buf + used, s->len - used, "%s: %s", file, msg);
+		snprintf(s->buf + used, s->len - used, "%s: %s%s", file, sect, msg);
 	else
-		snprintf(s->buf + used, s->len - used, "%s", msg);
+		snprintf(s->buf + used, s->len - used, "%s%s", sect, msg);
 }
 
 static int check_range(cfg_t *cfg, cfg_opt_t *opt, long lo, long hi)

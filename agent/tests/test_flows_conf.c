@@ -83,7 +83,7 @@ START_TEST(test_values)
 }
 END_TEST
 
-/* Each bad value is refused with FILE:LINE: naming the key. */
+/* Each bad value is refused with FILE:LINE: naming the section and the key. */
 START_TEST(test_errors)
 {
 	static const struct {
@@ -91,17 +91,20 @@ START_TEST(test_errors)
 	} cases[] = {
 	    {HEAD "header_bytes = 13\n", "t.conf:4: header_bytes = 13: out of range (14..128)"},
 	    {HEAD "header_bytes = 129\n", "t.conf:4: header_bytes = 129: out of range"},
-	    {HEAD "sampling {\n  default = -1\n}\n", "t.conf:5: default = -1: out of range"},
+	    {HEAD "sampling {\n  default = -1\n}\n",
+	     "t.conf:5: sampling: default = -1: out of range"},
 	    {HEAD "sampling {\n  10G = 2147483648\n}\n",
-	     "t.conf:5: 10G = 2147483648: out of range"},
+	     "t.conf:5: sampling: 10G = 2147483648: out of range"},
 	    {HEAD "sampling {\n  port \"a\" {\n    rate = -5\n  }\n}\n",
-	     "t.conf:6: rate = -5: out of range"},
+	     "t.conf:6: port \"a\": rate = -5: out of range"},
 	    {HEAD "sampling {\n  port \"a\" {\n  }\n}\n", "port \"a\": no rate"},
-	    {HEAD "sampling {\n  7G = 1\n}\n", "t.conf:5: no such option '7G'"},
-	    {HEAD "drops {\n  limit = 1000001\n}\n", "t.conf:5: limit = 1000001: out of range"},
-	    {HEAD "drops {\n  max_trip = 0\n}\n", "t.conf:5: max_trip = 0: out of range (1..3600)"},
-	    {HEAD "drops {\n  cooldown = 0\n}\n", "t.conf:5: cooldown = 0: out of range"},
-	    {HEAD "drops {\n  max = -1\n}\n", "t.conf:5: max = -1: out of range"},
+	    {HEAD "sampling {\n  7G = 1\n}\n", "t.conf:5: sampling: no such option '7G'"},
+	    {HEAD "drops {\n  limit = 1000001\n}\n",
+	     "t.conf:5: drops: limit = 1000001: out of range"},
+	    {HEAD "drops {\n  max_trip = 0\n}\n",
+	     "t.conf:5: drops: max_trip = 0: out of range (1..3600)"},
+	    {HEAD "drops {\n  cooldown = 0\n}\n", "t.conf:5: drops: cooldown = 0: out of range"},
+	    {HEAD "drops {\n  max = -1\n}\n", "t.conf:5: drops: max = -1: out of range"},
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

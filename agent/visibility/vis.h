@@ -94,9 +94,13 @@
  *    members do not see the event.
  *  - Hierarchy (aggregate): an event goes to the first child whose
  *    eligibility match accepts it (other children do not count it); the
- *    child decides and commits on its own (a level of the hierarchy is a
- *    separate sampler, as in FIG 15), then the aggregate applies its own
- *    stages.  The duplicate filter keys on (event type, multicast copy
+ *    child decides, then the aggregate applies its own stages.  The
+ *    child's pass is spent when the aggregate and every node above pass
+ *    the event, or when the aggregate's own stages reject it (a level
+ *    samples on its own, as in FIG 15, so the rate manager sees a child
+ *    that asked for more than the aggregate gives); if a node above the
+ *    aggregate rejects it, neither spends and both count it as
+ *    downstream.  The duplicate filter keys on (event type, multicast copy
  *    id) over the last VIS_DEDUP_SLOTS passed copies within dedup_window.
  *  - Rate manager (FIG 15): runs when the aggregate's ticket period ends.
  *    If the aggregate ran out of tickets, every child that ran out steps

@@ -3,9 +3,24 @@
  * chains (one two-phase decision: nothing is spent unless every member
  * passes), disjunctive chains (the first member that passes decides), and
  * aggregates (the event goes to the first child whose eligibility match
- * accepts it; the child decides and commits as a sampler of its own; the
- * aggregate then applies its own stages, including the duplicate filter,
- * and runs the rate manager over its children at each period end).
+ * accepts it; the child decides, the aggregate then applies its own
+ * stages, including the duplicate filter, and runs the rate manager over
+ * its children at each period end).
+ *
+ * Every node is one two-phase decision: check spends nothing, and the
+ * member that passed (every member, for "all") is committed (tickets,
+ * flow bits, limiter counts, duplicate records) from vis_members_commit
+ * when the node is committed, i.e. when the whole tree passed the event,
+ * or aborted from vis_members_abort when a node above rejected it.  One
+ * exception, inside an aggregate: when the aggregate's own stages reject
+ * what its child passed, the child's decision stands and is committed
+ * (vis_sampler_check), as a level of a FIG 15 hierarchy samples on its
+ * own; that is how the rate manager sees a child that asked for more
+ * than the aggregate gives.
+ * Statistics are the same in every kind: a member that passed an event
+ * which a node above then rejected counts it as rejected "downstream",
+ * not as passed, so seen = passed + rejected holds and passed counts
+ * what was spent.
  */
 #include "config.h"
 
@@ -64,13 +79,17 @@ int vis_members_check(struct vis_sampler *s, const struct vis_event *ev, uint64_
 		return r;
 	case VIS_NODE_AGGREGATE:
 		run_ratemgr(s, now);
+		s->pending = -1;
 		for (size_t i = 0; i < s->n_members; i++) {
 			struct vis_sampler *m = s->members[i];
 			if (!vis_match_event(&m->c.match, ev))
 				continue;
+			/* the child decides now and spends later, in
+			 * vis_members_commit: not if a node above the
+			 * aggregate rejects the event */
 			r = vis_sampler_check(m, ev, now);
 			if (r == VIS_PASS)
-				vis_sampler_commit(m, ev, now);
+				s->pending = (int)i;
 			return r;
 		}
 		*counted = 0;
@@ -85,7 +104,7 @@ void vis_members_commit(struct vis_sampler *s, const struct vis_event *ev, uint6
 	if (s->c.kind == VIS_NODE_CHAIN_ALL) {
 		for (size_t i = 0; i < s->n_members; i++)
 			vis_sampler_commit(s->members[i], ev, now);
-	} else if (s->c.kind == VIS_NODE_CHAIN_ANY && s->pending >= 0) {
+	} else if (s->pending >= 0) { /* any, aggregate: the member that passed */
 		vis_sampler_commit(s->members[s->pending], ev, now);
 		s->pending = -1;
 	}
@@ -96,7 +115,7 @@ void vis_members_abort(struct vis_sampler *s)
 	if (s->c.kind == VIS_NODE_CHAIN_ALL) {
 		for (size_t i = 0; i < s->n_members; i++)
 			vis_sampler_abort(s->members[i]);
-	} else if (s->c.kind == VIS_NODE_CHAIN_ANY && s->pending >= 0) {
+	} else if (s->pending >= 0) {
 		vis_sampler_abort(s->members[s->pending]);
 		s->pending = -1;
 	}

@@ -23,15 +23,15 @@ struct vis_sampler {
 	struct vis_ratemgr rm;
 	struct vis_sampler *members[VIS_MEMBERS_MAX];
 	size_t n_members;
-	int pending;	      /* chain any: the member that passed */
-	int pending_own_only; /* aggregate: children already committed */
+	int pending; /* chain any, aggregate: the member that passed, -1 */
 	struct vis_sampler_stats st;
 };
 
 /* vis_sampler.c: own stages (after the match) */
 int vis_own_check(struct vis_sampler *s, const struct vis_event *ev, uint64_t now);
 void vis_own_commit(struct vis_sampler *s, const struct vis_event *ev, uint64_t now);
-/* vis_chain.c: members; VIS_PASS or the reason, and the member commits */
+/* vis_chain.c: members; VIS_PASS or the reason.  The members that passed
+ * are committed / aborted with the node (vis_members_commit / abort). */
 int vis_members_check(struct vis_sampler *s, const struct vis_event *ev, uint64_t now,
 		      int *counted);
 void vis_members_commit(struct vis_sampler *s, const struct vis_event *ev, uint64_t now);

@@ -161,13 +161,15 @@ int vis_sampler_check(struct vis_sampler *s, const struct vis_event *ev, uint64_
 		if (r != VIS_PASS)
 			return r;
 		s->st.seen++;
-		if (!vis_match_event(&s->c.match, ev)) {
-			s->st.rejected[VIS_REJ_NOT_ELIGIBLE]++;
-			return VIS_REJ_NOT_ELIGIBLE;
-		}
-		r = vis_own_check(s, ev, now);
-		if (r != VIS_PASS)
+		r = vis_match_event(&s->c.match, ev) ? vis_own_check(s, ev, now)
+						     : VIS_REJ_NOT_ELIGIBLE;
+		if (r != VIS_PASS) {
+			/* the child's own decision stands: it spends what it
+			 * passed to this level (the rate manager learns from
+			 * it); only a rejection above the aggregate undoes it */
+			vis_members_commit(s, ev, now);
 			s->st.rejected[r]++;
+		}
 		return r;
 	}
 	s->st.seen++;
@@ -193,7 +195,7 @@ int vis_sampler_check(struct vis_sampler *s, const struct vis_event *ev, uint64_
 
 void vis_sampler_commit(struct vis_sampler *s, const struct vis_event *ev, uint64_t now)
 {
-	if (s->n_members && s->c.kind != VIS_NODE_AGGREGATE)
+	if (s->n_members)
 		vis_members_commit(s, ev, now);
 	vis_own_commit(s, ev, now);
 	s->st.passed++;
@@ -201,7 +203,7 @@ void vis_sampler_commit(struct vis_sampler *s, const struct vis_event *ev, uint6
 
 void vis_sampler_abort(struct vis_sampler *s)
 {
-	if (s->n_members && s->c.kind != VIS_NODE_AGGREGATE)
+	if (s->n_members)
 		vis_members_abort(s);
 	s->st.rejected[VIS_REJ_DOWNSTREAM]++;
 }

@@ -5,7 +5,9 @@
  * repeating-flow filter with its resets, the re-occurrence limiter and
  * recurrent-only filter, conjunctive and disjunctive chains, the
  * aggregate's duplicate filter and the FIG 15 rate manager example (8 x 256
- * into 512, two hot ports) on a virtual clock, and sets kept as ranges.
+ * into 512, two hot ports) on a virtual clock, aggregates inside chains
+ * (a child spends only when the whole tree passes the event), and sets
+ * kept as ranges.
  * Every test ends by checking seen = passed + sum(rejected) for each
  * sampler it used.
  */
@@ -621,6 +623,244 @@ START_TEST(fig15_step_policy)
 }
 END_TEST
 
+/* A sampler of a kind with a ticket box (tickets 0: none), defaults
+ * otherwise (period 1 s). */
+static struct vis_sampler *mk_node(const char *name, uint32_t kind, uint32_t tickets)
+{
+	struct vis_sampler_conf c;
+
+	vis_sampler_conf_init(&c, name);
+	c.kind = kind;
+	c.tickets = tickets;
+	return mk(&c);
+}
+
+/* Offer ev n times at t = 0, 1, ... ns; returns how many passed. */
+static int offer_n(struct vis_sampler *root, const struct vis_event *ev, uint64_t n)
+{
+	int passed = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		passed += vis_sampler_offer(root, ev, i, NULL);
+	return passed;
+}
+
+/* The statistics of one sampler, all at once (rejections not listed: 0). */
+static void stats_are(const struct vis_sampler *s, uint64_t seen, uint64_t passed,
+		      uint64_t downstream, uint64_t no_ticket, uint64_t probability)
+{
+	struct vis_sampler_stats st;
+
+	vis_sampler_get_stats(s, &st);
+	ck_assert_msg(st.seen == seen && st.passed == passed &&
+			  st.rejected[VIS_REJ_DOWNSTREAM] == downstream &&
+			  st.rejected[VIS_REJ_NO_TICKET] == no_ticket &&
+			  st.rejected[VIS_REJ_PROBABILITY] == probability,
+		      "%s: seen %llu passed %llu downstream %llu no_ticket %llu probability %llu",
+		      vis_sampler_name(s), (unsigned long long)st.seen,
+		      (unsigned long long)st.passed,
+		      (unsigned long long)st.rejected[VIS_REJ_DOWNSTREAM],
+		      (unsigned long long)st.rejected[VIS_REJ_NO_TICKET],
+		      (unsigned long long)st.rejected[VIS_REJ_PROBABILITY]);
+	stats_add_up(s);
+}
+
+/*
+ * An aggregate inside a conjunctive chain: ch {all: agg {kid}, z}, kid with
+ * 10 tickets per 100 ms.  The kid's pass is spent only when the whole
+ * chain passes the event; when z rejects it, the kid counts it as
+ * rejected "downstream" and keeps its ticket.  300 events 1 ms apart:
+ * three periods of 100.
+ *
+ * z = probability 0: nothing passes, the kid never spends (balance 10, no
+ * period ran out); kid, agg: 300 seen, 300 downstream; z, ch: 300
+ * probability.
+ *
+ * z = every 2: in each period the kid passes events 1, 2, ... while it has
+ * tickets; z sees those and passes every second one (its position runs on
+ * across periods: 20 per period, even).  The kid spends on z's passes
+ * only, so it runs out after 20 events: 10 passed, 10 downstream, 80
+ * no_ticket per period, and the chain passes 10 per period.  (Spending at
+ * the kid's own pass would run it out after 10 events, 5 passed.)
+ */
+static void chain_over_aggregate(double z_probability, uint32_t z_every, int *n_passed,
+				 struct vis_sampler *nodes[4])
+{
+	struct vis_sampler_conf c;
+	struct vis_event ev;
+
+	vis_sampler_conf_init(&c, "kid");
+	c.tickets = 10;
+	c.period_ns = 100000000ULL;
+	nodes[0] = mk(&c);
+	nodes[1] = mk_node("agg", VIS_NODE_AGGREGATE, 0);
+	vis_sampler_conf_init(&c, "z");
+	c.probability = z_probability;
+	c.every = z_every;
+	nodes[2] = mk(&c);
+	nodes[3] = mk_node("ch", VIS_NODE_CHAIN_ALL, 0);
+	ck_assert_int_eq(vis_sampler_add_member(nodes[1], nodes[0]), 0);
+	ck_assert_int_eq(vis_sampler_add_member(nodes[3], nodes[1]), 0);
+	ck_assert_int_eq(vis_sampler_add_member(nodes[3], nodes[2]), 0);
+	ev_init(&ev, VIS_EV_DROP, 1, 0);
+	*n_passed = 0;
+	for (uint64_t i = 0; i < 300; i++)
+		*n_passed += vis_sampler_offer(nodes[3], &ev, i * 1000000ULL, NULL);
+}
+
+START_TEST(aggregate_in_chain_spends_on_pass)
+{
+	struct vis_sampler *nd[4];
+	struct vis_sampler_stats st;
+	int n;
+
+	chain_over_aggregate(0.0, 0, &n, nd);
+	ck_assert_int_eq(n, 0);
+	vis_sampler_get_stats(nd[0], &st);
+	ck_assert_int_eq(st.ticket_balance, 10);
+	ck_assert_uint_eq(st.consumed_all, 0);
+	stats_are(nd[0], 300, 0, 300, 0, 0); /* kid */
+	stats_are(nd[1], 300, 0, 300, 0, 0); /* agg */
+	stats_are(nd[2], 300, 0, 0, 0, 300); /* z */
+	stats_are(nd[3], 300, 0, 0, 0, 300); /* ch */
+	for (int i = 0; i < 4; i++)
+		vis_sampler_free(nd[i]);
+
+	chain_over_aggregate(1.0, 2, &n, nd);
+	ck_assert_int_eq(n, 30);
+	vis_sampler_get_stats(nd[0], &st);
+	ck_assert_int_eq(st.ticket_balance, 0);
+	ck_assert_uint_eq(st.consumed_all, 3);
+	stats_are(nd[0], 300, 30, 30, 240, 0);
+	stats_are(nd[1], 60, 30, 30, 0, 0);
+	stats_are(nd[2], 60, 30, 0, 0, 30);
+	stats_are(nd[3], 300, 30, 0, 240, 30);
+	for (int i = 0; i < 4; i++)
+		vis_sampler_free(nd[i]);
+}
+END_TEST
+
+/*
+ * Two levels of aggregates under a chain that rejects every other event,
+ * and the same aggregate as the first member of a disjunctive chain.
+ *
+ * all {outer {inner {kid}}, e2}: kid 4 tickets (one period: all events at
+ * t < 1 s), e2 = every 2.  Events 1..20: the kid passes 1..8 and spends on
+ * the 4 that e2 passes (2, 4, 6, 8), then refuses 9..20 (12 no_ticket).
+ *
+ * any {outer2 {kid2}, rest}: kid2 3 tickets.  Events 1..3 pass through
+ * outer2 and commit kid2; events 4..10 are refused by kid2 and go to rest
+ * (pass-through), which passes them: kid2 spends exactly 3.
+ *
+ * any2 (2 tickets of its own) {agg3 {kid3}}: kid3 5 tickets, 6 events.
+ * any2's own ticket stage is above the aggregate: events 1, 2 pass and
+ * kid3 spends 2; events 3..6 pass kid3 and agg3 but any2 has no ticket,
+ * so kid3 and agg3 count them downstream and kid3 keeps 3 tickets.
+ */
+START_TEST(nested_aggregates_two_phase)
+{
+	struct vis_sampler_conf c;
+	struct vis_sampler *kid, *inner, *outer, *e2, *all, *kid2, *outer2, *rest, *any;
+	struct vis_sampler *kid3, *agg3, *any2;
+	struct vis_event ev;
+	struct vis_sampler_stats st;
+
+	kid = mk_node("kid", VIS_NODE_SAMPLER, 4);
+	inner = mk_node("inner", VIS_NODE_AGGREGATE, 0);
+	outer = mk_node("outer", VIS_NODE_AGGREGATE, 0);
+	vis_sampler_conf_init(&c, "e2");
+	c.every = 2;
+	e2 = mk(&c);
+	all = mk_node("all", VIS_NODE_CHAIN_ALL, 0);
+	vis_sampler_add_member(inner, kid);
+	vis_sampler_add_member(outer, inner);
+	vis_sampler_add_member(all, outer);
+	vis_sampler_add_member(all, e2);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	ck_assert_int_eq(offer_n(all, &ev, 20), 4);
+	vis_sampler_get_stats(kid, &st);
+	ck_assert_int_eq(st.ticket_balance, 0);
+	stats_are(kid, 20, 4, 4, 12, 0);
+	stats_are(inner, 8, 4, 4, 0, 0);
+	stats_are(outer, 8, 4, 4, 0, 0);
+	stats_are(e2, 8, 4, 0, 0, 4);
+	stats_are(all, 20, 4, 0, 12, 4);
+
+	kid2 = mk_node("kid2", VIS_NODE_SAMPLER, 3);
+	outer2 = mk_node("outer2", VIS_NODE_AGGREGATE, 0);
+	rest = mk_node("rest", VIS_NODE_SAMPLER, 0);
+	any = mk_node("any", VIS_NODE_CHAIN_ANY, 0);
+	vis_sampler_add_member(outer2, kid2);
+	vis_sampler_add_member(any, outer2);
+	vis_sampler_add_member(any, rest);
+	ck_assert_int_eq(offer_n(any, &ev, 10), 10);
+	vis_sampler_get_stats(kid2, &st);
+	ck_assert_int_eq(st.ticket_balance, 0);
+	stats_are(kid2, 10, 3, 0, 7, 0);
+	stats_are(outer2, 3, 3, 0, 0, 0);
+	stats_are(rest, 7, 7, 0, 0, 0);
+	stats_are(any, 10, 10, 0, 0, 0);
+
+	kid3 = mk_node("kid3", VIS_NODE_SAMPLER, 5);
+	agg3 = mk_node("agg3", VIS_NODE_AGGREGATE, 0);
+	any2 = mk_node("any2", VIS_NODE_CHAIN_ANY, 2);
+	vis_sampler_add_member(agg3, kid3);
+	vis_sampler_add_member(any2, agg3);
+	ck_assert_int_eq(offer_n(any2, &ev, 6), 2);
+	vis_sampler_get_stats(kid3, &st);
+	ck_assert_int_eq(st.ticket_balance, 3);
+	stats_are(kid3, 6, 2, 4, 0, 0);
+	stats_are(agg3, 6, 2, 4, 0, 0);
+	stats_are(any2, 6, 2, 0, 4, 0);
+	vis_sampler_free(any2);
+	vis_sampler_free(agg3);
+	vis_sampler_free(kid3);
+	vis_sampler_free(all);
+	vis_sampler_free(outer);
+	vis_sampler_free(inner);
+	vis_sampler_free(kid);
+	vis_sampler_free(e2);
+	vis_sampler_free(any);
+	vis_sampler_free(outer2);
+	vis_sampler_free(kid2);
+	vis_sampler_free(rest);
+}
+END_TEST
+
+/*
+ * Inside one aggregate, the child's decision stands: what it passes to the
+ * aggregate is spent even when the aggregate's own ticket stage refuses it
+ * (that is how the FIG 15 rate manager learns that a child asked for more
+ * than the aggregate gives).  agg 5 tickets over kid 8 tickets, period
+ * 1 s, 3 periods of 20 events: each period the kid passes 8 (5 go
+ * through, 3 refused by agg: no_ticket at agg), then refuses 12; both
+ * boxes run out every period.
+ */
+START_TEST(aggregate_child_decision_stands)
+{
+	struct vis_sampler *kid, *agg;
+	struct vis_event ev;
+	struct vis_sampler_stats st;
+	int n = 0;
+
+	kid = mk_node("kid", VIS_NODE_SAMPLER, 8);
+	agg = mk_node("agg", VIS_NODE_AGGREGATE, 5);
+	vis_sampler_add_member(agg, kid);
+	ev_init(&ev, VIS_EV_DROP, 0, 0);
+	for (uint64_t i = 0; i < 60; i++)
+		n += vis_sampler_offer(agg, &ev, (i / 20) * SEC + i % 20, NULL);
+	ck_assert_int_eq(n, 15);
+	stats_are(kid, 60, 24, 0, 36, 0);
+	stats_are(agg, 24, 15, 0, 9, 0);
+	vis_sampler_get_stats(kid, &st);
+	ck_assert_uint_eq(st.consumed_all, 3);
+	vis_sampler_get_stats(agg, &st);
+	ck_assert_uint_eq(st.consumed_all, 3);
+	vis_sampler_free(agg);
+	vis_sampler_free(kid);
+}
+END_TEST
+
 /* FIG 18 burst mode: a per-queue bucket and a per-sampler bucket in a
  * conjunctive chain; each sample spends one ticket of each, and whichever
  * is empty blocks. */
@@ -1059,6 +1299,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, aggregate_dedup);
 	tcase_add_test(tc, fig15_rate_manager);
 	tcase_add_test(tc, fig15_step_policy);
+	tcase_add_test(tc, aggregate_in_chain_spends_on_pass);
+	tcase_add_test(tc, nested_aggregates_two_phase);
+	tcase_add_test(tc, aggregate_child_decision_stands);
 	tcase_add_test(tc, burst_two_buckets);
 	tcase_add_test(tc, pass_through_default);
 	tcase_add_test(tc, stats_random_tree);

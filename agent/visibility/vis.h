@@ -110,7 +110,8 @@
  *    steps up when the aggregate did not run out).  A child's cap follows
  *    its batch.
  *  - Statistics: for every sampler, seen = passed + sum(rejected[r]).
- *    An aggregate counts only the events one of its children passed.
+ *    An aggregate counts the events one of its children passed, and as
+ *    not_eligible those no child's match takes.
  *  - An unconfigured sampler (vis_sampler_conf_init) passes everything.
  *
  *  Pipeline (vis_pipeline.h)

@@ -158,8 +158,16 @@ int vis_sampler_check(struct vis_sampler *s, const struct vis_event *ev, uint64_
 		/* children decide on their own first; the aggregate only
 		 * sees what they pass (vis_chain.c) */
 		r = vis_members_check(s, ev, now, &counted);
-		if (r != VIS_PASS)
+		if (r != VIS_PASS) {
+			if (!counted) {
+				/* no child takes it: the aggregate's own
+				 * not_eligible, so that every event offered is
+				 * counted somewhere */
+				s->st.seen++;
+				s->st.rejected[VIS_REJ_NOT_ELIGIBLE]++;
+			}
 			return r;
+		}
 		s->st.seen++;
 		r = vis_match_event(&s->c.match, ev) ? vis_own_check(s, ev, now)
 						     : VIS_REJ_NOT_ELIGIBLE;

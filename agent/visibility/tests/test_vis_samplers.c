@@ -470,12 +470,15 @@ START_TEST(aggregate_dedup)
 	ck_assert_int_eq(vis_sampler_offer(agg, &ev, 200, NULL), 1);
 	ev.mc_id = 77;
 	ck_assert_int_eq(vis_sampler_offer(agg, &ev, 5000, NULL), 1);
-	/* a port no child takes is not eligible and not counted */
+	/* a port no child takes: the aggregate's own not_eligible (5 events
+	 * from the children, 3 passed, 2 duplicates, and this one) */
 	ev_init(&ev, VIS_EV_DROP, 9, 0);
 	ck_assert_int_eq(vis_sampler_offer(agg, &ev, 6000, NULL), 0);
 	vis_sampler_get_stats(agg, &st);
-	ck_assert_uint_eq(st.seen, 5);
+	ck_assert_uint_eq(st.seen, 6);
+	ck_assert_uint_eq(st.passed, 3);
 	ck_assert_uint_eq(st.rejected[VIS_REJ_DUPLICATE], 2);
+	ck_assert_uint_eq(st.rejected[VIS_REJ_NOT_ELIGIBLE], 1);
 	for (int i = 0; i < 3; i++) {
 		vis_sampler_get_stats(kid[i], &st);
 		ck_assert_uint_eq(st.passed, i == 2 ? 3 : 1);

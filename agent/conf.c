@@ -367,14 +367,12 @@ static cfg_t *conf_new_cfg(void)
 	return cfg;
 }
 
-/* Skip a comment or quoted string at p; returns p unchanged if none.
- * Counts newlines into *line. */
+/* Skip a quoted string at p, or a C comment left unclosed (the only
+ * comments left: the text has been through conf_blank_comments); returns p
+ * unchanged if none.  Counts newlines into *line. */
 static const char *skip_lexical(const char *p, int *line)
 {
-	if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
-		while (*p && *p != '\n')
-			p++;
-	} else if (p[0] == '/' && p[1] == '*') {
+	if (p[0] == '/' && p[1] == '*') {
 		for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
 			if (*p == '\n')
 				(*line)++;

@@ -36,6 +36,8 @@
 
 static char plugin[512];
 
+#define SEC 1000000000ull
+
 /* One poll's device samples as received: their sequence numbers and the
  * sampler names in their E:7 records, in order. */
 struct seen {
@@ -145,6 +147,18 @@ START_TEST(sampler_stats_split)
 }
 END_TEST
 
+/* A drop event from the backend: reason 259, 100 bytes, at 1 s, on port
+ * 0's queue 0 (callers set the rest). */
+static void drop_event(struct bsf_event *ev)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->type = BSF_EV_DROP;
+	ev->reason = 259;
+	ev->frame_len = 100;
+	ev->tc = UINT32_MAX;
+	ev->t_ns = 1 * SEC;
+}
+
 /* What the drop callback saw of bsf_visx_drop_params. */
 struct drop_seen {
 	struct bsf_visx *v;
@@ -187,16 +201,10 @@ START_TEST(drop_record_params)
 	ds.v = &d.vis;
 	d.vis.drop = test_drop;
 	d.vis.arg = &ds;
-	memset(&ev, 0, sizeof ev);
-	ev.type = BSF_EV_DROP;
-	ev.reason = 259;
-	ev.in_port = 0;
+	drop_event(&ev);
 	ev.out_port = 1;
 	ev.queue = 2;
-	ev.frame_len = 100;
 	ev.depth_bytes = 4096;
-	ev.tc = UINT32_MAX;
-	ev.t_ns = 1000000000ull;
 	bsf_visx_feed(&d.vis, &ev);
 	ev.t_ns += 1000;
 	ev.queue = 5;
@@ -295,8 +303,6 @@ static void loop_and_receive(struct bsf_daemon *d, struct event_base *base, int 
 	receive_sent(fd, sn);
 }
 
-#define SEC 1000000000ull
-
 /* Congestion starts and their out-of-cycle counters samples: only a start
  * that passed its sampler gets one, at most one a second per port (event
  * time), and the start's E:1 has flag bit 0 exactly when it was sent.
@@ -388,12 +394,7 @@ static void start_drop_daemon(struct bsf_daemon *d, struct event_base *base, str
 	ds->v = &d->vis;
 	d->vis.drop = test_drop;
 	d->vis.arg = ds;
-	memset(ev, 0, sizeof *ev);
-	ev->type = BSF_EV_DROP;
-	ev->reason = 259;
-	ev->frame_len = 100;
-	ev->tc = UINT32_MAX;
-	ev->t_ns = 1 * SEC;
+	drop_event(ev);
 }
 
 /* The 0:5 drops field counts drop-sampler rejections for rate reasons
@@ -442,16 +443,10 @@ START_TEST(drop_too_big_for_own_record)
 
 	start_daemon(&d, base, port, "datagram_bytes = 200\n",
 		     " sampler all {\n  every = 1\n }\n sample_drops = all\n");
-	memset(&ev, 0, sizeof ev);
-	ev.type = BSF_EV_DROP;
-	ev.reason = 259;
-	ev.in_port = 0;
+	drop_event(&ev);
 	ev.out_port = 1;
 	ev.queue = 2;
-	ev.frame_len = 100;
 	ev.depth_bytes = 4096;
-	ev.tc = UINT32_MAX;
-	ev.t_ns = 1 * SEC;
 	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 1);
 	export_flush(d.x);
 	while ((r = recv(s, buf, sizeof buf, MSG_DONTWAIT)) > 0) {

@@ -2,15 +2,16 @@
  * model.c - the switch model engine: event loop, admission, scheduling.
  *
  * Events: each entity has at most one pending event: a port (end of the
- * transmission in progress), a source (its next packet's arrival), a
- * (port, PG) sender (release of packets held by PFC), and the background
- * marker-refresh tick.  The per-packet ones (ports, sources) live in a
- * calendar of 1-ns buckets, the PFC releases in a 4-ary heap (see below);
- * the tick is a counter with a time (see tick()); ties go by the
+ * transmission in progress), a (port, PG) sender (release of packets
+ * held by PFC), and the background marker-refresh tick; and arrivals.
+ * The ports' events live in a calendar of 1-ns buckets, the PFC releases
+ * in a 4-ary heap (see below); the tick is a counter with a time (see
+ * tick()); the sources' packets are merged, a round at a time, into one
+ * stream in arrival order (see "Arrivals" below).  Ties go by the
  * documented rule (model.h), so runs are deterministic.
- * Per packet the engine inserts and takes two calendar events, for its
- * arrival and its departure; packet records come from a free-list pool
- * that grows in chunks and is never shrunk.  One loop (run_loop) serves
+ * Per packet the engine takes one arrival from the stream and inserts and
+ * takes one calendar event, its departure; packet records come from a
+ * free-list pool that grows in chunks and is never shrunk.  One loop (run_loop) serves
  * every entry point, with the dispatch inlined in it: the whole path of a
  * unicast packet (arrival, admission, enqueue, departure, the next
  * transmission) is inline there, and what is rarer (multicast, drops,
@@ -49,9 +50,8 @@
 #define FS_PER_NS  1000000ULL
 #define CHUNK_RECS 1024
 
-enum { EV_SRC = 0, EV_TX = 1, EV_REL = 2 };
+enum { EV_REL = 2 }; /* heap event ids: type, index */
 #define EV_ID(type, idx) (((uint32_t)(type) << 28) | (uint32_t)(idx))
-#define EV_TYPE(id)	 ((id) >> 28)
 #define EV_IDX(id)	 ((id)&0x0fffffffu)
 
 /* struct mqueue qev: set in every queue while a trace callback is set */
@@ -146,24 +146,27 @@ static void heap_pop(struct model *m)
 }
 
 /*
- * The per-packet events (port transmissions, source arrivals) live in a
- * calendar: one bucket per ns over a window of CAL_W ns starting at cbase
- * (the time of the last event taken from it), bucket t % CAL_W.  An
- * entity is a leaf: port p is leaf p, source i leaf np + i; each has at
- * most one event.  A bucket is a list of leaves in increasing order (all
- * at the same time), so equal times go to the lower leaf (ports before
- * sources), and a bitmap finds the next non-empty bucket (a bit may
- * outlive its bucket's last event: cal_peek clears it when it meets it),
- * with a summary word of its non-zero words, so that sparse events (light
- * loads) do not walk the empty words between them.
+ * The ports' events (end of a transmission) live in a calendar: one
+ * bucket per ns over a window of CAL_W ns starting at cbase (the time of
+ * the last event taken from it; never after the clock, see cal_jump),
+ * bucket t % CAL_W.  Port p is leaf p, with at most one event.  A bucket
+ * is a list of leaves in increasing order (all at the same time), so equal
+ * times go to the lower port, and a bitmap finds the next non-empty bucket
+ * (a bit may outlive its bucket's last event: cal_peek clears it when it
+ * meets it), with a summary word of its non-zero words, so that sparse
+ * events (light loads) do not walk the empty words between them.
  * Events CAL_W ns or more ahead wait in a binary heap ("far") and move
- * into their bucket when the window reaches them.  Inserting and taking
- * the next event cost a few instructions each, whatever the number of
- * leaves.  The rare events (PFC releases) use the 4-ary heap above, the
- * marker tick its own time (tick()); at equal times the calendar goes
- * first, then those two by insertion number.
+ * into their bucket when the window reaches them.  cal_peek's answer is
+ * kept (pk_*) until the next take: an insert before it replaces it, so
+ * run_loop asks once per departure, not once per event.  Inserting and
+ * taking the next event cost a few instructions each, whatever the number
+ * of leaves.  At equal times ports go before arrivals (run_loop); the
+ * rare events (PFC releases) use the 4-ary heap above, the marker tick
+ * its own time (tick()); at equal times they go after ports and arrivals,
+ * by insertion number.
  */
 #define CAL_NONE UINT32_MAX
+#define CAL_FAR	 (CAL_W + 1) /* cal_peek's bucket for a far event */
 
 /* 1 << i: a load is cheaper than a shift by a variable count for the
  * two bits a calendar insert sets. */
@@ -238,18 +241,39 @@ static void far_migrate(struct model *m)
 	}
 }
 
+/* Forget the calendar's next event (pk_*): run_loop asks cal_peek. */
+static inline void cal_forget(struct model *m)
+{
+	m->pk_ok = 0;
+	m->pk_t = 0; /* no insert comes before it */
+	m->pk_leaf = 0;
+}
+
 /* Schedule leaf at t >= now (it has no event now). */
 static inline void cal_insert(struct model *m, uint64_t t, uint32_t leaf)
 {
 	if (__builtin_expect(t - m->cbase >= CAL_W, 0)) {
 		far_push(m, t, leaf);
+		cal_forget(m);
 		return;
 	}
 	cal_link(m, t, leaf);
+	/* the next event if before the one known (an empty calendar's
+	 * time is UINT64_MAX); at equal times the lower leaf heads the
+	 * bucket */
+	if (t < m->pk_t || (t == m->pk_t && leaf < m->pk_leaf)) {
+		m->pk_t = t;
+		m->pk_leaf = leaf;
+		m->pk_b = (uint32_t)(t & CAL_MASK);
+	}
 }
 
 /* The earliest calendar event: its time and leaf; 0 if there is none.
- * *bucket gets its bucket for cal_take. */
+ * *bucket gets its bucket for cal_take, or CAL_FAR when the window is
+ * empty and the event is the first far one (for cal_jump; the window does
+ * not move here, since the event may not be the next to run: an arrival
+ * or a stop may come first, and events inserted then must not be before
+ * the window). */
 static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_t *bucket)
 {
 	/* events are dense (several per ns under load): mostly the bucket
@@ -263,7 +287,6 @@ static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_
 	}
 	uint32_t b0, w, b;
 	uint64_t bits;
-again:
 	b0 = (uint32_t)(m->cbase & CAL_MASK);
 	w = b0 >> 6;
 	bits = m->cal_bits[w] & (~0ULL << (b0 & 63));
@@ -277,13 +300,14 @@ again:
 				m->cal_sum &= ~(1ULL << w);
 			uint64_t s = m->cal_sum;
 			if (__builtin_expect(s == 0, 0)) {
-				/* the window is empty: jump to the first far
-				 * event (nothing is before it) */
+				/* the window is empty: the first far event, in
+				 * bucket CAL_FAR (cal_jump makes it the next) */
 				if (m->nfar == 0)
 					return 0;
-				m->cbase = m->far[0].t;
-				far_migrate(m);
-				goto again;
+				*bucket = CAL_FAR;
+				*t = m->far_t;
+				*leaf = m->far[0].leaf; /* (not the order's) */
+				return 1;
 			}
 			uint32_t r = (w + 1) & (CAL_W / 64 - 1);
 			s = (s >> r) | (s << ((64 - r) & 63));
@@ -306,12 +330,22 @@ again:
 	return 1;
 }
 
+/* The window is empty and its first event, far (cal_peek), is the next
+ * event to run (nothing else comes before it): the window jumps to it. */
+static __attribute__((noinline)) void cal_jump(struct model *m)
+{
+	m->cbase = m->far_t;
+	far_migrate(m);
+	cal_forget(m);
+}
+
 /* Remove the event cal_peek returned (the bucket's first leaf); the
  * window moves up to its time t. */
 static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
 {
 	uint32_t nx = m->cal_next[leaf];
 	m->cal_head[b] = nx;
+	cal_forget(m);
 	/* an emptied bucket keeps its bit until cal_peek meets it */
 	/* the window moves (and may reach far events) only if t > cbase */
 	if (t != m->cbase) {
@@ -321,7 +355,7 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 	}
 }
 
-/* Room for `leaves` leaves in the calendar (sources added). */
+/* Room for `leaves` leaves in the calendar (the ports). */
 static int cal_reserve(struct model *m, uint32_t leaves)
 {
 	if (leaves <= m->cal_cap)
@@ -341,19 +375,10 @@ static int cal_reserve(struct model *m, uint32_t leaves)
 	return 0;
 }
 
-static inline uint32_t leaf_of(const struct model *m, uint32_t id)
-{
-	return EV_TYPE(id) == EV_TX ? EV_IDX(id) : m->np + EV_IDX(id);
-}
-
-/* Schedule entity `id` at t >= now (each entity has at most one event). */
+/* Schedule heap event `id` at t >= now (each entity has at most one
+ * event). */
 static void schedule(struct model *m, uint64_t t, uint32_t id)
 {
-	unsigned type = EV_TYPE(id);
-	if (type == EV_TX || type == EV_SRC) {
-		cal_insert(m, t, leaf_of(m, id));
-		return;
-	}
 	/* The heap event being dispatched (still at the root until its
 	 * handler returns) takes the root's place again: one sift-down
 	 * instead of a pop and a push.  Events pushed during a dispatch are
@@ -366,8 +391,7 @@ static void schedule(struct model *m, uint64_t t, uint32_t id)
 	heap_push(m, t, id);
 }
 
-/* schedule() for a port's transmission (leaf = port) or a source's next
- * arrival (leaf = np + index), the per-packet case. */
+/* Schedule a port's transmission end (leaf = port), the per-packet case. */
 static inline void schedule_leaf(struct model *m, uint64_t t, uint32_t leaf)
 {
 	cal_insert(m, t, leaf);
@@ -1286,23 +1310,21 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 	}
 }
 
-static void fill_from_src(struct mpkt *b, const struct model_pkt *p, uint32_t src)
+static void fill_from_src(struct mpkt *b, const struct model_pkt *p)
 {
-	/* len .. hdr in one block (model_int.h checks the layouts match);
-	 * src_refill has checked the packet and its hdr_len and cast */
+	/* len .. hdr in one block (model_int.h checks the layouts match),
+	 * src the source's index (arr_merge); src_topup has checked the
+	 * packet and its hdr_len and cast */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
-	b->src = src;
 	b->cast = p->cast;
 	b->flags = p->mc_group ? MP_MC : 0;
 }
 
-/* A sender offers its source's next packet now (next: the source's
- * msrc.next, its first member): through, or held by PFC. */
-static void offer(struct model *m, struct model_pkt *const *next)
+/* A sender offers the arrival stream's next packet p (p->src: its source)
+ * now: through, or held by PFC. */
+static void offer(struct model *m, const struct model_pkt *p)
 {
-	const struct msrc *s = (const struct msrc *)(const void *)next;
-	const struct model_pkt *p = *next;
 	struct mport *P = &m->ports[p->in_port];
 	unsigned pgi = P->tc_pg[p->tc];
 	struct mpg *g = &P->pg[pgi];
@@ -1311,7 +1333,7 @@ static void offer(struct model *m, struct model_pkt *const *next)
 		m->st.bad_pkts++;
 		return;
 	}
-	fill_from_src(b, p, s->idx);
+	fill_from_src(b, p);
 	b->pg = (uint8_t)pgi;
 	if (g->hold_head != NULL || (m->now >= g->pause_start && m->now < g->pause_end)) {
 		b->next = NULL;
@@ -1379,77 +1401,237 @@ static const uint8_t *src_header(const struct model *m, const struct mpkt *b)
 	return src->header(src->state, &p);
 }
 
-/* Refill source i's buffer: its next packets (MSRC_BATCH from next_batch,
- * else one from next), checked unless the source is trusted, bad ones
- * left out and counted.  Returns the first, or NULL when the source has
- * ended. */
-static __attribute__((noinline)) struct model_pkt *src_refill(struct model *m, unsigned i)
+/*
+ * Arrivals.  A source's packets wait in its buffer (struct msrc) with
+ * their times clamped to be non-decreasing: a packet earlier than the one
+ * before it, or than the clock when the source was added, arrives at that
+ * time (as if each packet were asked for when the one before it arrives).
+ * The packets of all sources are merged, a round at a time, into one
+ * stream of copies in arrival order, time then source index (then a
+ * source's own order), which run_loop takes from: the stream's marker,
+ * after its last packet, says from what time on packets are missing, and
+ * run_loop merges the next round when it reaches that time (ports before
+ * arrivals at equal times, then the heap and the tick, as before).
+ *
+ * A round takes an exact prefix of the arrival order: with H the earliest
+ * time of a live source's last buffered packet and J the lowest index of
+ * a source whose last buffered packet is at H, every packet before
+ * (H, J) in (time, index) order is known (later ones of source J may
+ * still be at H), so the round takes from source i its packets at times
+ * < H, and those at H as well if i <= J (all of J's: it is then empty and
+ * is topped up with a whole batch in the next round).  Sources are topped
+ * up only at the start of a round (the stream then holds none of their
+ * packets), each to MSRC_BATCH packets when it has fewer than MSRC_LOW
+ * left, so a round takes about MSRC_LOW packets or more from the
+ * fastest source and its cost over the sources is spread over many
+ * packets.  The stream holds at most MSRC_BATCH packets per source.  A
+ * source added (model_add_source) undoes the round (arr_discard: the
+ * packets are still in the sources' buffers) and merges it again with
+ * the new source.  A round merged at a stop (run_loop, before deciding
+ * what to return) or ahead of time only calls into sources sooner, which
+ * changes nothing but when stats.bad_pkts counts a bad packet (model.h:
+ * "when the engine takes them from the source").
+ */
+
+/* Top up source s's buffer (the stream holds none of its packets): the
+ * packets left move to its start, then the source fills the rest (one
+ * next_batch call, or next() until it is full), checked unless it is
+ * trusted, bad ones left out and counted. */
+static __attribute__((noinline)) void src_topup(struct model *m, struct msrc *s)
 {
-	struct msrc *s = &m->srcs[i];
 	const struct model_source *src = &s->src;
 	struct model_pkt *buf = s->buf;
-	for (;;) {
+	size_t rem = (size_t)(s->end - s->next);
+	if (rem > 0 && s->next != buf)
+		memmove(buf, s->next, rem * sizeof(*buf));
+	s->next = buf;
+	s->end = buf + rem;
+	while (!s->ended && s->end < buf + MSRC_BATCH) {
+		struct model_pkt *p0 = s->end;
 		unsigned n, k, j = 0;
 		if (s->batch != NULL)
-			n = s->batch(s->state, buf, MSRC_BATCH);
+			n = s->batch(s->state, p0, (unsigned)(buf + MSRC_BATCH - p0));
 		else
-			n = src->next(s->state, buf) == 1;
-		if (n == 0)
-			return NULL;
+			n = src->next(s->state, p0) == 1;
+		if (n == 0) {
+			s->ended = 1;
+			break;
+		}
+		uint64_t last = s->last_t;
 		if (s->trusted) {
-			s->end = buf + n;
-			return buf;
-		}
-		for (k = 0; k < n; k++) {
-			struct model_pkt *p = &buf[k];
-			if (!pkt_valid(m, p)) {
-				m->st.bad_pkts++;
-				continue;
+			/* no checks: only the times */
+			for (k = 0; k < n; k++) {
+				if (p0[k].t_ns < last)
+					p0[k].t_ns = last;
+				last = p0[k].t_ns;
 			}
-			if (p->hdr == NULL && src->header == NULL)
-				p->hdr_len = 0; /* no bytes */
-			if (p->cast > MODEL_CAST_BROADCAST)
-				p->cast = 0;
-			if (p->cast == 0 && p->hdr == NULL && p->hdr_len >= 6) {
-				/* the class from the bytes the source gives */
-				const uint8_t *h = src->header(s->state, p);
-				if (h != NULL)
-					p->cast = model_cast_of_mac(h);
-			} else if (p->cast == 0 && p->hdr != NULL) {
-				/* its header is read at arrival (destination class):
-				 * start loading it now, many events ahead */
-				__builtin_prefetch(p->hdr);
+			j = n;
+		} else {
+			for (k = 0; k < n; k++) {
+				struct model_pkt *p = &p0[k];
+				if (!pkt_valid(m, p)) {
+					m->st.bad_pkts++;
+					continue;
+				}
+				if (p->hdr == NULL && src->header == NULL)
+					p->hdr_len = 0; /* no bytes */
+				if (p->cast > MODEL_CAST_BROADCAST)
+					p->cast = 0;
+				if (p->cast == 0 && p->hdr == NULL && p->hdr_len >= 6) {
+					/* the class from the bytes the source gives */
+					const uint8_t *h = src->header(s->state, p);
+					if (h != NULL)
+						p->cast = model_cast_of_mac(h);
+				}
+				if (p->t_ns < last)
+					p->t_ns = last;
+				last = p->t_ns;
+				if (j != k)
+					p0[j] = *p;
+				j++;
 			}
-			if (j != k)
-				buf[j] = *p;
-			j++;
 		}
-		if (j > 0) {
-			s->end = buf + j;
-			return buf;
-		}
+		s->last_t = last;
+		s->end = p0 + j;
+		if (s->batch != NULL && j > 0)
+			break;
 	}
 }
 
-/* Schedule source i's next packet (after its current one has been
- * offered, or at the start). */
-static inline __attribute__((always_inline)) void src_fetch(struct model *m, unsigned i)
+/* The stream's marker at e: merge from time t on, or (end) nothing left. */
+static inline void arr_mark(struct model_pkt *e, uint64_t t, int end)
 {
-	struct msrc *s = &m->srcs[i];
-	struct model_pkt *p = s->next + 1;
-	if (__builtin_expect(p >= s->end, 0)) {
-		p = src_refill(m, i);
-		if (p == NULL) {
-			s->live = 0;
-			m->src_live--;
-			return;
-		}
-	}
-	s->next = p;
-	uint64_t t = p->t_ns < m->now ? m->now : p->t_ns;
-	schedule_leaf(m, t, m->np + i);
+	e->t_ns = end ? UINT64_MAX : t;
+	e->src = end ? ARR_END : ARR_MERGE;
 }
 
+/* Sort the round's n packets (keys k = time - first time, at most top)
+ * by key, stably (source order for equal times), into the stream: radix
+ * sort, ARR_DIGIT bits a pass, for rounds the counting sort cannot span. */
+static void arr_radix(struct model *m, uint32_t n, uint64_t top)
+{
+	struct arr_key *a = m->arr_key, *b = a + (m->arr_cap - 1);
+	uint32_t *cnt = m->arr_cnt;
+	const uint32_t nb = 1u << ARR_DIGIT;
+	for (unsigned sh = 0; sh < 64 && (top >> sh) != 0; sh += ARR_DIGIT) {
+		memset(cnt, 0, nb * sizeof(*cnt));
+		for (uint32_t x = 0; x < n; x++)
+			cnt[(a[x].k >> sh) & (nb - 1)]++;
+		for (uint32_t d = 0, sum = 0; d < nb; d++) {
+			uint32_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (uint32_t x = 0; x < n; x++)
+			b[cnt[(a[x].k >> sh) & (nb - 1)]++] = a[x];
+		struct arr_key *t = a;
+		a = b;
+		b = t;
+	}
+	for (uint32_t x = 0; x < n; x++)
+		m->arr[x] = *a[x].p;
+}
+
+/* Merge the next round into the stream (it has been taken to its
+ * marker). */
+static __attribute__((noinline)) void arr_merge(struct model *m)
+{
+	uint64_t H = UINT64_MAX, lo = UINT64_MAX, top = 0;
+	uint32_t J = UINT32_MAX, n = 0;
+	int open = 0, any = 0;
+	for (uint32_t i = 0; i < m->nsrc; i++) {
+		struct msrc *s = &m->srcs[i];
+		if (!s->live)
+			continue;
+		if (s->end - s->next < MSRC_LOW && !s->ended)
+			src_topup(m, s);
+		if (s->next == s->end) {
+			s->live = 0; /* ended and empty */
+			m->src_live--;
+			continue;
+		}
+		any = 1;
+		if (s->next->t_ns < lo)
+			lo = s->next->t_ns;
+		uint64_t h = s->end[-1].t_ns;
+		if (h > top)
+			top = h;
+		if (!s->ended) {
+			open = 1;
+			if (h < H) {
+				H = h;
+				J = i;
+			}
+		}
+	}
+	if (!any) {
+		m->arr_next = m->arr;
+		arr_mark(m->arr, 0, 1);
+		return;
+	}
+	if (open)
+		top = H;
+	/* what each source gives: times up to lim (see above) */
+	int dense = top - lo < ARR_NB;
+	uint32_t *cnt = m->arr_cnt;
+	if (dense)
+		memset(cnt, 0, (size_t)(top - lo + 1) * sizeof(*cnt));
+	for (uint32_t i = 0; i < m->nsrc; i++) {
+		struct msrc *s = &m->srcs[i];
+		if (!s->live)
+			continue;
+		const struct model_pkt *p = s->next, *e = s->end;
+		uint64_t lim = i <= J ? H : H - 1;
+		if (i > J && H == 0)
+			e = p;
+		if (dense) {
+			for (; p < e && p->t_ns <= lim; p++)
+				cnt[p->t_ns - lo]++;
+		} else {
+			for (; p < e && p->t_ns <= lim; p++) {
+				s->next[p - s->next].src = i;
+				m->arr_key[n + (uint32_t)(p - s->next)].k = p->t_ns - lo;
+				m->arr_key[n + (uint32_t)(p - s->next)].p = p;
+			}
+		}
+		s->ntake = (uint32_t)(p - s->next);
+		n += s->ntake;
+	}
+	if (dense) {
+		for (uint32_t d = 0, sum = 0; d <= top - lo; d++) {
+			uint32_t c = cnt[d];
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < m->nsrc; i++) {
+			struct msrc *s = &m->srcs[i];
+			if (!s->live)
+				continue;
+			for (const struct model_pkt *p = s->next, *e = p + s->ntake; p < e; p++) {
+				struct model_pkt *d = &m->arr[cnt[p->t_ns - lo]++];
+				*d = *p;
+				d->src = i;
+			}
+		}
+	} else {
+		arr_radix(m, n, top - lo);
+	}
+	for (uint32_t i = 0; i < m->nsrc; i++)
+		m->srcs[i].next += m->srcs[i].ntake;
+	m->arr_next = m->arr;
+	arr_mark(&m->arr[n], H, !open);
+}
+
+/* Undo the round merged last: the stream's packets not yet taken go back
+ * to their sources (still in their buffers), and the next round is
+ * merged at once. */
+static void arr_discard(struct model *m)
+{
+	for (const struct model_pkt *p = m->arr_next; p->src < ARR_MERGE; p++)
+		m->srcs[p->src].next--;
+	m->arr_next = m->arr;
+	arr_mark(m->arr, m->now, 0);
+}
 /*
  * The background marker refresh: the next k queue positions (tick_k of
  * tick_nq = ports x MQ_SLOTS), round robin, every marker_tick_ns while
@@ -1504,21 +1686,6 @@ static void tick(struct model *m)
 	heap_root_moved(m, m->heap_t);
 }
 
-/* Run a calendar event (taken out of the calendar already). */
-static inline __attribute__((always_inline)) void dispatch_leaf(struct model *m, uint64_t t,
-								uint32_t leaf)
-{
-	m->now = t;
-	m->st.n_events_processed++;
-	if (leaf < m->np) {
-		tx_done(m, leaf);
-	} else {
-		uint32_t i = leaf - m->np;
-		offer(m, &m->srcs[i].next);
-		src_fetch(m, i);
-	}
-}
-
 /* Run the heap event at the root (it stays there while it runs). */
 static void dispatch_heap(struct model *m)
 {
@@ -1541,7 +1708,7 @@ static void dispatch_heap(struct model *m)
 /* Is anything other than the background tick pending? */
 static int busy_work(const struct model *m)
 {
-	return m->src_live > 0 || m->st.copies_buffered > 0 || m->st.held > 0;
+	return m->arr_next->src != ARR_END || m->st.copies_buffered > 0 || m->st.held > 0;
 }
 
 enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
@@ -1554,23 +1721,39 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 {
 	m->run_lim = t_lim;
 	heap_root_moved(m, m->heap_t);
-	for (uint64_t n = 0;; n++) {
-		uint64_t t;
-		uint32_t leaf, b;
-		int cal = cal_peek(m, &t, &leaf, &b);
-		/* the common case: the next calendar event is due by t_lim and
-		 * not after the first heap event (at equal times the calendar
-		 * goes first): stop_t, the earlier of the two */
-		if (__builtin_expect(!cal || ((t > m->stop_t) | (n == max_events)), 0)) {
-			/* a calendar event means a live source or a busy port */
-			if (idle_stop && !cal && !busy_work(m))
+	for (uint64_t n = 0;;) {
+		if (!m->pk_ok) {
+			m->pk_t = UINT64_MAX;
+			m->pk_leaf = CAL_NONE;
+			cal_peek(m, &m->pk_t, &m->pk_leaf, &m->pk_b);
+			m->pk_ok = 1;
+		}
+		uint64_t tp = m->pk_t;
+		uint32_t leaf = m->pk_leaf, b = m->pk_b;
+		int port = leaf != CAL_NONE;
+		/* the next arrival, or the stream's marker (merge at its time,
+		 * or the end: UINT64_MAX); at equal times ports go first */
+		struct model_pkt *a = m->arr_next;
+		int is_port = port && tp <= a->t_ns;
+		uint64_t t = is_port ? tp : a->t_ns;
+		int any = port || a->src != ARR_END;
+		/* the common case: the next per-packet event is due by t_lim
+		 * and not after the first heap event (at equal times it goes
+		 * first): stop_t, the earlier of the two */
+		if (__builtin_expect(!any || ((t > m->stop_t) | (n == max_events)), 0)) {
+			if (!is_port && a->src == ARR_MERGE && t <= t_lim) {
+				/* merge first: what follows decides the return */
+				arr_merge(m);
+				continue;
+			}
+			if (idle_stop && !any && !busy_work(m))
 				return RUN_DONE;
 			/* the first rare event: the heap's root or the tick,
 			 * by time then insertion number */
 			int tk = m->tick_t != UINT64_MAX &&
 				 (m->nheap == 0 || m->tick_t < m->heap[0].t ||
 				  (m->tick_t == m->heap[0].t && m->tick_seq < m->heap[0].seq));
-			if ((tk || m->nheap > 0) && (!cal || (tk ? m->tick_t : m->heap[0].t) < t)) {
+			if ((tk || m->nheap > 0) && (!any || (tk ? m->tick_t : m->heap[0].t) < t)) {
 				if ((tk ? m->tick_t : m->heap[0].t) > t_lim)
 					return RUN_AT_LIMIT;
 				if (n == max_events)
@@ -1579,17 +1762,35 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 					tick(m);
 				else
 					dispatch_heap(m);
+				n++;
 				continue;
 			}
-			if (!cal)
+			if (!any)
 				return RUN_DONE;
 			if (t > t_lim)
 				return RUN_AT_LIMIT;
 			if (n == max_events)
 				return RUN_MAX_EVENTS;
 		}
-		cal_take(m, t, leaf, b);
-		dispatch_leaf(m, t, leaf);
+		if (is_port) {
+			if (__builtin_expect(b == CAL_FAR, 0)) {
+				cal_jump(m); /* not an event */
+				continue;
+			}
+			cal_take(m, t, leaf, b);
+			m->now = t;
+			m->st.n_events_processed++;
+			tx_done(m, leaf);
+		} else if (__builtin_expect(a->src < ARR_MERGE, 1)) {
+			m->arr_next = a + 1;
+			m->now = t;
+			m->st.n_events_processed++;
+			offer(m, a);
+		} else {
+			arr_merge(m); /* not an event */
+			continue;
+		}
+		n++;
 	}
 }
 
@@ -1695,6 +1896,9 @@ int model_add_source(struct model *m, const struct model_source *src)
 {
 	if (src == NULL || src->next == NULL)
 		return -1;
+	/* the stream's packets go back to their sources (the round is
+	 * merged again with the new one below) */
+	arr_discard(m);
 	if (m->nsrc == m->src_cap) {
 		uint32_t cap = m->src_cap ? 2 * m->src_cap : 8;
 		/* cache-line aligned (struct msrc): no realloc */
@@ -1711,8 +1915,19 @@ int model_add_source(struct model *m, const struct model_source *src)
 		m->srcs = s;
 		m->src_cap = cap;
 	}
-	if (cal_reserve(m, m->np + m->nsrc + 1) < 0)
-		return -1;
+	uint32_t need = (m->nsrc + 1) * MSRC_BATCH + 1;
+	if (need > m->arr_cap) {
+		uint32_t cap = 2 * m->arr_cap > need ? 2 * m->arr_cap : need;
+		struct model_pkt *a = realloc(m->arr, cap * sizeof(*a));
+		if (a == NULL)
+			return -1;
+		m->arr = m->arr_next = a; /* the marker alone (arr_discard) */
+		struct arr_key *k = realloc(m->arr_key, 2 * (size_t)(cap - 1) * sizeof(*k));
+		if (k == NULL)
+			return -1;
+		m->arr_key = k;
+		m->arr_cap = cap;
+	}
 	unsigned i = m->nsrc++;
 	struct msrc *s = &m->srcs[i];
 	memset(s, 0, sizeof(*s));
@@ -1722,11 +1937,12 @@ int model_add_source(struct model *m, const struct model_source *src)
 	s->idx = i;
 	s->live = 1;
 	s->trusted = src->ports != 0 && src->ports <= m->np && src->groups <= m->cfg.n_mc_groups;
-	/* as if buf[0] were the last packet taken: src_fetch refills */
-	s->next = s->buf;
-	s->end = s->buf + 1;
+	/* its first packet arrives now at the earliest */
+	s->last_t = m->now;
+	s->next = s->end = s->buf;
 	m->src_live++;
-	src_fetch(m, i);
+	src_topup(m, s);
+	arr_merge(m);
 	return 0;
 }
 
@@ -1881,8 +2097,16 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	if (m->tick_k == 0 || m->tick_k > m->tick_nq)
 		m->tick_k = m->tick_nq;
 	memset(m->cal_head, 0xff, sizeof(m->cal_head)); /* CAL_NONE */
-	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || cal_reserve(m, m->np + 1) < 0)
+	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || cal_reserve(m, m->np) < 0)
 		goto nomem;
+	/* the arrival stream: its marker alone (no sources) */
+	m->arr_cap = 1;
+	m->arr = m->arr_next = malloc(sizeof(*m->arr));
+	m->arr_cnt =
+	    malloc((ARR_NB > 1u << ARR_DIGIT ? ARR_NB : 1u << ARR_DIGIT) * sizeof(*m->arr_cnt));
+	if (m->arr == NULL || m->arr_cnt == NULL)
+		goto nomem;
+	arr_mark(m->arr, 0, 1);
 	/* per port: its queues, 8 PGs and their headroom, 4 port objects;
 	 * device uc/mc and 2 x 4 pools; cold queue data for the queues that
 	 * exist only */
@@ -1929,6 +2153,9 @@ void model_free(struct model *m)
 	free(m->heap);
 	free(m->cal_next);
 	free(m->far);
+	free(m->arr);
+	free(m->arr_cnt);
+	free(m->arr_key);
 	free(m->win);
 	free(m->dwin);
 	free(m->qcold);

@@ -199,26 +199,46 @@ _Static_assert(offsetof(struct mport, egr_uc.c) == MODEL_LINE, "mport line 0");
 _Static_assert(offsetof(struct mport, ctr) == 2 * MODEL_LINE, "mport line 1");
 _Static_assert(offsetof(struct mport, ctr.out_mcast) + 8 <= 3 * MODEL_LINE, "mport line 2");
 
-/* Packets a source's buffer holds (taken MSRC_BATCH at a time from a
- * source with next_batch, one at a time from the others). */
+/* Packets a source's buffer holds: topped up (MSRC_BATCH at most per
+ * call of next_batch, one at a time from the others) when fewer than
+ * MSRC_LOW are left at the start of a merge round (model.c, arr_merge). */
 #define MSRC_BATCH 64
+#define MSRC_LOW   32
 
-/* A source: line 0 is what a packet uses (where its next packet is and
- * how to get more), then the source as given, then its packets.  next
- * points into buf (model_add_source moves it with the array). */
+/* A source: line 0 is what a merge round uses (its packets not yet taken
+ * into the arrival stream and how to get more), then the source as given,
+ * then its packets, with times clamped to be non-decreasing (last_t). */
 struct msrc {
-	_Alignas(MODEL_LINE) struct model_pkt *next; /* the next packet: buf[0..] */
+	_Alignas(MODEL_LINE) struct model_pkt *next; /* first not taken: buf[0..] */
 	struct model_pkt *end;			     /* past the last one in buf */
 	unsigned (*batch)(void *state, struct model_pkt *p, unsigned n); /* src.next_batch */
 	void *state;							 /* src.state */
-	uint32_t idx; /* this source's index in m->srcs */
-	uint8_t live;
+	uint64_t last_t; /* time of its last packet in buf (or of its addition) */
+	uint32_t idx;	 /* this source's index in m->srcs */
+	uint32_t ntake;	 /* packets the merge round takes from next */
+	uint8_t live;	 /* packets left, in buf or in the source */
+	uint8_t ended;	 /* the source said it has no more (not called again) */
 	uint8_t trusted; /* its promise (model_source.ports) holds: no checks */
 	struct model_source src;
 	_Alignas(MODEL_LINE) struct model_pkt buf[MSRC_BATCH];
 };
 _Static_assert(offsetof(struct msrc, next) == 0 && offsetof(struct msrc, trusted) < MODEL_LINE,
 	       "msrc line 0");
+
+/* The arrival stream's end marker (struct model_pkt src, after the last
+ * packet merged): ARR_MERGE, time t_ns: no packet before t_ns is missing,
+ * merge more there; ARR_END: no packets left in any source. */
+#define ARR_MERGE 0xfffffffeu
+#define ARR_END	  0xffffffffu
+/* Buckets of the merge round's counting sort (1 ns each): rounds spanning
+ * more go by radix sort of (time, packet) keys, ARR_DIGIT bits a pass. */
+#define ARR_NB	  8192u
+#define ARR_DIGIT 11u
+
+struct arr_key {
+	uint64_t k;
+	const struct model_pkt *p;
+};
 
 /* A rare event (PFC release) in the 4-ary heap. */
 struct mheap_ent {
@@ -275,11 +295,23 @@ struct model {
 	uint64_t cal_sum;	       /* bit per non-zero word of cal_bits (a
 					  bit may outlive its word's last one
 					  until cal_peek leaves the word) */
-	struct mfar *far;	       /* events CAL_W ns or more ahead (binary heap) */
-	uint64_t far_t;		       /* the earliest of them, UINT64_MAX if none */
+	/* cal_peek's answer, kept while the calendar changes only by
+	 * inserts after it (cal_insert updates it): pk_ok 0 after a take */
+	uint64_t pk_t;
+	uint32_t pk_leaf, pk_b; /* pk_leaf CAL_NONE: no event */
+	uint8_t pk_ok;
+	struct mfar *far; /* events CAL_W ns or more ahead (binary heap) */
+	uint64_t far_t;	  /* the earliest of them, UINT64_MAX if none */
 	uint32_t nfar, cal_cap;
+	/* sources, and the stream of their packets in arrival order (time,
+	 * then source index), merged a round at a time (model.c) */
 	struct msrc *srcs;
 	uint32_t nsrc, src_cap, src_live;
+	struct model_pkt *arr;	    /* the stream: packets, then a marker */
+	struct model_pkt *arr_next; /* the next arrival, or the marker */
+	uint32_t arr_cap;	    /* entries of arr (MSRC_BATCH per source + 1) */
+	uint32_t *arr_cnt;	    /* ARR_NB counters of the merge's sort */
+	struct arr_key *arr_key;    /* 2 x (arr_cap - 1): its radix sort */
 	/* the background marker tick (model.c, tick()): not in the heap, a
 	 * time and an insertion number of its own */
 	uint8_t tick_armed;

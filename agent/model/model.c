@@ -94,6 +94,9 @@ static inline void heap_root_moved(struct model *m, uint64_t t)
 	m->heap_t = t;
 	uint64_t r = t < m->tick_t ? t : m->tick_t;
 	m->stop_t = r < m->run_lim ? r : m->run_lim;
+	/* below UINT64_MAX, the time run_loop sees when nothing is left */
+	if (m->stop_t == UINT64_MAX)
+		m->stop_t = UINT64_MAX - 1;
 }
 
 /* A 4-ary heap: children of i are 4i+1 .. 4i+4 (fewer levels than a
@@ -345,8 +348,15 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 {
 	uint32_t nx = m->cal_next[leaf];
 	m->cal_head[b] = nx;
-	cal_forget(m);
-	/* an emptied bucket keeps its bit until cal_peek meets it */
+	if (nx != CAL_NONE) {
+		/* the next event: the bucket's next leaf */
+		m->pk_leaf = nx;
+		m->pk_ok = 1;
+	} else {
+		/* the bucket is empty: its bit goes, and cal_peek is asked */
+		m->cal_bits[b >> 6] &= ~bit64[b & 63];
+		cal_forget(m);
+	}
 	/* the window moves (and may reach far events) only if t > cbase */
 	if (t != m->cbase) {
 		m->cbase = t;
@@ -1426,8 +1436,8 @@ static const uint8_t *src_header(const struct model *m, const struct mpkt *b)
  * fastest source and its cost over the sources is spread over many
  * packets.  The stream holds at most MSRC_BATCH packets per source.  A
  * source added (model_add_source) undoes the round (arr_discard: the
- * packets are still in the sources' buffers) and merges it again with
- * the new source.  A round merged at a stop (run_loop, before deciding
+ * packets are still in the sources' buffers), so that the next round,
+ * due at once, merges it in.  A round merged at a stop (run_loop, before deciding
  * what to return) or ahead of time only calls into sources sooner, which
  * changes nothing but when stats.bad_pkts counts a bad packet (model.h:
  * "when the engine takes them from the source").
@@ -1499,37 +1509,39 @@ static __attribute__((noinline)) void src_topup(struct model *m, struct msrc *s)
 }
 
 /* The stream's marker at e: merge from time t on, or (end) nothing left. */
-static inline void arr_mark(struct model_pkt *e, uint64_t t, int end)
+static inline void arr_mark(struct model *m, struct arr_ent *e, uint64_t t, int end)
 {
-	e->t_ns = end ? UINT64_MAX : t;
-	e->src = end ? ARR_END : ARR_MERGE;
+	e->t = end ? UINT64_MAX : t;
+	e->p = &m->arr_mark[end ? 1 : 0];
 }
 
 /* Sort the round's n packets (keys k = time - first time, at most top)
  * by key, stably (source order for equal times), into the stream: radix
  * sort, ARR_DIGIT bits a pass, for rounds the counting sort cannot span. */
-static void arr_radix(struct model *m, uint32_t n, uint64_t top)
+static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
 {
-	struct arr_key *a = m->arr_key, *b = a + (m->arr_cap - 1);
+	struct arr_ent *a = m->arr_key, *b = a + (m->arr_cap - 1);
 	uint32_t *cnt = m->arr_cnt;
 	const uint32_t nb = 1u << ARR_DIGIT;
 	for (unsigned sh = 0; sh < 64 && (top >> sh) != 0; sh += ARR_DIGIT) {
 		memset(cnt, 0, nb * sizeof(*cnt));
 		for (uint32_t x = 0; x < n; x++)
-			cnt[(a[x].k >> sh) & (nb - 1)]++;
+			cnt[(a[x].t >> sh) & (nb - 1)]++;
 		for (uint32_t d = 0, sum = 0; d < nb; d++) {
 			uint32_t c = cnt[d];
 			cnt[d] = sum;
 			sum += c;
 		}
 		for (uint32_t x = 0; x < n; x++)
-			b[cnt[(a[x].k >> sh) & (nb - 1)]++] = a[x];
-		struct arr_key *t = a;
+			b[cnt[(a[x].t >> sh) & (nb - 1)]++] = a[x];
+		struct arr_ent *t = a;
 		a = b;
 		b = t;
 	}
-	for (uint32_t x = 0; x < n; x++)
-		m->arr[x] = *a[x].p;
+	for (uint32_t x = 0; x < n; x++) {
+		m->arr[x].t = a[x].t + lo;
+		m->arr[x].p = a[x].p;
+	}
 }
 
 /* Merge the next round into the stream (it has been taken to its
@@ -1566,7 +1578,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 	}
 	if (!any) {
 		m->arr_next = m->arr;
-		arr_mark(m->arr, 0, 1);
+		arr_mark(m, m->arr, 0, 1);
 		return;
 	}
 	if (open)
@@ -1580,18 +1592,21 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 		struct msrc *s = &m->srcs[i];
 		if (!s->live)
 			continue;
-		const struct model_pkt *p = s->next, *e = s->end;
+		struct model_pkt *p = s->next, *e = s->end;
 		uint64_t lim = i <= J ? H : H - 1;
 		if (i > J && H == 0)
 			e = p;
 		if (dense) {
-			for (; p < e && p->t_ns <= lim; p++)
-				cnt[p->t_ns - lo]++;
-		} else {
 			for (; p < e && p->t_ns <= lim; p++) {
-				s->next[p - s->next].src = i;
-				m->arr_key[n + (uint32_t)(p - s->next)].k = p->t_ns - lo;
-				m->arr_key[n + (uint32_t)(p - s->next)].p = p;
+				p->src = i;
+				cnt[p->t_ns - lo]++;
+			}
+		} else {
+			for (struct arr_ent *k = &m->arr_key[n]; p < e && p->t_ns <= lim;
+			     p++, k++) {
+				p->src = i;
+				k->t = p->t_ns - lo;
+				k->p = p;
 			}
 		}
 		s->ntake = (uint32_t)(p - s->next);
@@ -1608,18 +1623,18 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 			if (!s->live)
 				continue;
 			for (const struct model_pkt *p = s->next, *e = p + s->ntake; p < e; p++) {
-				struct model_pkt *d = &m->arr[cnt[p->t_ns - lo]++];
-				*d = *p;
-				d->src = i;
+				struct arr_ent *d = &m->arr[cnt[p->t_ns - lo]++];
+				d->t = p->t_ns;
+				d->p = p;
 			}
 		}
 	} else {
-		arr_radix(m, n, top - lo);
+		arr_radix(m, n, lo, top - lo);
 	}
 	for (uint32_t i = 0; i < m->nsrc; i++)
 		m->srcs[i].next += m->srcs[i].ntake;
 	m->arr_next = m->arr;
-	arr_mark(&m->arr[n], H, !open);
+	arr_mark(m, &m->arr[n], H, !open);
 }
 
 /* Undo the round merged last: the stream's packets not yet taken go back
@@ -1627,10 +1642,10 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
  * merged at once. */
 static void arr_discard(struct model *m)
 {
-	for (const struct model_pkt *p = m->arr_next; p->src < ARR_MERGE; p++)
-		m->srcs[p->src].next--;
+	for (const struct arr_ent *e = m->arr_next; e->p->src < ARR_MERGE; e++)
+		m->srcs[e->p->src].next--;
 	m->arr_next = m->arr;
-	arr_mark(m->arr, m->now, 0);
+	arr_mark(m, m->arr, m->now, 0);
 }
 /*
  * The background marker refresh: the next k queue positions (tick_k of
@@ -1708,7 +1723,7 @@ static void dispatch_heap(struct model *m)
 /* Is anything other than the background tick pending? */
 static int busy_work(const struct model *m)
 {
-	return m->arr_next->src != ARR_END || m->st.copies_buffered > 0 || m->st.held > 0;
+	return m->arr_next->p->src != ARR_END || m->st.copies_buffered > 0 || m->st.held > 0;
 }
 
 enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
@@ -1733,15 +1748,16 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		int port = leaf != CAL_NONE;
 		/* the next arrival, or the stream's marker (merge at its time,
 		 * or the end: UINT64_MAX); at equal times ports go first */
-		struct model_pkt *a = m->arr_next;
-		int is_port = port && tp <= a->t_ns;
-		uint64_t t = is_port ? tp : a->t_ns;
-		int any = port || a->src != ARR_END;
+		struct arr_ent *a = m->arr_next;
+		int is_port = port && tp <= a->t;
+		uint64_t t = is_port ? tp : a->t;
 		/* the common case: the next per-packet event is due by t_lim
 		 * and not after the first heap event (at equal times it goes
-		 * first): stop_t, the earlier of the two */
-		if (__builtin_expect(!any || ((t > m->stop_t) | (n == max_events)), 0)) {
-			if (!is_port && a->src == ARR_MERGE && t <= t_lim) {
+		 * first): stop_t, the earlier of the two (below UINT64_MAX, t
+		 * when nothing is left) */
+		if (__builtin_expect((t > m->stop_t) | (n == max_events), 0)) {
+			int any = port || a->p->src != ARR_END;
+			if (!is_port && a->p->src == ARR_MERGE && t <= t_lim) {
 				/* merge first: what follows decides the return */
 				arr_merge(m);
 				continue;
@@ -1781,11 +1797,11 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			m->now = t;
 			m->st.n_events_processed++;
 			tx_done(m, leaf);
-		} else if (__builtin_expect(a->src < ARR_MERGE, 1)) {
+		} else if (__builtin_expect(a->p->src < ARR_MERGE, 1)) {
 			m->arr_next = a + 1;
 			m->now = t;
 			m->st.n_events_processed++;
-			offer(m, a);
+			offer(m, a->p);
 		} else {
 			arr_merge(m); /* not an event */
 			continue;
@@ -1896,9 +1912,6 @@ int model_add_source(struct model *m, const struct model_source *src)
 {
 	if (src == NULL || src->next == NULL)
 		return -1;
-	/* the stream's packets go back to their sources (the round is
-	 * merged again with the new one below) */
-	arr_discard(m);
 	if (m->nsrc == m->src_cap) {
 		uint32_t cap = m->src_cap ? 2 * m->src_cap : 8;
 		/* cache-line aligned (struct msrc): no realloc */
@@ -1911,6 +1924,8 @@ int model_add_source(struct model *m, const struct model_source *src)
 			s[k].next = s[k].buf + (m->srcs[k].next - m->srcs[k].buf);
 			s[k].end = s[k].buf + (m->srcs[k].end - m->srcs[k].buf);
 		}
+		for (struct arr_ent *e = m->arr_next; e->p->src < ARR_MERGE; e++)
+			e->p = s[e->p->src].buf + (e->p - m->srcs[e->p->src].buf);
 		free(m->srcs);
 		m->srcs = s;
 		m->src_cap = cap;
@@ -1918,11 +1933,13 @@ int model_add_source(struct model *m, const struct model_source *src)
 	uint32_t need = (m->nsrc + 1) * MSRC_BATCH + 1;
 	if (need > m->arr_cap) {
 		uint32_t cap = 2 * m->arr_cap > need ? 2 * m->arr_cap : need;
-		struct model_pkt *a = realloc(m->arr, cap * sizeof(*a));
+		size_t next = (size_t)(m->arr_next - m->arr);
+		struct arr_ent *a = realloc(m->arr, cap * sizeof(*a));
 		if (a == NULL)
 			return -1;
-		m->arr = m->arr_next = a; /* the marker alone (arr_discard) */
-		struct arr_key *k = realloc(m->arr_key, 2 * (size_t)(cap - 1) * sizeof(*k));
+		m->arr = a;
+		m->arr_next = a + next;
+		struct arr_ent *k = realloc(m->arr_key, 2 * (size_t)(cap - 1) * sizeof(*k));
 		if (k == NULL)
 			return -1;
 		m->arr_key = k;
@@ -1935,14 +1952,18 @@ int model_add_source(struct model *m, const struct model_source *src)
 	s->batch = src->next_batch;
 	s->state = src->state;
 	s->idx = i;
-	s->live = 1;
 	s->trusted = src->ports != 0 && src->ports <= m->np && src->groups <= m->cfg.n_mc_groups;
 	/* its first packet arrives now at the earliest */
 	s->last_t = m->now;
 	s->next = s->end = s->buf;
-	m->src_live++;
 	src_topup(m, s);
-	arr_merge(m);
+	if (s->next == s->end)
+		return 0; /* no packets: not live */
+	s->live = 1;
+	m->src_live++;
+	/* the stream's packets go back to their sources: the next round,
+	 * merged before any packet arrives, takes the new one in */
+	arr_discard(m);
 	return 0;
 }
 
@@ -2106,7 +2127,9 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	    malloc((ARR_NB > 1u << ARR_DIGIT ? ARR_NB : 1u << ARR_DIGIT) * sizeof(*m->arr_cnt));
 	if (m->arr == NULL || m->arr_cnt == NULL)
 		goto nomem;
-	arr_mark(m->arr, 0, 1);
+	m->arr_mark[0].src = ARR_MERGE;
+	m->arr_mark[1].src = ARR_END;
+	arr_mark(m, m->arr, 0, 1);
 	/* per port: its queues, 8 PGs and their headroom, 4 port objects;
 	 * device uc/mc and 2 x 4 pools; cold queue data for the queues that
 	 * exist only */

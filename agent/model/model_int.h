@@ -225,9 +225,10 @@ struct msrc {
 _Static_assert(offsetof(struct msrc, next) == 0 && offsetof(struct msrc, trusted) < MODEL_LINE,
 	       "msrc line 0");
 
-/* The arrival stream's end marker (struct model_pkt src, after the last
- * packet merged): ARR_MERGE, time t_ns: no packet before t_ns is missing,
- * merge more there; ARR_END: no packets left in any source. */
+/* The arrival stream's end marker (after the last packet merged: an
+ * entry pointing at m->arr_mark[0] or [1], whose src says which):
+ * ARR_MERGE at time t: no packet before t is missing, merge more there;
+ * ARR_END: no packets left in any source. */
 #define ARR_MERGE 0xfffffffeu
 #define ARR_END	  0xffffffffu
 /* Buckets of the merge round's counting sort (1 ns each): rounds spanning
@@ -235,8 +236,11 @@ _Static_assert(offsetof(struct msrc, next) == 0 && offsetof(struct msrc, trusted
 #define ARR_NB	  8192u
 #define ARR_DIGIT 11u
 
-struct arr_key {
-	uint64_t k;
+/* An entry of the arrival stream: a packet in its source's buffer (its
+ * src set to the source's index) and its arrival time; in the radix sort,
+ * t is the time less the round's first. */
+struct arr_ent {
+	uint64_t t;
 	const struct model_pkt *p;
 };
 
@@ -307,11 +311,12 @@ struct model {
 	 * then source index), merged a round at a time (model.c) */
 	struct msrc *srcs;
 	uint32_t nsrc, src_cap, src_live;
-	struct model_pkt *arr;	    /* the stream: packets, then a marker */
-	struct model_pkt *arr_next; /* the next arrival, or the marker */
-	uint32_t arr_cap;	    /* entries of arr (MSRC_BATCH per source + 1) */
-	uint32_t *arr_cnt;	    /* ARR_NB counters of the merge's sort */
-	struct arr_key *arr_key;    /* 2 x (arr_cap - 1): its radix sort */
+	struct arr_ent *arr;	      /* the stream: packets, then a marker */
+	struct arr_ent *arr_next;     /* the next arrival, or the marker */
+	uint32_t arr_cap;	      /* entries of arr (MSRC_BATCH per source + 1) */
+	uint32_t *arr_cnt;	      /* ARR_NB counters of the merge's sort */
+	struct arr_ent *arr_key;      /* 2 x (arr_cap - 1): its radix sort */
+	struct model_pkt arr_mark[2]; /* what markers point at: src ARR_MERGE, ARR_END */
 	/* the background marker tick (model.c, tick()): not in the heap, a
 	 * time and an insertion number of its own */
 	uint8_t tick_armed;

@@ -1417,11 +1417,12 @@ static const uint8_t *src_header(const struct model *m, const struct mpkt *b)
  * before it, or than the clock when the source was added, arrives at that
  * time (as if each packet were asked for when the one before it arrives).
  * The packets of all sources are merged, a round at a time, into one
- * stream of copies in arrival order, time then source index (then a
- * source's own order), which run_loop takes from: the stream's marker,
- * after its last packet, says from what time on packets are missing, and
- * run_loop merges the next round when it reaches that time (ports before
- * arrivals at equal times, then the heap and the tick, as before).
+ * stream in arrival order, time then source index (then a source's own
+ * order): entries of a time and a pointer to the packet, which stays in
+ * its source's buffer until offered.  run_loop takes from the stream; its
+ * marker, after its last packet, says from what time on packets are
+ * missing, and run_loop merges the next round when it reaches that time
+ * (ports before arrivals at equal times, then the heap and the tick).
  *
  * A round takes an exact prefix of the arrival order: with H the earliest
  * time of a live source's last buffered packet and J the lowest index of
@@ -1429,18 +1430,20 @@ static const uint8_t *src_header(const struct model *m, const struct mpkt *b)
  * (H, J) in (time, index) order is known (later ones of source J may
  * still be at H), so the round takes from source i its packets at times
  * < H, and those at H as well if i <= J (all of J's: it is then empty and
- * is topped up with a whole batch in the next round).  Sources are topped
- * up only at the start of a round (the stream then holds none of their
- * packets), each to MSRC_BATCH packets when it has fewer than MSRC_LOW
- * left, so a round takes about MSRC_LOW packets or more from the
- * fastest source and its cost over the sources is spread over many
- * packets.  The stream holds at most MSRC_BATCH packets per source.  A
- * source added (model_add_source) undoes the round (arr_discard: the
- * packets are still in the sources' buffers), so that the next round,
- * due at once, merges it in.  A round merged at a stop (run_loop, before deciding
- * what to return) or ahead of time only calls into sources sooner, which
- * changes nothing but when stats.bad_pkts counts a bad packet (model.h:
- * "when the engine takes them from the source").
+ * is topped up with a whole batch in the next round).  It sorts them by
+ * counting (1-ns buckets, sources in index order: stable), or by radix
+ * when they span more than ARR_NB ns.  Sources are topped up only at the
+ * start of a round (the stream then holds none of their packets), each to
+ * MSRC_BATCH packets when it has fewer than MSRC_LOW left, so a round
+ * takes about MSRC_LOW packets or more from the fastest source and its
+ * cost over the sources is spread over many packets.  The stream holds at
+ * most MSRC_BATCH packets per source.  A source added (model_add_source)
+ * undoes the round (arr_discard: the packets are still in the sources'
+ * buffers), so that the next round, due at once, merges it in.  A round
+ * merged at a stop (run_loop, before deciding what to return) or ahead of
+ * time only calls into sources sooner, which changes nothing but when
+ * stats.bad_pkts counts a bad packet (model.h: "when the engine takes
+ * them from the source").
  */
 
 /* Top up source s's buffer (the stream holds none of its packets): the

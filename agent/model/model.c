@@ -1523,7 +1523,8 @@ static inline void arr_mark(struct model *m, struct arr_ent *e, uint64_t t, int 
  * sort, ARR_DIGIT bits a pass, for rounds the counting sort cannot span. */
 static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
 {
-	struct arr_ent *a = m->arr_key, *b = a + (m->arr_cap - 1);
+	/* the keys go back and forth between arr_key and the stream */
+	struct arr_ent *a = m->arr_key, *b = m->arr;
 	uint32_t *cnt = m->arr_cnt;
 	const uint32_t nb = 1u << ARR_DIGIT;
 	for (unsigned sh = 0; sh < 64 && (top >> sh) != 0; sh += ARR_DIGIT) {
@@ -1543,7 +1544,7 @@ static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
 	}
 	for (uint32_t x = 0; x < n; x++) {
 		m->arr[x].t = a[x].t + lo;
-		m->arr[x].p = a[x].p;
+		m->arr[x].p = a[x].p; /* (in place when a is arr) */
 	}
 }
 
@@ -1935,14 +1936,14 @@ int model_add_source(struct model *m, const struct model_source *src)
 	}
 	uint32_t need = (m->nsrc + 1) * MSRC_BATCH + 1;
 	if (need > m->arr_cap) {
-		uint32_t cap = 2 * m->arr_cap > need ? 2 * m->arr_cap : need;
+		uint32_t cap = need + need / 4;
 		size_t next = (size_t)(m->arr_next - m->arr);
 		struct arr_ent *a = realloc(m->arr, cap * sizeof(*a));
 		if (a == NULL)
 			return -1;
 		m->arr = a;
 		m->arr_next = a + next;
-		struct arr_ent *k = realloc(m->arr_key, 2 * (size_t)(cap - 1) * sizeof(*k));
+		struct arr_ent *k = realloc(m->arr_key, (size_t)(cap - 1) * sizeof(*k));
 		if (k == NULL)
 			return -1;
 		m->arr_key = k;

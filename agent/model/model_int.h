@@ -315,7 +315,7 @@ struct model {
 	struct arr_ent *arr_next;     /* the next arrival, or the marker */
 	uint32_t arr_cap;	      /* entries of arr (MSRC_BATCH per source + 1) */
 	uint32_t *arr_cnt;	      /* ARR_NB counters of the merge's sort */
-	struct arr_ent *arr_key;      /* 2 x (arr_cap - 1): its radix sort */
+	struct arr_ent *arr_key;      /* arr_cap - 1: its radix sort (with arr) */
 	struct model_pkt arr_mark[2]; /* what markers point at: src ARR_MERGE, ARR_END */
 	/* the background marker tick (model.c, tick()): not in the heap, a
 	 * time and an insertion number of its own */

@@ -159,9 +159,10 @@ static void heap_pop(struct model *m)
  * meets it), with a summary word of its non-zero words, so that sparse
  * events (light loads) do not walk the empty words between them.
  * Events CAL_W ns or more ahead wait in a binary heap ("far") and move
- * into their bucket when the window reaches them.  cal_peek's answer is
- * kept (pk_*) until the next take: an insert before it replaces it, so
- * run_loop asks once per departure, not once per event.  Inserting and
+ * into their bucket when the window reaches them.  The next event (pk_*)
+ * is kept up to date: an insert before it replaces it, and a take asks
+ * cal_peek again only when it empties its bucket, so run_loop reads it
+ * without a search, and arrivals cost the calendar nothing.  Inserting and
  * taking the next event cost a few instructions each, whatever the number
  * of leaves.  At equal times ports go before arrivals (run_loop); the
  * rare events (PFC releases) use the 4-ary heap above, the marker tick
@@ -244,20 +245,18 @@ static void far_migrate(struct model *m)
 	}
 }
 
-/* Forget the calendar's next event (pk_*): run_loop asks cal_peek. */
-static inline void cal_forget(struct model *m)
-{
-	m->pk_ok = 0;
-	m->pk_t = 0; /* no insert comes before it */
-	m->pk_leaf = 0;
-}
-
 /* Schedule leaf at t >= now (it has no event now). */
 static inline void cal_insert(struct model *m, uint64_t t, uint32_t leaf)
 {
 	if (__builtin_expect(t - m->cbase >= CAL_W, 0)) {
 		far_push(m, t, leaf);
-		cal_forget(m);
+		/* the next event if the window is empty and it is the first
+		 * far one */
+		if (m->pk_leaf == CAL_NONE || (m->pk_b == CAL_FAR && t < m->pk_t)) {
+			m->pk_t = t;
+			m->pk_leaf = leaf;
+			m->pk_b = CAL_FAR;
+		}
 		return;
 	}
 	cal_link(m, t, leaf);
@@ -333,13 +332,22 @@ static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_
 	return 1;
 }
 
+/* Keep the calendar's next event (pk_*) from cal_peek. */
+static inline void cal_next_event(struct model *m)
+{
+	m->pk_t = UINT64_MAX;
+	m->pk_leaf = CAL_NONE;
+	m->pk_b = 0;
+	cal_peek(m, &m->pk_t, &m->pk_leaf, &m->pk_b);
+}
+
 /* The window is empty and its first event, far (cal_peek), is the next
  * event to run (nothing else comes before it): the window jumps to it. */
 static __attribute__((noinline)) void cal_jump(struct model *m)
 {
 	m->cbase = m->far_t;
 	far_migrate(m);
-	cal_forget(m);
+	cal_next_event(m);
 }
 
 /* Remove the event cal_peek returned (the bucket's first leaf); the
@@ -351,11 +359,11 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 	if (nx != CAL_NONE) {
 		/* the next event: the bucket's next leaf */
 		m->pk_leaf = nx;
-		m->pk_ok = 1;
 	} else {
-		/* the bucket is empty: its bit goes, and cal_peek is asked */
+		/* the bucket is empty: its bit goes, and cal_peek finds the
+		 * next event (after the window has moved) */
 		m->cal_bits[b >> 6] &= ~bit64[b & 63];
-		cal_forget(m);
+		m->pk_leaf = CAL_NONE;
 	}
 	/* the window moves (and may reach far events) only if t > cbase */
 	if (t != m->cbase) {
@@ -363,6 +371,8 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 		if (__builtin_expect(m->far_t - t < CAL_W, 0))
 			far_migrate(m);
 	}
+	if (nx == CAL_NONE)
+		cal_next_event(m);
 }
 
 /* Room for `leaves` leaves in the calendar (the ports). */
@@ -1741,12 +1751,6 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 	m->run_lim = t_lim;
 	heap_root_moved(m, m->heap_t);
 	for (uint64_t n = 0;;) {
-		if (!m->pk_ok) {
-			m->pk_t = UINT64_MAX;
-			m->pk_leaf = CAL_NONE;
-			cal_peek(m, &m->pk_t, &m->pk_leaf, &m->pk_b);
-			m->pk_ok = 1;
-		}
 		uint64_t tp = m->pk_t;
 		uint32_t leaf = m->pk_leaf, b = m->pk_b;
 		int port = leaf != CAL_NONE;
@@ -2115,6 +2119,8 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	if (m->ports == NULL || m->ring == NULL)
 		goto nomem;
 	m->far_t = UINT64_MAX;
+	m->pk_t = UINT64_MAX; /* no port event */
+	m->pk_leaf = CAL_NONE;
 	m->heap_t = UINT64_MAX;
 	m->tick_t = UINT64_MAX;
 	m->tick_nq = m->np * MQ_SLOTS;

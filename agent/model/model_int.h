@@ -299,13 +299,12 @@ struct model {
 	uint64_t cal_sum;	       /* bit per non-zero word of cal_bits (a
 					  bit may outlive its word's last one
 					  until cal_peek leaves the word) */
-	/* cal_peek's answer, kept while the calendar changes only by
-	 * inserts after it (cal_insert updates it): pk_ok 0 after a take */
+	/* the calendar's next event (cal_peek's answer), kept up to date by
+	 * inserts and takes */
 	uint64_t pk_t;
 	uint32_t pk_leaf, pk_b; /* pk_leaf CAL_NONE: no event */
-	uint8_t pk_ok;
-	struct mfar *far; /* events CAL_W ns or more ahead (binary heap) */
-	uint64_t far_t;	  /* the earliest of them, UINT64_MAX if none */
+	struct mfar *far;	/* events CAL_W ns or more ahead (binary heap) */
+	uint64_t far_t;		/* the earliest of them, UINT64_MAX if none */
 	uint32_t nfar, cal_cap;
 	/* sources, and the stream of their packets in arrival order (time,
 	 * then source index), merged a round at a time (model.c) */

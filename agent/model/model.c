@@ -1041,7 +1041,7 @@ static inline __attribute__((always_inline)) void start_tx_inl(struct model *m, 
 		fs += P->frac_fs;
 	P->busy = 1;
 	P->in_slot = (uint8_t)s;
-	P->frac_fs = fs % FS_PER_NS;
+	P->frac_fs = (uint32_t)(fs % FS_PER_NS);
 	schedule_leaf(m, m->now + fs / FS_PER_NS, port);
 }
 
@@ -1155,8 +1155,12 @@ static void tx_done(struct model *m, unsigned port)
 		q->max = soj;
 	m->qcold[q->qidx].hist[log2_bucket(soj)]++;
 
-	P->ctr.out_octets += cp->len;
-	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 1);
+	P->out_octets += cp->len;
+	unsigned cast = (b->flags & MP_CAST_M) >> MP_CAST_S;
+	if (__builtin_expect(cast == CAST_UC, 1))
+		P->out_ucast++; /* in line 0 (struct mport) */
+	else
+		count_cast(&P->ctr, cast, 1);
 	/* queue event, sample, trace: one test for the three */
 	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (b->flags & MP_SAMPLE),
 			     0))

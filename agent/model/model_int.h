@@ -155,34 +155,37 @@ struct msum {
 	double alpha[MODEL_MAX_POOLS];
 };
 
-/* Line 0: the egress side of a packet (transmission, scheduler, egress
- * unicast occupancy); line 1: the ingress side; line 2: the interface
- * counters a packet moves (in_* and out_octets .. out_mcast); then the
- * rest, the PGs and the queues. */
+/* Line 0: the egress side of a packet (transmission, scheduler, the
+ * two interface counters a unicast departure moves, egress unicast
+ * occupancy); line 1: the ingress side, ending with the first two
+ * interface counters (in_octets, in_ucast: an arrival needs no other
+ * line of its ingress port); then the rest, the PGs and the queues.
+ * out_octets and out_ucast are counted in line 0, not in ctr (whose two
+ * stay 0; model_read_counters adds them). */
 struct mport {
 	_Alignas(MODEL_LINE) uint64_t fs_per_byte; /* femtoseconds per byte on the wire */
-	uint64_t frac_fs;			   /* sub-ns end of the transmission in progress */
+	uint32_t frac_fs; /* sub-ns end (fs, < 1 ns) of the transmission in progress */
 	uint32_t overhead;
 	uint8_t busy;
-	uint8_t in_slot; /* slot being transmitted */
-	uint8_t n_ucq, n_mcq;
+	uint8_t in_slot;   /* slot being transmitted */
 	uint16_t nonempty; /* bit per slot */
 	uint16_t paused;   /* bit per slot: downstream PFC */
 	uint16_t sp_mask;  /* bit per strict-priority slot */
-	uint8_t ndwrr;
-	uint8_t rr, rr_turn;
 	uint8_t tc_ucq[MODEL_NUM_TC];
-	uint32_t qbase; /* qindex() of its first queue */
+	uint64_t out_octets, out_ucast;
 	struct mpeak egr_uc;
 	/* line 1 */
 	uint8_t tc_pg[MODEL_NUM_TC];
 	uint32_t sampling_rate, skip;
 	struct mpeak ing_uc;
+	struct model_if_counters ctr; /* from the end of line 1 */
 	uint8_t tc_mcq[MODEL_NUM_TC];
+	uint8_t n_ucq, n_mcq;
+	uint32_t qbase; /* qindex() of its first queue */
 	uint64_t pfc_delay;
-	/* line 2 */
-	_Alignas(MODEL_LINE) struct model_if_counters ctr;
 	struct mpeak ing_mc, egr_mc;
+	uint8_t ndwrr;
+	uint8_t rr, rr_turn;
 	uint8_t dwrr_list[MQ_SLOTS];
 	struct msum sum_pg, sum_uc, sum_mc;
 	uint64_t drop_in[MODEL_DROP_NCAUSES], drop_out[MODEL_DROP_NCAUSES];
@@ -196,8 +199,7 @@ _Static_assert(offsetof(struct mqueue, mk.marker_id) + 8 <= 2 * MODEL_LINE, "mqu
 _Static_assert(offsetof(struct mqueue, nt_max) + 8 <= 3 * MODEL_LINE, "mqueue line 2");
 _Static_assert(offsetof(struct mpg, pk.c) == MODEL_LINE, "mpg line 0");
 _Static_assert(offsetof(struct mport, egr_uc.c) == MODEL_LINE, "mport line 0");
-_Static_assert(offsetof(struct mport, ctr) == 2 * MODEL_LINE, "mport line 1");
-_Static_assert(offsetof(struct mport, ctr.out_mcast) + 8 <= 3 * MODEL_LINE, "mport line 2");
+_Static_assert(offsetof(struct mport, ctr.in_ucast) + 8 == 2 * MODEL_LINE, "mport line 1");
 
 /* Packets a source's buffer holds: topped up (MSRC_BATCH at most per
  * call of next_batch, one at a time from the others) when fewer than

@@ -140,7 +140,10 @@ int model_read_counters(const struct model *m, unsigned port, struct model_if_co
 {
 	if (port >= m->np)
 		return -1;
-	*c = m->ports[port].ctr;
+	const struct mport *P = &m->ports[port];
+	*c = P->ctr;
+	c->out_octets = P->out_octets; /* counted in the port's line 0 */
+	c->out_ucast = P->out_ucast;
 	return 0;
 }
 

@@ -102,17 +102,21 @@ struct mqcold {
  * to; model.c allocates the ports with aligned_alloc. */
 #define MODEL_LINE 64
 
-/* Line 0: the queue and its admission; line 1: what an enqueue adds
- * (seed 004 and seed 000 state); line 2: what a departure adds (the rest
- * of the marker, ground truth, delay maxima); then the rare fields.
+/* Line 0: the queue, its occupancy and the fields every enqueue or
+ * departure reads besides (nt_count, qidx: departures); line 1: what an
+ * enqueue adds (seed 004 and seed 000 state); line 2: what a departure
+ * adds (the rest of the marker, ground truth, delay maxima): a departure
+ * reads no other line.  Then the admission limits an enqueue reads only
+ * while the queue is above its minimum, and the rare fields.
  * Copies departed = enq_cnt - npkts (no counter of its own). */
 struct mqueue {
 	_Alignas(MODEL_LINE) struct mpkt *head;
 	struct mpkt **tailp; /* &head when empty, else the last one's next */
 	struct mpeak pk;
 	uint32_t npkts, limit_pkts;
-	uint32_t min_cells, lim_cells;
-	double alpha;
+	uint32_t min_cells;
+	uint32_t qidx;	   /* its qindex() (m->qcold), set with its port's qbase */
+	uint64_t nt_count; /* seed 004 delays measured */
 	/* line 1 */
 	uint8_t dyn, pool, wred, nt_flag, sched, is_mc, present;
 	uint8_t qev; /* MODEL_QEV_* mask: per-packet queue events wanted;
@@ -124,10 +128,12 @@ struct mqueue {
 	/* ground truth (count: enq_cnt - npkts) */
 	uint64_t sum, max;
 	/* delay since the last read of any window (see struct mdelay_w) */
-	uint64_t mk_max, nt_latest, nt_max, nt_count;
+	uint64_t mk_max, nt_latest, nt_max;
+	/* line 3: shared-use limit (static or dynamic) */
+	uint32_t lim_cells;
+	double alpha;
 	/* DWRR */
 	uint32_t quantum;
-	uint32_t qidx; /* its qindex() (m->qcold), set with its port's qbase */
 	int64_t deficit;
 	/* WRED */
 	uint32_t wred_min, wred_max;
@@ -197,6 +203,7 @@ struct mport {
 _Static_assert(offsetof(struct mqueue, dyn) == MODEL_LINE, "mqueue line 0");
 _Static_assert(offsetof(struct mqueue, mk.marker_id) + 8 <= 2 * MODEL_LINE, "mqueue line 1");
 _Static_assert(offsetof(struct mqueue, nt_max) + 8 <= 3 * MODEL_LINE, "mqueue line 2");
+_Static_assert(sizeof(struct mqueue) == 4 * MODEL_LINE, "mqueue size");
 _Static_assert(offsetof(struct mpg, pk.c) == MODEL_LINE, "mpg line 0");
 _Static_assert(offsetof(struct mport, egr_uc.c) == MODEL_LINE, "mport line 0");
 _Static_assert(offsetof(struct mport, ctr.in_ucast) + 8 == 2 * MODEL_LINE, "mport line 1");

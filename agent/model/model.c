@@ -19,9 +19,11 @@
  * that the common path stays short.
  *
  * Memory layout: what one packet touches is packed into few cache lines
- * (model_int.h says which): per port a line for its egress side, one for
- * its ingress side and one of interface counters; per PG one line; per
- * queue three.  A buffer object's peak bookkeeping beyond cur/run and its
+ * (model_int.h says which): per port a line for its egress side and one
+ * for its ingress side, each with the interface counters a packet moves
+ * there; per PG one line; per queue three; a packet record is one line.
+ * While an event runs, the lines of the next one are prefetched
+ * (prefetch_next).  A buffer object's peak bookkeeping beyond cur/run and its
  * per-window peaks (struct mpeak_c), a queue's histogram and drop counters
  * (struct mqcold, for the queues that exist only) and its per-window delay
  * figures are in arrays of their own; a departure increments its queue's
@@ -419,19 +421,27 @@ static inline void schedule_leaf(struct model *m, uint64_t t, uint32_t leaf)
 
 /* ---------------------------------------------------------------- pool */
 
-static struct mpkt *pkt_alloc(struct model *m)
+/* The free list is empty: a new chunk of records (NULL: out of memory). */
+static __attribute__((noinline)) struct mpkt *pkt_grow(struct model *m)
+{
+	struct mchunk *c = aligned_alloc(MODEL_LINE, sizeof(*c) + CHUNK_RECS * sizeof(struct mpkt));
+	if (c == NULL)
+		return NULL;
+	c->next = m->chunks;
+	m->chunks = c;
+	for (unsigned i = 0; i < CHUNK_RECS - 1; i++)
+		c->recs[i].next = &c->recs[i + 1];
+	c->recs[CHUNK_RECS - 1].next = NULL;
+	return &c->recs[0];
+}
+
+static inline struct mpkt *pkt_alloc(struct model *m)
 {
 	struct mpkt *p = m->free_list;
-	if (p == NULL) {
-		struct mchunk *c = malloc(sizeof(*c) + CHUNK_RECS * sizeof(struct mpkt));
-		if (c == NULL)
+	if (__builtin_expect(p == NULL, 0)) {
+		p = pkt_grow(m);
+		if (p == NULL)
 			return NULL;
-		c->next = m->chunks;
-		m->chunks = c;
-		for (unsigned i = 0; i < CHUNK_RECS - 1; i++)
-			c->recs[i].next = &c->recs[i + 1];
-		c->recs[CHUNK_RECS - 1].next = NULL;
-		p = &c->recs[0];
 	}
 	m->free_list = p->next;
 	return p;
@@ -1114,7 +1124,7 @@ static void tx_done(struct model *m, unsigned port)
 	unsigned s = P->in_slot;
 	struct mqueue *q = &P->q[s];
 	struct mpkt *cp = q->head;
-	struct mpkt *b = cp->body;
+	struct mpkt *b = mpkt_body(cp);
 	uint64_t now = m->now;
 	uint32_t c = cp->cells;
 
@@ -1290,7 +1300,6 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 {
 	b->t_arr = m->now;
 	b->refs = 0;
-	b->body = b;
 	b->cells = m->cell_shift ? (b->len + m->cfg.cell_bytes - 1) >> m->cell_shift
 				 : (b->len + m->cfg.cell_bytes - 1) / m->cfg.cell_bytes;
 	b->flags = (uint8_t)((b->flags & MP_MC) | (classify(b) << MP_CAST_S));
@@ -1739,9 +1748,7 @@ static inline __attribute__((always_inline)) void prefetch_next(const struct mod
 		__builtin_prefetch(q, 1);
 		__builtin_prefetch((const char *)q + MODEL_LINE, 1);
 		__builtin_prefetch((const char *)q + 2 * MODEL_LINE, 1);
-		const struct mpkt *cp = q->head;
-		__builtin_prefetch(cp, 1);
-		__builtin_prefetch((const char *)cp + sizeof(*cp) - 1, 1); /* 2 lines */
+		__builtin_prefetch(q->head, 1);
 	} else if (a->p->src < ARR_MERGE) {
 		const struct model_pkt *p = a->p;
 		const struct mport *I = &m->ports[p->in_port];

@@ -44,6 +44,11 @@ struct mdelay_w {
 	uint64_t nt_seen; /* nt_count at this window's last read */
 };
 
+/* Cache line size the hot structures (ports, PGs, queues, packet
+ * records) are aligned to; model.c allocates the ports and the packet
+ * pool's chunks with aligned_alloc. */
+#define MODEL_LINE 64
+
 /* Packet flags */
 #define MP_HDRM	  0x01 /* charged to its PG's headroom */
 #define MP_SAMPLE 0x02 /* marked for sampling at ingress (body) */
@@ -53,13 +58,14 @@ struct mdelay_w {
 enum { CAST_UC = 0, CAST_MC = 1, CAST_BC = 2 };
 
 /*
- * One packet record from the pool.  A unicast packet is one record (its
- * own body); a multicast packet is a body record plus one record per
- * queued copy, each pointing at the body, which counts them in refs.
+ * One packet record from the pool, one cache line.  A unicast packet is
+ * one record (its own body); a multicast packet is a body record plus one
+ * record per queued copy, each pointing at the body (in place of the
+ * header pointer, which only bodies use), which counts them in refs.  A
+ * record in a queue is a copy if it has MP_MC (mpkt_body()).
  */
 struct mpkt {
-	struct mpkt *next; /* queue, hold list or free list */
-	struct mpkt *body;
+	_Alignas(MODEL_LINE) struct mpkt *next; /* queue, hold list or free list */
 	/* len .. hdr: laid out as in struct model_pkt, copied in one block
 	 * from the source's packet (fill_from_src) */
 	uint32_t len;
@@ -70,7 +76,10 @@ struct mpkt {
 	uint16_t hdr_len;
 	uint32_t flow_id;
 	uint32_t src; /* source index: header() for hdr NULL (ev_hdr) */
-	const uint8_t *hdr;
+	union {
+		const uint8_t *hdr; /* body */
+		struct mpkt *body;  /* multicast copy */
+	};
 	union {
 		uint64_t t_arr;	  /* body: arrival time */
 		uint64_t copy_id; /* multicast copy: its packet's copy id */
@@ -91,16 +100,15 @@ _Static_assert(MPKT_SAME(in_port) && MPKT_SAME(out_port) && MPKT_SAME(mc_group) 
 	       "struct mpkt len..hdr must mirror struct model_pkt");
 #undef MPKT_SAME
 
+/* The body of a queued record cp (a unicast packet or a multicast copy). */
+#define mpkt_body(cp) ((cp)->flags & MP_MC ? (cp)->body : (cp))
+
 /* A queue's cold data, apart so that the queues' hot fields pack densely
  * (m->qcold, one per queue that exists, by qindex()). */
 struct mqcold {
 	uint64_t hist[MODEL_DELAY_HIST];    /* ground-truth sojourn histogram */
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
 };
-
-/* Cache line size the hot structures (ports, PGs, queues) are aligned
- * to; model.c allocates the ports with aligned_alloc. */
-#define MODEL_LINE 64
 
 /* Line 0: the queue, its occupancy and the fields every enqueue or
  * departure reads besides (nt_count, qidx: departures); line 1: what an
@@ -270,10 +278,13 @@ struct mfar {
 	uint32_t leaf;
 };
 
+/* A chunk of the packet pool (aligned_alloc: one line per record). */
 struct mchunk {
-	struct mchunk *next;
+	_Alignas(MODEL_LINE) struct mchunk *next;
 	struct mpkt recs[];
 };
+_Static_assert(sizeof(struct mpkt) == MODEL_LINE && sizeof(struct mchunk) == MODEL_LINE,
+	       "packet records are lines");
 
 struct model {
 	struct model_config cfg;

@@ -283,7 +283,7 @@ int model_audit(const struct model *m, struct model_err *err)
 				c += cp->cells;
 				by += cp->len;
 				if (nb < cap)
-					bodies[nb++] = cp->body;
+					bodies[nb++] = mpkt_body(cp);
 			}
 			ncopies += n;
 			if (n != q->npkts)

@@ -1571,24 +1571,93 @@ static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
 	}
 }
 
+/* The merge's heap of sources (struct msrc_key), by time then index. */
+static inline int sk_less(const struct msrc_key *a, const struct msrc_key *b)
+{
+	return a->t < b->t || (a->t == b->t && a->i < b->i);
+}
+
+static void sq_push(struct model *m, uint64_t t, uint32_t i)
+{
+	struct msrc_key e = {t, i}, *h = m->sq;
+	uint32_t k = m->nsq++;
+	while (k > 0) {
+		uint32_t up = (k - 1) / 2;
+		if (!sk_less(&e, &h[up]))
+			break;
+		h[k] = h[up];
+		k = up;
+	}
+	h[k] = e;
+}
+
+static void sq_pop(struct model *m)
+{
+	struct msrc_key *h = m->sq, e = h[--m->nsq];
+	uint32_t n = m->nsq, k = 0;
+	for (;;) {
+		uint32_t c = 2 * k + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && sk_less(&h[c + 1], &h[c]))
+			c++;
+		if (!sk_less(&h[c], &e))
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	if (n > 0)
+		h[k] = e;
+}
+
+/* Put every live source back in the heap (or, empty, among those the
+ * next round tops up): after the stream's packets went back to them. */
+static void sq_rebuild(struct model *m)
+{
+	m->nsq = m->nspend = 0;
+	for (uint32_t i = 0; i < m->nsrc; i++) {
+		const struct msrc *s = &m->srcs[i];
+		if (!s->live)
+			continue;
+		if (s->next < s->end)
+			sq_push(m, s->next->t_ns, i);
+		else
+			m->spend[m->nspend++] = i;
+	}
+}
+
 /* Merge the next round into the stream (it has been taken to its
- * marker). */
+ * marker).  Only the sources whose first packet not in the stream is at
+ * or before the round's end H are visited (from the heap, in time order;
+ * any other has all its packets after H, and its last buffered one after
+ * H too, so it changes neither H nor J), then, in index order, the ones
+ * taking part (a bit each). */
 static __attribute__((noinline)) void arr_merge(struct model *m)
 {
 	uint64_t H = UINT64_MAX, lo = UINT64_MAX, top = 0;
-	uint32_t J = UINT32_MAX, n = 0;
+	uint32_t J = UINT32_MAX, n = 0, nw = (m->nsrc + 63) / 64;
 	int open = 0, any = 0;
-	for (uint32_t i = 0; i < m->nsrc; i++) {
+	/* the sources the last round left empty: topped up now */
+	for (uint32_t k = 0; k < m->nspend; k++) {
+		uint32_t i = m->spend[k];
 		struct msrc *s = &m->srcs[i];
-		if (!s->live)
-			continue;
-		if (s->end - s->next < MSRC_LOW && !s->ended)
+		if (!s->ended)
 			src_topup(m, s);
 		if (s->next == s->end) {
 			s->live = 0; /* ended and empty */
 			m->src_live--;
-			continue;
+		} else {
+			sq_push(m, s->next->t_ns, i);
 		}
+	}
+	m->nspend = 0;
+	while (m->nsq > 0 && m->sq[0].t <= H) {
+		uint32_t i = m->sq[0].i;
+		struct msrc *s = &m->srcs[i];
+		sq_pop(m);
+		if (s->end - s->next < MSRC_LOW && !s->ended)
+			src_topup(m, s); /* keeps its first packet */
+		m->spart[i / 64] |= 1ull << (i % 64);
 		any = 1;
 		if (s->next->t_ns < lo)
 			lo = s->next->t_ns;
@@ -1597,7 +1666,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 			top = h;
 		if (!s->ended) {
 			open = 1;
-			if (h < H) {
+			if (h < H || (h == H && i < J)) {
 				H = h;
 				J = i;
 			}
@@ -1615,29 +1684,30 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 	uint32_t *cnt = m->arr_cnt;
 	if (dense)
 		memset(cnt, 0, (size_t)(top - lo + 1) * sizeof(*cnt));
-	for (uint32_t i = 0; i < m->nsrc; i++) {
-		struct msrc *s = &m->srcs[i];
-		if (!s->live)
-			continue;
-		struct model_pkt *p = s->next, *e = s->end;
-		uint64_t lim = i <= J ? H : H - 1;
-		if (i > J && H == 0)
-			e = p;
-		if (dense) {
-			for (; p < e && p->t_ns <= lim; p++) {
-				p->src = i;
-				cnt[p->t_ns - lo]++;
+	for (uint32_t w = 0; w < nw; w++) {
+		for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
+			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+			struct msrc *s = &m->srcs[i];
+			struct model_pkt *p = s->next, *e = s->end;
+			uint64_t lim = i <= J ? H : H - 1;
+			if (i > J && H == 0)
+				e = p;
+			if (dense) {
+				for (; p < e && p->t_ns <= lim; p++) {
+					p->src = i;
+					cnt[p->t_ns - lo]++;
+				}
+			} else {
+				for (struct arr_ent *k = &m->arr_key[n]; p < e && p->t_ns <= lim;
+				     p++, k++) {
+					p->src = i;
+					k->t = p->t_ns - lo;
+					k->p = p;
+				}
 			}
-		} else {
-			for (struct arr_ent *k = &m->arr_key[n]; p < e && p->t_ns <= lim;
-			     p++, k++) {
-				p->src = i;
-				k->t = p->t_ns - lo;
-				k->p = p;
-			}
+			s->ntake = (uint32_t)(p - s->next);
+			n += s->ntake;
 		}
-		s->ntake = (uint32_t)(p - s->next);
-		n += s->ntake;
 	}
 	if (dense) {
 		for (uint32_t d = 0, sum = 0; d <= top - lo; d++) {
@@ -1645,21 +1715,34 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 			cnt[d] = sum;
 			sum += c;
 		}
-		for (uint32_t i = 0; i < m->nsrc; i++) {
-			struct msrc *s = &m->srcs[i];
-			if (!s->live)
-				continue;
-			for (const struct model_pkt *p = s->next, *e = p + s->ntake; p < e; p++) {
-				struct arr_ent *d = &m->arr[cnt[p->t_ns - lo]++];
-				d->t = p->t_ns;
-				d->p = p;
+		for (uint32_t w = 0; w < nw; w++) {
+			for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
+				const struct msrc *s = &m->srcs[w * 64 + __builtin_ctzll(bits)];
+				for (const struct model_pkt *p = s->next, *e = p + s->ntake; p < e;
+				     p++) {
+					struct arr_ent *d = &m->arr[cnt[p->t_ns - lo]++];
+					d->t = p->t_ns;
+					d->p = p;
+				}
 			}
 		}
 	} else {
 		arr_radix(m, n, lo, top - lo);
 	}
-	for (uint32_t i = 0; i < m->nsrc; i++)
-		m->srcs[i].next += m->srcs[i].ntake;
+	/* the sources taken from go back to the heap, or, emptied, wait for
+	 * the next round's top-up (the stream points into their buffers) */
+	for (uint32_t w = 0; w < nw; w++) {
+		for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
+			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+			struct msrc *s = &m->srcs[i];
+			s->next += s->ntake;
+			if (s->next < s->end)
+				sq_push(m, s->next->t_ns, i);
+			else
+				m->spend[m->nspend++] = i;
+		}
+		m->spart[w] = 0;
+	}
 	m->arr_next = m->arr;
 	arr_mark(m, &m->arr[n], H, !open);
 }
@@ -1671,6 +1754,7 @@ static void arr_discard(struct model *m)
 {
 	for (const struct arr_ent *e = m->arr_next; e->p->src < ARR_MERGE; e++)
 		m->srcs[e->p->src].next--;
+	sq_rebuild(m);
 	m->arr_next = m->arr;
 	arr_mark(m, m->arr, m->now, 0);
 }
@@ -1971,6 +2055,20 @@ int model_add_source(struct model *m, const struct model_source *src)
 		return -1;
 	if (m->nsrc == m->src_cap) {
 		uint32_t cap = m->src_cap ? 2 * m->src_cap : 8;
+		/* the merge's heap, list and bits first (larger is harmless) */
+		struct msrc_key *q = realloc(m->sq, cap * sizeof(*q));
+		if (q != NULL)
+			m->sq = q;
+		uint32_t *sp = realloc(m->spend, cap * sizeof(*sp));
+		if (sp != NULL)
+			m->spend = sp;
+		uint64_t *bits = calloc((cap + 63) / 64, sizeof(*bits));
+		if (q == NULL || sp == NULL || bits == NULL) {
+			free(bits);
+			return -1;
+		}
+		free(m->spart); /* all zero between rounds */
+		m->spart = bits;
 		/* cache-line aligned (struct msrc): no realloc */
 		struct msrc *s = aligned_alloc(MODEL_LINE, cap * sizeof(*s));
 		if (s == NULL)
@@ -2238,6 +2336,9 @@ void model_free(struct model *m)
 	free(m->arr);
 	free(m->arr_cnt);
 	free(m->arr_key);
+	free(m->sq);
+	free(m->spend);
+	free(m->spart);
 	free(m->win);
 	free(m->dwin);
 	free(m->qcold);

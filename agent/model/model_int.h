@@ -261,6 +261,13 @@ struct arr_ent {
 	const struct model_pkt *p;
 };
 
+/* A source in the merge's heap: the time of its first packet not in the
+ * stream, its index. */
+struct msrc_key {
+	uint64_t t;
+	uint32_t i;
+};
+
 /* A rare event (PFC release) in the 4-ary heap. */
 struct mheap_ent {
 	uint64_t t;
@@ -330,6 +337,14 @@ struct model {
 	 * then source index), merged a round at a time (model.c) */
 	struct msrc *srcs;
 	uint32_t nsrc, src_cap, src_live;
+	/* a merge round visits only the sources it takes from (model.c,
+	 * arr_merge): the live ones with packets not in the stream, by the
+	 * time of their first (a binary heap), the ones the last round left
+	 * empty (topped up by the next), and a bit per source taking part */
+	struct msrc_key *sq;
+	uint32_t nsq, nspend;
+	uint32_t *spend;
+	uint64_t *spart;
 	struct arr_ent *arr;	      /* the stream: packets, then a marker */
 	struct arr_ent *arr_next;     /* the next arrival, or the marker */
 	uint32_t arr_cap;	      /* entries of arr (MSRC_BATCH per source + 1) */

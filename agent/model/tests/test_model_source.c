@@ -369,6 +369,68 @@ START_TEST(test_many_sources)
 }
 END_TEST
 
+/* A run that stops with only a far event pending (a packet 1 ms ahead)
+ * must not leave anything scheduled afterwards for before it late: a
+ * source added then, a port unpaused then.  Source A sends at 0 and
+ * 1 000 000 ns from port 0 to port 1 (10G; 100-byte packets take
+ * (100 + 20) x 8 / 10 = 96 ns on the wire). */
+START_TEST(test_after_far_stop)
+{
+	struct model_config cfg;
+	struct model_err err;
+	struct model_stats st;
+	struct model_source a, b;
+	struct model *m;
+	struct hsrc *sa, *sb;
+
+	ck_assert_int_eq(model_config_init(&cfg, 2, 10000000000ULL), 0);
+	m = model_new(&cfg, &err);
+	ck_assert_msg(m != NULL, "%s", err.msg);
+	model_config_release(&cfg);
+	sa = hsrc_make(2, &a, 1, 0);
+	sa->t0 = 0;
+	sa->gap = 1000000;
+	ck_assert_int_eq(model_add_source(m, &a), 0);
+	/* B: one packet at 600 000, added at 500 000 */
+	ck_assert_int_eq(model_advance_to(m, 500000), 0);
+	sb = hsrc_make(1, &b, 0, 0);
+	sb->t0 = 600000;
+	ck_assert_int_eq(model_add_source(m, &b), 0);
+	ck_assert_int_eq(model_advance_to(m, 700000), 0);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.arrived, 2);
+	ck_assert_uint_eq(st.copies_departed, 2);
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.arrived, 3);
+	model_free(m);
+
+	/* port 1 paused: A's first packet waits; unpaused at 500 000 it
+	 * departs at 500 096 */
+	ck_assert_int_eq(model_config_init(&cfg, 2, 10000000000ULL), 0);
+	m = model_new(&cfg, &err);
+	ck_assert_msg(m != NULL, "%s", err.msg);
+	model_config_release(&cfg);
+	sa = hsrc_make(2, &a, 1, 0);
+	sa->t0 = 0;
+	sa->gap = 1000000;
+	ck_assert_int_eq(model_add_source(m, &a), 0);
+	ck_assert_int_eq(model_set_egress_pause(m, 1, 0xff), 0);
+	ck_assert_int_eq(model_advance_to(m, 500000), 0);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.arrived, 1);
+	ck_assert_uint_eq(st.copies_departed, 0);
+	ck_assert_int_eq(model_set_egress_pause(m, 1, 0), 0);
+	ck_assert_int_eq(model_advance_to(m, 500095), 0);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.copies_departed, 0);
+	ck_assert_int_eq(model_advance_to(m, 500096), 0);
+	model_get_stats(m, &st);
+	ck_assert_uint_eq(st.copies_departed, 1);
+	model_free(m);
+}
+END_TEST
+
 /* Generators: the batch interface (lazy headers, no per-packet checks)
  * and next() alone give the same packets, drops, samples and header
  * bytes (multicast, forwarding drops with the TTL 1 variant, hotspot,
@@ -509,6 +571,7 @@ static Suite *source_suite(void)
 	tcase_add_test(t, test_cast_from_header);
 	tcase_add_test(t, test_checks_and_promise);
 	tcase_add_test(t, test_many_sources);
+	tcase_add_test(t, test_after_far_stop);
 	tcase_add_test(t, test_generators_both_ways);
 	suite_add_tcase(s, t);
 	return s;

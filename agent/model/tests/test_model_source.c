@@ -371,17 +371,16 @@ END_TEST
 
 /* A run that stops with only a far event pending (a packet 1 ms ahead)
  * must not leave anything scheduled afterwards for before it late: a
- * source added then, a port unpaused then.  Source A sends at 0 and
- * 1 000 000 ns from port 0 to port 1 (10G; 100-byte packets take
- * (100 + 20) x 8 / 10 = 96 ns on the wire). */
-START_TEST(test_after_far_stop)
+ * source added then, a port unpaused then.  far_model(): a 2 x 10G switch
+ * with source A sending at 0 and 1 000 000 ns from port 0 to port 1
+ * (100-byte packets take (100 + 20) x 8 / 10 = 96 ns on the wire). */
+static struct model *far_model(void)
 {
 	struct model_config cfg;
 	struct model_err err;
-	struct model_stats st;
-	struct model_source a, b;
+	struct model_source a;
 	struct model *m;
-	struct hsrc *sa, *sb;
+	struct hsrc *sa;
 
 	ck_assert_int_eq(model_config_init(&cfg, 2, 10000000000ULL), 0);
 	m = model_new(&cfg, &err);
@@ -391,6 +390,16 @@ START_TEST(test_after_far_stop)
 	sa->t0 = 0;
 	sa->gap = 1000000;
 	ck_assert_int_eq(model_add_source(m, &a), 0);
+	return m;
+}
+
+START_TEST(test_after_far_stop)
+{
+	struct model_stats st;
+	struct model_source b;
+	struct model *m = far_model();
+	struct hsrc *sb;
+
 	/* B: one packet at 600 000, added at 500 000 */
 	ck_assert_int_eq(model_advance_to(m, 500000), 0);
 	sb = hsrc_make(1, &b, 0, 0);
@@ -407,14 +416,7 @@ START_TEST(test_after_far_stop)
 
 	/* port 1 paused: A's first packet waits; unpaused at 500 000 it
 	 * departs at 500 096 */
-	ck_assert_int_eq(model_config_init(&cfg, 2, 10000000000ULL), 0);
-	m = model_new(&cfg, &err);
-	ck_assert_msg(m != NULL, "%s", err.msg);
-	model_config_release(&cfg);
-	sa = hsrc_make(2, &a, 1, 0);
-	sa->t0 = 0;
-	sa->gap = 1000000;
-	ck_assert_int_eq(model_add_source(m, &a), 0);
+	m = far_model();
 	ck_assert_int_eq(model_set_egress_pause(m, 1, 0xff), 0);
 	ck_assert_int_eq(model_advance_to(m, 500000), 0);
 	model_get_stats(m, &st);

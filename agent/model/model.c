@@ -419,6 +419,11 @@ static inline void schedule_leaf(struct model *m, uint64_t t, uint32_t leaf)
 	cal_insert(m, t, leaf);
 }
 
+/* The compiler forgets how p was computed: it keeps p in a register
+ * (or the stack) instead of recomputing it from its parts at each use,
+ * which it does in the per-packet paths when registers are short. */
+#define KEEP_REG(p) __asm__("" : "+r"(p))
+
 /* ---------------------------------------------------------------- pool */
 
 /* The free list is empty: a new chunk of records (NULL: out of memory). */
@@ -773,6 +778,7 @@ static inline __attribute__((always_inline)) void
 charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t d, int mc)
 {
 	struct mpg *g = &P->pg[b->pg];
+	KEEP_REG(g);
 	uint32_t c = b->cells;
 	uint64_t now = m->now;
 	if (hdrm) {
@@ -832,6 +838,7 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 {
 	struct mport *P = &m->ports[b->in_port];
 	struct mpg *g = &P->pg[b->pg];
+	KEEP_REG(g);
 	uint32_t c = b->cells;
 	if (b->flags & MP_HDRM) {
 		pk_sub(&g->pk_hdrm, c, b->len);
@@ -953,6 +960,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 {
 	struct mport *P = &m->ports[port];
 	struct mqueue *q = &P->q[s];
+	KEEP_REG(q);
 	uint32_t c = b->cells;
 	uint32_t depth = depth32(q);
 	unsigned cause = MODEL_DROP_NCAUSES;
@@ -1123,6 +1131,7 @@ static void tx_done(struct model *m, unsigned port)
 	struct mport *P = &m->ports[port];
 	unsigned s = P->in_slot;
 	struct mqueue *q = &P->q[s];
+	KEEP_REG(q);
 	struct mpkt *cp = q->head;
 	struct mpkt *b = mpkt_body(cp);
 	uint64_t now = m->now;
@@ -1361,6 +1370,7 @@ static void offer(struct model *m, const struct model_pkt *p)
 	struct mport *P = &m->ports[p->in_port];
 	unsigned pgi = P->tc_pg[p->tc];
 	struct mpg *g = &P->pg[pgi];
+	KEEP_REG(g);
 	struct mpkt *b = pkt_alloc(m);
 	if (b == NULL) {
 		m->st.bad_pkts++;

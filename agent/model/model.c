@@ -466,21 +466,21 @@ static inline uint32_t sat_sub(uint32_t a, uint32_t b)
 }
 
 /* Growth of an object's shared use (occupancy above min) when it takes
- * c more cells at occupancy cur; mostly the object is above its minimum
- * already and that is c. */
+ * c more cells at occupancy cur.  At the bench's load most queues and
+ * PGs stay within their minimum (no growth), the case tested first. */
 static inline uint32_t shared_grow(uint32_t cur, uint32_t c, uint32_t min)
 {
-	if (__builtin_expect(cur >= min, 1))
-		return c;
-	return sat_sub(cur + c, min);
+	if (__builtin_expect((uint64_t)cur + c <= min, 1))
+		return 0;
+	return cur >= min ? c : cur + c - min;
 }
 
 /* Shrink of its shared use when it gives back c of its cur cells. */
 static inline uint32_t shared_shrink(uint32_t cur, uint32_t c, uint32_t min)
 {
-	if (__builtin_expect(cur - c >= min, 1))
-		return c;
-	return sat_sub(cur, min);
+	if (__builtin_expect(cur <= min, 1))
+		return 0;
+	return cur - c >= min ? c : cur - min;
 }
 
 static inline uint32_t dyn_limit(double alpha, uint32_t pool, uint32_t used)
@@ -493,7 +493,7 @@ static inline uint32_t dyn_limit(double alpha, uint32_t pool, uint32_t used)
 uint32_t model_q_alloc(const struct model *m, const struct mqueue *q)
 {
 	uint32_t lim =
-	    q->dyn ? dyn_limit(q->alpha, m->cfg.egr_pool_cells[q->pool], m->ep_used[q->pool])
+	    q->dyn ? dyn_limit(q->alpha, m->cfg.egr_pool_cells[q->pool], m->ep_pk[q->pool].cur)
 		   : q->lim_cells;
 	uint64_t a = (uint64_t)q->min_cells + lim;
 	return a > UINT32_MAX ? UINT32_MAX : (uint32_t)a;
@@ -502,7 +502,7 @@ uint32_t model_q_alloc(const struct model *m, const struct mqueue *q)
 uint32_t model_pg_alloc(const struct model *m, const struct mpg *g)
 {
 	uint32_t lim =
-	    g->dyn ? dyn_limit(g->alpha, m->cfg.ing_pool_cells[g->pool], m->ip_used[g->pool])
+	    g->dyn ? dyn_limit(g->alpha, m->cfg.ing_pool_cells[g->pool], m->ip_pk[g->pool].cur)
 		   : g->lim_cells;
 	uint64_t a = (uint64_t)g->min_cells + lim;
 	return a > UINT32_MAX ? UINT32_MAX : (uint32_t)a;
@@ -516,7 +516,7 @@ uint32_t model_sum_alloc(const struct model *m, const struct msum *s, int egress
 		if (s->alpha[i] == 0.0)
 			continue;
 		uint32_t pool = egress ? m->cfg.egr_pool_cells[i] : m->cfg.ing_pool_cells[i];
-		uint32_t used = egress ? m->ep_used[i] : m->ip_used[i];
+		uint32_t used = egress ? m->ep_pk[i].cur : m->ip_pk[i].cur;
 		a += s->alpha[i] * (double)sat_sub(pool, used);
 	}
 	return a >= 4294967295.0 ? UINT32_MAX : (uint32_t)a;
@@ -543,6 +543,18 @@ static inline void pk_run(struct mpeak *k, uint64_t now, uint32_t alloc)
 	k->c->run_b = k->cur_b;
 	k->c->run_t = now;
 	k->c->run_alloc = alloc;
+}
+
+/* A pool's occupancy is its cells only: its bytes are cells x cell_bytes,
+ * set here at a new peak and by the reads (model_telem.c). */
+static inline void pool_add(const struct model *m, struct mpeak *k, uint32_t d, uint64_t now,
+			    uint32_t alloc)
+{
+	k->cur += d;
+	if (k->cur > k->run) {
+		k->cur_b = (uint64_t)k->cur * m->cfg.cell_bytes;
+		pk_run(k, now, alloc);
+	}
 }
 
 /* ---------------------------------------------------------------- events */
@@ -739,7 +751,7 @@ static inline int pg_fits(const struct model *m, const struct mpg *g, uint32_t c
 	*grow = d;
 	if (d == 0)
 		return 1;
-	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_used[g->pool];
+	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_pk[g->pool].cur;
 	/* d > 0: the shared use after it is cur + c - min */
 	return lim_ok(g->dyn, g->alpha, g->lim_cells, g->pk.cur + c - g->min_cells, pool, used) &&
 	       (uint64_t)used + d <= pool;
@@ -792,14 +804,10 @@ charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint3
 			pk_run(&g->pk, now,
 			       g->min_cells +
 				   (g->dyn ? dyn_limit(g->alpha, m->cfg.ing_pool_cells[g->pool],
-						       m->ip_used[g->pool])
+						       m->ip_pk[g->pool].cur)
 					   : g->lim_cells));
-		if (d != 0) {
-			struct mpeak *pp = &m->ip_pk[g->pool];
-			m->ip_used[g->pool] += d;
-			if (pk_add(pp, d, (uint64_t)d * m->cfg.cell_bytes))
-				pk_run(pp, now, m->cfg.ing_pool_cells[g->pool]);
-		}
+		if (d != 0)
+			pool_add(m, &m->ip_pk[g->pool], d, now, m->cfg.ing_pool_cells[g->pool]);
 	}
 	/* mc: a constant where this is inlined, (b->flags & MP_MC) != 0 */
 	struct mpeak *ip = mc ? &P->ing_mc : &P->ing_uc;
@@ -808,7 +816,6 @@ charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint3
 	struct mpeak *dp = mc ? &m->dev_mc : &m->dev_uc;
 	if (pk_add(dp, c, b->len))
 		pk_run(dp, now, m->cfg.total_cells);
-	m->cells_used += c;
 	m->st.pkts_buffered++;
 	if (g->lossless && !g->xoff_state)
 		xoff_test(m, P, g, b->pg);
@@ -845,14 +852,11 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 	} else {
 		uint32_t d = shared_shrink(g->pk.cur, c, g->min_cells);
 		pk_sub(&g->pk, c, b->len);
-		if (d != 0) {
-			m->ip_used[g->pool] -= d;
-			pk_sub(&m->ip_pk[g->pool], d, (uint64_t)d * m->cfg.cell_bytes);
-		}
+		if (d != 0)
+			m->ip_pk[g->pool].cur -= d;
 	}
 	pk_sub(mc ? &P->ing_mc : &P->ing_uc, c, b->len);
 	pk_sub(mc ? &m->dev_mc : &m->dev_uc, c, b->len);
-	m->cells_used -= c;
 	m->st.pkts_buffered--;
 	if (g->xoff_state && g->pk_hdrm.cur == 0 && sat_sub(g->pk.cur, g->min_cells) <= g->xon)
 		xon_send(m, P, g, b->pg);
@@ -975,8 +979,8 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 				    (double)(q->wred_max - q->wred_min)))
 		cause = MODEL_DROP_WRED;
 	else if (d != 0 && (!lim_ok(q->dyn, q->alpha, q->lim_cells, q->pk.cur + c - q->min_cells,
-				    m->cfg.egr_pool_cells[q->pool], m->ep_used[q->pool]) ||
-			    (uint64_t)m->ep_used[q->pool] + d > m->cfg.egr_pool_cells[q->pool]))
+				    m->cfg.egr_pool_cells[q->pool], m->ep_pk[q->pool].cur) ||
+			    (uint64_t)m->ep_pk[q->pool].cur + d > m->cfg.egr_pool_cells[q->pool]))
 		cause = MODEL_DROP_EGR_LIMIT;
 	if (cause != MODEL_DROP_NCAUSES) {
 		copy_drop(m, b, port, s, cause, depth);
@@ -1010,13 +1014,10 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	if (pk_add(&q->pk, c, b->len))
 		pk_run(&q->pk, now,
 		       q->min_cells + (q->dyn ? dyn_limit(q->alpha, m->cfg.egr_pool_cells[q->pool],
-							  m->ep_used[q->pool])
+							  m->ep_pk[q->pool].cur)
 					      : q->lim_cells));
-	if (d != 0) {
-		m->ep_used[q->pool] += d;
-		if (pk_add(&m->ep_pk[q->pool], d, (uint64_t)d * m->cfg.cell_bytes))
-			pk_run(&m->ep_pk[q->pool], now, m->cfg.egr_pool_cells[q->pool]);
-	}
+	if (d != 0)
+		pool_add(m, &m->ep_pk[q->pool], d, now, m->cfg.egr_pool_cells[q->pool]);
 	if (mc && s >= MQ_MC) { /* unicast packets go to unicast queues */
 		if (pk_add(&P->egr_mc, c, b->len))
 			pk_run(&P->egr_mc, now, model_sum_alloc(m, &P->sum_mc, 1));
@@ -1145,10 +1146,8 @@ static void tx_done(struct model *m, unsigned port)
 	q->npkts--;
 	uint32_t d = shared_shrink(q->pk.cur, c, q->min_cells);
 	pk_sub(&q->pk, c, cp->len);
-	if (d != 0) {
-		m->ep_used[q->pool] -= d;
-		pk_sub(&m->ep_pk[q->pool], d, (uint64_t)d * m->cfg.cell_bytes);
-	}
+	if (d != 0)
+		m->ep_pk[q->pool].cur -= d;
 	pk_sub(s >= MQ_MC ? &P->egr_mc : &P->egr_uc, c, cp->len);
 	m->st.copies_buffered--;
 	m->st.copies_departed++;
@@ -1325,7 +1324,7 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 	}
 	/* ingress admission */
 	uint32_t pg_grow = 0;
-	int hdrm = 0, ok = m->cells_used + b->cells <= m->cfg.total_cells;
+	int hdrm = 0, ok = m->dev_uc.cur + m->dev_mc.cur + b->cells <= m->cfg.total_cells;
 	if (ok && !pg_fits(m, g, b->cells, &pg_grow)) {
 		if (g->lossless && g->pk_hdrm.cur + b->cells <= g->headroom)
 			hdrm = 1;

@@ -301,10 +301,10 @@ struct model {
 	struct model_rng rng;
 	struct mport *ports;
 
-	/* buffer */
-	uint32_t cells_used;
+	/* buffer: the device's cells in use are dev_uc.cur + dev_mc.cur; a
+	 * pool's (ip_pk, ep_pk) cur_b is kept only at peaks and reads (its
+	 * bytes are cur x cell_bytes) */
 	struct mpeak dev_uc, dev_mc;
-	uint32_t ip_used[MODEL_MAX_POOLS], ep_used[MODEL_MAX_POOLS];
 	struct mpeak ip_pk[MODEL_MAX_POOLS], ep_pk[MODEL_MAX_POOLS];
 
 	/* events */

@@ -79,6 +79,9 @@ int model_read_device_buffers(struct model *m, unsigned window, struct model_dev
 	pk_read(&m->dev_uc, window, now, m->cfg.total_cells, &out->dev_uc);
 	pk_read(&m->dev_mc, window, now, m->cfg.total_cells, &out->dev_mc);
 	for (unsigned i = 0; i < MODEL_MAX_POOLS; i++) {
+		/* a pool's bytes are its cells' (not kept per packet) */
+		m->ip_pk[i].cur_b = (uint64_t)m->ip_pk[i].cur * m->cfg.cell_bytes;
+		m->ep_pk[i].cur_b = (uint64_t)m->ep_pk[i].cur * m->cfg.cell_bytes;
 		pk_read(&m->ip_pk[i], window, now, m->cfg.ing_pool_cells[i], &out->ing_pool[i]);
 		pk_read(&m->ep_pk[i], window, now, m->cfg.egr_pool_cells[i], &out->egr_pool[i]);
 		if (i >= m->cfg.n_ing_pools)
@@ -167,7 +170,7 @@ int model_read_drops(const struct model *m, unsigned port, struct model_port_dro
 void model_get_stats(const struct model *m, struct model_stats *s)
 {
 	*s = m->st;
-	s->cells_used = m->cells_used;
+	s->cells_used = m->dev_uc.cur + m->dev_mc.cur;
 }
 
 int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned queue, int mc,
@@ -308,8 +311,8 @@ int model_audit(const struct model *m, struct model_err *err)
 	if (rc == 0 && ncopies != s->copies_buffered)
 		rc = afail(err, "copies buffered", 0, 0, s->copies_buffered, ncopies);
 	for (unsigned i = 0; i < m->cfg.n_egr_pools && rc == 0; i++)
-		if (ep[i] != m->ep_used[i] || ep[i] != m->ep_pk[i].cur)
-			rc = afail(err, "egress pool shared cells", i, 0, m->ep_used[i], ep[i]);
+		if (ep[i] != m->ep_pk[i].cur)
+			rc = afail(err, "egress pool shared cells", i, 0, m->ep_pk[i].cur, ep[i]);
 	if (rc == 0) {
 		qsort(bodies, nb, sizeof(*bodies), cmp_ptr);
 		struct tally du = {0, 0}, dm = {0, 0};
@@ -344,9 +347,7 @@ int model_audit(const struct model *m, struct model_err *err)
 			rc = afail(err, "device uc cells", 0, 0, m->dev_uc.cur, du.cells);
 		if (rc == 0 && (dm.cells != m->dev_mc.cur || dm.bytes != m->dev_mc.cur_b))
 			rc = afail(err, "device mc cells", 0, 0, m->dev_mc.cur, dm.cells);
-		if (rc == 0 && du.cells + dm.cells != m->cells_used)
-			rc = afail(err, "device cells used", 0, 0, m->cells_used,
-				   du.cells + dm.cells);
+
 		uint64_t ip[MODEL_MAX_POOLS] = {0}, held = 0;
 		for (unsigned p = 0; p < m->np && rc == 0; p++) {
 			const struct mport *P = &m->ports[p];
@@ -375,14 +376,14 @@ int model_audit(const struct model *m, struct model_err *err)
 			}
 		}
 		for (unsigned i = 0; i < m->cfg.n_ing_pools && rc == 0; i++)
-			if (ip[i] != m->ip_used[i] || ip[i] != m->ip_pk[i].cur)
-				rc = afail(err, "ingress pool shared cells", i, 0, m->ip_used[i],
+			if (ip[i] != m->ip_pk[i].cur)
+				rc = afail(err, "ingress pool shared cells", i, 0, m->ip_pk[i].cur,
 					   ip[i]);
 		if (rc == 0 && held != s->held)
 			rc = afail(err, "packets held at senders", 0, 0, s->held, held);
-		if (rc == 0 && m->cells_used > m->cfg.total_cells)
-			rc = afail(err, "device cells above the buffer", 0, 0, m->cells_used,
-				   m->cfg.total_cells);
+		if (rc == 0 && (uint64_t)m->dev_uc.cur + m->dev_mc.cur > m->cfg.total_cells)
+			rc = afail(err, "device cells above the buffer", 0, 0,
+				   (uint64_t)m->dev_uc.cur + m->dev_mc.cur, m->cfg.total_cells);
 		free(iu);
 	}
 	free(bodies);

@@ -787,14 +787,11 @@ static __attribute__((noinline)) void xoff_test(struct model *m, struct mport *P
 }
 
 static inline __attribute__((always_inline)) void
-charge_ingress(struct model *m, struct mport *P, struct mpkt *b, int hdrm, uint32_t d, int mc)
+charge_ingress(struct model *m, struct mport *P, struct mpg *g, struct mpkt *b, uint32_t d, int mc)
 {
-	struct mpg *g = &P->pg[b->pg];
-	KEEP_REG(g);
 	uint32_t c = b->cells;
 	uint64_t now = m->now;
-	if (hdrm) {
-		b->flags |= MP_HDRM;
+	if (b->flags & MP_HDRM) { /* set by arrive: into the headroom */
 		if (pk_add(&g->pk_hdrm, c, b->len))
 			pk_run(&g->pk_hdrm, now, g->headroom);
 	} else {
@@ -1007,7 +1004,10 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	cp->out_port = (uint16_t)port;
 	cp->depth_enq = depth;
 	cp->next = NULL;
-	b->refs++;
+	if (mc)
+		b->refs++;
+	else
+		b->refs = 1;
 	/* charge */
 	uint64_t now = m->now;
 	q->npkts++;
@@ -1027,11 +1027,9 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	*q->tailp = cp;
 	q->tailp = &cp->next;
 	P->nonempty |= (uint16_t)(1u << s);
-	m->st.copies_buffered++;
 	/* seed 004: count only admitted packets */
 	q->enq_cnt++;
-	if (!q->nt_flag) {
-		q->nt_flag = 1;
+	if (q->nt_start_cnt <= q->enq_cnt - q->npkts) { /* no packet is flagged */
 		q->nt_start = now;
 		q->nt_start_cnt = q->enq_cnt;
 	}
@@ -1057,8 +1055,9 @@ static inline __attribute__((always_inline)) void start_tx_inl(struct model *m, 
 	struct mpkt *h = P->q[s].head;
 	uint64_t fs = (uint64_t)(h->len + P->overhead) * P->fs_per_byte;
 	if (back_to_back)
-		fs += P->frac_fs;
-	P->busy = 1;
+		fs += P->frac_fs; /* and busy is 1 already */
+	else
+		P->busy = 1;
 	P->in_slot = (uint8_t)s;
 	P->frac_fs = (uint32_t)(fs % FS_PER_NS);
 	schedule_leaf(m, m->now + fs / FS_PER_NS, port);
@@ -1149,15 +1148,13 @@ static void tx_done(struct model *m, unsigned port)
 	if (d != 0)
 		m->ep_pk[q->pool].cur -= d;
 	pk_sub(s >= MQ_MC ? &P->egr_mc : &P->egr_uc, c, cp->len);
-	m->st.copies_buffered--;
 	m->st.copies_departed++;
 
 	/* delay: seed 004, seed 000, truth */
 	int64_t nt = -1;
 	uint64_t deq_cnt = q->enq_cnt - q->npkts;
-	if (q->nt_flag && deq_cnt == q->nt_start_cnt) {
+	if (deq_cnt == q->nt_start_cnt) {
 		uint64_t lat = now - q->nt_start;
-		q->nt_flag = 0;
 		q->nt_latest = lat;
 		if (lat > q->nt_max)
 			q->nt_max = lat;
@@ -1179,18 +1176,22 @@ static void tx_done(struct model *m, unsigned port)
 		P->out_ucast++; /* in line 0 (struct mport) */
 	else
 		count_cast(&P->ctr, cast, 1);
-	/* queue event, sample, trace: one test for the three */
-	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (b->flags & MP_SAMPLE),
-			     0))
-		tx_notes(m, b, cp, port, s, deq_cnt, soj, nt);
-
-	if (__builtin_expect(b->flags & MP_MC, 0)) {
-		mc_copy_done(m, b, cp);
-	} else {
-		/* a unicast packet is its only copy */
-		release_ingress(m, b, 0);
-		pkt_free(m, b);
+	/* queue event, sample, trace, and a multicast copy: one test for
+	 * the four */
+	unsigned bf = b->flags;
+	if (__builtin_expect(
+		(q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (bf & (MP_SAMPLE | MP_MC)), 0)) {
+		if ((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (bf & MP_SAMPLE))
+			tx_notes(m, b, cp, port, s, deq_cnt, soj, nt);
+		if (bf & MP_MC) {
+			mc_copy_done(m, b, cp);
+			start_tx_inl(m, P, port, 1);
+			return;
+		}
 	}
+	/* a unicast packet is its only copy */
+	release_ingress(m, b, 0);
+	pkt_free(m, b);
 	start_tx_inl(m, P, port, 1);
 }
 
@@ -1272,8 +1273,8 @@ static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P,
 
 /* Egress admission of an admitted multicast packet, copy by copy; the
  * body is charged at ingress once the first copy is in. */
-static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P, struct mpkt *b,
-						int hdrm, uint32_t pg_grow)
+static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P, struct mpg *g,
+						struct mpkt *b, uint32_t pg_grow)
 {
 	int charged = 0;
 	const struct model_mc_group *mg = &m->cfg.mc_groups[b->mc_group - 1];
@@ -1286,7 +1287,7 @@ static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P
 		if (!enqueue_copy(m, b, port, s, 1))
 			continue;
 		if (!charged) {
-			charge_ingress(m, P, b, hdrm, pg_grow, 1);
+			charge_ingress(m, P, g, b, pg_grow, 1);
 			charged = 1;
 		}
 		if (!E->busy)
@@ -1307,15 +1308,15 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 							 struct mport *P, struct mpg *g)
 {
 	b->t_arr = m->now;
-	b->refs = 0;
 	b->cells = m->cell_shift ? (b->len + m->cfg.cell_bytes - 1) >> m->cell_shift
 				 : (b->len + m->cfg.cell_bytes - 1) / m->cfg.cell_bytes;
-	b->flags = (uint8_t)((b->flags & MP_MC) | (classify(b) << MP_CAST_S));
+	unsigned cast = classify(b);
+	b->flags = (uint8_t)((b->flags & MP_MC) | (cast << MP_CAST_S));
 	if (b->flags & MP_MC)
 		m->mc_seq++; /* its copy id */
 	m->st.arrived++;
 	P->ctr.in_octets += b->len;
-	count_cast(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S, 0);
+	count_cast(&P->ctr, cast, 0);
 	if (P->sampling_rate != 0)
 		sample_pool(m, P, b);
 	if (__builtin_expect(b->fwd_drop != 0, 0)) {
@@ -1324,10 +1325,12 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 	}
 	/* ingress admission */
 	uint32_t pg_grow = 0;
-	int hdrm = 0, ok = m->dev_uc.cur + m->dev_mc.cur + b->cells <= m->cfg.total_cells;
+	int ok = m->dev_uc.cur + m->dev_mc.cur + b->cells <= m->cfg.total_cells;
 	if (ok && !pg_fits(m, g, b->cells, &pg_grow)) {
 		if (g->lossless && g->pk_hdrm.cur + b->cells <= g->headroom)
-			hdrm = 1;
+			b->flags |= MP_HDRM; /* into the headroom (charge_ingress;
+					      * copies made from b carry it too, unread
+					      * there) */
 		else
 			ok = 0;
 	}
@@ -1335,15 +1338,15 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 		ing_drop(m, P, b);
 		return;
 	}
-	m->st.admitted++;
 	if (b->flags & MP_MC) {
-		arrive_mc(m, P, b, hdrm, pg_grow);
+		b->refs = 0; /* a unicast packet's is set by enqueue_copy */
+		arrive_mc(m, P, g, b, pg_grow);
 		return;
 	}
 	unsigned uport = b->out_port;
 	struct mport *E = &m->ports[uport];
 	if (enqueue_copy(m, b, uport, E->tc_ucq[b->tc], 0)) {
-		charge_ingress(m, P, b, hdrm, pg_grow, 0);
+		charge_ingress(m, P, g, b, pg_grow, 0);
 		if (!E->busy)
 			start_tx_inl(m, E, uport, 0);
 	} else {
@@ -1811,7 +1814,7 @@ static void tick(struct model *m)
 		}
 	}
 	m->tick_pos = pos;
-	if (m->st.copies_buffered > 0) {
+	if (copies_buffered(&m->st) > 0) {
 		m->tick_t = now + m->cfg.marker_tick_ns;
 		m->tick_seq = m->seq++;
 	} else {
@@ -1877,7 +1880,7 @@ static void dispatch_heap(struct model *m)
 /* Is anything other than the background tick pending? */
 static int busy_work(const struct model *m)
 {
-	return m->arr_next->p->src != ARR_END || m->st.copies_buffered > 0 || m->st.held > 0;
+	return m->arr_next->p->src != ARR_END || copies_buffered(&m->st) > 0 || m->st.held > 0;
 }
 
 enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };

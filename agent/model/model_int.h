@@ -126,10 +126,11 @@ struct mqueue {
 	uint32_t qidx;	   /* its qindex() (m->qcold), set with its port's qbase */
 	uint64_t nt_count; /* seed 004 delays measured */
 	/* line 1 */
-	uint8_t dyn, pool, wred, nt_flag, sched, is_mc, present;
+	uint8_t dyn, pool, wred, sched, is_mc, present;
 	uint8_t qev; /* MODEL_QEV_* mask: per-packet queue events wanted;
 			and QEV_TRACE while a trace callback is set */
-	/* seed 004; enq_cnt is also the queue's last pkt_id (model.h) */
+	/* seed 004 (a packet is flagged while nt_start_cnt > enq_cnt - npkts,
+	 * the departures); enq_cnt is also the queue's last pkt_id (model.h) */
 	uint64_t enq_cnt, nt_start, nt_start_cnt;
 	/* seed 000 (spans lines 1 and 2, model.h orders it) */
 	struct model_marker mk;
@@ -430,6 +431,13 @@ static inline void mk_dequeue(struct model_marker *mk, uint64_t id, uint64_t now
 static inline uint32_t qindex(const struct mport *P, unsigned slot)
 {
 	return P->qbase + (slot < MQ_MC ? slot : P->n_ucq + slot - MQ_MC);
+}
+
+/* Copies in queues now: st.copies_buffered is not kept per packet, nor
+ * st.admitted (model_get_stats derives both). */
+static inline uint64_t copies_buffered(const struct model_stats *st)
+{
+	return st->copies - st->copies_departed - st->copies_dropped;
 }
 
 static inline struct mqcold *qcold(const struct model *m, unsigned port, unsigned slot)

@@ -171,6 +171,9 @@ void model_get_stats(const struct model *m, struct model_stats *s)
 {
 	*s = m->st;
 	s->cells_used = m->dev_uc.cur + m->dev_mc.cur;
+	/* not counted per packet */
+	s->admitted = m->st.arrived - m->st.fwd_dropped - m->st.ing_dropped;
+	s->copies_buffered = copies_buffered(&m->st);
 }
 
 int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned queue, int mc,
@@ -256,7 +259,9 @@ static inline uint32_t sat(uint64_t a, uint32_t b)
 
 int model_audit(const struct model *m, struct model_err *err)
 {
-	const struct model_stats *s = &m->st;
+	struct model_stats st;
+	model_get_stats(m, &st);
+	const struct model_stats *s = &st;
 	if (s->arrived != s->fwd_dropped + s->ing_dropped + s->admitted)
 		return afail(err, "arrived = fwd + ing dropped + admitted", 0, 0, s->arrived,
 			     s->fwd_dropped + s->ing_dropped + s->admitted);

@@ -524,37 +524,74 @@ uint32_t model_sum_alloc(const struct model *m, const struct msum *s, int egress
 
 /* ---------------------------------------------------------------- peaks */
 
-static inline int pk_add(struct mpeak *k, uint32_t c, uint64_t b)
+/* An object takes a packet's charge inc (struct mpkt): is its cells
+ * count now above its peak run? */
+static inline int pk_add(struct mpeak *k, uint64_t inc)
 {
-	k->cur += c;
-	k->cur_b += b;
-	return k->cur > k->run;
+	k->cb += inc;
+	return k->cb > k->run_top;
 }
 
-static inline void pk_sub(struct mpeak *k, uint32_t c, uint64_t b)
+static inline void pk_sub(struct mpeak *k, uint64_t inc)
 {
-	k->cur -= c;
-	k->cur_b -= b;
+	k->cb -= inc;
 }
 
-static inline void pk_run(struct mpeak *k, uint64_t now, uint32_t alloc)
+/* Its occupancy is its new peak run. */
+static inline void pk_run(const struct model *m, struct mpeak *k, uint64_t now, uint32_t alloc)
 {
-	k->run = k->cur;
-	k->c->run_b = k->cur_b;
+	k->run_top = k->cb | m->occ_mask;
+	k->c->run_b = occ_bytes(m, k->cb);
 	k->c->run_t = now;
 	k->c->run_alloc = alloc;
 }
 
-/* A pool's occupancy is its cells only: its bytes are cells x cell_bytes,
- * set here at a new peak and by the reads (model_telem.c). */
-static inline void pool_add(const struct model *m, struct mpeak *k, uint32_t d, uint64_t now,
+/* A pool's shared use grows by d cells (its bytes are cells x
+ * cell_bytes, set at a new peak and by the reads). */
+static inline void pool_add(const struct model *m, struct mpool *k, uint32_t d, uint64_t now,
 			    uint32_t alloc)
 {
 	k->cur += d;
 	if (k->cur > k->run) {
-		k->cur_b = (uint64_t)k->cur * m->cfg.cell_bytes;
-		pk_run(k, now, alloc);
+		k->run = k->cur;
+		k->c->run_b = (uint64_t)k->cur * m->cfg.cell_bytes;
+		k->c->run_t = now;
+		k->c->run_alloc = alloc;
 	}
+}
+
+/* The growth of an object's shared use (above its minimum) when it takes
+ * a packet: cb its occupancy before, inc the packet's charge (c cells),
+ * min_top its minimum as in struct mqueue.  cb + inc <= min_top: within
+ * the minimum after it (the bytes never carry into the cells while the
+ * cells are within the buffer; beyond it a carry only adds). */
+static __attribute__((noinline)) uint32_t grow_beyond(const struct model *m, uint64_t cb,
+						      uint64_t inc, const uint32_t *min)
+{
+	return shared_grow(occ_cells(m, cb), occ_cells(m, inc), *min);
+}
+
+static inline uint32_t grow_of(const struct model *m, uint64_t cb, uint64_t inc, uint64_t min_top,
+			       const uint32_t *min)
+{
+	if (__builtin_expect(cb + inc <= min_top, 1))
+		return 0;
+	return grow_beyond(m, cb, inc, min);
+}
+
+/* The shrink of its shared use when it gives back a packet's charge. */
+static __attribute__((noinline)) uint32_t shrink_beyond(const struct model *m, uint64_t cb,
+							uint64_t inc, const uint32_t *min)
+{
+	return shared_shrink(occ_cells(m, cb), occ_cells(m, inc), *min);
+}
+
+static inline uint32_t shrink_of(const struct model *m, uint64_t cb, uint64_t min_top, uint64_t inc,
+				 const uint32_t *min)
+{
+	if (__builtin_expect(cb <= min_top, 1))
+		return 0;
+	return shrink_beyond(m, cb, inc, min);
 }
 
 /* ---------------------------------------------------------------- events */
@@ -685,9 +722,10 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 /* ---------------------------------------------------------------- ingress */
 
 /* A queue's depth in bytes, as events and traces carry it. */
-static inline uint32_t depth32(const struct mqueue *q)
+static inline uint32_t depth32(const struct model *m, const struct mqueue *q)
 {
-	return (uint32_t)(q->pk.cur_b > UINT32_MAX ? UINT32_MAX : q->pk.cur_b);
+	uint64_t b = occ_bytes(m, q->pk.cb);
+	return (uint32_t)(b > UINT32_MAX ? UINT32_MAX : b);
 }
 
 /* An event about copy cp (of body b) in slot s of port `port`: the
@@ -724,7 +762,7 @@ static __attribute__((noinline, cold)) void qev_note(struct model *m, unsigned t
 						     uint64_t delay)
 {
 	struct model_event *e =
-	    ev_copy(m, type, b, cp, port, s, delay, depth32(&m->ports[port].q[s]));
+	    ev_copy(m, type, b, cp, port, s, delay, depth32(m, &m->ports[port].q[s]));
 	if (e != NULL)
 		e->pkt_id = id;
 }
@@ -745,15 +783,17 @@ static inline int lim_ok(uint8_t dyn, double alpha, uint32_t lim_cells, uint32_t
 
 /* Would a PG take c more cells in min + shared?  *grow gets the growth
  * of its shared use (for charge_ingress). */
-static inline int pg_fits(const struct model *m, const struct mpg *g, uint32_t c, uint32_t *grow)
+static inline int pg_fits(const struct model *m, const struct mpg *g, uint32_t c, uint64_t inc,
+			  uint32_t *grow)
 {
-	uint32_t d = shared_grow(g->pk.cur, c, g->min_cells);
+	uint32_t d = grow_of(m, g->pk.cb, inc, g->min_top, &g->min_cells);
 	*grow = d;
 	if (d == 0)
 		return 1;
 	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_pk[g->pool].cur;
 	/* d > 0: the shared use after it is cur + c - min */
-	return lim_ok(g->dyn, g->alpha, g->lim_cells, g->pk.cur + c - g->min_cells, pool, used) &&
+	return lim_ok(g->dyn, g->alpha, g->lim_cells, occ_cells(m, g->pk.cb) + c - g->min_cells,
+		      pool, used) &&
 	       (uint64_t)used + d <= pool;
 }
 
@@ -776,8 +816,9 @@ static void pfc_event(struct model *m, unsigned port, unsigned pg, int on)
 static __attribute__((noinline)) void xoff_test(struct model *m, struct mport *P, struct mpg *g,
 						unsigned pg)
 {
-	uint32_t shared = sat_sub(g->pk.cur, g->min_cells);
-	if ((g->xoff > 0 && shared >= g->xoff) || (g->xoff == 0 && g->pk_hdrm.cur > 0)) {
+	uint32_t shared = sat_sub(occ_cells(m, g->pk.cb), g->min_cells);
+	if ((g->xoff > 0 && shared >= g->xoff) ||
+	    (g->xoff == 0 && occ_cells(m, g->pk_hdrm.cb) > 0)) {
 		g->xoff_state = 1;
 		g->pause_start = m->now + P->pfc_delay;
 		g->pause_end = UINT64_MAX;
@@ -789,16 +830,16 @@ static __attribute__((noinline)) void xoff_test(struct model *m, struct mport *P
 static inline __attribute__((always_inline)) void
 charge_ingress(struct model *m, struct mport *P, struct mpg *g, struct mpkt *b, uint32_t d, int mc)
 {
-	uint32_t c = b->cells;
+	uint64_t inc = b->inc;
 	uint64_t now = m->now;
 	if (b->flags & MP_HDRM) { /* set by arrive: into the headroom */
-		if (pk_add(&g->pk_hdrm, c, b->len))
-			pk_run(&g->pk_hdrm, now, g->headroom);
+		if (pk_add(&g->pk_hdrm, inc))
+			pk_run(m, &g->pk_hdrm, now, g->headroom);
 	} else {
 		/* d: the growth of its shared use (pg_fits); its pool's use is
 		 * still the one before this packet */
-		if (pk_add(&g->pk, c, b->len))
-			pk_run(&g->pk, now,
+		if (pk_add(&g->pk, inc))
+			pk_run(m, &g->pk, now,
 			       g->min_cells +
 				   (g->dyn ? dyn_limit(g->alpha, m->cfg.ing_pool_cells[g->pool],
 						       m->ip_pk[g->pool].cur)
@@ -808,11 +849,11 @@ charge_ingress(struct model *m, struct mport *P, struct mpg *g, struct mpkt *b, 
 	}
 	/* mc: a constant where this is inlined, (b->flags & MP_MC) != 0 */
 	struct mpeak *ip = mc ? &P->ing_mc : &P->ing_uc;
-	if (pk_add(ip, c, b->len))
-		pk_run(ip, now, model_sum_alloc(m, &P->sum_pg, 0));
+	if (pk_add(ip, inc))
+		pk_run(m, ip, now, model_sum_alloc(m, &P->sum_pg, 0));
 	struct mpeak *dp = mc ? &m->dev_mc : &m->dev_uc;
-	if (pk_add(dp, c, b->len))
-		pk_run(dp, now, m->cfg.total_cells);
+	if (pk_add(dp, inc))
+		pk_run(m, dp, now, m->cfg.total_cells);
 	m->st.pkts_buffered++;
 	if (g->lossless && !g->xoff_state)
 		xoff_test(m, P, g, b->pg);
@@ -843,19 +884,20 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 	struct mport *P = &m->ports[b->in_port];
 	struct mpg *g = &P->pg[b->pg];
 	KEEP_REG(g);
-	uint32_t c = b->cells;
+	uint64_t inc = b->inc;
 	if (b->flags & MP_HDRM) {
-		pk_sub(&g->pk_hdrm, c, b->len);
+		pk_sub(&g->pk_hdrm, inc);
 	} else {
-		uint32_t d = shared_shrink(g->pk.cur, c, g->min_cells);
-		pk_sub(&g->pk, c, b->len);
+		uint32_t d = shrink_of(m, g->pk.cb, g->min_top, inc, &g->min_cells);
+		pk_sub(&g->pk, inc);
 		if (d != 0)
 			m->ip_pk[g->pool].cur -= d;
 	}
-	pk_sub(mc ? &P->ing_mc : &P->ing_uc, c, b->len);
-	pk_sub(mc ? &m->dev_mc : &m->dev_uc, c, b->len);
+	pk_sub(mc ? &P->ing_mc : &P->ing_uc, inc);
+	pk_sub(mc ? &m->dev_mc : &m->dev_uc, inc);
 	m->st.pkts_buffered--;
-	if (g->xoff_state && g->pk_hdrm.cur == 0 && sat_sub(g->pk.cur, g->min_cells) <= g->xon)
+	if (g->xoff_state && g->pk_hdrm.cb == 0 &&
+	    sat_sub(occ_cells(m, g->pk.cb), g->min_cells) <= g->xon)
 		xon_send(m, P, g, b->pg);
 }
 
@@ -941,6 +983,20 @@ static void arm_tick(struct model *m)
 		m->stop_t = m->tick_t;
 }
 
+/* A queue's packet limit and WRED, in this order (q->chk says which it
+ * has): the drop cause, or MODEL_DROP_NCAUSES. */
+static __attribute__((noinline)) unsigned queue_checks(struct model *m, const struct mqueue *q)
+{
+	if ((q->chk & QCHK_LIMIT) && q->npkts >= q->limit_pkts)
+		return MODEL_DROP_EGR_LIMIT;
+	uint64_t qb = occ_bytes(m, q->pk.cb);
+	if ((q->chk & QCHK_WRED) && qb >= q->wred_min &&
+	    (qb >= q->wred_max || rng_unit(m) < q->wred_maxp * (double)(qb - q->wred_min) /
+						    (double)(q->wred_max - q->wred_min)))
+		return MODEL_DROP_WRED;
+	return MODEL_DROP_NCAUSES;
+}
+
 /* Egress admission drops a copy of body b headed for slot s of port
  * `port`, which had depth bytes. */
 static __attribute__((noinline)) void copy_drop(struct model *m, const struct mpkt *b,
@@ -962,22 +1018,20 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	struct mport *P = &m->ports[port];
 	struct mqueue *q = &P->q[s];
 	KEEP_REG(q);
-	uint32_t c = b->cells;
-	uint32_t depth = depth32(q);
+	uint64_t inc = b->inc;
+	uint64_t q_cb = q->pk.cb;
+	uint32_t depth = depth32(m, q);
 	unsigned cause = MODEL_DROP_NCAUSES;
 	m->st.copies++;
-	uint32_t d = shared_grow(q->pk.cur, c, q->min_cells);
+	uint32_t d = grow_of(m, q_cb, inc, q->min_top, &q->min_cells);
 	/* its pool's size and use (before this copy) are read where needed */
-	if (q->limit_pkts != 0 && q->npkts >= q->limit_pkts)
-		cause = MODEL_DROP_EGR_LIMIT;
-	else if (q->wred && q->pk.cur_b >= q->wred_min &&
-		 (q->pk.cur_b >= q->wred_max ||
-		  rng_unit(m) < q->wred_maxp * (double)(q->pk.cur_b - q->wred_min) /
-				    (double)(q->wred_max - q->wred_min)))
-		cause = MODEL_DROP_WRED;
-	else if (d != 0 && (!lim_ok(q->dyn, q->alpha, q->lim_cells, q->pk.cur + c - q->min_cells,
-				    m->cfg.egr_pool_cells[q->pool], m->ep_pk[q->pool].cur) ||
-			    (uint64_t)m->ep_pk[q->pool].cur + d > m->cfg.egr_pool_cells[q->pool]))
+	if (__builtin_expect(q->chk, 0))
+		cause = queue_checks(m, q);
+	if (cause == MODEL_DROP_NCAUSES && d != 0 &&
+	    (!lim_ok(q->dyn, q->alpha, q->lim_cells,
+		     occ_cells(m, q_cb) + occ_cells(m, inc) - q->min_cells,
+		     m->cfg.egr_pool_cells[q->pool], m->ep_pk[q->pool].cur) ||
+	     (uint64_t)m->ep_pk[q->pool].cur + d > m->cfg.egr_pool_cells[q->pool]))
 		cause = MODEL_DROP_EGR_LIMIT;
 	if (cause != MODEL_DROP_NCAUSES) {
 		copy_drop(m, b, port, s, cause, depth);
@@ -996,11 +1050,10 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		}
 		cp->body = b;
 		cp->len = b->len;
-		cp->cells = c;
+		cp->inc = inc;
 		cp->flags = b->flags & (uint8_t)~MP_SAMPLE;
 		cp->copy_id = m->mc_seq;
 	}
-	cp->slot = (uint8_t)s;
 	cp->out_port = (uint16_t)port;
 	cp->depth_enq = depth;
 	cp->next = NULL;
@@ -1011,18 +1064,18 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	/* charge */
 	uint64_t now = m->now;
 	q->npkts++;
-	if (pk_add(&q->pk, c, b->len))
-		pk_run(&q->pk, now,
+	if (pk_add(&q->pk, inc))
+		pk_run(m, &q->pk, now,
 		       q->min_cells + (q->dyn ? dyn_limit(q->alpha, m->cfg.egr_pool_cells[q->pool],
 							  m->ep_pk[q->pool].cur)
 					      : q->lim_cells));
 	if (d != 0)
 		pool_add(m, &m->ep_pk[q->pool], d, now, m->cfg.egr_pool_cells[q->pool]);
 	if (mc && s >= MQ_MC) { /* unicast packets go to unicast queues */
-		if (pk_add(&P->egr_mc, c, b->len))
-			pk_run(&P->egr_mc, now, model_sum_alloc(m, &P->sum_mc, 1));
-	} else if (pk_add(&P->egr_uc, c, b->len)) {
-		pk_run(&P->egr_uc, now, model_sum_alloc(m, &P->sum_uc, 1));
+		if (pk_add(&P->egr_mc, inc))
+			pk_run(m, &P->egr_mc, now, model_sum_alloc(m, &P->sum_mc, 1));
+	} else if (pk_add(&P->egr_uc, inc)) {
+		pk_run(m, &P->egr_uc, now, model_sum_alloc(m, &P->sum_uc, 1));
 	}
 	*q->tailp = cp;
 	q->tailp = &cp->next;
@@ -1135,7 +1188,7 @@ static void tx_done(struct model *m, unsigned port)
 	struct mpkt *cp = q->head;
 	struct mpkt *b = mpkt_body(cp);
 	uint64_t now = m->now;
-	uint32_t c = cp->cells;
+	uint64_t inc = cp->inc;
 
 	q->head = cp->next;
 	if (q->head == NULL) {
@@ -1143,11 +1196,11 @@ static void tx_done(struct model *m, unsigned port)
 		P->nonempty &= (uint16_t) ~(1u << s);
 	}
 	q->npkts--;
-	uint32_t d = shared_shrink(q->pk.cur, c, q->min_cells);
-	pk_sub(&q->pk, c, cp->len);
+	uint32_t d = shrink_of(m, q->pk.cb, q->min_top, inc, &q->min_cells);
+	pk_sub(&q->pk, inc);
 	if (d != 0)
 		m->ep_pk[q->pool].cur -= d;
-	pk_sub(s >= MQ_MC ? &P->egr_mc : &P->egr_uc, c, cp->len);
+	pk_sub(s >= MQ_MC ? &P->egr_mc : &P->egr_uc, inc);
 	m->st.copies_departed++;
 
 	/* delay: seed 004, seed 000, truth */
@@ -1222,8 +1275,9 @@ static __attribute__((noinline)) unsigned classify_hdr(const struct mpkt *b)
 
 static inline unsigned classify(const struct mpkt *b)
 {
-	if (b->cast != 0)
-		return b->cast - 1u; /* MODEL_CAST_* - 1 = CAST_* */
+	unsigned gc = (b->flags & MP_GCAST_M) >> MP_GCAST_S; /* the source's */
+	if (gc != 0)
+		return gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
 	return classify_hdr(b);
 }
 
@@ -1266,7 +1320,7 @@ static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P,
 		struct mqueue *q = &m->ports[uport].q[uslot];
 		qcold(m, uport, uslot)->drops[MODEL_DROP_ING_LIMIT]++;
 		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport, uslot,
-			  depth32(q));
+			  depth32(m, q));
 	}
 	pkt_free(m, b);
 }
@@ -1308,10 +1362,12 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 							 struct mport *P, struct mpg *g)
 {
 	b->t_arr = m->now;
-	b->cells = m->cell_shift ? (b->len + m->cfg.cell_bytes - 1) >> m->cell_shift
-				 : (b->len + m->cfg.cell_bytes - 1) / m->cfg.cell_bytes;
+	uint32_t cells = m->cell_shift ? (b->len + m->cfg.cell_bytes - 1) >> m->cell_shift
+				       : (b->len + m->cfg.cell_bytes - 1) / m->cfg.cell_bytes;
+	uint64_t inc = ((uint64_t)cells << m->occ_shift) | b->len;
+	b->inc = inc;
 	unsigned cast = classify(b);
-	b->flags = (uint8_t)((b->flags & MP_MC) | (cast << MP_CAST_S));
+	b->flags = (uint8_t)((b->flags & (MP_MC | MP_GCAST_M)) | (cast << MP_CAST_S));
 	if (b->flags & MP_MC)
 		m->mc_seq++; /* its copy id */
 	m->st.arrived++;
@@ -1325,9 +1381,10 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 	}
 	/* ingress admission */
 	uint32_t pg_grow = 0;
-	int ok = m->dev_uc.cur + m->dev_mc.cur + b->cells <= m->cfg.total_cells;
-	if (ok && !pg_fits(m, g, b->cells, &pg_grow)) {
-		if (g->lossless && g->pk_hdrm.cur + b->cells <= g->headroom)
+	/* the device's cells after it within total_cells (see struct mpeak) */
+	int ok = m->dev_uc.cb + m->dev_mc.cb + inc <= m->total_top;
+	if (ok && !pg_fits(m, g, cells, inc, &pg_grow)) {
+		if (g->lossless && occ_cells(m, g->pk_hdrm.cb) + cells <= g->headroom)
 			b->flags |= MP_HDRM; /* into the headroom (charge_ingress;
 					      * copies made from b carry it too, unread
 					      * there) */
@@ -1361,8 +1418,7 @@ static void fill_from_src(struct mpkt *b, const struct model_pkt *p)
 	 * packet and its hdr_len and cast */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
-	b->cast = p->cast;
-	b->flags = p->mc_group ? MP_MC : 0;
+	b->flags = (uint8_t)((p->mc_group ? MP_MC : 0) | (p->cast << MP_GCAST_S));
 }
 
 /* A sender offers the arrival stream's next packet p (p->src: its source)
@@ -1442,7 +1498,7 @@ static const uint8_t *src_header(const struct model *m, const struct mpkt *b)
 	memcpy(&p.len, &b->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p.hdr) - offsetof(struct model_pkt, len));
 	p.t_ns = b->t_arr;
-	p.cast = b->cast;
+	p.cast = (uint8_t)((b->flags & MP_GCAST_M) >> MP_GCAST_S);
 	return src->header(src->state, &p);
 }
 
@@ -2148,7 +2204,8 @@ static void setup_queue(struct mqueue *q, const struct model_queue_config *c, in
 	q->sched = c->sched;
 	q->quantum = (c->weight ? c->weight : 1) * quantum_unit;
 	q->limit_pkts = c->limit_pkts;
-	q->wred = c->wred.enabled;
+	q->chk =
+	    (uint8_t)((c->wred.enabled ? QCHK_WRED : 0) | (c->limit_pkts != 0 ? QCHK_LIMIT : 0));
 	q->wred_min = c->wred.min_bytes;
 	q->wred_max = c->wred.max_bytes;
 	q->wred_maxp = c->wred.max_prob;
@@ -2170,6 +2227,21 @@ static void init_peaks(struct model *m, struct mpeak *k, uint32_t alloc)
 	k->c->run_alloc = alloc;
 	for (unsigned w = 0; w < MODEL_NUM_WINDOWS; w++)
 		k->c->w[w].alloc = alloc;
+	k->run_top = m->occ_mask; /* run 0 */
+}
+
+static void init_pool(struct model *m, struct mpool *k, uint32_t alloc)
+{
+	k->c = &m->win[m->win_used++];
+	k->c->run_alloc = alloc;
+	for (unsigned w = 0; w < MODEL_NUM_WINDOWS; w++)
+		k->c->w[w].alloc = alloc;
+}
+
+/* min_top of a minimum (struct mqueue) */
+static uint64_t occ_top(const struct model *m, uint32_t cells)
+{
+	return ((uint64_t)cells << m->occ_shift) | m->occ_mask;
 }
 static void setup_port(struct model *m, struct mport *P, const struct model_port_config *c)
 {
@@ -2209,6 +2281,7 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 		const struct model_pg_config *pc = &c->pg[g];
 		struct mpg *G = &P->pg[g];
 		G->min_cells = pc->min_cells;
+		G->min_top = occ_top(m, pc->min_cells);
 		G->dyn = pc->shared.mode == MODEL_LIMIT_DYNAMIC;
 		G->alpha = pc->shared.alpha;
 		G->lim_cells = pc->shared.cells;
@@ -2223,9 +2296,13 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 		init_peaks(m, &G->pk, model_pg_alloc(m, G));
 		init_peaks(m, &G->pk_hdrm, G->headroom);
 	}
-	for (unsigned s = 0; s < MQ_SLOTS; s++)
-		if (P->q[s].present)
-			init_peaks(m, &P->q[s].pk, model_q_alloc(m, &P->q[s]));
+	for (unsigned s = 0; s < MQ_SLOTS; s++) {
+		struct mqueue *q = &P->q[s];
+		if (!q->present)
+			continue;
+		init_peaks(m, &q->pk, model_q_alloc(m, q));
+		q->min_top = occ_top(m, q->min_cells);
+	}
 	P->qbase = m->nq;
 	m->nq += P->n_ucq + P->n_mcq;
 	for (unsigned s = 0; s < MQ_SLOTS; s++)
@@ -2265,6 +2342,13 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	if (m->cfg.dwrr_quantum == 0)
 		m->cfg.dwrr_quantum = 2048;
 	model_rng_seed(&m->rng, cfg->seed);
+	/* occupancy counters (struct mpeak): the bytes below the cells, the
+	 * cells up to a packet beyond the buffer above them (model_config_check
+	 * refuses a buffer for which they do not fit) */
+	uint64_t buf_bytes = (uint64_t)cfg->total_cells * cfg->cell_bytes;
+	m->occ_shift = (uint8_t)(64 - __builtin_clzll(buf_bytes));
+	m->occ_mask = (1ull << m->occ_shift) - 1;
+	m->total_top = occ_top(m, cfg->total_cells);
 	m->np = cfg->nports + 1;
 	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)
 		m->cell_shift = (uint8_t)__builtin_ctz(cfg->cell_bytes);
@@ -2318,8 +2402,8 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	init_peaks(m, &m->dev_uc, cfg->total_cells);
 	init_peaks(m, &m->dev_mc, cfg->total_cells);
 	for (unsigned i = 0; i < MODEL_MAX_POOLS; i++) {
-		init_peaks(m, &m->ip_pk[i], cfg->ing_pool_cells[i]);
-		init_peaks(m, &m->ep_pk[i], cfg->egr_pool_cells[i]);
+		init_pool(m, &m->ip_pk[i], cfg->ing_pool_cells[i]);
+		init_pool(m, &m->ep_pk[i], cfg->egr_pool_cells[i]);
 	}
 	return m;
 nomem:

@@ -209,6 +209,12 @@ int model_config_check(const struct model_config *cfg, struct model_err *err)
 		return fail(err, "cell size %u bytes out of range 32..65536", cfg->cell_bytes);
 	if (cfg->total_cells < 1)
 		return fail(err, "buffer: 0 cells");
+	/* the engine keeps an object's cells and bytes in one 64-bit counter */
+	unsigned shift =
+	    64u - (unsigned)__builtin_clzll((uint64_t)cfg->total_cells * cfg->cell_bytes);
+	if ((uint64_t)cfg->total_cells + 65536 > UINT64_MAX >> shift)
+		return fail(err, "buffer: %u cells of %u bytes, too large for the model",
+			    cfg->total_cells, cfg->cell_bytes);
 	if (cfg->n_ing_pools < 1 || cfg->n_ing_pools > MODEL_MAX_POOLS)
 		return fail(err, "%u ingress pools, must be 1..4", cfg->n_ing_pools);
 	if (cfg->n_egr_pools < 1 || cfg->n_egr_pools > MODEL_MAX_POOLS)

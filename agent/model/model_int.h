@@ -30,9 +30,24 @@ struct mpeak_c {
 	uint64_t run_b, run_t;
 	struct mpeak_w w[MODEL_NUM_WINDOWS];
 };
+/*
+ * A buffer object's occupancy is one counter, cb = cells << m->occ_shift
+ * | bytes (occ_cells(), occ_bytes()): a packet's charge (struct mpkt inc)
+ * is one add.  occ_shift is the bit length of the buffer's bytes
+ * (total_cells x cell_bytes), which no object's bytes exceed, so the
+ * bytes never carry into the cells; model_new refuses a buffer whose
+ * cells do not fit above them.  run_top = run << occ_shift | occ_mask:
+ * cells above the peak run are cb > run_top, with no shift.
+ */
 struct mpeak {
+	uint64_t cb;
+	uint64_t run_top;
+	struct mpeak_c *c;
+};
+
+/* A pool: cells only (its bytes are cells x cell_bytes), its peak run. */
+struct mpool {
 	uint32_t cur, run;
-	uint64_t cur_b;
 	struct mpeak_c *c;
 };
 
@@ -50,11 +65,13 @@ struct mdelay_w {
 #define MODEL_LINE 64
 
 /* Packet flags */
-#define MP_HDRM	  0x01 /* charged to its PG's headroom */
-#define MP_SAMPLE 0x02 /* marked for sampling at ingress (body) */
-#define MP_MC	  0x04 /* multicast (group) packet */
-#define MP_CAST_M 0x18 /* destination class, see CAST_* */
-#define MP_CAST_S 3
+#define MP_HDRM	   0x01 /* charged to its PG's headroom */
+#define MP_SAMPLE  0x02 /* marked for sampling at ingress (body) */
+#define MP_MC	   0x04 /* multicast (group) packet */
+#define MP_CAST_M  0x18 /* destination class, see CAST_* */
+#define MP_CAST_S  3
+#define MP_GCAST_M 0x60 /* the source's class (struct model_pkt cast, 0-3) */
+#define MP_GCAST_S 5
 enum { CAST_UC = 0, CAST_MC = 1, CAST_BC = 2 };
 
 /*
@@ -85,9 +102,9 @@ struct mpkt {
 		uint64_t copy_id; /* multicast copy: its packet's copy id */
 	};
 	uint32_t depth_enq; /* copy: queue bytes met at enqueue */
-	uint32_t cells;
 	uint16_t refs;
-	uint8_t pg, flags, slot, cast;
+	uint8_t pg, flags;
+	uint64_t inc; /* its charge to an object: cells << occ_shift | len */
 };
 
 #define MPKT_SAME(f)                                                                               \
@@ -117,16 +134,18 @@ struct mqcold {
  * reads no other line.  Then the admission limits an enqueue reads only
  * while the queue is above its minimum, and the rare fields.
  * Copies departed = enq_cnt - npkts (no counter of its own). */
+#define QCHK_WRED  0x01 /* WRED on */
+#define QCHK_LIMIT 0x02 /* a packet limit (limit_pkts) */
 struct mqueue {
 	_Alignas(MODEL_LINE) struct mpkt *head;
 	struct mpkt **tailp; /* &head when empty, else the last one's next */
 	struct mpeak pk;
-	uint32_t npkts, limit_pkts;
-	uint32_t min_cells;
+	uint32_t npkts;
 	uint32_t qidx;	   /* its qindex() (m->qcold), set with its port's qbase */
+	uint64_t min_top;  /* min_cells << occ_shift | occ_mask */
 	uint64_t nt_count; /* seed 004 delays measured */
 	/* line 1 */
-	uint8_t dyn, pool, wred, sched, is_mc, present;
+	uint8_t dyn, pool, chk, sched, is_mc, present; /* chk: QCHK_* */
 	uint8_t qev; /* MODEL_QEV_* mask: per-packet queue events wanted;
 			and QEV_TRACE while a trace callback is set */
 	/* seed 004 (a packet is flagged while nt_start_cnt > enq_cnt - npkts,
@@ -138,11 +157,13 @@ struct mqueue {
 	uint64_t sum, max;
 	/* delay since the last read of any window (see struct mdelay_w) */
 	uint64_t mk_max, nt_latest, nt_max;
-	/* line 3: shared-use limit (static or dynamic) */
-	uint32_t lim_cells;
+	/* line 3: shared-use limit (static or dynamic), read above the
+	 * minimum only; the packet limit (QCHK_LIMIT) */
+	uint32_t lim_cells, min_cells;
 	double alpha;
 	/* DWRR */
 	uint32_t quantum;
+	uint32_t limit_pkts;
 	int64_t deficit;
 	/* WRED */
 	uint32_t wred_min, wred_max;
@@ -152,8 +173,7 @@ struct mqueue {
 /* Line 0: what admission, the sender's pause test and the PG's
  * occupancy need per packet (pk's cold pointer starts line 1). */
 struct mpg {
-	_Alignas(MODEL_LINE) uint32_t min_cells;
-	uint32_t lim_cells;
+	_Alignas(MODEL_LINE) uint64_t min_top; /* min_cells << occ_shift | occ_mask */
 	double alpha;
 	uint8_t dyn, pool, lossless, xoff_state, rel_armed;
 	struct mpkt *hold_head;
@@ -162,6 +182,7 @@ struct mpg {
 	uint32_t headroom, xoff, xon;
 	struct mpkt *hold_tail;
 	struct mpeak pk_hdrm; /* headroom use */
+	uint32_t min_cells, lim_cells;
 };
 
 /* Sums over a port's PGs or same-kind queues, for port allocations. */
@@ -212,7 +233,9 @@ struct mport {
 _Static_assert(offsetof(struct mqueue, dyn) == MODEL_LINE, "mqueue line 0");
 _Static_assert(offsetof(struct mqueue, mk.marker_id) + 8 <= 2 * MODEL_LINE, "mqueue line 1");
 _Static_assert(offsetof(struct mqueue, nt_max) + 8 <= 3 * MODEL_LINE, "mqueue line 2");
-_Static_assert(sizeof(struct mqueue) == 4 * MODEL_LINE, "mqueue size");
+_Static_assert(sizeof(struct mqueue) == 4 * MODEL_LINE && sizeof(struct mpg) == 2 * MODEL_LINE,
+	       "mqueue, mpg size");
+_Static_assert(offsetof(struct mqueue, nt_count) + 8 == MODEL_LINE, "mqueue line 0 ends");
 _Static_assert(offsetof(struct mpg, pk.c) == MODEL_LINE, "mpg line 0");
 _Static_assert(offsetof(struct mport, egr_uc.c) == MODEL_LINE, "mport line 0");
 _Static_assert(offsetof(struct mport, ctr.in_ucast) + 8 == 2 * MODEL_LINE, "mport line 1");
@@ -302,11 +325,12 @@ struct model {
 	struct model_rng rng;
 	struct mport *ports;
 
-	/* buffer: the device's cells in use are dev_uc.cur + dev_mc.cur; a
-	 * pool's (ip_pk, ep_pk) cur_b is kept only at peaks and reads (its
-	 * bytes are cur x cell_bytes) */
+	/* buffer: the device's cells in use are those of dev_uc + dev_mc */
 	struct mpeak dev_uc, dev_mc;
-	struct mpeak ip_pk[MODEL_MAX_POOLS], ep_pk[MODEL_MAX_POOLS];
+	struct mpool ip_pk[MODEL_MAX_POOLS], ep_pk[MODEL_MAX_POOLS];
+	uint8_t occ_shift;  /* struct mpeak */
+	uint64_t occ_mask;  /* (1 << occ_shift) - 1 */
+	uint64_t total_top; /* total_cells << occ_shift | occ_mask */
 
 	/* events */
 	struct mheap_ent *heap; /* rare events */
@@ -438,6 +462,16 @@ static inline uint32_t qindex(const struct mport *P, unsigned slot)
 static inline uint64_t copies_buffered(const struct model_stats *st)
 {
 	return st->copies - st->copies_departed - st->copies_dropped;
+}
+
+static inline uint32_t occ_cells(const struct model *m, uint64_t cb)
+{
+	return (uint32_t)(cb >> m->occ_shift);
+}
+
+static inline uint64_t occ_bytes(const struct model *m, uint64_t cb)
+{
+	return cb & m->occ_mask;
 }
 
 static inline struct mqcold *qcold(const struct model *m, unsigned port, unsigned slot)

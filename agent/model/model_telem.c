@@ -20,32 +20,48 @@
 
 #include "agent/model/model_int.h"
 
-static void pk_read(struct mpeak *k, unsigned w, uint64_t now, uint32_t alloc_now,
-		    struct model_occ *o)
+/* Read window w of an object with peak run `run` (cold part c) and
+ * occupancy cur cells, cur_b bytes; the caller restarts its run at cur. */
+static void occ_read(struct mpeak_c *c, uint32_t run, uint32_t cur, uint64_t cur_b, unsigned w,
+		     uint64_t now, uint32_t alloc_now, struct model_occ *o)
 {
-	struct mpeak_c *c = k->c;
 	for (unsigned j = 0; j < MODEL_NUM_WINDOWS; j++) {
-		if (k->run > c->w[j].cells) {
-			c->w[j].cells = k->run;
+		if (run > c->w[j].cells) {
+			c->w[j].cells = run;
 			c->w[j].bytes = c->run_b;
 			c->w[j].t = c->run_t;
 			c->w[j].alloc = c->run_alloc;
 		}
 	}
-	o->cur_cells = k->cur;
-	o->cur_bytes = k->cur_b;
+	o->cur_cells = cur;
+	o->cur_bytes = cur_b;
 	o->peak_cells = c->w[w].cells;
 	o->peak_bytes = c->w[w].bytes;
 	o->peak_t_ns = c->w[w].t;
 	o->alloc_cells = c->w[w].alloc;
-	c->w[w].cells = k->cur;
-	c->w[w].bytes = k->cur_b;
+	c->w[w].cells = cur;
+	c->w[w].bytes = cur_b;
 	c->w[w].t = now;
 	c->w[w].alloc = alloc_now;
-	k->run = k->cur;
-	c->run_b = k->cur_b;
+	c->run_b = cur_b;
 	c->run_t = now;
 	c->run_alloc = alloc_now;
+}
+
+static void pk_read(const struct model *m, struct mpeak *k, unsigned w, uint64_t now,
+		    uint32_t alloc_now, struct model_occ *o)
+{
+	occ_read(k->c, occ_cells(m, k->run_top), occ_cells(m, k->cb), occ_bytes(m, k->cb), w, now,
+		 alloc_now, o);
+	k->run_top = k->cb | m->occ_mask;
+}
+
+/* A pool's bytes are its cells'. */
+static void pool_read(const struct model *m, struct mpool *k, unsigned w, uint64_t now,
+		      uint32_t alloc_now, struct model_occ *o)
+{
+	occ_read(k->c, k->run, k->cur, (uint64_t)k->cur * m->cfg.cell_bytes, w, now, alloc_now, o);
+	k->run = k->cur;
 }
 
 struct model_buffers *model_buffers_new(const struct model *m)
@@ -76,14 +92,13 @@ int model_read_device_buffers(struct model *m, unsigned window, struct model_dev
 		return -1;
 	uint64_t now = m->now;
 	out->t_ns = now;
-	pk_read(&m->dev_uc, window, now, m->cfg.total_cells, &out->dev_uc);
-	pk_read(&m->dev_mc, window, now, m->cfg.total_cells, &out->dev_mc);
+	pk_read(m, &m->dev_uc, window, now, m->cfg.total_cells, &out->dev_uc);
+	pk_read(m, &m->dev_mc, window, now, m->cfg.total_cells, &out->dev_mc);
 	for (unsigned i = 0; i < MODEL_MAX_POOLS; i++) {
-		/* a pool's bytes are its cells' (not kept per packet) */
-		m->ip_pk[i].cur_b = (uint64_t)m->ip_pk[i].cur * m->cfg.cell_bytes;
-		m->ep_pk[i].cur_b = (uint64_t)m->ep_pk[i].cur * m->cfg.cell_bytes;
-		pk_read(&m->ip_pk[i], window, now, m->cfg.ing_pool_cells[i], &out->ing_pool[i]);
-		pk_read(&m->ep_pk[i], window, now, m->cfg.egr_pool_cells[i], &out->egr_pool[i]);
+		pool_read(m, &m->ip_pk[i], window, now, m->cfg.ing_pool_cells[i],
+			  &out->ing_pool[i]);
+		pool_read(m, &m->ep_pk[i], window, now, m->cfg.egr_pool_cells[i],
+			  &out->egr_pool[i]);
 		if (i >= m->cfg.n_ing_pools)
 			memset(&out->ing_pool[i], 0, sizeof(out->ing_pool[i]));
 		if (i >= m->cfg.n_egr_pools)
@@ -101,22 +116,23 @@ int model_read_port_buffers(struct model *m, unsigned window, unsigned port,
 	struct mport *P = &m->ports[port];
 	memset(o, 0, sizeof(*o));
 	uint32_t a = model_sum_alloc(m, &P->sum_pg, 0);
-	pk_read(&P->ing_uc, window, now, a, &o->ing_uc);
-	pk_read(&P->ing_mc, window, now, a, &o->ing_mc);
-	pk_read(&P->egr_uc, window, now, model_sum_alloc(m, &P->sum_uc, 1), &o->egr_uc);
-	pk_read(&P->egr_mc, window, now, model_sum_alloc(m, &P->sum_mc, 1), &o->egr_mc);
+	pk_read(m, &P->ing_uc, window, now, a, &o->ing_uc);
+	pk_read(m, &P->ing_mc, window, now, a, &o->ing_mc);
+	pk_read(m, &P->egr_uc, window, now, model_sum_alloc(m, &P->sum_uc, 1), &o->egr_uc);
+	pk_read(m, &P->egr_mc, window, now, model_sum_alloc(m, &P->sum_mc, 1), &o->egr_mc);
 	for (unsigned g = 0; g < MODEL_NUM_PG; g++) {
 		struct mpg *G = &P->pg[g];
-		pk_read(&G->pk, window, now, model_pg_alloc(m, G), &o->pg[g]);
-		pk_read(&G->pk_hdrm, window, now, G->headroom, &o->pg_headroom[g]);
+		pk_read(m, &G->pk, window, now, model_pg_alloc(m, G), &o->pg[g]);
+		pk_read(m, &G->pk_hdrm, window, now, G->headroom, &o->pg_headroom[g]);
 		if (G->xoff_state)
 			o->pfc_paused |= (uint8_t)(1u << g);
 	}
 	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
 		if (P->q[q].present)
-			pk_read(&P->q[q].pk, window, now, model_q_alloc(m, &P->q[q]), &o->ucq[q]);
+			pk_read(m, &P->q[q].pk, window, now, model_q_alloc(m, &P->q[q]),
+				&o->ucq[q]);
 		if (P->q[MQ_MC + q].present)
-			pk_read(&P->q[MQ_MC + q].pk, window, now,
+			pk_read(m, &P->q[MQ_MC + q].pk, window, now,
 				model_q_alloc(m, &P->q[MQ_MC + q]), &o->mcq[q]);
 	}
 	return 0;
@@ -170,7 +186,7 @@ int model_read_drops(const struct model *m, unsigned port, struct model_port_dro
 void model_get_stats(const struct model *m, struct model_stats *s)
 {
 	*s = m->st;
-	s->cells_used = m->dev_uc.cur + m->dev_mc.cur;
+	s->cells_used = occ_cells(m, m->dev_uc.cb) + occ_cells(m, m->dev_mc.cb);
 	/* not counted per packet */
 	s->admitted = m->st.arrived - m->st.fwd_dropped - m->st.ing_dropped;
 	s->copies_buffered = copies_buffered(&m->st);
@@ -288,18 +304,21 @@ int model_audit(const struct model *m, struct model_err *err)
 			uint64_t n = 0, c = 0, by = 0;
 			for (const struct mpkt *cp = q->head; cp != NULL; cp = cp->next) {
 				n++;
-				c += cp->cells;
+				c += occ_cells(m, cp->inc);
 				by += cp->len;
+				if (occ_bytes(m, cp->inc) != cp->len && rc == 0)
+					rc = afail(err, "copy charge bytes", p, sl,
+						   occ_bytes(m, cp->inc), cp->len);
 				if (nb < cap)
 					bodies[nb++] = mpkt_body(cp);
 			}
 			ncopies += n;
 			if (n != q->npkts)
 				rc = afail(err, "queue packets", p, sl, q->npkts, n);
-			else if (c != q->pk.cur)
-				rc = afail(err, "queue cells", p, sl, q->pk.cur, c);
-			else if (by != q->pk.cur_b)
-				rc = afail(err, "queue bytes", p, sl, q->pk.cur_b, by);
+			else if (c != occ_cells(m, q->pk.cb))
+				rc = afail(err, "queue cells", p, sl, occ_cells(m, q->pk.cb), c);
+			else if (by != occ_bytes(m, q->pk.cb))
+				rc = afail(err, "queue bytes", p, sl, occ_bytes(m, q->pk.cb), by);
 			else if (((P->nonempty >> sl) & 1) != (n > 0))
 				rc = afail(err, "queue nonempty bit", p, sl,
 					   (P->nonempty >> sl) & 1, n > 0);
@@ -308,10 +327,14 @@ int model_audit(const struct model *m, struct model_err *err)
 			t->cells += c;
 			t->bytes += by;
 		}
-		if (rc == 0 && (eu.cells != P->egr_uc.cur || eu.bytes != P->egr_uc.cur_b))
-			rc = afail(err, "port egress uc cells", p, 0, P->egr_uc.cur, eu.cells);
-		if (rc == 0 && (em.cells != P->egr_mc.cur || em.bytes != P->egr_mc.cur_b))
-			rc = afail(err, "port egress mc cells", p, 0, P->egr_mc.cur, em.cells);
+		if (rc == 0 && (eu.cells != occ_cells(m, P->egr_uc.cb) ||
+				eu.bytes != occ_bytes(m, P->egr_uc.cb)))
+			rc = afail(err, "port egress uc cells", p, 0, occ_cells(m, P->egr_uc.cb),
+				   eu.cells);
+		if (rc == 0 && (em.cells != occ_cells(m, P->egr_mc.cb) ||
+				em.bytes != occ_bytes(m, P->egr_mc.cb)))
+			rc = afail(err, "port egress mc cells", p, 0, occ_cells(m, P->egr_mc.cb),
+				   em.cells);
 	}
 	if (rc == 0 && ncopies != s->copies_buffered)
 		rc = afail(err, "copies buffered", 0, 0, s->copies_buffered, ncopies);
@@ -338,44 +361,51 @@ int model_audit(const struct model *m, struct model_err *err)
 			int mc = (b->flags & MP_MC) != 0;
 			struct tally *t = &pg[(b->in_port * MODEL_NUM_PG + b->pg) * 2 +
 					      ((b->flags & MP_HDRM) ? 1 : 0)];
-			t->cells += b->cells;
+			t->cells += occ_cells(m, b->inc);
 			t->bytes += b->len;
-			iu[b->in_port * 2 + mc].cells += b->cells;
+			iu[b->in_port * 2 + mc].cells += occ_cells(m, b->inc);
 			iu[b->in_port * 2 + mc].bytes += b->len;
 			struct tally *d = mc ? &dm : &du;
-			d->cells += b->cells;
+			d->cells += occ_cells(m, b->inc);
 			d->bytes += b->len;
 		}
 		if (rc == 0 && nbodies != s->pkts_buffered)
 			rc = afail(err, "packets buffered", 0, 0, s->pkts_buffered, nbodies);
-		if (rc == 0 && (du.cells != m->dev_uc.cur || du.bytes != m->dev_uc.cur_b))
-			rc = afail(err, "device uc cells", 0, 0, m->dev_uc.cur, du.cells);
-		if (rc == 0 && (dm.cells != m->dev_mc.cur || dm.bytes != m->dev_mc.cur_b))
-			rc = afail(err, "device mc cells", 0, 0, m->dev_mc.cur, dm.cells);
+		if (rc == 0 && (du.cells != occ_cells(m, m->dev_uc.cb) ||
+				du.bytes != occ_bytes(m, m->dev_uc.cb)))
+			rc = afail(err, "device uc cells", 0, 0, occ_cells(m, m->dev_uc.cb),
+				   du.cells);
+		if (rc == 0 && (dm.cells != occ_cells(m, m->dev_mc.cb) ||
+				dm.bytes != occ_bytes(m, m->dev_mc.cb)))
+			rc = afail(err, "device mc cells", 0, 0, occ_cells(m, m->dev_mc.cb),
+				   dm.cells);
 
 		uint64_t ip[MODEL_MAX_POOLS] = {0}, held = 0;
 		for (unsigned p = 0; p < m->np && rc == 0; p++) {
 			const struct mport *P = &m->ports[p];
-			if (iu[p * 2].cells != P->ing_uc.cur || iu[p * 2].bytes != P->ing_uc.cur_b)
-				rc = afail(err, "port ingress uc cells", p, 0, P->ing_uc.cur,
-					   iu[p * 2].cells);
-			else if (iu[p * 2 + 1].cells != P->ing_mc.cur ||
-				 iu[p * 2 + 1].bytes != P->ing_mc.cur_b)
-				rc = afail(err, "port ingress mc cells", p, 0, P->ing_mc.cur,
-					   iu[p * 2 + 1].cells);
+			if (iu[p * 2].cells != occ_cells(m, P->ing_uc.cb) ||
+			    iu[p * 2].bytes != occ_bytes(m, P->ing_uc.cb))
+				rc = afail(err, "port ingress uc cells", p, 0,
+					   occ_cells(m, P->ing_uc.cb), iu[p * 2].cells);
+			else if (iu[p * 2 + 1].cells != occ_cells(m, P->ing_mc.cb) ||
+				 iu[p * 2 + 1].bytes != occ_bytes(m, P->ing_mc.cb))
+				rc = afail(err, "port ingress mc cells", p, 0,
+					   occ_cells(m, P->ing_mc.cb), iu[p * 2 + 1].cells);
 			for (unsigned g = 0; g < MODEL_NUM_PG && rc == 0; g++) {
 				const struct mpg *G = &P->pg[g];
 				const struct tally *t = &pg[(p * MODEL_NUM_PG + g) * 2];
-				if (t[0].cells != G->pk.cur || t[0].bytes != G->pk.cur_b)
-					rc = afail(err, "PG cells", p, g, G->pk.cur, t[0].cells);
-				else if (t[1].cells != G->pk_hdrm.cur ||
-					 t[1].bytes != G->pk_hdrm.cur_b)
-					rc = afail(err, "PG headroom cells", p, g, G->pk_hdrm.cur,
-						   t[1].cells);
-				else if (G->pk_hdrm.cur > G->headroom)
+				if (t[0].cells != occ_cells(m, G->pk.cb) ||
+				    t[0].bytes != occ_bytes(m, G->pk.cb))
+					rc = afail(err, "PG cells", p, g, occ_cells(m, G->pk.cb),
+						   t[0].cells);
+				else if (t[1].cells != occ_cells(m, G->pk_hdrm.cb) ||
+					 t[1].bytes != occ_bytes(m, G->pk_hdrm.cb))
+					rc = afail(err, "PG headroom cells", p, g,
+						   occ_cells(m, G->pk_hdrm.cb), t[1].cells);
+				else if (occ_cells(m, G->pk_hdrm.cb) > G->headroom)
 					rc = afail(err, "PG headroom above its size", p, g,
-						   G->pk_hdrm.cur, G->headroom);
-				ip[G->pool] += sat(G->pk.cur, G->min_cells);
+						   occ_cells(m, G->pk_hdrm.cb), G->headroom);
+				ip[G->pool] += sat(occ_cells(m, G->pk.cb), G->min_cells);
 				for (const struct mpkt *h = G->hold_head; h != NULL; h = h->next)
 					held++;
 			}
@@ -386,9 +416,12 @@ int model_audit(const struct model *m, struct model_err *err)
 					   ip[i]);
 		if (rc == 0 && held != s->held)
 			rc = afail(err, "packets held at senders", 0, 0, s->held, held);
-		if (rc == 0 && (uint64_t)m->dev_uc.cur + m->dev_mc.cur > m->cfg.total_cells)
-			rc = afail(err, "device cells above the buffer", 0, 0,
-				   (uint64_t)m->dev_uc.cur + m->dev_mc.cur, m->cfg.total_cells);
+		if (rc == 0 && (uint64_t)occ_cells(m, m->dev_uc.cb) + occ_cells(m, m->dev_mc.cb) >
+				   m->cfg.total_cells)
+			rc =
+			    afail(err, "device cells above the buffer", 0, 0,
+				  (uint64_t)occ_cells(m, m->dev_uc.cb) + occ_cells(m, m->dev_mc.cb),
+				  m->cfg.total_cells);
 		free(iu);
 	}
 	free(bodies);

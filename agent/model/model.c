@@ -1121,31 +1121,37 @@ static void start_tx(struct model *m, struct mport *P, unsigned port, int back_t
 	start_tx_inl(m, P, port, back_to_back);
 }
 
+/* v's bit length, at most 63 (0 for 0): no branch. */
+_Static_assert(MODEL_DELAY_HIST == 64, "log2_bucket: 64 buckets");
 static inline unsigned log2_bucket(uint64_t v)
 {
-	if (v == 0)
-		return 0;
-	unsigned b = 64u - (unsigned)__builtin_clzll(v);
-	return b < MODEL_DELAY_HIST ? b : MODEL_DELAY_HIST - 1;
+	uint64_t x = v < (1ull << 62) ? v : (1ull << 62);
+	return 63u - (unsigned)__builtin_clzll(2 * x + 1);
 }
 
-static void count_cast(struct model_if_counters *c, unsigned cast, int out)
+/* A departure's class counter when not unicast (tx_done counts those in
+ * the port's line 0). */
+static void count_cast_out(struct model_if_counters *c, unsigned cast)
 {
-	if (out) {
-		if (cast == CAST_UC)
-			c->out_ucast++;
-		else if (cast == CAST_MC)
-			c->out_mcast++;
-		else
-			c->out_bcast++;
-	} else {
-		if (cast == CAST_UC)
-			c->in_ucast++;
-		else if (cast == CAST_MC)
-			c->in_mcast++;
-		else
-			c->in_bcast++;
-	}
+	if (cast == CAST_UC)
+		c->out_ucast++;
+	else if (cast == CAST_MC)
+		c->out_mcast++;
+	else
+		c->out_bcast++;
+}
+
+/* An arrival's class counter: in_ucast, in_mcast and in_bcast follow each
+ * other (CAST_* order), so cast picks one by its offset, no branch. */
+_Static_assert(offsetof(struct model_if_counters, in_mcast) ==
+		       offsetof(struct model_if_counters, in_ucast) + CAST_MC * sizeof(uint64_t) &&
+		   offsetof(struct model_if_counters, in_bcast) ==
+		       offsetof(struct model_if_counters, in_ucast) + CAST_BC * sizeof(uint64_t),
+	       "model_if_counters: in_ucast, in_mcast, in_bcast in a row");
+static inline void count_in(struct model_if_counters *c, unsigned cast)
+{
+	(*(uint64_t *)(void *)((char *)c + offsetof(struct model_if_counters, in_ucast) +
+			       cast * sizeof(uint64_t)))++;
 }
 
 /* What a departure reports, when anything asks: its queue event, its
@@ -1228,7 +1234,7 @@ static void tx_done(struct model *m, unsigned port)
 	if (__builtin_expect(cast == CAST_UC, 1))
 		P->out_ucast++; /* in line 0 (struct mport) */
 	else
-		count_cast(&P->ctr, cast, 1);
+		count_cast_out(&P->ctr, cast);
 	/* queue event, sample, trace, and a multicast copy: one test for
 	 * the four */
 	unsigned bf = b->flags;
@@ -1372,7 +1378,7 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 		m->mc_seq++; /* its copy id */
 	m->st.arrived++;
 	P->ctr.in_octets += b->len;
-	count_cast(&P->ctr, cast, 0);
+	count_in(&P->ctr, cast);
 	if (P->sampling_rate != 0)
 		sample_pool(m, P, b);
 	if (__builtin_expect(b->fwd_drop != 0, 0)) {

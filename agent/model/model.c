@@ -961,8 +961,9 @@ static inline int sched_pick(struct mport *P)
 /* The background tick's refresh of queue q (tick()). */
 static inline void tick_refresh(struct mqueue *q, uint64_t now)
 {
-	if (!q->mk.has_marker)
+	if (q->head == NULL) /* no marker (q_mk_enqueue) */
 		return;
+	q->mk.has_marker = 1;
 	uint64_t d = mk_refresh(&q->mk, now);
 	if (d > q->mk_max)
 		q->mk_max = d;
@@ -995,6 +996,49 @@ static __attribute__((noinline)) unsigned queue_checks(struct model *m, const st
 						    (double)(q->wred_max - q->wred_min)))
 		return MODEL_DROP_WRED;
 	return MODEL_DROP_NCAUSES;
+}
+
+/*
+ * The seed 000 marker of a queue (model_int.h mk_enqueue, mk_dequeue)
+ * with what the queue itself knows: its marker's tail is always its last
+ * copy (id enq_cnt, enqueued at its body's arrival), it has a tail and a
+ * marker exactly while it is not empty, so the tail fields, has_tail and
+ * has_marker of q->mk are not kept (tick_refresh and model_read_delay set
+ * has_marker before they refresh); and q->mk_max >= q->mk.delay holds
+ * (every refresh folds it, a read sets both), so a departure that leaves
+ * the delay as it was need not fold it.
+ */
+static inline void q_mk_enqueue(struct mqueue *q, uint64_t now)
+{
+	struct model_marker *mk = &q->mk;
+	if (q->npkts == 1) { /* it was empty: no marker */
+		mk->marker_id = q->enq_cnt;
+		mk->marker_ts = now;
+		mk->departed_delay = 0;
+	}
+}
+
+/* Copy id departed from q (its head already taken off). */
+static inline void q_mk_dequeue(struct mqueue *q, uint64_t id, uint64_t now)
+{
+	struct model_marker *mk = &q->mk;
+	if (id == mk->marker_id) {
+		if (q->head == NULL) {
+			/* drained: the stored delay stays until the next
+			 * refresh; departed_delay is set with the next marker */
+			return;
+		}
+		const struct mpkt *tail =
+		    (const struct mpkt *)(const void *)((char *)q->tailp -
+							offsetof(struct mpkt, next));
+		mk->departed_delay = mk->delay;
+		mk->marker_id = q->enq_cnt;
+		mk->marker_ts = mpkt_body(tail)->t_arr;
+	}
+	uint64_t d = now >= mk->marker_ts ? now - mk->marker_ts : 0;
+	mk->delay = d > mk->departed_delay ? d : mk->departed_delay;
+	if (mk->delay > q->mk_max)
+		q->mk_max = mk->delay;
 }
 
 /* Egress admission drops a copy of body b headed for slot s of port
@@ -1086,7 +1130,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		q->nt_start = now;
 		q->nt_start_cnt = q->enq_cnt;
 	}
-	mk_enqueue(&q->mk, q->enq_cnt, now);
+	q_mk_enqueue(q, now);
 	if (__builtin_expect(q->qev & MODEL_QEV_ENQUEUE, 0))
 		qev_note(m, MODEL_EV_ENQUEUE, b, cp, port, s, q->enq_cnt, 0);
 	arm_tick(m);
@@ -1220,9 +1264,7 @@ static void tx_done(struct model *m, unsigned port)
 		q->nt_count++;
 		nt = (int64_t)lat;
 	}
-	mk_dequeue(&q->mk, deq_cnt, now, q->head == NULL);
-	if (q->mk.delay > q->mk_max)
-		q->mk_max = q->mk.delay;
+	q_mk_dequeue(q, deq_cnt, now);
 	uint64_t soj = now - b->t_arr;
 	q->sum += soj;
 	if (soj > q->max)

@@ -201,6 +201,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	struct mqueue *q = &m->ports[port].q[slot];
 	if (!q->present)
 		return -1;
+	q->mk.has_marker = q->head != NULL; /* not kept by the engine */
 	uint64_t cur = model_marker_refresh(&q->mk, m->now);
 	if (cur > q->mk_max)
 		q->mk_max = cur;

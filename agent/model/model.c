@@ -1097,8 +1097,8 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		cp->inc = inc;
 		cp->flags = b->flags & (uint8_t)~MP_SAMPLE;
 		cp->copy_id = m->mc_seq;
+		cp->out_port = (uint16_t)port; /* a unicast packet's is port */
 	}
-	cp->out_port = (uint16_t)port;
 	cp->depth_enq = depth;
 	cp->next = NULL;
 	if (mc)
@@ -1410,9 +1410,13 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 							 struct mport *P, struct mpg *g)
 {
 	b->t_arr = m->now;
-	uint32_t cells = m->cell_shift ? (b->len + m->cfg.cell_bytes - 1) >> m->cell_shift
-				       : (b->len + m->cfg.cell_bytes - 1) / m->cfg.cell_bytes;
-	uint64_t inc = ((uint64_t)cells << m->occ_shift) | b->len;
+	/* its charge: cells << occ_shift | len, with a power of two cell
+	 * size ((len + cell_bytes - 1) & ~(cell_bytes - 1)) x cell_mult */
+	uint32_t len = b->len, up = len + m->cfg.cell_bytes - 1;
+	uint64_t inc = m->cell_shift
+			   ? (uint64_t)(up & ~(m->cfg.cell_bytes - 1)) * m->cell_mult | len
+			   : (uint64_t)(up / m->cfg.cell_bytes) << m->occ_shift | len;
+	uint32_t cells = occ_cells(m, inc);
 	b->inc = inc;
 	unsigned cast = classify(b);
 	b->flags = (uint8_t)((b->flags & (MP_MC | MP_GCAST_M)) | (cast << MP_CAST_S));
@@ -2396,6 +2400,11 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	uint64_t buf_bytes = (uint64_t)cfg->total_cells * cfg->cell_bytes;
 	m->occ_shift = (uint8_t)(64 - __builtin_clzll(buf_bytes));
 	m->occ_mask = (1ull << m->occ_shift) - 1;
+	/* cells << occ_shift = (cells x cell_bytes) x cell_mult (power of two
+	 * cell sizes; cell_bytes <= the buffer's bytes, so occ_shift >=
+	 * cell_shift) */
+	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)
+		m->cell_mult = 1ull << (m->occ_shift - __builtin_ctz(cfg->cell_bytes));
 	m->total_top = occ_top(m, cfg->total_cells);
 	m->np = cfg->nports + 1;
 	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)

@@ -329,6 +329,7 @@ struct model {
 	struct mpeak dev_uc, dev_mc;
 	struct mpool ip_pk[MODEL_MAX_POOLS], ep_pk[MODEL_MAX_POOLS];
 	uint8_t occ_shift;  /* struct mpeak */
+	uint64_t cell_mult; /* 1 << (occ_shift - cell_shift) with cell_shift */
 	uint64_t occ_mask;  /* (1 << occ_shift) - 1 */
 	uint64_t total_top; /* total_cells << occ_shift | occ_mask */
 

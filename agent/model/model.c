@@ -963,8 +963,7 @@ static inline void tick_refresh(struct mqueue *q, uint64_t now)
 {
 	if (q->head == NULL) /* no marker (q_mk_enqueue) */
 		return;
-	q->mk.has_marker = 1;
-	uint64_t d = mk_refresh(&q->mk, now);
+	uint64_t d = q_mk_refresh(q, now);
 	if (d > q->mk_max)
 		q->mk_max = d;
 }
@@ -988,7 +987,7 @@ static void arm_tick(struct model *m)
  * has): the drop cause, or MODEL_DROP_NCAUSES. */
 static __attribute__((noinline)) unsigned queue_checks(struct model *m, const struct mqueue *q)
 {
-	if ((q->chk & QCHK_LIMIT) && q->npkts >= q->limit_pkts)
+	if ((q->chk & QCHK_LIMIT) && q->enq_cnt - q->deq_cnt >= q->limit_pkts)
 		return MODEL_DROP_EGR_LIMIT;
 	uint64_t qb = occ_bytes(m, q->pk.cb);
 	if ((q->chk & QCHK_WRED) && qb >= q->wred_min &&
@@ -1000,18 +999,16 @@ static __attribute__((noinline)) unsigned queue_checks(struct model *m, const st
 
 /*
  * The seed 000 marker of a queue (model_int.h mk_enqueue, mk_dequeue)
- * with what the queue itself knows: its marker's tail is always its last
- * copy (id enq_cnt, enqueued at its body's arrival), it has a tail and a
- * marker exactly while it is not empty, so the tail fields, has_tail and
- * has_marker of q->mk are not kept (tick_refresh and model_read_delay set
- * has_marker before they refresh); and q->mk_max >= q->mk.delay holds
- * (every refresh folds it, a read sets both), so a departure that leaves
- * the delay as it was need not fold it.
+ * with what the queue itself knows (struct qmarker): its marker's tail is
+ * always its last copy (id enq_cnt, enqueued at its body's arrival), it
+ * has a tail and a marker exactly while it is not empty; and q->mk_max >=
+ * q->mk.delay holds (every refresh folds it, a read sets both), so a
+ * departure that leaves the delay as it was need not fold it.
  */
 static inline void q_mk_enqueue(struct mqueue *q, uint64_t now)
 {
-	struct model_marker *mk = &q->mk;
-	if (q->npkts == 1) { /* it was empty: no marker */
+	struct qmarker *mk = &q->mk;
+	if (q->enq_cnt - q->deq_cnt == 1) { /* it was empty: no marker */
 		mk->marker_id = q->enq_cnt;
 		mk->marker_ts = now;
 		mk->departed_delay = 0;
@@ -1021,7 +1018,7 @@ static inline void q_mk_enqueue(struct mqueue *q, uint64_t now)
 /* Copy id departed from q (its head already taken off). */
 static inline void q_mk_dequeue(struct mqueue *q, uint64_t id, uint64_t now)
 {
-	struct model_marker *mk = &q->mk;
+	struct qmarker *mk = &q->mk;
 	if (id == mk->marker_id) {
 		if (q->head == NULL) {
 			/* drained: the stored delay stays until the next
@@ -1107,7 +1104,6 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		b->refs = 1;
 	/* charge */
 	uint64_t now = m->now;
-	q->npkts++;
 	if (pk_add(&q->pk, inc))
 		pk_run(m, &q->pk, now,
 		       q->min_cells + (q->dyn ? dyn_limit(q->alpha, m->cfg.egr_pool_cells[q->pool],
@@ -1123,10 +1119,10 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	}
 	*q->tailp = cp;
 	q->tailp = &cp->next;
-	P->nonempty |= (uint16_t)(1u << s);
+	P->nonempty |= q->bit;
 	/* seed 004: count only admitted packets */
 	q->enq_cnt++;
-	if (q->nt_start_cnt <= q->enq_cnt - q->npkts) { /* no packet is flagged */
+	if (q->nt_start_cnt <= q->deq_cnt) { /* no packet is flagged */
 		q->nt_start = now;
 		q->nt_start_cnt = q->enq_cnt;
 	}
@@ -1243,19 +1239,18 @@ static void tx_done(struct model *m, unsigned port)
 	q->head = cp->next;
 	if (q->head == NULL) {
 		q->tailp = &q->head;
-		P->nonempty &= (uint16_t) ~(1u << s);
+		P->nonempty &= (uint16_t)~q->bit;
 	}
-	q->npkts--;
 	uint32_t d = shrink_of(m, q->pk.cb, q->min_top, inc, &q->min_cells);
 	pk_sub(&q->pk, inc);
 	if (d != 0)
 		m->ep_pk[q->pool].cur -= d;
-	pk_sub(s >= MQ_MC ? &P->egr_mc : &P->egr_uc, inc);
+	pk_sub(q->egr, inc);
 	m->st.copies_departed++;
 
 	/* delay: seed 004, seed 000, truth */
 	int64_t nt = -1;
-	uint64_t deq_cnt = q->enq_cnt - q->npkts;
+	uint64_t deq_cnt = ++q->deq_cnt;
 	if (deq_cnt == q->nt_start_cnt) {
 		uint64_t lat = now - q->nt_start;
 		q->nt_latest = lat;
@@ -1269,7 +1264,7 @@ static void tx_done(struct model *m, unsigned port)
 	q->sum += soj;
 	if (soj > q->max)
 		q->max = soj;
-	m->qcold[q->qidx].hist[log2_bucket(soj)]++;
+	q->hist[log2_bucket(soj)]++;
 
 	P->out_octets += cp->len;
 	unsigned cast = (b->flags & MP_CAST_M) >> MP_CAST_S;
@@ -2242,18 +2237,15 @@ int model_add_source(struct model *m, const struct model_source *src)
 	return 0;
 }
 
-static void setup_queue(struct mqueue *q, const struct model_queue_config *c, int mc,
-			uint32_t quantum_unit)
+static void setup_queue(struct mqueue *q, const struct model_queue_config *c, uint32_t quantum_unit)
 {
 	q->present = 1;
 	q->tailp = &q->head;
-	q->is_mc = (uint8_t)mc;
 	q->min_cells = c->min_cells;
 	q->dyn = c->shared.mode == MODEL_LIMIT_DYNAMIC;
 	q->alpha = c->shared.alpha;
 	q->lim_cells = c->shared.cells;
 	q->pool = c->pool;
-	q->sched = c->sched;
 	q->quantum = (c->weight ? c->weight : 1) * quantum_unit;
 	q->limit_pkts = c->limit_pkts;
 	q->chk =
@@ -2261,7 +2253,6 @@ static void setup_queue(struct mqueue *q, const struct model_queue_config *c, in
 	q->wred_min = c->wred.min_bytes;
 	q->wred_max = c->wred.max_bytes;
 	q->wred_maxp = c->wred.max_prob;
-	model_marker_init(&q->mk);
 }
 
 static void sum_add(struct msum *s, uint32_t min, const struct model_limit *l, unsigned pool)
@@ -2307,11 +2298,11 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	memcpy(P->tc_ucq, c->tc_to_ucq, sizeof(P->tc_ucq));
 	memcpy(P->tc_mcq, c->tc_to_mcq, sizeof(P->tc_mcq));
 	for (unsigned q = 0; q < c->n_ucq; q++) {
-		setup_queue(&P->q[q], &c->ucq[q], 0, m->cfg.dwrr_quantum);
+		setup_queue(&P->q[q], &c->ucq[q], m->cfg.dwrr_quantum);
 		sum_add(&P->sum_uc, c->ucq[q].min_cells, &c->ucq[q].shared, c->ucq[q].pool);
 	}
 	for (unsigned q = 0; q < c->n_mcq; q++) {
-		setup_queue(&P->q[MQ_MC + q], &c->mcq[q], 1, m->cfg.dwrr_quantum);
+		setup_queue(&P->q[MQ_MC + q], &c->mcq[q], m->cfg.dwrr_quantum);
 		sum_add(&P->sum_mc, c->mcq[q].min_cells, &c->mcq[q].shared, c->mcq[q].pool);
 	}
 	/* strict priority: higher class first, unicast before multicast */
@@ -2357,8 +2348,13 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	}
 	P->qbase = m->nq;
 	m->nq += P->n_ucq + P->n_mcq;
-	for (unsigned s = 0; s < MQ_SLOTS; s++)
-		P->q[s].qidx = qindex(P, s);
+	for (unsigned s = 0; s < MQ_SLOTS; s++) {
+		struct mqueue *q = &P->q[s];
+		if (q->present)
+			q->hist = m->qcold[qindex(P, s)].hist;
+		q->bit = (uint16_t)(1u << s);
+		q->egr = s >= MQ_MC ? &P->egr_mc : &P->egr_uc;
+	}
 	init_peaks(m, &P->ing_uc, model_sum_alloc(m, &P->sum_pg, 0));
 	init_peaks(m, &P->ing_mc, model_sum_alloc(m, &P->sum_pg, 0));
 	init_peaks(m, &P->egr_uc, model_sum_alloc(m, &P->sum_uc, 1));

@@ -127,38 +127,47 @@ struct mqcold {
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
 };
 
+/* A queue's seed 000 marker (model.h struct model_marker without what the
+ * queue itself knows: its tail is its last copy, and it has a marker
+ * exactly while it is not empty; model.c q_mk_enqueue, q_mk_dequeue). */
+struct qmarker {
+	uint64_t marker_id, marker_ts;
+	uint64_t departed_delay;
+	uint64_t delay; /* stored delay (226) */
+};
+
 /* Line 0: the queue, its occupancy and the fields every enqueue or
- * departure reads besides (nt_count, qidx: departures); line 1: what an
- * enqueue adds (seed 004 and seed 000 state); line 2: what a departure
- * adds (the rest of the marker, ground truth, delay maxima): a departure
- * reads no other line.  Then the admission limits an enqueue reads only
- * while the queue is above its minimum, and the rare fields.
- * Copies departed = enq_cnt - npkts (no counter of its own). */
+ * departure reads besides; line 1: what an enqueue adds (seed 004 and
+ * seed 000 state); line 2: what a departure adds (ground truth, delay
+ * maxima): a departure reads no other line.  Then the admission limits
+ * an enqueue reads only while the queue is above its minimum, and the
+ * rare fields.  Its length is enq_cnt - deq_cnt. */
 #define QCHK_WRED  0x01 /* WRED on */
 #define QCHK_LIMIT 0x02 /* a packet limit (limit_pkts) */
 struct mqueue {
 	_Alignas(MODEL_LINE) struct mpkt *head;
 	struct mpkt **tailp; /* &head when empty, else the last one's next */
 	struct mpeak pk;
-	uint32_t npkts;
-	uint32_t qidx;	   /* its qindex() (m->qcold), set with its port's qbase */
-	uint64_t min_top;  /* min_cells << occ_shift | occ_mask */
-	uint64_t nt_count; /* seed 004 delays measured */
+	uint64_t *hist;	  /* its m->qcold[qindex()].hist */
+	uint64_t min_top; /* min_cells << occ_shift | occ_mask */
+	uint64_t deq_cnt; /* copies departed */
 	/* line 1 */
-	uint8_t dyn, pool, chk, sched, is_mc, present; /* chk: QCHK_* */
-	uint8_t qev; /* MODEL_QEV_* mask: per-packet queue events wanted;
-			and QEV_TRACE while a trace callback is set */
-	/* seed 004 (a packet is flagged while nt_start_cnt > enq_cnt - npkts,
-	 * the departures); enq_cnt is also the queue's last pkt_id (model.h) */
+	uint8_t dyn, pool, chk, present; /* chk: QCHK_* */
+	uint8_t qev;			 /* MODEL_QEV_* mask: per-packet queue events wanted;
+					    and QEV_TRACE while a trace callback is set */
+	uint16_t bit;			 /* 1 << its slot (struct mport nonempty) */
+	/* seed 004 (a packet is flagged while nt_start_cnt > deq_cnt);
+	 * enq_cnt is also the queue's last pkt_id (model.h) */
 	uint64_t enq_cnt, nt_start, nt_start_cnt;
-	/* seed 000 (spans lines 1 and 2, model.h orders it) */
-	struct model_marker mk;
-	/* ground truth (count: enq_cnt - npkts) */
+	struct qmarker mk; /* seed 000 */
+	/* line 2: ground truth (count: deq_cnt) */
 	uint64_t sum, max;
 	/* delay since the last read of any window (see struct mdelay_w) */
 	uint64_t mk_max, nt_latest, nt_max;
-	/* line 3: shared-use limit (static or dynamic), read above the
-	 * minimum only; the packet limit (QCHK_LIMIT) */
+	uint64_t nt_count; /* seed 004 delays measured */
+	struct mpeak *egr; /* its port's egr_uc or egr_mc */
+	/* end of line 2, line 3: shared-use limit (static or dynamic), read
+	 * above the minimum only; the packet limit (QCHK_LIMIT) */
 	uint32_t lim_cells, min_cells;
 	double alpha;
 	/* DWRR */
@@ -235,7 +244,8 @@ _Static_assert(offsetof(struct mqueue, mk.marker_id) + 8 <= 2 * MODEL_LINE, "mqu
 _Static_assert(offsetof(struct mqueue, nt_max) + 8 <= 3 * MODEL_LINE, "mqueue line 2");
 _Static_assert(sizeof(struct mqueue) == 4 * MODEL_LINE && sizeof(struct mpg) == 2 * MODEL_LINE,
 	       "mqueue, mpg size");
-_Static_assert(offsetof(struct mqueue, nt_count) + 8 == MODEL_LINE, "mqueue line 0 ends");
+_Static_assert(offsetof(struct mqueue, deq_cnt) + 8 == MODEL_LINE, "mqueue line 0 ends");
+_Static_assert(offsetof(struct mqueue, egr) + 8 <= 3 * MODEL_LINE, "mqueue line 2 ends");
 _Static_assert(offsetof(struct mpg, pk.c) == MODEL_LINE, "mpg line 0");
 _Static_assert(offsetof(struct mport, egr_uc.c) == MODEL_LINE, "mport line 0");
 _Static_assert(offsetof(struct mport, ctr.in_ucast) + 8 == 2 * MODEL_LINE, "mport line 1");
@@ -456,6 +466,19 @@ static inline void mk_dequeue(struct model_marker *mk, uint64_t id, uint64_t now
 static inline uint32_t qindex(const struct mport *P, unsigned slot)
 {
 	return P->qbase + (slot < MQ_MC ? slot : P->n_ucq + slot - MQ_MC);
+}
+
+/* A queue's marker delay now (seed 000 refresh). */
+static inline uint64_t q_mk_refresh(struct mqueue *q, uint64_t now)
+{
+	struct qmarker *mk = &q->mk;
+	if (q->head == NULL) { /* no marker */
+		mk->delay = 0;
+		return 0;
+	}
+	uint64_t d = now >= mk->marker_ts ? now - mk->marker_ts : 0;
+	mk->delay = d > mk->departed_delay ? d : mk->departed_delay;
+	return mk->delay;
 }
 
 /* Copies in queues now: st.copies_buffered is not kept per packet, nor

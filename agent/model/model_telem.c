@@ -201,8 +201,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	struct mqueue *q = &m->ports[port].q[slot];
 	if (!q->present)
 		return -1;
-	q->mk.has_marker = q->head != NULL; /* not kept by the engine */
-	uint64_t cur = model_marker_refresh(&q->mk, m->now);
+	uint64_t cur = q_mk_refresh(q, m->now);
 	if (cur > q->mk_max)
 		q->mk_max = cur;
 	/* fold the running maxima into every window, then report and reset w */
@@ -220,7 +219,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->nt_win_count = q->nt_count - w->nt_seen;
 	d->mk_delay_ns = cur;
 	d->mk_max_ns = w->mk_max;
-	d->n = q->enq_cnt - q->npkts;
+	d->n = q->deq_cnt;
 	d->sum_ns = q->sum;
 	d->max_ns = q->max;
 	memcpy(d->hist, qcold(m, port, slot)->hist, sizeof(d->hist));
@@ -314,8 +313,8 @@ int model_audit(const struct model *m, struct model_err *err)
 					bodies[nb++] = mpkt_body(cp);
 			}
 			ncopies += n;
-			if (n != q->npkts)
-				rc = afail(err, "queue packets", p, sl, q->npkts, n);
+			if (n != q->enq_cnt - q->deq_cnt)
+				rc = afail(err, "queue packets", p, sl, q->enq_cnt - q->deq_cnt, n);
 			else if (c != occ_cells(m, q->pk.cb))
 				rc = afail(err, "queue cells", p, sl, occ_cells(m, q->pk.cb), c);
 			else if (by != occ_bytes(m, q->pk.cb))

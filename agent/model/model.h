@@ -201,6 +201,12 @@ struct model_config {
 int model_config_init(struct model_config *cfg, unsigned nports, uint64_t speed_bps);
 /* Free what model_config_init (or the caller, with malloc) put in cfg. */
 void model_config_release(struct model_config *cfg);
+/* Can the model hold a buffer of `cells` cells of `cell_bytes` bytes
+ * (1 or 0)?  It keeps a buffer object's cells and bytes in one 64-bit
+ * counter (cells + 65536 below 2^(64 - the bit length of its bytes)):
+ * any buffer up to 16 GiB fits with cells of 64 bytes or more; 64 GiB
+ * needs cells of more than 512 bytes. */
+int model_buffer_fits(uint32_t cells, uint32_t cell_bytes);
 
 /* ------------------------------------------------------------------ */
 /* Lifecycle, sources, running                                          */

@@ -201,6 +201,17 @@ static int check_port(const struct model_config *cfg, const struct model_port_co
 	return 0;
 }
 
+int model_buffer_fits(uint32_t cells, uint32_t cell_bytes)
+{
+	/* model.c: bytes in the low bit length of the buffer's bytes, cells
+	 * above them, with room for thresholds a little above the buffer */
+	uint64_t bytes = (uint64_t)cells * cell_bytes;
+	if (bytes == 0)
+		return 1;
+	unsigned shift = 64u - (unsigned)__builtin_clzll(bytes);
+	return (uint64_t)cells + 65536 <= UINT64_MAX >> shift;
+}
+
 int model_config_check(const struct model_config *cfg, struct model_err *err)
 {
 	if (cfg->nports < 1 || cfg->nports > MODEL_MAX_PORTS || cfg->ports == NULL)
@@ -209,11 +220,10 @@ int model_config_check(const struct model_config *cfg, struct model_err *err)
 		return fail(err, "cell size %u bytes out of range 32..65536", cfg->cell_bytes);
 	if (cfg->total_cells < 1)
 		return fail(err, "buffer: 0 cells");
-	/* the engine keeps an object's cells and bytes in one 64-bit counter */
-	unsigned shift =
-	    64u - (unsigned)__builtin_clzll((uint64_t)cfg->total_cells * cfg->cell_bytes);
-	if ((uint64_t)cfg->total_cells + 65536 > UINT64_MAX >> shift)
-		return fail(err, "buffer: %u cells of %u bytes, too large for the model",
+	if (!model_buffer_fits(cfg->total_cells, cfg->cell_bytes))
+		return fail(err,
+			    "buffer: %u cells of %u bytes, too large for the model's counters "
+			    "(larger cells would fit)",
 			    cfg->total_cells, cfg->cell_bytes);
 	if (cfg->n_ing_pools < 1 || cfg->n_ing_pools > MODEL_MAX_POOLS)
 		return fail(err, "%u ingress pools, must be 1..4", cfg->n_ing_pools);

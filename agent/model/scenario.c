@@ -191,6 +191,11 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		if (b / cfg->cell_bytes < 1)
 			return conf_fail(x, v, "buffer", "'%s' is less than one cell", v->text);
 		cfg->total_cells = (uint32_t)(b / cfg->cell_bytes);
+		if (!model_buffer_fits(cfg->total_cells, cfg->cell_bytes))
+			return conf_fail(x, v, "buffer",
+					 "'%s' of %u-byte cells is too large for the model's "
+					 "counters (a larger cell_size would fit)",
+					 v->text, cfg->cell_bytes);
 	} else if (conf_get(sec, "cell_size")) {
 		/* keep the default 16 MB (or more) in bytes */
 		cfg->total_cells =

@@ -219,6 +219,8 @@ static const struct bad {
     {"buffer = 10X\n", 2, "buffer"},
     {"buffer = 100\n", 2, "buffer"},
     {"buffer = 20K\n", 2, "buffer"},
+    {"buffer = 64G\n", 2, "buffer"},
+    {"cell_size = 64\n\nbuffer = 32G\n", 4, "buffer"},
     {"weights = {1, 0}\n", 2, "weights"},
     {"scheduler = wfq\n", 2, "scheduler"},
     {"lossless = {8}\n", 2, "lossless"},
@@ -271,6 +273,33 @@ START_TEST(test_bad_values)
 	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "case %d: want '%s...', got '%s'", _i,
 		      want, err);
 	ck_assert_msg(strstr(err, b->key) != NULL, "case %d: key %s not in '%s'", _i, b->key, err);
+	model_scenario_free(&sc);
+}
+END_TEST
+
+/* The model's counters (model_buffer_fits): cells + 65536 must stay
+ * below 2^(64 - bit length of cells x cell_bytes). */
+START_TEST(test_buffer_limit)
+{
+	struct model_scenario sc;
+	char err[512];
+
+	/* 16 GiB = 2^34 bytes (bit length 35): fewer than 2^29 - 65536 cells */
+	ck_assert_int_eq(model_buffer_fits(1u << 28, 64), 1);
+	ck_assert_int_eq(model_buffer_fits(1u << 29, 32), 0);
+	ck_assert_int_eq(model_buffer_fits(1u << 26, 256), 1);
+	/* 64 GiB = 2^36 (bit length 37): fewer than 2^27 - 65536 cells */
+	ck_assert_int_eq(model_buffer_fits(1u << 28, 256), 0);
+	ck_assert_int_eq(model_buffer_fits(1u << 26, 1024), 1);
+	/* just below 64 GiB (bit length 36): fewer than 2^28 - 65536 cells */
+	ck_assert_int_eq(model_buffer_fits((1u << 28) - 1, 256), 0);
+	ck_assert_int_eq(model_buffer_fits((1u << 28) - 65536, 256), 0);
+	ck_assert_int_eq(model_buffer_fits((1u << 28) - 65537, 256), 1);
+	/* a scenario of 64G with 1 KiB cells is read */
+	ck_assert_int_eq(model_scenario_parse_text("model {\ncell_size = 1024\nbuffer = 64G\n}\n",
+						   "big.conf", NULL, &sc, err, sizeof(err)),
+			 0);
+	ck_assert_uint_eq(sc.cfg.total_cells, 1u << 26);
 	model_scenario_free(&sc);
 }
 END_TEST
@@ -405,6 +434,7 @@ static Suite *scenario_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_good);
 	tcase_add_loop_test(t, test_bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
+	tcase_add_test(t, test_buffer_limit);
 	tcase_add_test(t, test_syntax_and_files);
 	tcase_add_test(t, test_demo_matches_file);
 	tcase_add_test(t, test_examples_parse);

@@ -431,7 +431,9 @@ int model_read_drops(const struct model *m, unsigned port, struct model_port_dro
 /* Whole-switch accounting (conservation: arrived = fwd_dropped +
  * ing_dropped + admitted; copies = copies_departed + copies_dropped +
  * copies_buffered, where every admitted unicast packet is one copy and a
- * multicast packet is one copy per group member). */
+ * multicast packet is one copy per group member).  admitted and
+ * copies_buffered are computed from the others at the read; model_audit
+ * counts the copies in the queues against copies_buffered. */
 struct model_stats {
 	uint64_t arrived;	     /* packets that reached ingress */
 	uint64_t fwd_dropped;	     /* dropped by the forwarding pipeline */

@@ -278,12 +278,9 @@ int model_audit(const struct model *m, struct model_err *err)
 	struct model_stats st;
 	model_get_stats(m, &st);
 	const struct model_stats *s = &st;
-	if (s->arrived != s->fwd_dropped + s->ing_dropped + s->admitted)
-		return afail(err, "arrived = fwd + ing dropped + admitted", 0, 0, s->arrived,
-			     s->fwd_dropped + s->ing_dropped + s->admitted);
-	if (s->copies != s->copies_departed + s->copies_dropped + s->copies_buffered)
-		return afail(err, "copies = departed + dropped + buffered", 0, 0, s->copies,
-			     s->copies_departed + s->copies_dropped + s->copies_buffered);
+	/* admitted and copies_buffered are what the other counters leave
+	 * (model_get_stats), so conservation is checked by counting: the
+	 * copies found in the queues must be copies - departed - dropped */
 
 	/* collect distinct bodies */
 	size_t nb = 0, cap = (size_t)s->copies_buffered + 1;

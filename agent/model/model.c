@@ -199,10 +199,11 @@ static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 	m->cal_sum |= bit64[b >> 6];
 }
 
-static void far_push(struct model *m, uint64_t t, uint32_t leaf)
+/* A binary min-heap of n entries by time (ties in any order): push, and
+ * pop the first. */
+static void tk_push(struct mtk *h, uint32_t *n, uint64_t t, uint32_t id)
 {
-	struct mfar *h = m->far;
-	uint32_t i = m->nfar++;
+	uint32_t i = (*n)++;
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
 		if (h[p].t <= t)
@@ -211,15 +212,13 @@ static void far_push(struct model *m, uint64_t t, uint32_t leaf)
 		i = p;
 	}
 	h[i].t = t;
-	h[i].leaf = leaf;
-	m->far_t = h[0].t;
+	h[i].id = id;
 }
 
-static void far_pop(struct model *m)
+static void tk_pop(struct mtk *h, uint32_t *np)
 {
-	struct mfar *h = m->far;
-	struct mfar e = h[--m->nfar];
-	uint32_t n = m->nfar, i = 0;
+	struct mtk e = h[--*np];
+	uint32_t n = *np, i = 0;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 		if (c >= n)
@@ -233,7 +232,18 @@ static void far_pop(struct model *m)
 	}
 	if (n > 0)
 		h[i] = e;
-	m->far_t = n > 0 ? h[0].t : UINT64_MAX;
+}
+
+static void far_push(struct model *m, uint64_t t, uint32_t leaf)
+{
+	tk_push(m->far, &m->nfar, t, leaf);
+	m->far_t = m->far[0].t;
+}
+
+static void far_pop(struct model *m)
+{
+	tk_pop(m->far, &m->nfar);
+	m->far_t = m->nfar > 0 ? m->far[0].t : UINT64_MAX;
 }
 
 /* Move the far events that the window [cbase, cbase + CAL_W) now reaches
@@ -241,9 +251,9 @@ static void far_pop(struct model *m)
 static void far_migrate(struct model *m)
 {
 	while (m->far_t - m->cbase < CAL_W) {
-		struct mfar e = m->far[0];
+		struct mtk e = m->far[0];
 		far_pop(m);
-		cal_link(m, e.t, e.leaf);
+		cal_link(m, e.t, e.id);
 	}
 }
 
@@ -310,7 +320,7 @@ static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_
 					return 0;
 				*bucket = CAL_FAR;
 				*t = m->far_t;
-				*leaf = m->far[0].leaf; /* (not the order's) */
+				*leaf = m->far[0].id; /* (not the order's) */
 				return 1;
 			}
 			uint32_t r = (w + 1) & (CAL_W / 64 - 1);
@@ -377,26 +387,6 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 		cal_next_event(m);
 }
 
-/* Room for `leaves` leaves in the calendar (the ports). */
-static int cal_reserve(struct model *m, uint32_t leaves)
-{
-	if (leaves <= m->cal_cap)
-		return 0;
-	uint32_t cap = m->cal_cap ? m->cal_cap : 64;
-	while (cap < leaves)
-		cap *= 2;
-	uint32_t *nx = realloc(m->cal_next, cap * sizeof(*nx));
-	if (nx == NULL)
-		return -1;
-	m->cal_next = nx;
-	struct mfar *f = realloc(m->far, cap * sizeof(*f));
-	if (f == NULL)
-		return -1;
-	m->far = f;
-	m->cal_cap = cap;
-	return 0;
-}
-
 /* Schedule heap event `id` at t >= now (each entity has at most one
  * event). */
 static void schedule(struct model *m, uint64_t t, uint32_t id)
@@ -411,12 +401,6 @@ static void schedule(struct model *m, uint64_t t, uint32_t id)
 		return;
 	}
 	heap_push(m, t, id);
-}
-
-/* Schedule a port's transmission end (leaf = port), the per-packet case. */
-static inline void schedule_leaf(struct model *m, uint64_t t, uint32_t leaf)
-{
-	cal_insert(m, t, leaf);
 }
 
 /* The compiler forgets how p was computed: it keeps p in a register
@@ -1153,7 +1137,7 @@ static inline __attribute__((always_inline)) void start_tx_inl(struct model *m, 
 		P->busy = 1;
 	P->in_slot = (uint8_t)s;
 	P->frac_fs = (uint32_t)(fs % FS_PER_NS);
-	schedule_leaf(m, m->now + fs / FS_PER_NS, port);
+	cal_insert(m, m->now + fs / FS_PER_NS, port);
 }
 
 static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back)
@@ -1686,43 +1670,14 @@ static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
 	}
 }
 
-/* The merge's heap of sources (struct msrc_key), by time then index. */
-static inline int sk_less(const struct msrc_key *a, const struct msrc_key *b)
+/* Live source s (index i) has no packets in the stream: into the heap by
+ * its first packet, or, empty, among those the next round tops up. */
+static inline void sq_requeue(struct model *m, const struct msrc *s, uint32_t i)
 {
-	return a->t < b->t || (a->t == b->t && a->i < b->i);
-}
-
-static void sq_push(struct model *m, uint64_t t, uint32_t i)
-{
-	struct msrc_key e = {t, i}, *h = m->sq;
-	uint32_t k = m->nsq++;
-	while (k > 0) {
-		uint32_t up = (k - 1) / 2;
-		if (!sk_less(&e, &h[up]))
-			break;
-		h[k] = h[up];
-		k = up;
-	}
-	h[k] = e;
-}
-
-static void sq_pop(struct model *m)
-{
-	struct msrc_key *h = m->sq, e = h[--m->nsq];
-	uint32_t n = m->nsq, k = 0;
-	for (;;) {
-		uint32_t c = 2 * k + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && sk_less(&h[c + 1], &h[c]))
-			c++;
-		if (!sk_less(&h[c], &e))
-			break;
-		h[k] = h[c];
-		k = c;
-	}
-	if (n > 0)
-		h[k] = e;
+	if (s->next < s->end)
+		tk_push(m->sq, &m->nsq, s->next->t_ns, i);
+	else
+		m->spend[m->nspend++] = i;
 }
 
 /* Put every live source back in the heap (or, empty, among those the
@@ -1732,12 +1687,8 @@ static void sq_rebuild(struct model *m)
 	m->nsq = m->nspend = 0;
 	for (uint32_t i = 0; i < m->nsrc; i++) {
 		const struct msrc *s = &m->srcs[i];
-		if (!s->live)
-			continue;
-		if (s->next < s->end)
-			sq_push(m, s->next->t_ns, i);
-		else
-			m->spend[m->nspend++] = i;
+		if (s->live)
+			sq_requeue(m, s, i);
 	}
 }
 
@@ -1758,18 +1709,16 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 		struct msrc *s = &m->srcs[i];
 		if (!s->ended)
 			src_topup(m, s);
-		if (s->next == s->end) {
+		if (s->next == s->end)
 			s->live = 0; /* ended and empty */
-			m->src_live--;
-		} else {
-			sq_push(m, s->next->t_ns, i);
-		}
+		else
+			tk_push(m->sq, &m->nsq, s->next->t_ns, i);
 	}
 	m->nspend = 0;
 	while (m->nsq > 0 && m->sq[0].t <= H) {
-		uint32_t i = m->sq[0].i;
+		uint32_t i = m->sq[0].id;
 		struct msrc *s = &m->srcs[i];
-		sq_pop(m);
+		tk_pop(m->sq, &m->nsq);
 		if (s->end - s->next < MSRC_LOW && !s->ended)
 			src_topup(m, s); /* keeps its first packet */
 		m->spart[i / 64] |= 1ull << (i % 64);
@@ -1851,10 +1800,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
 			struct msrc *s = &m->srcs[i];
 			s->next += s->ntake;
-			if (s->next < s->end)
-				sq_push(m, s->next->t_ns, i);
-			else
-				m->spend[m->nspend++] = i;
+			sq_requeue(m, s, i);
 		}
 		m->spart[w] = 0;
 	}
@@ -2171,7 +2117,7 @@ int model_add_source(struct model *m, const struct model_source *src)
 	if (m->nsrc == m->src_cap) {
 		uint32_t cap = m->src_cap ? 2 * m->src_cap : 8;
 		/* the merge's heap, list and bits first (larger is harmless) */
-		struct msrc_key *q = realloc(m->sq, cap * sizeof(*q));
+		struct mtk *q = realloc(m->sq, cap * sizeof(*q));
 		if (q != NULL)
 			m->sq = q;
 		uint32_t *sp = realloc(m->spend, cap * sizeof(*sp));
@@ -2221,7 +2167,6 @@ int model_add_source(struct model *m, const struct model_source *src)
 	s->src = *src;
 	s->batch = src->next_batch;
 	s->state = src->state;
-	s->idx = i;
 	s->trusted = src->ports != 0 && src->ports <= m->np && src->groups <= m->cfg.n_mc_groups;
 	/* its first packet arrives now at the earliest */
 	s->last_t = m->now;
@@ -2230,7 +2175,6 @@ int model_add_source(struct model *m, const struct model_source *src)
 	if (s->next == s->end)
 		return 0; /* no packets: not live */
 	s->live = 1;
-	m->src_live++;
 	/* the stream's packets go back to their sources: the next round,
 	 * merged before any packet arrives, takes the new one in */
 	arr_discard(m);
@@ -2424,7 +2368,10 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	if (m->tick_k == 0 || m->tick_k > m->tick_nq)
 		m->tick_k = m->tick_nq;
 	memset(m->cal_head, 0xff, sizeof(m->cal_head)); /* CAL_NONE */
-	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || cal_reserve(m, m->np) < 0)
+	/* the calendar's leaves are the ports */
+	m->cal_next = malloc(m->np * sizeof(*m->cal_next));
+	m->far = malloc(m->np * sizeof(*m->far));
+	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || m->cal_next == NULL || m->far == NULL)
 		goto nomem;
 	/* the arrival stream: its marker alone (no sources) */
 	m->arr_cap = 1;

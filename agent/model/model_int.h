@@ -265,7 +265,6 @@ struct msrc {
 	unsigned (*batch)(void *state, struct model_pkt *p, unsigned n); /* src.next_batch */
 	void *state;							 /* src.state */
 	uint64_t last_t; /* time of its last packet in buf (or of its addition) */
-	uint32_t idx;	 /* this source's index in m->srcs */
 	uint32_t ntake;	 /* packets the merge round takes from next */
 	uint8_t live;	 /* packets left, in buf or in the source */
 	uint8_t ended;	 /* the source said it has no more (not called again) */
@@ -295,13 +294,6 @@ struct arr_ent {
 	const struct model_pkt *p;
 };
 
-/* A source in the merge's heap: the time of its first packet not in the
- * stream, its index. */
-struct msrc_key {
-	uint64_t t;
-	uint32_t i;
-};
-
 /* A rare event (PFC release) in the 4-ary heap. */
 struct mheap_ent {
 	uint64_t t;
@@ -314,9 +306,12 @@ struct mheap_ent {
 #define CAL_W	 4096u
 #define CAL_MASK ((uint64_t)CAL_W - 1)
 _Static_assert(CAL_W >= 64 && CAL_W <= 4096 && (CAL_W & (CAL_W - 1)) == 0, "CAL_W");
-struct mfar {
+/* An entry of a binary min-heap by time (model.c, tk_push/tk_pop): a far
+ * event (id: its leaf) or a source waiting for a merge round (id: its
+ * index). */
+struct mtk {
 	uint64_t t;
-	uint32_t leaf;
+	uint32_t id;
 };
 
 /* A chunk of the packet pool (aligned_alloc: one line per record). */
@@ -366,18 +361,18 @@ struct model {
 	 * inserts and takes */
 	uint64_t pk_t;
 	uint32_t pk_leaf, pk_b; /* pk_leaf CAL_NONE: no event */
-	struct mfar *far;	/* events CAL_W ns or more ahead (binary heap) */
+	struct mtk *far;	/* events CAL_W ns or more ahead (binary heap) */
 	uint64_t far_t;		/* the earliest of them, UINT64_MAX if none */
-	uint32_t nfar, cal_cap;
+	uint32_t nfar;
 	/* sources, and the stream of their packets in arrival order (time,
 	 * then source index), merged a round at a time (model.c) */
 	struct msrc *srcs;
-	uint32_t nsrc, src_cap, src_live;
+	uint32_t nsrc, src_cap;
 	/* a merge round visits only the sources it takes from (model.c,
 	 * arr_merge): the live ones with packets not in the stream, by the
 	 * time of their first (a binary heap), the ones the last round left
 	 * empty (topped up by the next), and a bit per source taking part */
-	struct msrc_key *sq;
+	struct mtk *sq;
 	uint32_t nsq, nspend;
 	uint32_t *spend;
 	uint64_t *spart;

@@ -1593,7 +1593,15 @@ static __attribute__((noinline)) void src_topup(struct model *m, struct msrc *s)
 			break;
 		}
 		uint64_t last = s->last_t;
-		if (s->trusted) {
+		if (s->trusted && src->ordered) {
+			/* no checks, and times in order: only the first ones
+			 * can be before the last (or the clock at its
+			 * addition) */
+			for (k = 0; k < n && p0[k].t_ns < last; k++)
+				p0[k].t_ns = last;
+			last = p0[n - 1].t_ns;
+			j = n;
+		} else if (s->trusted) {
 			/* no checks: only the times */
 			for (k = 0; k < n; k++) {
 				if (p0[k].t_ns < last)

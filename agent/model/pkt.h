@@ -82,6 +82,12 @@ struct model_source {
 	 * it checks packets no further; else it checks each packet as it
 	 * does those of a source without the promise (model.h). */
 	uint32_t ports, groups;
+	/* Optional promise, for speed, with the one above: if ordered is
+	 * not 0, the times never decrease (each packet's t_ns is at least
+	 * the one before it), so the engine need not clamp each to its
+	 * predecessor's (it still clamps the first ones to the time the
+	 * source was added). */
+	uint8_t ordered;
 };
 
 #endif

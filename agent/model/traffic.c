@@ -855,6 +855,7 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 	/* what model_gen_check guarantees of every packet (pkt.h) */
 	out->ports = c->nports;
 	out->groups = c->mc_fraction > 0 ? c->mc_group : 0;
+	out->ordered = 1; /* each arrival at or after the one before */
 	return 0;
 }
 
@@ -1003,5 +1004,6 @@ int model_merge_new(const struct model_source *srcs, unsigned n, struct model_so
 	out->next_batch = NULL;
 	out->header = NULL;
 	out->ports = out->groups = 0;
+	out->ordered = 0;
 	return 0;
 }

@@ -1689,7 +1689,8 @@ static inline void sq_requeue(struct model *m, const struct msrc *s, uint32_t i)
 }
 
 /* Put every live source back in the heap (or, empty, among those the
- * next round tops up): after the stream's packets went back to them. */
+ * next round tops up): after the stream's packets went back to them, or
+ * after a round that visited them without the heap. */
 static void sq_rebuild(struct model *m)
 {
 	m->nsq = m->nspend = 0;
@@ -1700,18 +1701,65 @@ static void sq_rebuild(struct model *m)
 	}
 }
 
+/* What a merge round found so far among the sources it visited (any:
+ * one or more): the first time lo, the last time top, and the round's
+ * end (H, J) over the ones not ended (open: there is one). */
+struct sq_round {
+	uint64_t H, lo, top;
+	uint32_t J;
+	int open, any;
+};
+
+/* The round visits source i (popped from the heap, or found by a pass
+ * over the sources): topped up if it is low, marked as taking part, and
+ * its times counted in r. */
+static inline __attribute__((always_inline)) void sq_visit(struct model *m, struct sq_round *r,
+							   uint32_t i)
+{
+	struct msrc *s = &m->srcs[i];
+	if (s->end - s->next < MSRC_LOW && !s->ended)
+		src_topup(m, s); /* keeps its first packet */
+	m->spart[i / 64] |= 1ull << (i % 64);
+	r->any = 1;
+	if (s->next->t_ns < r->lo)
+		r->lo = s->next->t_ns;
+	uint64_t h = s->end[-1].t_ns;
+	if (h > r->top)
+		r->top = h;
+	if (!s->ended) {
+		r->open = 1;
+		if (h < r->H || (h == r->H && i < r->J)) {
+			r->H = h;
+			r->J = i;
+		}
+	}
+}
+
+/* A round visits the waiting sources by popping the heap, which costs
+ * some log2(sources) steps each, or, when rounds are large against the
+ * number of sources (the last one took SQ_SCAN packets or more per
+ * source, as when most of them take part in every round), in one pass
+ * over the sources, after which the heap is rebuilt (sq_rebuild).  The
+ * pass visits a source whose first packet is at or before H as known so
+ * far (it only decreases), so maybe some that popping would not reach:
+ * those take nothing, they are only topped up sooner. */
+#define SQ_SCAN 8
+
 /* Merge the next round into the stream (it has been taken to its
  * marker).  Only the sources whose first packet not in the stream is at
- * or before the round's end H are visited (from the heap, in time order;
- * any other has all its packets after H, and its last buffered one after
- * H too, so it changes neither H nor J), then, in index order, the ones
- * taking part (a bit each). */
+ * or before the round's end H are visited (from the heap, in time order,
+ * or in one pass over all sources, see SQ_SCAN; any other has all its
+ * packets after H, and its last buffered one after H too, so it changes
+ * neither H nor J), then, in index order, the ones taking part (a bit
+ * each). */
 static __attribute__((noinline)) void arr_merge(struct model *m)
 {
-	uint64_t H = UINT64_MAX, lo = UINT64_MAX, top = 0;
-	uint32_t J = UINT32_MAX, n = 0, nw = (m->nsrc + 63) / 64;
-	int open = 0, any = 0;
-	/* the sources the last round left empty: topped up now */
+	struct sq_round r = {.H = UINT64_MAX, .lo = UINT64_MAX, .top = 0, .J = UINT32_MAX};
+	uint32_t n = 0, nw = (m->nsrc + 63) / 64;
+	/* the stream holds the last round's packets, then its marker */
+	int heap = (uint64_t)(m->arr_next - m->arr) < SQ_SCAN * (uint64_t)m->nsrc;
+	/* the sources the last round left empty: topped up now (back in the
+	 * heap, or, without it, in the sq_rebuild after the round) */
 	for (uint32_t k = 0; k < m->nspend; k++) {
 		uint32_t i = m->spend[k];
 		struct msrc *s = &m->srcs[i];
@@ -1719,31 +1767,28 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 			src_topup(m, s);
 		if (s->next == s->end)
 			s->live = 0; /* ended and empty */
-		else
+		else if (heap)
 			tk_push(m->sq, &m->nsq, s->next->t_ns, i);
 	}
 	m->nspend = 0;
-	while (m->nsq > 0 && m->sq[0].t <= H) {
-		uint32_t i = m->sq[0].id;
-		struct msrc *s = &m->srcs[i];
-		tk_pop(m->sq, &m->nsq);
-		if (s->end - s->next < MSRC_LOW && !s->ended)
-			src_topup(m, s); /* keeps its first packet */
-		m->spart[i / 64] |= 1ull << (i % 64);
-		any = 1;
-		if (s->next->t_ns < lo)
-			lo = s->next->t_ns;
-		uint64_t h = s->end[-1].t_ns;
-		if (h > top)
-			top = h;
-		if (!s->ended) {
-			open = 1;
-			if (h < H || (h == H && i < J)) {
-				H = h;
-				J = i;
-			}
+	if (heap) {
+		while (m->nsq > 0 && m->sq[0].t <= r.H) {
+			uint32_t i = m->sq[0].id;
+			tk_pop(m->sq, &m->nsq);
+			sq_visit(m, &r, i);
+		}
+	} else {
+		/* (every live one has packets now: the empty ones ended) */
+		m->nsq = 0; /* (rebuilt after the round) */
+		for (uint32_t i = 0; i < m->nsrc; i++) {
+			const struct msrc *s = &m->srcs[i];
+			if (s->live && s->next < s->end && s->next->t_ns <= r.H)
+				sq_visit(m, &r, i);
 		}
 	}
+	uint64_t H = r.H, lo = r.lo, top = r.top;
+	uint32_t J = r.J;
+	int open = r.open, any = r.any;
 	if (!any) {
 		m->arr_next = m->arr;
 		arr_mark(m, m->arr, 0, 1);
@@ -1808,10 +1853,13 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
 			struct msrc *s = &m->srcs[i];
 			s->next += s->ntake;
-			sq_requeue(m, s, i);
+			if (heap)
+				sq_requeue(m, s, i);
 		}
 		m->spart[w] = 0;
 	}
+	if (!heap)
+		sq_rebuild(m);
 	m->arr_next = m->arr;
 	arr_mark(m, &m->arr[n], H, !open);
 }

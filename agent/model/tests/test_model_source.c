@@ -369,6 +369,48 @@ START_TEST(test_many_sources)
 }
 END_TEST
 
+/* A trusted source that promises its times never decrease (ordered)
+ * and one that does not, added when the clock has passed their first
+ * packets: those arrive at once, the later ones at their own times.
+ * Packet f is at 1000 + 1000 f ns, in batches of 5; added at 6500 ns,
+ * packets 0..5 (all of the first batch, one of the second) arrive at
+ * 6500, packet f >= 6 at 1000 + 1000 f. */
+struct late_seen {
+	uint32_t n;
+	int bad;
+};
+
+static void late_cb(void *arg, const struct model_trace *tr)
+{
+	struct late_seen *w = arg;
+	uint64_t want = tr->flow_id <= 5 ? 6500 : 1000 + 1000 * (uint64_t)tr->flow_id;
+
+	w->n++;
+	if (tr->t_arr_ns != want || !tr->departed)
+		w->bad = 1;
+}
+
+START_TEST(test_ordered_late_source)
+{
+	for (int ordered = 0; ordered < 2; ordered++) {
+		struct model *m = two_ports();
+		struct model_source src;
+		struct late_seen w = {0, 0};
+
+		hsrc_make(20, &src, 1, 1);
+		src.ports = 2; /* the promise: trusted */
+		src.ordered = (uint8_t)ordered;
+		model_set_trace(m, late_cb, &w);
+		ck_assert_int_eq(model_advance_to(m, 6500), 0);
+		ck_assert_int_eq(model_add_source(m, &src), 0);
+		ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+		ck_assert_int_eq(w.bad, 0);
+		ck_assert_uint_eq(w.n, 20);
+		model_free(m);
+	}
+}
+END_TEST
+
 /* A run that stops with only a far event pending (a packet 1 ms ahead)
  * must not leave anything scheduled afterwards for before it late: a
  * source added then, a port unpaused then.  far_model(): a 2 x 10G switch
@@ -573,6 +615,7 @@ static Suite *source_suite(void)
 	tcase_add_test(t, test_cast_from_header);
 	tcase_add_test(t, test_checks_and_promise);
 	tcase_add_test(t, test_many_sources);
+	tcase_add_test(t, test_ordered_late_source);
 	tcase_add_test(t, test_after_far_stop);
 	tcase_add_test(t, test_generators_both_ways);
 	suite_add_tcase(s, t);

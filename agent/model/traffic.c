@@ -712,9 +712,14 @@ static int gen_next(void *state, struct model_pkt *p)
 	return 1;
 }
 
-/* The engine's interface: batches, with headers found when reported. */
+/* The engine's interface: batches, with headers found when reported
+ * (straight from gen_fill unless next() left packets in the buffer). */
 static unsigned gen_next_batch(void *state, struct model_pkt *p, unsigned n)
 {
+	struct gen *g = state;
+
+	if (g->buf_pos == g->buf_n)
+		return g->fill_lazy(g, p, n);
 	return model_gen_next_batch(state, p, n, MODEL_GEN_LAZY_HDR);
 }
 

@@ -368,10 +368,12 @@ struct model {
 	 * then source index), merged a round at a time (model.c) */
 	struct msrc *srcs;
 	uint32_t nsrc, src_cap;
-	/* a merge round visits only the sources it takes from (model.c,
+	/* a merge round visits the sources it may take from (model.c,
 	 * arr_merge): the live ones with packets not in the stream, by the
-	 * time of their first (a binary heap), the ones the last round left
-	 * empty (topped up by the next), and a bit per source taking part */
+	 * time of their first (a binary heap; when rounds are large, all of
+	 * them in one pass, and the heap is rebuilt: SQ_SCAN), the ones the
+	 * last round left empty (topped up by the next), and a bit per
+	 * source taking part */
 	struct mtk *sq;
 	uint32_t nsq, nspend;
 	uint32_t *spend;

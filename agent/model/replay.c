@@ -433,6 +433,9 @@ int model_replay_new(const struct model_replay_conf *c, struct model_source *out
 	/* check_conf and the rules above bound every packet (pkt.h) */
 	out->ports = c->nports;
 	out->groups = c->mc_group;
+	/* times never go back: within a pass (clamped as read) nor from one
+	 * pass to the next (loop_ns is beyond the last packet) */
+	out->ordered = 1;
 	return 0;
 fail:
 	pcap_close(pc);

@@ -146,8 +146,14 @@ START_TEST(test_rules)
 	c.nports = (uint16_t)nports;
 	c.vlan_map = vm;
 	c.n_vlan_map = 1;
+	memset(&s, 0xa5, sizeof(s)); /* every member is set, none left as found */
 	ck_assert_msg(model_replay_new(&c, &s, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(model_replay_count(&s), 5);
+	/* the promises: ports and groups as configured, times in order
+	 * (frame 3's goes back and is clamped, below) */
+	ck_assert_uint_eq(s.ports, nports);
+	ck_assert_uint_eq(s.groups, 0);
+	ck_assert_uint_eq(s.ordered, 1);
 
 	in_a = fnv1a(mac_a, 6) % nports;
 	out_x = fnv1a(ip_x, 4) % nports;

@@ -525,9 +525,7 @@ static inline void pk_sub(struct mpeak *k, uint64_t inc)
 static inline void pk_run(const struct model *m, struct mpeak *k, uint64_t now, uint32_t alloc)
 {
 	k->run_top = k->cb | m->occ_mask;
-	k->c->run_b = occ_bytes(m, k->cb);
-	k->c->run_t = now;
-	k->c->run_alloc = alloc;
+	mpeak_c_run(k->c, occ_bytes(m, k->cb), now, alloc);
 }
 
 /* A pool's shared use grows by d cells (its bytes are cells x
@@ -538,9 +536,7 @@ static inline void pool_add(const struct model *m, struct mpool *k, uint32_t d, 
 	k->cur += d;
 	if (k->cur > k->run) {
 		k->run = k->cur;
-		k->c->run_b = (uint64_t)k->cur * m->cfg.cell_bytes;
-		k->c->run_t = now;
-		k->c->run_alloc = alloc;
+		mpeak_c_run(k->c, (uint64_t)k->cur * m->cfg.cell_bytes, now, alloc);
 	}
 }
 
@@ -2266,21 +2262,25 @@ static void sum_add(struct msum *s, uint32_t min, const struct model_limit *l, u
 		s->fixed += l->cells;
 }
 
+/* The next object's peak windows (m->win), against allocation alloc. */
+static struct mpeak_c *init_win(struct model *m, uint32_t alloc)
+{
+	struct mpeak_c *c = &m->win[m->win_used++];
+	c->run_alloc = alloc;
+	for (unsigned w = 0; w < MODEL_NUM_WINDOWS; w++)
+		c->w[w].alloc = alloc;
+	return c;
+}
+
 static void init_peaks(struct model *m, struct mpeak *k, uint32_t alloc)
 {
-	k->c = &m->win[m->win_used++];
-	k->c->run_alloc = alloc;
-	for (unsigned w = 0; w < MODEL_NUM_WINDOWS; w++)
-		k->c->w[w].alloc = alloc;
+	k->c = init_win(m, alloc);
 	k->run_top = m->occ_mask; /* run 0 */
 }
 
 static void init_pool(struct model *m, struct mpool *k, uint32_t alloc)
 {
-	k->c = &m->win[m->win_used++];
-	k->c->run_alloc = alloc;
-	for (unsigned w = 0; w < MODEL_NUM_WINDOWS; w++)
-		k->c->w[w].alloc = alloc;
+	k->c = init_win(m, alloc);
 }
 
 /* min_top of a minimum (struct mqueue) */
@@ -2398,15 +2398,15 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	uint64_t buf_bytes = (uint64_t)cfg->total_cells * cfg->cell_bytes;
 	m->occ_shift = (uint8_t)(64 - __builtin_clzll(buf_bytes));
 	m->occ_mask = (1ull << m->occ_shift) - 1;
-	/* cells << occ_shift = (cells x cell_bytes) x cell_mult (power of two
-	 * cell sizes; cell_bytes <= the buffer's bytes, so occ_shift >=
-	 * cell_shift) */
-	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)
-		m->cell_mult = 1ull << (m->occ_shift - __builtin_ctz(cfg->cell_bytes));
+	/* a power of two cell size: cells << occ_shift = (cells x
+	 * cell_bytes) x cell_mult (cell_bytes <= the buffer's bytes, so
+	 * occ_shift >= cell_shift) */
+	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0) {
+		m->cell_shift = (uint8_t)__builtin_ctz(cfg->cell_bytes);
+		m->cell_mult = 1ull << (m->occ_shift - m->cell_shift);
+	}
 	m->total_top = occ_top(m, cfg->total_cells);
 	m->np = cfg->nports + 1;
-	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0)
-		m->cell_shift = (uint8_t)__builtin_ctz(cfg->cell_bytes);
 	/* cache-line aligned: the hot parts of ports, PGs and queues start
 	 * lines (struct attributes in model_int.h) */
 	m->ports = aligned_alloc(MODEL_LINE, m->np * sizeof(*m->ports));

@@ -30,6 +30,15 @@ struct mpeak_c {
 	uint64_t run_b, run_t;
 	struct mpeak_w w[MODEL_NUM_WINDOWS];
 };
+
+/* The peak run (re)starts: its bytes, time and allocation (its cells are
+ * the object's own). */
+static inline void mpeak_c_run(struct mpeak_c *c, uint64_t bytes, uint64_t t, uint32_t alloc)
+{
+	c->run_b = bytes;
+	c->run_t = t;
+	c->run_alloc = alloc;
+}
 /*
  * A buffer object's occupancy is one counter, cb = cells << m->occ_shift
  * | bytes (occ_cells(), occ_bytes()): a packet's charge (struct mpkt inc)

@@ -43,9 +43,7 @@ static void occ_read(struct mpeak_c *c, uint32_t run, uint32_t cur, uint64_t cur
 	c->w[w].bytes = cur_b;
 	c->w[w].t = now;
 	c->w[w].alloc = alloc_now;
-	c->run_b = cur_b;
-	c->run_t = now;
-	c->run_alloc = alloc_now;
+	mpeak_c_run(c, cur_b, now, alloc_now);
 }
 
 static void pk_read(const struct model *m, struct mpeak *k, unsigned w, uint64_t now,
@@ -268,6 +266,12 @@ struct tally {
 	uint64_t cells, bytes;
 };
 
+/* Do the cells and bytes counted differ from an object's occupancy cb? */
+static int tally_differs(const struct model *m, const struct tally *t, uint64_t cb)
+{
+	return t->cells != occ_cells(m, cb) || t->bytes != occ_bytes(m, cb);
+}
+
 static inline uint32_t sat(uint64_t a, uint32_t b)
 {
 	return a > b ? (uint32_t)(a - b) : 0;
@@ -324,12 +328,10 @@ int model_audit(const struct model *m, struct model_err *err)
 			t->cells += c;
 			t->bytes += by;
 		}
-		if (rc == 0 && (eu.cells != occ_cells(m, P->egr_uc.cb) ||
-				eu.bytes != occ_bytes(m, P->egr_uc.cb)))
+		if (rc == 0 && tally_differs(m, &eu, P->egr_uc.cb))
 			rc = afail(err, "port egress uc cells", p, 0, occ_cells(m, P->egr_uc.cb),
 				   eu.cells);
-		if (rc == 0 && (em.cells != occ_cells(m, P->egr_mc.cb) ||
-				em.bytes != occ_bytes(m, P->egr_mc.cb)))
+		if (rc == 0 && tally_differs(m, &em, P->egr_mc.cb))
 			rc = afail(err, "port egress mc cells", p, 0, occ_cells(m, P->egr_mc.cb),
 				   em.cells);
 	}
@@ -368,35 +370,29 @@ int model_audit(const struct model *m, struct model_err *err)
 		}
 		if (rc == 0 && nbodies != s->pkts_buffered)
 			rc = afail(err, "packets buffered", 0, 0, s->pkts_buffered, nbodies);
-		if (rc == 0 && (du.cells != occ_cells(m, m->dev_uc.cb) ||
-				du.bytes != occ_bytes(m, m->dev_uc.cb)))
+		if (rc == 0 && tally_differs(m, &du, m->dev_uc.cb))
 			rc = afail(err, "device uc cells", 0, 0, occ_cells(m, m->dev_uc.cb),
 				   du.cells);
-		if (rc == 0 && (dm.cells != occ_cells(m, m->dev_mc.cb) ||
-				dm.bytes != occ_bytes(m, m->dev_mc.cb)))
+		if (rc == 0 && tally_differs(m, &dm, m->dev_mc.cb))
 			rc = afail(err, "device mc cells", 0, 0, occ_cells(m, m->dev_mc.cb),
 				   dm.cells);
 
 		uint64_t ip[MODEL_MAX_POOLS] = {0}, held = 0;
 		for (unsigned p = 0; p < m->np && rc == 0; p++) {
 			const struct mport *P = &m->ports[p];
-			if (iu[p * 2].cells != occ_cells(m, P->ing_uc.cb) ||
-			    iu[p * 2].bytes != occ_bytes(m, P->ing_uc.cb))
+			if (tally_differs(m, &iu[p * 2], P->ing_uc.cb))
 				rc = afail(err, "port ingress uc cells", p, 0,
 					   occ_cells(m, P->ing_uc.cb), iu[p * 2].cells);
-			else if (iu[p * 2 + 1].cells != occ_cells(m, P->ing_mc.cb) ||
-				 iu[p * 2 + 1].bytes != occ_bytes(m, P->ing_mc.cb))
+			else if (tally_differs(m, &iu[p * 2 + 1], P->ing_mc.cb))
 				rc = afail(err, "port ingress mc cells", p, 0,
 					   occ_cells(m, P->ing_mc.cb), iu[p * 2 + 1].cells);
 			for (unsigned g = 0; g < MODEL_NUM_PG && rc == 0; g++) {
 				const struct mpg *G = &P->pg[g];
 				const struct tally *t = &pg[(p * MODEL_NUM_PG + g) * 2];
-				if (t[0].cells != occ_cells(m, G->pk.cb) ||
-				    t[0].bytes != occ_bytes(m, G->pk.cb))
+				if (tally_differs(m, &t[0], G->pk.cb))
 					rc = afail(err, "PG cells", p, g, occ_cells(m, G->pk.cb),
 						   t[0].cells);
-				else if (t[1].cells != occ_cells(m, G->pk_hdrm.cb) ||
-					 t[1].bytes != occ_bytes(m, G->pk_hdrm.cb))
+				else if (tally_differs(m, &t[1], G->pk_hdrm.cb))
 					rc = afail(err, "PG headroom cells", p, g,
 						   occ_cells(m, G->pk_hdrm.cb), t[1].cells);
 				else if (occ_cells(m, G->pk_hdrm.cb) > G->headroom)
@@ -413,12 +409,11 @@ int model_audit(const struct model *m, struct model_err *err)
 					   ip[i]);
 		if (rc == 0 && held != s->held)
 			rc = afail(err, "packets held at senders", 0, 0, s->held, held);
-		if (rc == 0 && (uint64_t)occ_cells(m, m->dev_uc.cb) + occ_cells(m, m->dev_mc.cb) >
-				   m->cfg.total_cells)
-			rc =
-			    afail(err, "device cells above the buffer", 0, 0,
-				  (uint64_t)occ_cells(m, m->dev_uc.cb) + occ_cells(m, m->dev_mc.cb),
-				  m->cfg.total_cells);
+		/* (summed in 64 bits, as model_stats cells_used is not) */
+		uint64_t dev = (uint64_t)occ_cells(m, m->dev_uc.cb) + occ_cells(m, m->dev_mc.cb);
+		if (rc == 0 && dev > m->cfg.total_cells)
+			rc = afail(err, "device cells above the buffer", 0, 0, dev,
+				   m->cfg.total_cells);
 		free(iu);
 	}
 	free(bodies);

@@ -7,10 +7,13 @@
  * incast group bursting at line rate into port 0.  Prints simulated packets
  * per wall-clock second, the memory of the model per port (engine and
  * traffic sources apart) and per buffered packet, cycles per packet on
- * x86-64 (the clock estimated before and after the run, core_ghz), and
+ * x86-64 (the clock estimated before and after each run, core_ghz), and
  * instructions per packet where the kernel lets a process count its own
- * (perf events; the line is left out otherwise).  Figures only: nothing is asserted.
- * Usage: bench_model [VIRTUAL_MS] (default 20).
+ * (perf events; left out otherwise).  The scenario runs several times from
+ * the same seed (the same work each time): every run is printed, then the
+ * fastest, the median and the slowest; a shared machine's other work only
+ * ever slows a run.  Figures only: nothing is asserted.
+ * Usage: bench_model [VIRTUAL_MS [RUNS]] (default 20 ms, 5 runs).
  */
 #include "config.h"
 
@@ -116,131 +119,206 @@ static double core_ghz(void)
 #endif
 }
 
-int main(int argc, char **argv)
+/* At most this many runs (the second argument). */
+#define BENCH_MAX_RUNS 20
+
+/* What one run measured. */
+struct run {
+	double wall, cpu, ghz0, ghz1;
+	uint64_t instr, arrived, events, ing_dropped, copies_dropped, max_buf;
+	size_t h0, h1, h2, h3, gm0, gm1, ring;
+	unsigned ngen;
+};
+
+/* One run of the scenario from its seed over end_ns of virtual time: a new
+ * model and new generators, freed at the end.  0, or -1 with a message. */
+static int one_run(const struct model_scenario *sc, uint64_t end_ns, struct run *r)
 {
-	struct model_scenario sc;
 	struct model_stats st;
 	struct model_err me;
 	struct model_source *gens;
 	struct model *m;
-	size_t gm0 = 0, gm1 = 0;
 	char err[512];
-	double ms = argc > 1 ? atof(argv[1]) : 20.0, t0, c0, wall, cpu, ghz0, ghz1;
-	size_t h0, h1, h2, h3, ring;
-	uint64_t instr = 0;
+	double t0, c0;
 	int ifd;
-	uint64_t end_ns, step = 100000, t, max_buf = 0;
+	uint64_t step = 100000, t;
 
-	if (!(ms > 0)) {
-		fprintf(stderr, "usage: bench_model [VIRTUAL_MS]\n");
-		return 2;
-	}
-	end_ns = (uint64_t)(ms * 1e6);
-	if (model_scenario_parse_text(bench_scenario, "bench", NULL, &sc, err, sizeof(err)) < 0) {
-		fprintf(stderr, "bench_model: %s\n", err);
-		return 1;
-	}
-	h0 = heap_used();
-	m = model_new(&sc.cfg, &me);
+	memset(r, 0, sizeof(*r));
+	r->h0 = heap_used();
+	m = model_new(&sc->cfg, &me);
 	if (!m) {
 		fprintf(stderr, "bench_model: %s\n", me.msg);
-		return 1;
+		return -1;
 	}
-	h1 = heap_used();
+	r->h1 = heap_used();
+	r->ring = (size_t)model_config_of(m)->event_capacity * sizeof(struct model_event);
 	/* the generators are added one by one so that their memory can be
 	 * read at the end (the model owns and frees them) */
-	gens = calloc(sc.ngen, sizeof(*gens));
+	gens = calloc(sc->ngen, sizeof(*gens));
 	if (!gens) {
 		fprintf(stderr, "bench_model: out of memory\n");
-		return 1;
+		model_free(m);
+		return -1;
 	}
-	for (unsigned i = 0; i < sc.ngen; i++) {
-		if (model_gen_new(&sc.gen[i], &gens[i], err, sizeof(err)) < 0 ||
+	for (unsigned i = 0; i < sc->ngen; i++) {
+		if (model_gen_new(&sc->gen[i], &gens[i], err, sizeof(err)) < 0 ||
 		    model_add_source(m, &gens[i]) < 0) {
 			fprintf(stderr, "bench_model: %s\n", err);
-			return 1;
+			model_free(m);
+			free(gens);
+			return -1;
 		}
 	}
-	h2 = heap_used();
-	for (unsigned i = 0; i < sc.ngen; i++)
-		gm0 += model_gen_memory(&gens[i]);
+	r->h2 = heap_used();
+	r->ngen = sc->ngen;
+	for (unsigned i = 0; i < sc->ngen; i++)
+		r->gm0 += model_gen_memory(&gens[i]);
 
 	ifd = instr_counter_open();
+	r->ghz0 = core_ghz();
 #ifdef __linux__
 	if (ifd >= 0)
 		ioctl(ifd, PERF_EVENT_IOC_ENABLE, 0);
 #endif
-	ghz0 = core_ghz();
 	t0 = clock_s(CLOCK_MONOTONIC);
 	c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	for (t = step; t <= end_ns; t += step) {
 		model_run(m, t);
 		model_get_stats(m, &st);
-		if (st.pkts_buffered + st.held > max_buf)
-			max_buf = st.pkts_buffered + st.held;
+		if (st.pkts_buffered + st.held > r->max_buf)
+			r->max_buf = st.pkts_buffered + st.held;
 	}
-	wall = clock_s(CLOCK_MONOTONIC) - t0;
-	cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
-	ghz1 = core_ghz();
-	if (ifd >= 0 && read(ifd, &instr, sizeof(instr)) != (ssize_t)sizeof(instr))
-		instr = 0;
+	r->wall = clock_s(CLOCK_MONOTONIC) - t0;
+	r->cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+#ifdef __linux__
+	if (ifd >= 0)
+		ioctl(ifd, PERF_EVENT_IOC_DISABLE, 0);
+#endif
+	r->ghz1 = core_ghz();
+	if (ifd >= 0 && read(ifd, &r->instr, sizeof(r->instr)) != (ssize_t)sizeof(r->instr))
+		r->instr = 0;
 	if (ifd >= 0)
 		close(ifd);
-	h3 = heap_used();
-	for (unsigned i = 0; i < sc.ngen; i++)
-		gm1 += model_gen_memory(&gens[i]);
+	r->h3 = heap_used();
+	for (unsigned i = 0; i < sc->ngen; i++)
+		r->gm1 += model_gen_memory(&gens[i]);
 	model_get_stats(m, &st);
+	r->arrived = st.arrived;
+	r->events = st.n_events_processed;
+	r->ing_dropped = st.ing_dropped;
+	r->copies_dropped = st.copies_dropped;
+	model_free(m);
+	free(gens);
+	return 0;
+}
 
+static double mpps(const struct run *r)
+{
+	return r->wall > 0 ? r->arrived / r->wall / 1e6 : 0.0;
+}
+
+/* Cycles per packet from the clock estimated around the run, or 0. */
+static double cycles(const struct run *r)
+{
+	if (!(r->ghz0 > 0 && r->ghz1 > 0 && r->arrived > 0))
+		return 0;
+	return (r->ghz0 + r->ghz1) / 2 * 1e9 * r->cpu / (double)r->arrived;
+}
+
+static int by_wall(const void *a, const void *b)
+{
+	double x = ((const struct run *)a)->wall, y = ((const struct run *)b)->wall;
+
+	return (x > y) - (x < y);
+}
+
+/* The memory lines, from one run (every run allocates the same). */
+static void print_memory(const struct run *r)
+{
+	size_t h0 = r->h0, h1 = r->h1, h2 = r->h2, h3 = r->h3, ring = r->ring;
+
+	if (!(h0 || h1)) {
+		printf("memory: not measured (needs glibc mallinfo2)\n");
+		return;
+	}
+	printf("memory: engine %.0f bytes per port (%zu bytes for 64+1 ports; of "
+	       "these, %zu bytes are the event ring, whatever the port count, so "
+	       "%.0f bytes per port without it)\n",
+	       (double)(h1 - h0) / 65.0, h1 - h0, ring,
+	       h1 - h0 > ring ? (double)(h1 - h0 - ring) / 65.0 : 0.0);
+	printf("memory: traffic generators %.0f bytes per port at start, %.0f at the end "
+	       "(%u generators; header caches fill as flows, destinations and sizes "
+	       "are first used)\n",
+	       (double)(h2 - h1) / 64.0, (double)(h2 - h1 + r->gm1 - r->gm0) / 64.0, r->ngen);
+	size_t grow = h3 > h2 ? h3 - h2 : 0, gg = r->gm1 - r->gm0, eng = grow > gg ? grow - gg : 0;
+	printf("memory: engine growth during the run %zu bytes = %.0f bytes per peak "
+	       "buffered or held packet (%llu; packet pool and event heap)\n",
+	       eng, r->max_buf ? (double)eng / r->max_buf : 0.0, (unsigned long long)r->max_buf);
+}
+
+int main(int argc, char **argv)
+{
+	struct model_scenario sc;
+	struct run runs[BENCH_MAX_RUNS], first;
+	char err[512];
+	double ms = argc > 1 ? atof(argv[1]) : 20.0;
+	long nruns = argc > 2 ? strtol(argv[2], NULL, 10) : 5;
+
+	if (!(ms > 0) || ms > 1e6 || nruns < 1 || nruns > BENCH_MAX_RUNS || argc > 3) {
+		fprintf(stderr, "usage: bench_model [VIRTUAL_MS [RUNS]] (RUNS 1..%d)\n",
+			BENCH_MAX_RUNS);
+		return 2;
+	}
+	if (model_scenario_parse_text(bench_scenario, "bench", NULL, &sc, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bench_model: %s\n", err);
+		return 1;
+	}
 	printf("switch: 64 x 100G, 8 unicast queues, 32 MB buffer; ~60%% offered load, IMIX, "
 	       "8:1 incast bursts into port 0\n");
-	printf("virtual time: %.1f ms; wall time: %.3f s; CPU time: %.3f s\n", ms, wall, cpu);
-	printf("simulated packets: %llu arrived (%llu engine events)\n",
-	       (unsigned long long)st.arrived, (unsigned long long)st.n_events_processed);
-	printf("simulated packets per wall-clock second: %.2f million (per CPU second: %.2f "
-	       "million; they differ when the machine is shared)\n",
-	       wall > 0 ? st.arrived / wall / 1e6 : 0.0, cpu > 0 ? st.arrived / cpu / 1e6 : 0.0);
-	if (ghz0 > 0 && ghz1 > 0 && st.arrived > 0) {
-		double cyc = (ghz0 + ghz1) / 2 * 1e9 * cpu / (double)st.arrived;
+	printf("virtual time: %.1f ms a run; %ld runs, each a new model from the same seed "
+	       "(the same packets and events)\n",
+	       ms, nruns);
+	for (long i = 0; i < nruns; i++) {
+		struct run *r = &runs[i];
 
-		printf("cycles per simulated packet: about %.0f (the clock: about %.2f GHz before "
-		       "the run, %.2f after, from a chain of multiplies, which a busy sibling "
-		       "hardware thread on the host does not slow as it slows the run); at this "
-		       "rate 10 million packets per second take a %.1f GHz core\n",
-		       cyc, ghz0, ghz1, cyc * 10e6 / 1e9);
-	}
-	if (instr > 0)
-		printf("instructions per simulated packet: %.0f (user space, engine and "
-		       "generators)\n",
-		       (double)instr / (double)st.arrived);
-	printf("drops: %llu ingress, %llu egress copies; peak packets in the buffer: %llu\n",
-	       (unsigned long long)st.ing_dropped, (unsigned long long)st.copies_dropped,
-	       (unsigned long long)max_buf);
-	if (h0 || h1) {
-		ring = (size_t)model_config_of(m)->event_capacity * sizeof(struct model_event);
-		printf("memory: engine %.0f bytes per port (%zu bytes for 64+1 ports; of "
-		       "these, %zu bytes are the event ring, whatever the port count, so "
-		       "%.0f bytes per port without it)\n",
-		       (double)(h1 - h0) / 65.0, h1 - h0, ring,
-		       h1 - h0 > ring ? (double)(h1 - h0 - ring) / 65.0 : 0.0);
-		printf("memory: traffic generators %.0f bytes per port at start, %.0f at the end "
-		       "(%u generators; header caches fill as flows, destinations and sizes "
-		       "are first used)\n",
-		       (double)(h2 - h1) / 64.0, (double)(h2 - h1 + gm1 - gm0) / 64.0, sc.ngen);
-		{
-			size_t grow = h3 > h2 ? h3 - h2 : 0,
-			       eng = grow > gm1 - gm0 ? grow - (gm1 - gm0) : 0;
-
-			printf(
-			    "memory: engine growth during the run %zu bytes = %.0f bytes per peak "
-			    "buffered or held packet (%llu; packet pool and event heap)\n",
-			    eng, max_buf ? (double)eng / max_buf : 0.0,
-			    (unsigned long long)max_buf);
+		if (one_run(&sc, (uint64_t)(ms * 1e6), r) < 0) {
+			model_scenario_free(&sc);
+			return 1;
 		}
-	} else {
-		printf("memory: not measured (needs glibc mallinfo2)\n");
+		printf("run %ld: wall %.3f s, CPU %.3f s: %.2f million packets per wall-clock "
+		       "second",
+		       i + 1, r->wall, r->cpu, mpps(r));
+		if (cycles(r) > 0)
+			printf(", about %.0f cycles per packet (clock about %.2f GHz)", cycles(r),
+			       (r->ghz0 + r->ghz1) / 2);
+		if (r->instr > 0)
+			printf(", %.0f instructions per packet",
+			       (double)r->instr / (double)r->arrived);
+		printf("\n");
+		fflush(stdout);
 	}
-	model_free(m);
+	first = runs[0];
+	qsort(runs, (size_t)nruns, sizeof(runs[0]), by_wall);
+	const struct run *best = &runs[0], *med = &runs[nruns / 2], *worst = &runs[nruns - 1];
+	printf("simulated packets: %llu arrived (%llu engine events) a run\n",
+	       (unsigned long long)first.arrived, (unsigned long long)first.events);
+	printf("simulated packets per wall-clock second: %.2f million in the fastest run "
+	       "(median %.2f, slowest %.2f; per CPU second in the fastest: %.2f). Other work "
+	       "on the machine or its host only slows a run, so the fastest is the nearest "
+	       "to the code's own speed\n",
+	       mpps(best), mpps(med), mpps(worst),
+	       best->cpu > 0 ? best->arrived / best->cpu / 1e6 : 0.0);
+	if (cycles(best) > 0)
+		printf("cycles per simulated packet in the fastest run: about %.0f (the clock: "
+		       "about %.2f GHz before it, %.2f after, from a chain of multiplies, which "
+		       "a busy sibling hardware thread on the host does not slow as it slows "
+		       "the run); at this rate 10 million packets per second take a %.1f GHz "
+		       "core\n",
+		       cycles(best), best->ghz0, best->ghz1, cycles(best) * 10e6 / 1e9);
+	printf("drops: %llu ingress, %llu egress copies; peak packets in the buffer: %llu\n",
+	       (unsigned long long)first.ing_dropped, (unsigned long long)first.copies_dropped,
+	       (unsigned long long)first.max_buf);
+	print_memory(&first);
 	model_scenario_free(&sc);
-	free(gens);
 	return 0;
 }

@@ -89,16 +89,15 @@ static inline int ent_less(const struct mheap_ent *a, const struct mheap_ent *b)
 }
 
 /* The heap's first time is now t (UINT64_MAX: empty): the calendar's
- * events run without a look at the heap or the tick up to stop_t
+ * events run without a look at the heap or the tick before stop_t
  * (run_loop). */
 static inline void heap_root_moved(struct model *m, uint64_t t)
 {
 	m->heap_t = t;
 	uint64_t r = t < m->tick_t ? t : m->tick_t;
-	m->stop_t = r < m->run_lim ? r : m->run_lim;
-	/* below UINT64_MAX, the time run_loop sees when nothing is left */
-	if (m->stop_t == UINT64_MAX)
-		m->stop_t = UINT64_MAX - 1;
+	r = r < m->run_lim ? r : m->run_lim;
+	/* at most UINT64_MAX, the time run_loop sees when nothing is left */
+	m->stop_t = r == UINT64_MAX ? r : r + 1;
 }
 
 /* A 4-ary heap: children of i are 4i+1 .. 4i+4 (fewer levels than a
@@ -960,7 +959,7 @@ static void arm_tick(struct model *m)
 	m->tick_t = (m->now / T + 1) * T;
 	m->tick_seq = m->seq++;
 	if (m->tick_t < m->stop_t)
-		m->stop_t = m->tick_t;
+		m->stop_t = m->tick_t + 1;
 }
 
 /* A queue's packet limit and WRED, in this order (q->chk says which it
@@ -1991,12 +1990,17 @@ enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
 /* The event loop of the three entry points below, with dispatch inlined
  * once: run events with time <= t_lim, at most max_events of them; with
  * idle_stop, stop as soon as nothing but the background tick is left.
- * RUN_AT_LIMIT: the next event is after t_lim. */
+ * RUN_AT_LIMIT: the next event is after t_lim.  left counts the events
+ * still allowed down; at 0, stop_t 0 sends every event to the careful
+ * path (max_events is mostly UINT64_MAX: never reached). */
 static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int idle_stop)
 {
 	m->run_lim = t_lim;
 	heap_root_moved(m, m->heap_t);
-	for (uint64_t n = 0;;) {
+	uint64_t left = max_events;
+	if (left == 0)
+		m->stop_t = 0;
+	for (;;) {
 		uint64_t tp = m->pk_t;
 		uint32_t leaf = m->pk_leaf, b = m->pk_b;
 		int port = leaf != CAL_NONE;
@@ -2007,9 +2011,9 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		uint64_t t = is_port ? tp : a->t;
 		/* the common case: the next per-packet event is due by t_lim
 		 * and not after the first heap event (at equal times it goes
-		 * first): stop_t, the earlier of the two (below UINT64_MAX, t
-		 * when nothing is left) */
-		if (__builtin_expect((t > m->stop_t) | (n == max_events), 0)) {
+		 * first): before stop_t, the earlier of the two plus 1 (at
+		 * most UINT64_MAX, t when nothing is left) */
+		if (__builtin_expect(t >= m->stop_t, 0)) {
 			int any = port || a->p->src != ARR_END;
 			if (!is_port && a->p->src == ARR_MERGE && t <= t_lim) {
 				/* merge first: what follows decides the return */
@@ -2026,20 +2030,21 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			if ((tk || m->nheap > 0) && (!any || (tk ? m->tick_t : m->heap[0].t) < t)) {
 				if ((tk ? m->tick_t : m->heap[0].t) > t_lim)
 					return RUN_AT_LIMIT;
-				if (n == max_events)
+				if (left == 0)
 					return RUN_MAX_EVENTS;
 				if (tk)
 					tick(m);
 				else
 					dispatch_heap(m);
-				n++;
+				if (--left == 0)
+					m->stop_t = 0;
 				continue;
 			}
 			if (!any)
 				return RUN_DONE;
 			if (t > t_lim)
 				return RUN_AT_LIMIT;
-			if (n == max_events)
+			if (left == 0)
 				return RUN_MAX_EVENTS;
 		}
 		if (is_port) {
@@ -2062,7 +2067,8 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			arr_merge(m); /* not an event */
 			continue;
 		}
-		n++;
+		if (__builtin_expect(--left == 0, 0))
+			m->stop_t = 0;
 	}
 }
 

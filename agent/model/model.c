@@ -156,13 +156,13 @@ static void heap_pop(struct model *m)
  * bucket t % CAL_W.  Port p is leaf p, with at most one event.  A bucket
  * is a list of leaves in increasing order (all at the same time), so equal
  * times go to the lower port, and a bitmap finds the next non-empty bucket
- * (a bit may outlive its bucket's last event: cal_peek clears it when it
+ * (a bit may outlive its bucket's last event: cal_scan clears it when it
  * meets it), with a summary word of its non-zero words, so that sparse
  * events (light loads) do not walk the empty words between them.
  * Events CAL_W ns or more ahead wait in a binary heap ("far") and move
  * into their bucket when the window reaches them.  The next event (pk_*)
  * is kept up to date: an insert before it replaces it, and a take asks
- * cal_peek again only when it empties its bucket, so run_loop reads it
+ * cal_scan only when it empties its bucket, so run_loop reads it
  * without a search, and arrivals cost the calendar nothing.  Inserting and
  * taking the next event cost a few instructions each, whatever the number
  * of leaves.  At equal times ports go before arrivals (run_loop); the
@@ -171,7 +171,7 @@ static void heap_pop(struct model *m)
  * by insertion number.
  */
 #define CAL_NONE UINT32_MAX
-#define CAL_FAR	 (CAL_W + 1) /* cal_peek's bucket for a far event */
+#define CAL_FAR	 (CAL_W + 1) /* cal_scan's bucket for a far event */
 
 /* 1 << i: a load is cheaper than a shift by a variable count for the
  * two bits a calendar insert sets. */
@@ -281,24 +281,16 @@ static inline void cal_insert(struct model *m, uint64_t t, uint32_t leaf)
 	}
 }
 
-/* The earliest calendar event: its time and leaf; 0 if there is none.
- * *bucket gets its bucket for cal_take, or CAL_FAR when the window is
- * empty and the event is the first far one (for cal_jump; the window does
- * not move here, since the event may not be the next to run: an arrival
- * or a stop may come first, and events inserted then must not be before
- * the window). */
-static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_t *bucket)
+/* The calendar's next event (pk_*), its window's first bucket (time
+ * cbase) being empty: its time and leaf, and in pk_b its bucket for
+ * cal_take, or CAL_FAR when the window is empty and the event is the
+ * first far one (for cal_jump; the window does not move here, since the
+ * event may not be the next to run: an arrival or a stop may come first,
+ * and events inserted then must not be before the window); none: pk_t
+ * UINT64_MAX, pk_leaf CAL_NONE. */
+static inline void cal_scan(struct model *m)
 {
-	/* events are dense (several per ns under load): mostly the bucket
-	 * of the window's start, time cbase, still holds one */
-	uint32_t bc = (uint32_t)(m->cbase & CAL_MASK), lc = m->cal_head[bc];
-	if (__builtin_expect(lc != CAL_NONE, 1)) {
-		*bucket = bc;
-		*t = m->cbase;
-		*leaf = lc;
-		return 1;
-	}
-	uint32_t b0, w, b;
+	uint32_t b0, w, b, lc;
 	uint64_t bits;
 	b0 = (uint32_t)(m->cbase & CAL_MASK);
 	w = b0 >> 6;
@@ -315,12 +307,16 @@ static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_
 			if (__builtin_expect(s == 0, 0)) {
 				/* the window is empty: the first far event, in
 				 * bucket CAL_FAR (cal_jump makes it the next) */
-				if (m->nfar == 0)
-					return 0;
-				*bucket = CAL_FAR;
-				*t = m->far_t;
-				*leaf = m->far[0].id; /* (not the order's) */
-				return 1;
+				if (m->nfar == 0) {
+					m->pk_t = UINT64_MAX;
+					m->pk_leaf = CAL_NONE;
+					m->pk_b = 0;
+					return;
+				}
+				m->pk_b = CAL_FAR;
+				m->pk_t = m->far_t;
+				m->pk_leaf = m->far[0].id; /* (not the order's) */
+				return;
 			}
 			uint32_t r = (w + 1) & (CAL_W / 64 - 1);
 			s = (s >> r) | (s << ((64 - r) & 63));
@@ -337,22 +333,27 @@ static inline int cal_peek(struct model *m, uint64_t *t, uint32_t *leaf, uint32_
 		m->cal_bits[w] &= ~(1ULL << (b & 63));
 		bits &= bits - 1;
 	}
-	*bucket = b;
-	*t = m->cbase + ((b - b0) & CAL_MASK);
-	*leaf = lc;
-	return 1;
+	m->pk_b = b;
+	m->pk_t = m->cbase + ((b - b0) & CAL_MASK);
+	m->pk_leaf = lc;
 }
 
-/* Keep the calendar's next event (pk_*) from cal_peek. */
+/* The calendar's next event (pk_*), as cal_scan finds it. */
 static inline void cal_next_event(struct model *m)
 {
-	m->pk_t = UINT64_MAX;
-	m->pk_leaf = CAL_NONE;
-	m->pk_b = 0;
-	cal_peek(m, &m->pk_t, &m->pk_leaf, &m->pk_b);
+	/* events are dense (several per ns under load): mostly the bucket
+	 * of the window's start, time cbase, still holds one */
+	uint32_t bc = (uint32_t)(m->cbase & CAL_MASK), lc = m->cal_head[bc];
+	if (__builtin_expect(lc != CAL_NONE, 1)) {
+		m->pk_b = bc;
+		m->pk_t = m->cbase;
+		m->pk_leaf = lc;
+		return;
+	}
+	cal_scan(m);
 }
 
-/* The window is empty and its first event, far (cal_peek), is the next
+/* The window is empty and its first event, far (cal_scan), is the next
  * event to run (nothing else comes before it): the window jumps to it. */
 static __attribute__((noinline)) void cal_jump(struct model *m)
 {
@@ -361,8 +362,8 @@ static __attribute__((noinline)) void cal_jump(struct model *m)
 	cal_next_event(m);
 }
 
-/* Remove the event cal_peek returned (the bucket's first leaf); the
- * window moves up to its time t. */
+/* Remove the next event (pk_*: time t, leaf, bucket b); the window
+ * moves up to its time t. */
 static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
 {
 	uint32_t nx = m->cal_next[leaf];
@@ -371,19 +372,24 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 		/* the next event: the bucket's next leaf */
 		m->pk_leaf = nx;
 	} else {
-		/* the bucket is empty: its bit goes, and cal_peek finds the
+		/* the bucket is empty: its bit goes, and cal_scan finds the
 		 * next event (after the window has moved) */
 		m->cal_bits[b >> 6] &= ~bit64[b & 63];
-		m->pk_leaf = CAL_NONE;
 	}
 	/* the window moves (and may reach far events) only if t > cbase */
 	if (t != m->cbase) {
 		m->cbase = t;
-		if (__builtin_expect(m->far_t - t < CAL_W, 0))
+		if (__builtin_expect(m->far_t - t < CAL_W, 0)) {
 			far_migrate(m);
+			/* one may be at t, in bucket b */
+			if (nx == CAL_NONE)
+				cal_next_event(m);
+			return;
+		}
 	}
+	/* the window's first bucket, b, is empty */
 	if (nx == CAL_NONE)
-		cal_next_event(m);
+		cal_scan(m);
 }
 
 /* Schedule heap event `id` at t >= now (each entity has at most one

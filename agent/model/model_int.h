@@ -365,8 +365,8 @@ struct model {
 					  bucket emptied since the scan passed */
 	uint64_t cal_sum;	       /* bit per non-zero word of cal_bits (a
 					  bit may outlive its word's last one
-					  until cal_peek leaves the word) */
-	/* the calendar's next event (cal_peek's answer), kept up to date by
+					  until cal_scan leaves the word) */
+	/* the calendar's next event (cal_scan's answer), kept up to date by
 	 * inserts and takes */
 	uint64_t pk_t;
 	uint32_t pk_leaf, pk_b; /* pk_leaf CAL_NONE: no event */

@@ -1392,10 +1392,9 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 	b->t_arr = m->now;
 	/* its charge: cells << occ_shift | len, with a power of two cell
 	 * size ((len + cell_bytes - 1) & ~(cell_bytes - 1)) x cell_mult */
-	uint32_t len = b->len, up = len + m->cfg.cell_bytes - 1;
-	uint64_t inc = m->cell_shift
-			   ? (uint64_t)(up & ~(m->cfg.cell_bytes - 1)) * m->cell_mult | len
-			   : (uint64_t)(up / m->cfg.cell_bytes) << m->occ_shift | len;
+	uint32_t len = b->len, up = len + m->cell_up;
+	uint64_t inc = m->cell_cmask ? (uint64_t)(up & m->cell_cmask) * m->cell_mult | len
+				     : (uint64_t)(up / m->cfg.cell_bytes) << m->occ_shift | len;
 	uint32_t cells = occ_cells(m, inc);
 	b->inc = inc;
 	unsigned cast = classify(b);
@@ -2412,10 +2411,11 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	m->occ_mask = (1ull << m->occ_shift) - 1;
 	/* a power of two cell size: cells << occ_shift = (cells x
 	 * cell_bytes) x cell_mult (cell_bytes <= the buffer's bytes, so
-	 * occ_shift >= cell_shift) */
+	 * occ_shift >= log2(cell_bytes)) */
+	m->cell_up = cfg->cell_bytes - 1;
 	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0) {
-		m->cell_shift = (uint8_t)__builtin_ctz(cfg->cell_bytes);
-		m->cell_mult = 1ull << (m->occ_shift - m->cell_shift);
+		m->cell_cmask = ~(cfg->cell_bytes - 1);
+		m->cell_mult = 1ull << (m->occ_shift - __builtin_ctz(cfg->cell_bytes));
 	}
 	m->total_top = occ_top(m, cfg->total_cells);
 	m->np = cfg->nports + 1;

@@ -333,8 +333,9 @@ _Static_assert(sizeof(struct mpkt) == MODEL_LINE && sizeof(struct mchunk) == MOD
 
 struct model {
 	struct model_config cfg;
-	uint32_t np;	    /* ports including the CPU port */
-	uint8_t cell_shift; /* log2(cell_bytes) when a power of two, else 0 */
+	uint32_t np;	     /* ports including the CPU port */
+	uint32_t cell_up;    /* cell_bytes - 1 */
+	uint32_t cell_cmask; /* ~cell_up when cell_bytes is a power of two, else 0 */
 	uint64_t now;
 	struct model_rng rng;
 	struct mport *ports;
@@ -343,7 +344,7 @@ struct model {
 	struct mpeak dev_uc, dev_mc;
 	struct mpool ip_pk[MODEL_MAX_POOLS], ep_pk[MODEL_MAX_POOLS];
 	uint8_t occ_shift;  /* struct mpeak */
-	uint64_t cell_mult; /* 1 << (occ_shift - cell_shift) with cell_shift */
+	uint64_t cell_mult; /* 1 << (occ_shift - log2(cell_bytes)) with cell_cmask */
 	uint64_t occ_mask;  /* (1 << occ_shift) - 1 */
 	uint64_t total_top; /* total_cells << occ_shift | occ_mask */
 

@@ -1933,8 +1933,9 @@ static void tick(struct model *m)
 
 /*
  * Start loading the lines of the next per-packet event while this one
- * runs (the earlier of the calendar's next port and the next arrival of
- * the stream, as they are before this event runs): each event
+ * runs (the earlier of the calendar's next port, leaf at tp, and the
+ * next arrival a of the stream, as they are before this event runs; an
+ * arrival passes the ones it read, still valid): each event
  * reaches its lines through a chain of loads (port -> queue -> packet;
  * source -> packet -> ports -> PG and queue), misses one after another
  * that here overlap with the work of this event.  A port: its queue in
@@ -1942,11 +1943,11 @@ static void tick(struct model *m)
  * next packet's PG and egress queue (lines 0, 1).  Only a guess (this
  * event may schedule one before it); nothing here changes any state.
  */
-static inline __attribute__((always_inline)) void prefetch_next(const struct model *m)
+static inline __attribute__((always_inline)) void
+prefetch_next(const struct model *m, uint64_t tp, uint32_t leaf, const struct arr_ent *a)
 {
-	const struct arr_ent *a = m->arr_next;
-	if (m->pk_leaf != CAL_NONE && m->pk_t <= a->t) {
-		const struct mport *P = &m->ports[m->pk_leaf];
+	if (leaf != CAL_NONE && tp <= a->t) {
+		const struct mport *P = &m->ports[leaf];
 		const struct mqueue *q = &P->q[P->in_slot];
 		__builtin_prefetch(q, 1);
 		__builtin_prefetch((const char *)q + MODEL_LINE, 1);
@@ -1991,6 +1992,51 @@ static int busy_work(const struct model *m)
 }
 
 enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
+/* run_careful's other answers */
+enum { RUN_NEXT = 3, RUN_RARE = 4, RUN_ON = 5 };
+
+/* The careful path of run_loop (kept out of its registers): the next
+ * per-packet event (is_port, at t) is not before stop_t; out of events
+ * allowed if no_left.  It answers a RUN_* to return, or RUN_NEXT
+ * (merged: look again), RUN_RARE (ran a rare event, look again), RUN_ON
+ * (run the per-packet event). */
+static __attribute__((noinline)) int run_careful(struct model *m, int is_port, uint64_t t,
+						 int no_left)
+{
+	const struct arr_ent *a = m->arr_next;
+	uint64_t t_lim = m->run_lim;
+	int any = m->pk_leaf != CAL_NONE || a->p->src != ARR_END;
+	if (!is_port && a->p->src == ARR_MERGE && t <= t_lim) {
+		/* merge first: what follows decides the return */
+		arr_merge(m);
+		return RUN_NEXT;
+	}
+	if (m->run_idle && !any && !busy_work(m))
+		return RUN_DONE;
+	/* the first rare event: the heap's root or the tick, by time then
+	 * insertion number */
+	int tk = m->tick_t != UINT64_MAX &&
+		 (m->nheap == 0 || m->tick_t < m->heap[0].t ||
+		  (m->tick_t == m->heap[0].t && m->tick_seq < m->heap[0].seq));
+	if ((tk || m->nheap > 0) && (!any || (tk ? m->tick_t : m->heap[0].t) < t)) {
+		if ((tk ? m->tick_t : m->heap[0].t) > t_lim)
+			return RUN_AT_LIMIT;
+		if (no_left)
+			return RUN_MAX_EVENTS;
+		if (tk)
+			tick(m);
+		else
+			dispatch_heap(m);
+		return RUN_RARE;
+	}
+	if (!any)
+		return RUN_DONE;
+	if (t > t_lim)
+		return RUN_AT_LIMIT;
+	if (no_left)
+		return RUN_MAX_EVENTS;
+	return RUN_ON;
+}
 
 /* The event loop of the three entry points below, with dispatch inlined
  * once: run events with time <= t_lim, at most max_events of them; with
@@ -2001,6 +2047,7 @@ enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
 static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int idle_stop)
 {
 	m->run_lim = t_lim;
+	m->run_idle = (uint8_t)idle_stop;
 	heap_root_moved(m, m->heap_t);
 	uint64_t left = max_events;
 	if (left == 0)
@@ -2019,38 +2066,16 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		 * first): before stop_t, the earlier of the two plus 1 (at
 		 * most UINT64_MAX, t when nothing is left) */
 		if (__builtin_expect(t >= m->stop_t, 0)) {
-			int any = port || a->p->src != ARR_END;
-			if (!is_port && a->p->src == ARR_MERGE && t <= t_lim) {
-				/* merge first: what follows decides the return */
-				arr_merge(m);
+			int r = run_careful(m, is_port, t, left == 0);
+			if (r == RUN_NEXT)
 				continue;
-			}
-			if (idle_stop && !any && !busy_work(m))
-				return RUN_DONE;
-			/* the first rare event: the heap's root or the tick,
-			 * by time then insertion number */
-			int tk = m->tick_t != UINT64_MAX &&
-				 (m->nheap == 0 || m->tick_t < m->heap[0].t ||
-				  (m->tick_t == m->heap[0].t && m->tick_seq < m->heap[0].seq));
-			if ((tk || m->nheap > 0) && (!any || (tk ? m->tick_t : m->heap[0].t) < t)) {
-				if ((tk ? m->tick_t : m->heap[0].t) > t_lim)
-					return RUN_AT_LIMIT;
-				if (left == 0)
-					return RUN_MAX_EVENTS;
-				if (tk)
-					tick(m);
-				else
-					dispatch_heap(m);
+			if (r == RUN_RARE) {
 				if (--left == 0)
 					m->stop_t = 0;
 				continue;
 			}
-			if (!any)
-				return RUN_DONE;
-			if (t > t_lim)
-				return RUN_AT_LIMIT;
-			if (left == 0)
-				return RUN_MAX_EVENTS;
+			if (r != RUN_ON)
+				return r;
 		}
 		if (is_port) {
 			if (__builtin_expect(b == CAL_FAR, 0)) {
@@ -2058,13 +2083,13 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 				continue;
 			}
 			cal_take(m, t, leaf, b);
-			prefetch_next(m);
+			prefetch_next(m, m->pk_t, m->pk_leaf, a);
 			m->now = t;
 			m->st.n_events_processed++;
 			tx_done(m, leaf);
 		} else if (__builtin_expect(a->p->src < ARR_MERGE, 1)) {
 			m->arr_next = a + 1;
-			prefetch_next(m);
+			prefetch_next(m, tp, leaf, a + 1);
 			m->now = t;
 			m->st.n_events_processed++;
 			offer(m, a->p);

@@ -1993,19 +1993,22 @@ static int busy_work(const struct model *m)
 
 enum { RUN_DONE = 0, RUN_AT_LIMIT = 1, RUN_MAX_EVENTS = 2 };
 /* run_careful's other answers */
-enum { RUN_NEXT = 3, RUN_RARE = 4, RUN_ON = 5 };
+enum { RUN_NEXT = 3, RUN_RARE = 4, RUN_PORT = 5, RUN_ARR = 6 };
 
 /* The careful path of run_loop (kept out of its registers): the next
- * per-packet event (is_port, at t) is not before stop_t; out of events
- * allowed if no_left.  It answers a RUN_* to return, or RUN_NEXT
- * (merged: look again), RUN_RARE (ran a rare event, look again), RUN_ON
- * (run the per-packet event). */
+ * per-packet event (a port's if is_port and there is one, at t) is not
+ * before stop_t; out of events allowed if no_left.  It answers a RUN_*
+ * to return, or RUN_NEXT (merged: look again), RUN_RARE (ran a rare
+ * event, look again), RUN_PORT or RUN_ARR (run the port's event or the
+ * arrival). */
 static __attribute__((noinline)) int run_careful(struct model *m, int is_port, uint64_t t,
 						 int no_left)
 {
 	const struct arr_ent *a = m->arr_next;
 	uint64_t t_lim = m->run_lim;
-	int any = m->pk_leaf != CAL_NONE || a->p->src != ARR_END;
+	int port = m->pk_leaf != CAL_NONE;
+	int any = port || a->p->src != ARR_END;
+	is_port &= port;
 	if (!is_port && a->p->src == ARR_MERGE && t <= t_lim) {
 		/* merge first: what follows decides the return */
 		arr_merge(m);
@@ -2035,7 +2038,7 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
 		return RUN_AT_LIMIT;
 	if (no_left)
 		return RUN_MAX_EVENTS;
-	return RUN_ON;
+	return is_port ? RUN_PORT : RUN_ARR;
 }
 
 /* The event loop of the three entry points below, with dispatch inlined
@@ -2055,11 +2058,11 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 	for (;;) {
 		uint64_t tp = m->pk_t;
 		uint32_t leaf = m->pk_leaf, b = m->pk_b;
-		int port = leaf != CAL_NONE;
 		/* the next arrival, or the stream's marker (merge at its time,
-		 * or the end: UINT64_MAX); at equal times ports go first */
+		 * or the end: UINT64_MAX); at equal times ports go first (no
+		 * port event: tp UINT64_MAX, so t UINT64_MAX or before) */
 		struct arr_ent *a = m->arr_next;
-		int is_port = port && tp <= a->t;
+		int is_port = tp <= a->t;
 		uint64_t t = is_port ? tp : a->t;
 		/* the common case: the next per-packet event is due by t_lim
 		 * and not after the first heap event (at equal times it goes
@@ -2074,8 +2077,9 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 					m->stop_t = 0;
 				continue;
 			}
-			if (r != RUN_ON)
+			if (r < RUN_PORT)
 				return r;
+			is_port = r == RUN_PORT;
 		}
 		if (is_port) {
 			if (__builtin_expect(b == CAL_FAR, 0)) {

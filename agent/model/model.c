@@ -1893,7 +1893,6 @@ static void tick(struct model *m)
 {
 	uint64_t now = m->tick_t;
 	m->now = now;
-	m->st.n_events_processed++;
 	uint32_t pos = m->tick_pos, k = m->tick_k;
 	if (k % MQ_SLOTS == 0) {
 		/* whole ports (pos is a port's first slot) */
@@ -1974,7 +1973,6 @@ static void dispatch_heap(struct model *m)
 	m->cur_id = id;
 	m->resched = 0;
 	m->in_dispatch = 1;
-	m->st.n_events_processed++;
 	release_held(m, EV_IDX(id)); /* the only kind */
 	m->in_dispatch = 0;
 	if (m->resched) {
@@ -2046,13 +2044,15 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
  * idle_stop, stop as soon as nothing but the background tick is left.
  * RUN_AT_LIMIT: the next event is after t_lim.  left counts the events
  * still allowed down; at 0, stop_t 0 sends every event to the careful
- * path (max_events is mostly UINT64_MAX: never reached). */
+ * path (max_events is mostly UINT64_MAX: never reached); the events run
+ * are added to the count in the stats on return. */
 static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int idle_stop)
 {
 	m->run_lim = t_lim;
 	m->run_idle = (uint8_t)idle_stop;
 	heap_root_moved(m, m->heap_t);
 	uint64_t left = max_events;
+	m->st.n_events_processed += max_events; /* less those left, on return */
 	if (left == 0)
 		m->stop_t = 0;
 	for (;;) {
@@ -2077,8 +2077,10 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 					m->stop_t = 0;
 				continue;
 			}
-			if (r < RUN_PORT)
+			if (r < RUN_PORT) {
+				m->st.n_events_processed -= left;
 				return r;
+			}
 			is_port = r == RUN_PORT;
 		}
 		if (is_port) {
@@ -2089,13 +2091,11 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			cal_take(m, t, leaf, b);
 			prefetch_next(m, m->pk_t, m->pk_leaf, a);
 			m->now = t;
-			m->st.n_events_processed++;
 			tx_done(m, leaf);
 		} else if (__builtin_expect(a->p->src < ARR_MERGE, 1)) {
 			m->arr_next = a + 1;
 			prefetch_next(m, tp, leaf, a + 1);
 			m->now = t;
-			m->st.n_events_processed++;
 			offer(m, a->p);
 		} else {
 			arr_merge(m); /* not an event */

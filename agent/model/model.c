@@ -2057,7 +2057,6 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		m->stop_t = 0;
 	for (;;) {
 		uint64_t tp = m->pk_t;
-		uint32_t leaf = m->pk_leaf, b = m->pk_b;
 		/* the next arrival, or the stream's marker (merge at its time,
 		 * or the end: UINT64_MAX); at equal times ports go first (no
 		 * port event: tp UINT64_MAX, so t UINT64_MAX or before) */
@@ -2084,6 +2083,7 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			is_port = r == RUN_PORT;
 		}
 		if (is_port) {
+			uint32_t leaf = m->pk_leaf, b = m->pk_b;
 			if (__builtin_expect(b == CAL_FAR, 0)) {
 				cal_jump(m); /* not an event */
 				continue;
@@ -2094,7 +2094,7 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			tx_done(m, leaf);
 		} else if (__builtin_expect(a->p->src < ARR_MERGE, 1)) {
 			m->arr_next = a + 1;
-			prefetch_next(m, tp, leaf, a + 1);
+			prefetch_next(m, tp, m->pk_leaf, a + 1);
 			m->now = t;
 			offer(m, a->p);
 		} else {

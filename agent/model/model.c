@@ -2083,7 +2083,8 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			is_port = r == RUN_PORT;
 		}
 		if (is_port) {
-			uint32_t leaf = m->pk_leaf, b = m->pk_b;
+			size_t leaf = m->pk_leaf; /* (an index: no copies to widen it) */
+			uint32_t b = m->pk_b;
 			if (__builtin_expect(b == CAL_FAR, 0)) {
 				cal_jump(m); /* not an event */
 				continue;

@@ -1952,7 +1952,8 @@ prefetch_next(const struct model *m, uint64_t tp, uint32_t leaf, const struct ar
 		__builtin_prefetch((const char *)q + MODEL_LINE, 1);
 		__builtin_prefetch((const char *)q + 2 * MODEL_LINE, 1);
 		__builtin_prefetch(q->head, 1);
-	} else if (a->p->src < ARR_MERGE) {
+	} else {
+		/* (a marker's packet, arr_mark, is one of port 0's: harmless) */
 		const struct model_pkt *p = a->p;
 		const struct mport *I = &m->ports[p->in_port];
 		__builtin_prefetch(&I->pg[I->tc_pg[p->tc]], 1);

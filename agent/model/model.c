@@ -363,8 +363,9 @@ static __attribute__((noinline)) void cal_jump(struct model *m)
 }
 
 /* Remove the next event (pk_*: time t, leaf, bucket b); the window
- * moves up to its time t. */
-static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
+ * moves up to its time t.  It answers the bucket's next leaf, the next
+ * event (at t), or CAL_NONE (the next event is elsewhere). */
+static inline uint32_t cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
 {
 	uint32_t nx = m->cal_next[leaf];
 	m->cal_head[b] = nx;
@@ -384,12 +385,13 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 			/* one may be at t, in bucket b */
 			if (nx == CAL_NONE)
 				cal_next_event(m);
-			return;
+			return nx;
 		}
 	}
 	/* the window's first bucket, b, is empty */
 	if (nx == CAL_NONE)
 		cal_scan(m);
+	return nx;
 }
 
 /* Schedule heap event `id` at t >= now (each entity has at most one
@@ -1942,16 +1944,21 @@ static void tick(struct model *m)
  * next packet's PG and egress queue (lines 0, 1).  Only a guess (this
  * event may schedule one before it); nothing here changes any state.
  */
+static inline __attribute__((always_inline)) void prefetch_port(const struct model *m, size_t leaf)
+{
+	const struct mport *P = &m->ports[leaf];
+	const struct mqueue *q = &P->q[P->in_slot];
+	__builtin_prefetch(q, 1);
+	__builtin_prefetch((const char *)q + MODEL_LINE, 1);
+	__builtin_prefetch((const char *)q + 2 * MODEL_LINE, 1);
+	__builtin_prefetch(q->head, 1);
+}
+
 static inline __attribute__((always_inline)) void
 prefetch_next(const struct model *m, uint64_t tp, uint32_t leaf, const struct arr_ent *a)
 {
 	if (leaf != CAL_NONE && tp <= a->t) {
-		const struct mport *P = &m->ports[leaf];
-		const struct mqueue *q = &P->q[P->in_slot];
-		__builtin_prefetch(q, 1);
-		__builtin_prefetch((const char *)q + MODEL_LINE, 1);
-		__builtin_prefetch((const char *)q + 2 * MODEL_LINE, 1);
-		__builtin_prefetch(q->head, 1);
+		prefetch_port(m, leaf);
 	} else {
 		/* (a marker's packet, arr_mark, is one of port 0's: harmless) */
 		const struct model_pkt *p = a->p;
@@ -2090,8 +2097,13 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 				cal_jump(m); /* not an event */
 				continue;
 			}
-			cal_take(m, t, leaf, b);
-			prefetch_next(m, m->pk_t, m->pk_leaf, a);
+			/* the bucket's next leaf, at t (not after a's time), or
+			 * the next event cal_scan found */
+			uint32_t nx = cal_take(m, t, leaf, b);
+			if (nx != CAL_NONE)
+				prefetch_port(m, nx);
+			else
+				prefetch_next(m, m->pk_t, m->pk_leaf, a);
 			m->now = t;
 			tx_done(m, leaf);
 		} else if (__builtin_expect(a->p->src < ARR_MERGE, 1)) {

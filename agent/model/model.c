@@ -1386,10 +1386,11 @@ static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P
 }
 
 /* A packet reaches the switch (last bit in) now; b is consumed.  P is
- * its ingress port, g its PG there.  The unicast path is here, the rarer
- * ones in the functions above. */
-static inline __attribute__((always_inline)) void arrive(struct model *m, struct mpkt *b,
-							 struct mport *P, struct mpg *g)
+ * its ingress port, g its PG there; its flags hold MP_MC, the source's
+ * class and its class, cast (classify()).  The unicast path is here, the
+ * rarer ones in the functions above. */
+static inline __attribute__((always_inline)) void
+arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned cast)
 {
 	b->t_arr = m->now;
 	/* its charge: cells << occ_shift | len, with a power of two cell
@@ -1399,8 +1400,6 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 				     : (uint64_t)(up / m->cfg.cell_bytes) << m->occ_shift | len;
 	uint32_t cells = occ_cells(m, inc);
 	b->inc = inc;
-	unsigned cast = classify(b);
-	b->flags = (uint8_t)((b->flags & (MP_MC | MP_GCAST_M)) | (cast << MP_CAST_S));
 	if (b->flags & MP_MC)
 		m->mc_seq++; /* its copy id */
 	m->st.arrived++;
@@ -1444,14 +1443,20 @@ static inline __attribute__((always_inline)) void arrive(struct model *m, struct
 	}
 }
 
-static void fill_from_src(struct mpkt *b, const struct model_pkt *p)
+static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 {
 	/* len .. hdr in one block (model_int.h checks the layouts match),
 	 * src the source's index (arr_merge); src_topup has checked the
-	 * packet and its hdr_len and cast */
+	 * packet and its hdr_len and cast; its flags: MP_MC, the source's
+	 * class and its class, the answer (as classify() finds it, for
+	 * arrive; a held packet's is found again at its release) */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
-	b->flags = (uint8_t)((p->mc_group ? MP_MC : 0) | (p->cast << MP_GCAST_S));
+	unsigned gc = p->cast & 3u, cast = gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
+	if (__builtin_expect(gc == 0, 0))
+		cast = classify_hdr(b);
+	b->flags = (uint8_t)((p->mc_group ? MP_MC : 0) | gc << MP_GCAST_S | cast << MP_CAST_S);
+	return cast;
 }
 
 /* A sender offers the arrival stream's next packet p (p->src: its source)
@@ -1467,7 +1472,7 @@ static void offer(struct model *m, const struct model_pkt *p)
 		m->st.bad_pkts++;
 		return;
 	}
-	fill_from_src(b, p);
+	unsigned cast = fill_from_src(b, p);
 	b->pg = (uint8_t)pgi;
 	if (g->hold_head != NULL || (m->now >= g->pause_start && m->now < g->pause_end)) {
 		b->next = NULL;
@@ -1485,7 +1490,7 @@ static void offer(struct model *m, const struct model_pkt *p)
 		}
 		return;
 	}
-	arrive(m, b, P, g);
+	arrive(m, b, P, g, cast);
 }
 
 static void release_held(struct model *m, unsigned idx)
@@ -1508,7 +1513,9 @@ static void release_held(struct model *m, unsigned idx)
 	if (g->hold_head == NULL)
 		g->hold_tail = NULL;
 	m->st.held--;
-	arrive(m, b, P, g);
+	unsigned cast = classify(b);
+	b->flags = (uint8_t)((b->flags & (MP_MC | MP_GCAST_M)) | (cast << MP_CAST_S));
+	arrive(m, b, P, g, cast);
 	if (g->hold_head != NULL) {
 		/* the next one follows at the sender's line rate */
 		struct mpkt *n = g->hold_head;

@@ -96,8 +96,11 @@ static inline void heap_root_moved(struct model *m, uint64_t t)
 	m->heap_t = t;
 	uint64_t r = t < m->tick_t ? t : m->tick_t;
 	r = r < m->run_lim ? r : m->run_lim;
-	/* at most UINT64_MAX, the time run_loop sees when nothing is left */
-	m->stop_t = r == UINT64_MAX ? r : r + 1;
+	/* at most UINT64_MAX, the time run_loop sees when nothing is left;
+	 * and the stream's merge marker's time, so that it takes the careful
+	 * path, as do arrivals at that time */
+	r = r == UINT64_MAX ? r : r + 1;
+	m->stop_t = r < m->arr_stop ? r : m->arr_stop;
 }
 
 /* A 4-ary heap: children of i are 4i+1 .. 4i+4 (fewer levels than a
@@ -1655,6 +1658,8 @@ static inline void arr_mark(struct model *m, struct arr_ent *e, uint64_t t, int 
 {
 	e->t = end ? UINT64_MAX : t;
 	e->p = &m->arr_mark[end ? 1 : 0];
+	m->arr_stop = e->t;
+	heap_root_moved(m, m->heap_t);
 }
 
 /* Sort the round's n packets (keys k = time - first time, at most top)
@@ -2025,6 +2030,8 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
 	if (!is_port && a->p->src == ARR_MERGE && t <= t_lim) {
 		/* merge first: what follows decides the return */
 		arr_merge(m);
+		if (no_left)
+			m->stop_t = 0; /* (arr_mark set it) */
 		return RUN_NEXT;
 	}
 	if (m->run_idle && !any && !busy_work(m))
@@ -2113,14 +2120,12 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 				prefetch_next(m, m->pk_t, m->pk_leaf, a);
 			m->now = t;
 			tx_done(m, leaf);
-		} else if (__builtin_expect(a->p->src < ARR_MERGE, 1)) {
+		} else {
+			/* (not a marker: its time is not before stop_t) */
 			m->arr_next = a + 1;
 			prefetch_next(m, tp, m->pk_leaf, a + 1);
 			m->now = t;
 			offer(m, a->p);
-		} else {
-			arr_merge(m); /* not an event */
-			continue;
 		}
 		if (__builtin_expect(--left == 0, 0))
 			m->stop_t = 0;

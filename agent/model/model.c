@@ -82,6 +82,10 @@ static inline uint32_t draw_skip(struct model *m, uint32_t n)
 
 /* ---------------------------------------------------------------- heap */
 
+/* The calendar's (below): no leaf, and cal_scan's bucket for a far event */
+#define CAL_NONE UINT32_MAX
+#define CAL_FAR	 (CAL_W + 1)
+
 /* Heap events are ordered by (time, insertion number). */
 static inline int ent_less(const struct mheap_ent *a, const struct mheap_ent *b)
 {
@@ -100,7 +104,10 @@ static inline void heap_root_moved(struct model *m, uint64_t t)
 	 * and the stream's merge marker's time, so that it takes the careful
 	 * path, as do arrivals at that time */
 	r = r == UINT64_MAX ? r : r + 1;
-	m->stop_t = r < m->arr_stop ? r : m->arr_stop;
+	r = r < m->arr_stop ? r : m->arr_stop;
+	/* and a far event's time when it is the next port event (cal_jump
+	 * then comes first: far_stop) */
+	m->stop_t = m->pk_b == CAL_FAR && m->pk_t < r ? m->pk_t : r;
 }
 
 /* A 4-ary heap: children of i are 4i+1 .. 4i+4 (fewer levels than a
@@ -173,8 +180,6 @@ static void heap_pop(struct model *m)
  * its own time (tick()); at equal times they go after ports and arrivals,
  * by insertion number.
  */
-#define CAL_NONE UINT32_MAX
-#define CAL_FAR	 (CAL_W + 1) /* cal_scan's bucket for a far event */
 
 /* 1 << i: a load is cheaper than a shift by a variable count for the
  * two bits a calendar insert sets. */
@@ -259,8 +264,18 @@ static void far_migrate(struct model *m)
 	}
 }
 
+/* The next port event is a far one (pk_b CAL_FAR): run_loop takes the
+ * careful path at its time (for cal_jump; stop_t may stay that low when
+ * an insert replaces it: the careful path then sets it again). */
+static __attribute__((noinline, cold)) void far_stop(struct model *m)
+{
+	if (m->pk_t < m->stop_t)
+		m->stop_t = m->pk_t;
+}
+
 /* Schedule leaf at t >= now (it has no event now). */
-static inline void cal_insert(struct model *m, uint64_t t, uint32_t leaf)
+static inline __attribute__((always_inline)) void cal_insert(struct model *m, uint64_t t,
+							     uint32_t leaf)
 {
 	if (__builtin_expect(t - m->cbase >= CAL_W, 0)) {
 		far_push(m, t, leaf);
@@ -270,6 +285,7 @@ static inline void cal_insert(struct model *m, uint64_t t, uint32_t leaf)
 			m->pk_t = t;
 			m->pk_leaf = leaf;
 			m->pk_b = CAL_FAR;
+			far_stop(m);
 		}
 		return;
 	}
@@ -319,6 +335,7 @@ static inline void cal_scan(struct model *m)
 				m->pk_b = CAL_FAR;
 				m->pk_t = m->far_t;
 				m->pk_leaf = m->far[0].id; /* (not the order's) */
+				far_stop(m);
 				return;
 			}
 			uint32_t r = (w + 1) & (CAL_W / 64 - 1);
@@ -2058,6 +2075,12 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
 		return RUN_AT_LIMIT;
 	if (no_left)
 		return RUN_MAX_EVENTS;
+	if (is_port && m->pk_b == CAL_FAR) {
+		cal_jump(m); /* not an event */
+		return RUN_NEXT;
+	}
+	/* (stop_t may be low for a far event no longer the next) */
+	heap_root_moved(m, m->heap_t);
 	return is_port ? RUN_PORT : RUN_ARR;
 }
 
@@ -2106,11 +2129,7 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		}
 		if (is_port) {
 			size_t leaf = m->pk_leaf; /* (an index: no copies to widen it) */
-			uint32_t b = m->pk_b;
-			if (__builtin_expect(b == CAL_FAR, 0)) {
-				cal_jump(m); /* not an event */
-				continue;
-			}
+			uint32_t b = m->pk_b;	  /* (not CAL_FAR: far_stop) */
 			/* the bucket's next leaf, at t (not after a's time), or
 			 * the next event cal_scan found */
 			uint32_t nx = cal_take(m, t, leaf, b);

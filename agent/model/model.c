@@ -1473,9 +1473,16 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
 	unsigned gc = p->cast & 3u, cast = gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
-	if (__builtin_expect(gc == 0, 0))
+	/* the source's class and the class, by the source's */
+	static const uint8_t gflags[4] = {0, 1 << MP_GCAST_S | CAST_UC << MP_CAST_S,
+					  2 << MP_GCAST_S | CAST_MC << MP_CAST_S,
+					  3 << MP_GCAST_S | CAST_BC << MP_CAST_S};
+	unsigned f = gflags[gc];
+	if (__builtin_expect(gc == 0, 0)) {
 		cast = classify_hdr(b);
-	b->flags = (uint8_t)((p->mc_group ? MP_MC : 0) | gc << MP_GCAST_S | cast << MP_CAST_S);
+		f = cast << MP_CAST_S;
+	}
+	b->flags = (uint8_t)((p->mc_group ? MP_MC : 0) | f);
 	return cast;
 }
 

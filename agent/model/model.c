@@ -1274,11 +1274,11 @@ static void tx_done(struct model *m, unsigned port)
 	q->hist[log2_bucket(soj)]++;
 
 	P->out_octets += cp->len;
-	unsigned cast = (b->flags & MP_CAST_M) >> MP_CAST_S;
-	if (__builtin_expect(cast == CAST_UC, 1))
+	_Static_assert(CAST_UC == 0, "tx_done: unicast tested as 0");
+	if (__builtin_expect((b->flags & MP_CAST_M) == 0, 1))
 		P->out_ucast++; /* in line 0 (struct mport) */
 	else
-		count_cast_out(&P->ctr, cast);
+		count_cast_out(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S);
 	/* queue event, sample, trace, and a multicast copy: one test for
 	 * the four */
 	unsigned bf = b->flags;

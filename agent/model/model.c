@@ -166,8 +166,8 @@ static void heap_pop(struct model *m)
  * bucket t % CAL_W.  Port p is leaf p, with at most one event.  A bucket
  * is a list of leaves in increasing order (all at the same time), so equal
  * times go to the lower port, and a bitmap finds the next non-empty bucket
- * (a bit may outlive its bucket's last event: cal_scan clears it when it
- * meets it), with a summary word of its non-zero words, so that sparse
+ * (cal_take clears a bucket's bit when it empties it), with a summary
+ * word of its non-zero words, so that sparse
  * events (light loads) do not walk the empty words between them.
  * Events CAL_W ns or more ahead wait in a binary heap ("far") and move
  * into their bucket when the window reaches them.  The next event (pk_*)
@@ -344,14 +344,11 @@ static inline void cal_scan(struct model *m)
 			bits = m->cal_bits[w];
 			continue;
 		}
+		/* a bucket's bit is set while it holds a leaf (cal_link,
+		 * cal_take) */
 		b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
 		lc = m->cal_head[b];
-		if (lc != CAL_NONE)
-			break;
-		/* a bucket emptied by cal_take: its bit is cleared here, once,
-		 * rather than tested at every take */
-		m->cal_bits[w] &= ~(1ULL << (b & 63));
-		bits &= bits - 1;
+		break;
 	}
 	m->pk_b = b;
 	m->pk_t = m->cbase + ((b - b0) & CAL_MASK);

@@ -364,8 +364,7 @@ struct model {
 	uint64_t cbase;		       /* window start */
 	uint32_t cal_head[CAL_W];      /* per bucket: its first leaf */
 	uint32_t *cal_next;	       /* per leaf: next leaf in its bucket */
-	uint64_t cal_bits[CAL_W / 64]; /* bit per non-empty bucket, and per
-					  bucket emptied since the scan passed */
+	uint64_t cal_bits[CAL_W / 64]; /* bit per non-empty bucket */
 	uint64_t cal_sum;	       /* bit per non-zero word of cal_bits (a
 					  bit may outlive its word's last one
 					  until cal_scan leaves the word) */

@@ -2110,8 +2110,15 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		 * or the end: UINT64_MAX); at equal times ports go first (no
 		 * port event: tp UINT64_MAX, so t UINT64_MAX or before) */
 		struct arr_ent *a = m->arr_next;
-		int is_port = tp <= a->t;
-		uint64_t t = is_port ? tp : a->t;
+		int is_port;
+		uint64_t t;
+		if (tp <= a->t) {
+			is_port = 1;
+			t = tp;
+		} else {
+			is_port = 0;
+			t = a->t;
+		}
 		/* the common case: the next per-packet event is due by t_lim
 		 * and not after the first heap event (at equal times it goes
 		 * first): before stop_t, the earlier of the two plus 1 (at

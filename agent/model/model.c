@@ -314,42 +314,37 @@ static inline void cal_scan(struct model *m)
 	b0 = (uint32_t)(m->cbase & CAL_MASK);
 	w = b0 >> 6;
 	bits = m->cal_bits[w] & (~0ULL << (b0 & 63));
-	for (;;) {
-		if (bits == 0) {
-			/* word w has nothing left at or after the scan: the next
-			 * word with a bit after it, going round (back at word
-			 * b0 >> 6, only its bits below b0 can be left: the latest
-			 * times of the window), from the summary */
-			if (m->cal_bits[w] == 0)
-				m->cal_sum &= ~(1ULL << w);
-			uint64_t s = m->cal_sum;
-			if (__builtin_expect(s == 0, 0)) {
-				/* the window is empty: the first far event, in
-				 * bucket CAL_FAR (cal_jump makes it the next) */
-				if (m->nfar == 0) {
-					m->pk_t = UINT64_MAX;
-					m->pk_leaf = CAL_NONE;
-					m->pk_b = 0;
-					return;
-				}
-				m->pk_b = CAL_FAR;
-				m->pk_t = m->far_t;
-				m->pk_leaf = m->far[0].id; /* (not the order's) */
-				far_stop(m);
+	while (bits == 0) {
+		/* word w has nothing left at or after the scan: the next word
+		 * with a bit after it, going round (back at word b0 >> 6, only
+		 * its bits below b0 can be left: the latest times of the
+		 * window), from the summary */
+		if (m->cal_bits[w] == 0)
+			m->cal_sum &= ~(1ULL << w);
+		uint64_t s = m->cal_sum;
+		if (__builtin_expect(s == 0, 0)) {
+			/* the window is empty: the first far event, in bucket
+			 * CAL_FAR (cal_jump makes it the next) */
+			if (m->nfar == 0) {
+				m->pk_t = UINT64_MAX;
+				m->pk_leaf = CAL_NONE;
+				m->pk_b = 0;
 				return;
 			}
-			uint32_t r = (w + 1) & (CAL_W / 64 - 1);
-			s = (s >> r) | (s << ((64 - r) & 63));
-			w = (r + (uint32_t)__builtin_ctzll(s)) & (CAL_W / 64 - 1);
-			bits = m->cal_bits[w];
-			continue;
+			m->pk_b = CAL_FAR;
+			m->pk_t = m->far_t;
+			m->pk_leaf = m->far[0].id; /* (not the order's) */
+			far_stop(m);
+			return;
 		}
-		/* a bucket's bit is set while it holds a leaf (cal_link,
-		 * cal_take) */
-		b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
-		lc = m->cal_head[b];
-		break;
+		uint32_t r = (w + 1) & (CAL_W / 64 - 1);
+		s = (s >> r) | (s << ((64 - r) & 63));
+		w = (r + (uint32_t)__builtin_ctzll(s)) & (CAL_W / 64 - 1);
+		bits = m->cal_bits[w];
 	}
+	/* a bucket's bit is set while it holds a leaf (cal_link, cal_take) */
+	b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
+	lc = m->cal_head[b];
 	m->pk_b = b;
 	m->pk_t = m->cbase + ((b - b0) & CAL_MASK);
 	m->pk_leaf = lc;

@@ -1985,7 +1985,7 @@ static inline __attribute__((always_inline)) void prefetch_port(const struct mod
 static inline __attribute__((always_inline)) void
 prefetch_next(const struct model *m, uint64_t tp, uint32_t leaf, const struct arr_ent *a)
 {
-	if (leaf != CAL_NONE && tp <= a->t) {
+	if (tp <= a->t && leaf != CAL_NONE) {
 		prefetch_port(m, leaf);
 	} else {
 		/* (a marker's packet, arr_mark, is one of port 0's: harmless) */

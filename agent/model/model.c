@@ -2089,14 +2089,15 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
  * RUN_AT_LIMIT: the next event is after t_lim.  left counts the events
  * still allowed down; at 0, stop_t 0 sends every event to the careful
  * path (max_events is mostly UINT64_MAX: never reached); the events run
- * are added to the count in the stats on return. */
+ * are added to the count in the stats on return (a callback during the
+ * run sees the count before it). */
 static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int idle_stop)
 {
 	m->run_lim = t_lim;
 	m->run_idle = (uint8_t)idle_stop;
 	heap_root_moved(m, m->heap_t);
 	uint64_t left = max_events;
-	m->st.n_events_processed += max_events; /* less those left, on return */
+	m->run_max = max_events; /* the count in the stats grows on return */
 	if (left == 0)
 		m->stop_t = 0;
 	for (;;) {
@@ -2128,7 +2129,7 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 				continue;
 			}
 			if (r < RUN_PORT) {
-				m->st.n_events_processed -= left;
+				m->st.n_events_processed += m->run_max - left;
 				return r;
 			}
 			is_port = r == RUN_PORT;

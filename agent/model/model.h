@@ -448,7 +448,9 @@ struct model_stats {
 	uint64_t bad_pkts;	     /* rejected source packets */
 	uint64_t events_lost;	     /* event ring overflow */
 	uint64_t events;	     /* events queued in total */
-	uint64_t n_events_processed; /* engine events (for benchmarks) */
+	uint64_t n_events_processed; /* engine events (for benchmarks; counted
+					when model_run or model_advance_*
+					returns) */
 	uint32_t cells_used;	     /* device cells now */
 };
 

@@ -354,6 +354,7 @@ struct model {
 	uint64_t heap_t;   /* time of the root, UINT64_MAX if none */
 	uint64_t run_lim;  /* run_loop's time limit */
 	uint8_t run_idle;  /* run_loop stops when idle */
+	uint64_t run_max;  /* run_loop's max_events */
 	uint64_t stop_t;   /* min(heap_t, tick_t, run_lim) + 1, arr_stop (0: stop) */
 	uint64_t arr_stop; /* the stream's marker's time (UINT64_MAX: the end) */
 	uint64_t seq;

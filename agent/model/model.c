@@ -193,17 +193,21 @@ static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 {
 	uint32_t b = (uint32_t)(t & CAL_MASK);
 	uint32_t *p = &m->cal_head[b];
-	/* mostly the bucket is empty (its head CAL_NONE, above every leaf)
-	 * or its head is a higher leaf: the new leaf goes first */
-	if (__builtin_expect(*p < leaf, 0)) {
+	uint32_t h = *p;
+	if (h == CAL_NONE) {
+		/* the bucket was empty: its bit, and its word's (a bucket
+		 * holding a leaf has both set already) */
+		m->cal_bits[b >> 6] |= bit64[b & 63];
+		m->cal_sum |= bit64[b >> 6];
+	} else if (__builtin_expect(h < leaf, 0)) {
+		/* mostly its head is a higher leaf: the new leaf goes first */
 		do
 			p = &m->cal_next[*p];
 		while (*p < leaf); /* CAL_NONE ends the list */
+		h = *p;
 	}
-	m->cal_next[leaf] = *p;
+	m->cal_next[leaf] = h;
 	*p = leaf;
-	m->cal_bits[b >> 6] |= bit64[b & 63];
-	m->cal_sum |= bit64[b >> 6];
 }
 
 /* A binary min-heap of n entries by time (ties in any order): push, and

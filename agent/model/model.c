@@ -880,7 +880,8 @@ static __attribute__((noinline)) void xon_send(struct model *m, struct mport *P,
 }
 
 /* The last copy of body b departed: give back its ingress charge (mc:
- * a constant where this is inlined, (b->flags & MP_MC) != 0). */
+ * a constant where this is inlined, (b->flags & MP_MC) != 0, or -1 for
+ * a unicast packet without MP_HDRM). */
 static inline __attribute__((always_inline)) void release_ingress(struct model *m, struct mpkt *b,
 								  int mc)
 {
@@ -888,7 +889,8 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 	struct mpg *g = &P->pg[b->pg];
 	KEEP_REG(g);
 	uint64_t inc = b->inc;
-	if (b->flags & MP_HDRM) {
+	/* mc < 0: a unicast packet known not to be in the headroom */
+	if (mc >= 0 && (b->flags & MP_HDRM)) {
 		pk_sub(&g->pk_hdrm, inc);
 	} else {
 		uint32_t d = shrink_of(m, g->pk.cb, g->min_top, inc, &g->min_cells);
@@ -896,8 +898,8 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 		if (d != 0)
 			m->ip_pk[g->pool].cur -= d;
 	}
-	pk_sub(mc ? &P->ing_mc : &P->ing_uc, inc);
-	pk_sub(mc ? &m->dev_mc : &m->dev_uc, inc);
+	pk_sub(mc > 0 ? &P->ing_mc : &P->ing_uc, inc);
+	pk_sub(mc > 0 ? &m->dev_mc : &m->dev_uc, inc);
 	m->st.pkts_buffered--;
 	if (g->xoff_state && g->pk_hdrm.cb == 0 &&
 	    sat_sub(occ_cells(m, g->pk.cb), g->min_cells) <= g->xon)
@@ -1227,6 +1229,28 @@ static __attribute__((noinline)) void mc_copy_done(struct model *m, struct mpkt 
 	}
 }
 
+/* The rest of a departure (tx_done) when anything in it is rare: its
+ * class counter, its notes, and the release of a multicast copy or of a
+ * packet. */
+static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, struct mpkt *b,
+					      struct mpkt *cp, unsigned port, unsigned s,
+					      uint64_t deq_cnt, uint64_t soj, int64_t nt)
+{
+	unsigned bf = b->flags;
+	if ((bf & MP_CAST_M) == 0)
+		P->out_ucast++; /* in line 0 (struct mport) */
+	else
+		count_cast_out(&P->ctr, (bf & MP_CAST_M) >> MP_CAST_S);
+	if ((P->q[s].qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (bf & MP_SAMPLE))
+		tx_notes(m, b, cp, port, s, deq_cnt, soj, nt);
+	if (bf & MP_MC) {
+		mc_copy_done(m, b, cp);
+	} else {
+		release_ingress(m, b, 0);
+		pkt_free(m, b);
+	}
+}
+
 /* End of transmission on a port: the head of the slot in service departs. */
 static void tx_done(struct model *m, unsigned port)
 {
@@ -1270,27 +1294,19 @@ static void tx_done(struct model *m, unsigned port)
 	q->hist[log2_bucket(soj)]++;
 
 	P->out_octets += cp->len;
+	/* queue event, sample, trace, a multicast copy, a class other than
+	 * unicast and a packet in the headroom: one test for the six */
 	_Static_assert(CAST_UC == 0, "tx_done: unicast tested as 0");
-	if (__builtin_expect((b->flags & MP_CAST_M) == 0, 1))
+	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) |
+				 (b->flags & (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)),
+			     0)) {
+		tx_rare(m, P, b, cp, port, s, deq_cnt, soj, nt);
+	} else {
 		P->out_ucast++; /* in line 0 (struct mport) */
-	else
-		count_cast_out(&P->ctr, (b->flags & MP_CAST_M) >> MP_CAST_S);
-	/* queue event, sample, trace, and a multicast copy: one test for
-	 * the four */
-	unsigned bf = b->flags;
-	if (__builtin_expect(
-		(q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (bf & (MP_SAMPLE | MP_MC)), 0)) {
-		if ((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (bf & MP_SAMPLE))
-			tx_notes(m, b, cp, port, s, deq_cnt, soj, nt);
-		if (bf & MP_MC) {
-			mc_copy_done(m, b, cp);
-			start_tx_inl(m, P, port, 1);
-			return;
-		}
+		/* a unicast packet is its only copy */
+		release_ingress(m, b, -1);
+		pkt_free(m, b);
 	}
-	/* a unicast packet is its only copy */
-	release_ingress(m, b, 0);
-	pkt_free(m, b);
 	start_tx_inl(m, P, port, 1);
 }
 

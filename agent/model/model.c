@@ -830,12 +830,14 @@ static __attribute__((noinline)) void xoff_test(struct model *m, struct mport *P
 	}
 }
 
-static inline __attribute__((always_inline)) void
-charge_ingress(struct model *m, struct mport *P, struct mpg *g, struct mpkt *b, uint32_t d, int mc)
+static inline __attribute__((always_inline)) void charge_ingress(struct model *m, struct mport *P,
+								 struct mpg *g, struct mpkt *b,
+								 uint32_t d, int mc, int hd)
 {
 	uint64_t inc = b->inc;
 	uint64_t now = m->now;
-	if (b->flags & MP_HDRM) { /* set by arrive: into the headroom */
+	/* hd 0: not in the headroom (a constant where this is inlined) */
+	if (hd != 0 && (b->flags & MP_HDRM)) { /* set by arrive: into the headroom */
 		if (pk_add(&g->pk_hdrm, inc))
 			pk_run(m, &g->pk_hdrm, now, g->headroom);
 	} else {
@@ -1403,7 +1405,7 @@ static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P
 		if (!enqueue_copy(m, b, port, s, 1))
 			continue;
 		if (!charged) {
-			charge_ingress(m, P, g, b, pg_grow, 1);
+			charge_ingress(m, P, g, b, pg_grow, 1, -1);
 			charged = 1;
 		}
 		if (!E->busy)
@@ -1417,12 +1419,55 @@ static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P
 	}
 }
 
+/* An arrival admitted at ingress (arrive): into its queue, or copy by
+ * copy into those of its group (mc; a constant where this is inlined, as
+ * is hd: 0 not in the headroom, -1 test MP_HDRM). */
+static inline __attribute__((always_inline)) void arrive_admitted(struct model *m, struct mpkt *b,
+								  struct mport *P, struct mpg *g,
+								  uint32_t pg_grow, int mc, int hd)
+{
+	if (mc) {
+		b->refs = 0; /* a unicast packet's is set by enqueue_copy */
+		arrive_mc(m, P, g, b, pg_grow);
+		return;
+	}
+	unsigned uport = b->out_port;
+	struct mport *E = &m->ports[uport];
+	if (enqueue_copy(m, b, uport, E->tc_ucq[b->tc], 0)) {
+		charge_ingress(m, P, g, b, pg_grow, 0, hd);
+		if (!E->busy)
+			start_tx_inl(m, E, uport, 0);
+	} else {
+		pkt_free(m, b); /* dropped at egress; counted there */
+	}
+}
+
+/* An arrival that the device (ok 0) or its PG (its min and shared use:
+ * pg_grow the growth pg_fits found) does not take: into its PG's
+ * headroom, or dropped. */
+static __attribute__((noinline)) void arrive_over(struct model *m, struct mpkt *b, struct mport *P,
+						  struct mpg *g, uint32_t cells, int ok,
+						  uint32_t pg_grow)
+{
+	if (ok && g->lossless && occ_cells(m, g->pk_hdrm.cb) + cells <= g->headroom) {
+		b->flags |= MP_HDRM; /* into the headroom (charge_ingress; copies
+				      * made from b carry it too, unread there) */
+		if (b->flags & MP_MC)
+			arrive_admitted(m, b, P, g, pg_grow, 1, -1);
+		else
+			arrive_admitted(m, b, P, g, pg_grow, 0, -1);
+		return;
+	}
+	ing_drop(m, P, b);
+}
+
 /* A packet reaches the switch (last bit in) now; b is consumed.  P is
- * its ingress port, g its PG there; its flags hold MP_MC, the source's
- * class and its class, cast (classify()).  The unicast path is here, the
+ * its ingress port, g its PG there; its flags hold MP_MC (mc: a constant
+ * where this is inlined, (b->flags & MP_MC) != 0), the source's class
+ * and its class, cast (classify()).  The unicast path is here, the
  * rarer ones in the functions above. */
 static inline __attribute__((always_inline)) void
-arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned cast)
+arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned cast, int mc)
 {
 	b->t_arr = m->now;
 	/* its charge: cells << occ_shift | len, with a power of two cell
@@ -1432,7 +1477,7 @@ arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned
 				     : (uint64_t)(up / m->cfg.cell_bytes) << m->occ_shift | len;
 	uint32_t cells = occ_cells(m, inc);
 	b->inc = inc;
-	if (b->flags & MP_MC)
+	if (mc)
 		m->mc_seq++; /* its copy id */
 	m->st.arrived++;
 	P->ctr.in_octets += b->len;
@@ -1447,32 +1492,21 @@ arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned
 	uint32_t pg_grow = 0;
 	/* the device's cells after it within total_cells (see struct mpeak) */
 	int ok = m->dev_uc.cb + m->dev_mc.cb + inc <= m->total_top;
-	if (ok && !pg_fits(m, g, cells, inc, &pg_grow)) {
-		if (g->lossless && occ_cells(m, g->pk_hdrm.cb) + cells <= g->headroom)
-			b->flags |= MP_HDRM; /* into the headroom (charge_ingress;
-					      * copies made from b carry it too, unread
-					      * there) */
-		else
-			ok = 0;
-	}
-	if (!ok) {
-		ing_drop(m, P, b);
+	if (__builtin_expect(!ok || !pg_fits(m, g, cells, inc, &pg_grow), 0)) {
+		arrive_over(m, b, P, g, cells, ok, pg_grow);
 		return;
 	}
-	if (b->flags & MP_MC) {
-		b->refs = 0; /* a unicast packet's is set by enqueue_copy */
-		arrive_mc(m, P, g, b, pg_grow);
-		return;
-	}
-	unsigned uport = b->out_port;
-	struct mport *E = &m->ports[uport];
-	if (enqueue_copy(m, b, uport, E->tc_ucq[b->tc], 0)) {
-		charge_ingress(m, P, g, b, pg_grow, 0);
-		if (!E->busy)
-			start_tx_inl(m, E, uport, 0);
-	} else {
-		pkt_free(m, b); /* dropped at egress; counted there */
-	}
+	arrive_admitted(m, b, P, g, pg_grow, mc, 0);
+}
+
+/* arrive() for any packet, out of line. */
+static __attribute__((noinline)) void arrive_any(struct model *m, struct mpkt *b, struct mport *P,
+						 struct mpg *g, unsigned cast)
+{
+	if (b->flags & MP_MC)
+		arrive(m, b, P, g, cast, 1);
+	else
+		arrive(m, b, P, g, cast, 0);
 }
 
 static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
@@ -1529,7 +1563,10 @@ static void offer(struct model *m, const struct model_pkt *p)
 		}
 		return;
 	}
-	arrive(m, b, P, g, cast);
+	if (__builtin_expect(b->flags & MP_MC, 0))
+		arrive_any(m, b, P, g, cast);
+	else
+		arrive(m, b, P, g, cast, 0);
 }
 
 static void release_held(struct model *m, unsigned idx)
@@ -1554,7 +1591,7 @@ static void release_held(struct model *m, unsigned idx)
 	m->st.held--;
 	unsigned cast = classify(b);
 	b->flags = (uint8_t)((b->flags & (MP_MC | MP_GCAST_M)) | (cast << MP_CAST_S));
-	arrive(m, b, P, g, cast);
+	arrive_any(m, b, P, g, cast);
 	if (g->hold_head != NULL) {
 		/* the next one follows at the sender's line rate */
 		struct mpkt *n = g->hold_head;

@@ -949,7 +949,7 @@ static int sched_pick_dwrr(struct mport *P, uint16_t ready)
 /* Pick the next queue slot to serve, or -1. */
 static inline int sched_pick(struct mport *P)
 {
-	uint16_t ready = P->nonempty & (uint16_t)~P->paused;
+	uint16_t ready = P->nonempty & P->unpaused;
 	if (ready == 0)
 		return -1;
 	/* strict priority: the highest class first, unicast q before
@@ -2256,7 +2256,7 @@ int model_set_egress_pause(struct model *m, unsigned port, uint8_t class_mask)
 	if (port >= m->np)
 		return -1;
 	struct mport *P = &m->ports[port];
-	P->paused = (uint16_t)(class_mask | ((uint16_t)class_mask << MQ_MC));
+	P->unpaused = (uint16_t) ~(class_mask | ((uint16_t)class_mask << MQ_MC));
 	if (!P->busy)
 		start_tx(m, P, port, 0);
 	return 0;
@@ -2440,6 +2440,7 @@ static uint64_t occ_top(const struct model *m, uint32_t cells)
 static void setup_port(struct model *m, struct mport *P, const struct model_port_config *c)
 {
 	P->fs_per_byte = (uint64_t)(8.0e15 / (double)c->speed_bps + 0.5);
+	P->unpaused = 0xffff;
 	P->overhead = c->overhead_bytes;
 	P->n_ucq = c->n_ucq;
 	P->n_mcq = c->n_mcq;

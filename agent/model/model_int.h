@@ -223,7 +223,7 @@ struct mport {
 	uint8_t busy;
 	uint8_t in_slot;   /* slot being transmitted */
 	uint16_t nonempty; /* bit per slot */
-	uint16_t paused;   /* bit per slot: downstream PFC */
+	uint16_t unpaused; /* bit per slot: not paused by downstream PFC */
 	uint16_t sp_mask;  /* bit per strict-priority slot */
 	uint8_t tc_ucq[MODEL_NUM_TC];
 	uint64_t out_octets, out_ucast;

@@ -384,14 +384,17 @@ static __attribute__((noinline)) void cal_jump(struct model *m)
 static inline uint32_t cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
 {
 	uint32_t nx = m->cal_next[leaf];
+	uint64_t bit = 0, word = 0;
 	m->cal_head[b] = nx;
 	if (nx != CAL_NONE) {
 		/* the next event: the bucket's next leaf */
 		m->pk_leaf = nx;
 	} else {
-		/* the bucket is empty: its bit goes, and cal_scan finds the
-		 * next event (after the window has moved) */
-		m->cal_bits[b >> 6] &= ~bit64[b & 63];
+		/* the bucket is empty: its bit goes, and the next event is
+		 * found (after the window has moved) */
+		bit = bit64[b & 63];
+		word = m->cal_bits[b >> 6] & ~bit;
+		m->cal_bits[b >> 6] = word;
 	}
 	/* the window moves (and may reach far events) only if t > cbase */
 	if (t != m->cbase) {
@@ -404,9 +407,20 @@ static inline uint32_t cal_take(struct model *m, uint64_t t, uint32_t leaf, uint
 			return nx;
 		}
 	}
-	/* the window's first bucket, b, is empty */
-	if (nx == CAL_NONE)
-		cal_scan(m);
+	/* the window's first bucket, b, is empty: mostly the next event is
+	 * in a later bucket of b's word (word & -bit: its bits after b's,
+	 * at times t + 1 ... within the window), else cal_scan finds it */
+	if (nx == CAL_NONE) {
+		uint64_t rest = word & (0 - bit);
+		if (__builtin_expect(rest != 0, 1)) {
+			uint32_t nb = (b & ~63u) | (uint32_t)__builtin_ctzll(rest);
+			m->pk_b = nb;
+			m->pk_t = t + (nb - b);
+			m->pk_leaf = m->cal_head[nb];
+		} else {
+			cal_scan(m);
+		}
+	}
 	return nx;
 }
 

@@ -798,10 +798,10 @@ static inline int lim_ok(uint8_t dyn, double alpha, uint32_t lim_cells, uint32_t
 	return after <= dyn_limit(alpha, pool, used);
 }
 
-/* Would a PG take c more cells in min + shared?  *grow gets the growth
- * of its shared use (for charge_ingress). */
-static inline int pg_fits(const struct model *m, const struct mpg *g, uint32_t c, uint64_t inc,
-			  uint32_t *grow)
+/* Would a PG take a packet's charge inc (its c cells, found only when
+ * needed) in min + shared?  *grow gets the growth of its shared use
+ * (for charge_ingress). */
+static inline int pg_fits(const struct model *m, const struct mpg *g, uint64_t inc, uint32_t *grow)
 {
 	uint32_t d = grow_of(m, g->pk.cb, inc, g->min_top, &g->min_cells);
 	*grow = d;
@@ -809,8 +809,8 @@ static inline int pg_fits(const struct model *m, const struct mpg *g, uint32_t c
 		return 1;
 	uint32_t pool = m->cfg.ing_pool_cells[g->pool], used = m->ip_pk[g->pool].cur;
 	/* d > 0: the shared use after it is cur + c - min */
-	return lim_ok(g->dyn, g->alpha, g->lim_cells, occ_cells(m, g->pk.cb) + c - g->min_cells,
-		      pool, used) &&
+	return lim_ok(g->dyn, g->alpha, g->lim_cells,
+		      occ_cells(m, g->pk.cb) + occ_cells(m, inc) - g->min_cells, pool, used) &&
 	       (uint64_t)used + d <= pool;
 }
 
@@ -1460,10 +1460,10 @@ static inline __attribute__((always_inline)) void arrive_admitted(struct model *
  * pg_grow the growth pg_fits found) does not take: into its PG's
  * headroom, or dropped. */
 static __attribute__((noinline)) void arrive_over(struct model *m, struct mpkt *b, struct mport *P,
-						  struct mpg *g, uint32_t cells, int ok,
-						  uint32_t pg_grow)
+						  struct mpg *g, int ok, uint32_t pg_grow)
 {
-	if (ok && g->lossless && occ_cells(m, g->pk_hdrm.cb) + cells <= g->headroom) {
+	if (ok && g->lossless &&
+	    occ_cells(m, g->pk_hdrm.cb) + occ_cells(m, b->inc) <= g->headroom) {
 		b->flags |= MP_HDRM; /* into the headroom (charge_ingress; copies
 				      * made from b carry it too, unread there) */
 		if (b->flags & MP_MC)
@@ -1489,7 +1489,6 @@ arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned
 	uint32_t len = b->len, up = len + m->cell_up;
 	uint64_t inc = m->cell_cmask ? (uint64_t)(up & m->cell_cmask) * m->cell_mult | len
 				     : (uint64_t)(up / m->cfg.cell_bytes) << m->occ_shift | len;
-	uint32_t cells = occ_cells(m, inc);
 	b->inc = inc;
 	if (mc)
 		m->mc_seq++; /* its copy id */
@@ -1506,8 +1505,8 @@ arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned
 	uint32_t pg_grow = 0;
 	/* the device's cells after it within total_cells (see struct mpeak) */
 	int ok = m->dev_uc.cb + m->dev_mc.cb + inc <= m->total_top;
-	if (__builtin_expect(!ok || !pg_fits(m, g, cells, inc, &pg_grow), 0)) {
-		arrive_over(m, b, P, g, cells, ok, pg_grow);
+	if (__builtin_expect(!ok || !pg_fits(m, g, inc, &pg_grow), 0)) {
+		arrive_over(m, b, P, g, ok, pg_grow);
 		return;
 	}
 	arrive_admitted(m, b, P, g, pg_grow, mc, 0);

@@ -1475,6 +1475,21 @@ static __attribute__((noinline)) void arrive_over(struct model *m, struct mpkt *
 	ing_drop(m, P, b);
 }
 
+/* An arrival that the device takes and that takes its PG beyond its
+ * minimum: admitted if its PG's shared use and its pool allow
+ * (pg_fits), else arrive_over. */
+static __attribute__((noinline)) void arrive_shared(struct model *m, struct mpkt *b,
+						    struct mport *P, struct mpg *g)
+{
+	uint32_t pg_grow;
+	if (!pg_fits(m, g, b->inc, &pg_grow))
+		arrive_over(m, b, P, g, 1, pg_grow);
+	else if (b->flags & MP_MC)
+		arrive_admitted(m, b, P, g, pg_grow, 1, -1);
+	else
+		arrive_admitted(m, b, P, g, pg_grow, 0, 0);
+}
+
 /* A packet reaches the switch (last bit in) now; b is consumed.  P is
  * its ingress port, g its PG there; its flags hold MP_MC (mc: a constant
  * where this is inlined, (b->flags & MP_MC) != 0), the source's class
@@ -1501,15 +1516,18 @@ arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned
 		fwd_drop(m, P, b);
 		return;
 	}
-	/* ingress admission */
-	uint32_t pg_grow = 0;
-	/* the device's cells after it within total_cells (see struct mpeak) */
-	int ok = m->dev_uc.cb + m->dev_mc.cb + inc <= m->total_top;
-	if (__builtin_expect(!ok || !pg_fits(m, g, inc, &pg_grow), 0)) {
-		arrive_over(m, b, P, g, ok, pg_grow);
+	/* ingress admission: the device's cells after it within
+	 * total_cells (see struct mpeak), then its PG's, mostly within its
+	 * minimum (no growth of its shared use: grow_of) */
+	if (__builtin_expect(m->dev_uc.cb + m->dev_mc.cb + inc > m->total_top, 0)) {
+		arrive_over(m, b, P, g, 0, 0);
 		return;
 	}
-	arrive_admitted(m, b, P, g, pg_grow, mc, 0);
+	if (__builtin_expect(g->pk.cb + inc > g->min_top, 0)) {
+		arrive_shared(m, b, P, g);
+		return;
+	}
+	arrive_admitted(m, b, P, g, 0, mc, 0);
 }
 
 /* arrive() for any packet, out of line. */

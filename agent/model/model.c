@@ -1544,9 +1544,10 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 {
 	/* len .. hdr in one block (model_int.h checks the layouts match),
 	 * src the source's index (arr_merge); src_topup has checked the
-	 * packet and its hdr_len and cast; its flags: MP_MC, the source's
-	 * class and its class, the answer (as classify() finds it, for
-	 * arrive; a held packet's is found again at its release) */
+	 * packet and its hdr_len and cast; its flags: the source's class
+	 * and its class, the answer (as classify() finds it, for arrive; a
+	 * held packet's is found again at its release), and MP_MC for a
+	 * multicast packet (offer sets it) */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
 	unsigned gc = p->cast & 3u, cast = gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
@@ -1559,25 +1560,16 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 		cast = classify_hdr(b);
 		f = cast << MP_CAST_S;
 	}
-	b->flags = (uint8_t)((p->mc_group ? MP_MC : 0) | f);
+	b->flags = (uint8_t)f;
 	return cast;
 }
 
-/* A sender offers the arrival stream's next packet p (p->src: its source)
- * now: through, or held by PFC. */
-static void offer(struct model *m, const struct model_pkt *p)
+/* Its sender (P, PG pgi: g) offers packet b now: through, or held by
+ * PFC (mc: a constant where this is inlined, (b->flags & MP_MC) != 0). */
+static inline __attribute__((always_inline)) void offer_pkt(struct model *m, struct mport *P,
+							    struct mpg *g, unsigned pgi,
+							    struct mpkt *b, unsigned cast, int mc)
 {
-	struct mport *P = &m->ports[p->in_port];
-	unsigned pgi = P->tc_pg[p->tc];
-	struct mpg *g = &P->pg[pgi];
-	KEEP_REG(g);
-	struct mpkt *b = pkt_alloc(m);
-	if (b == NULL) {
-		m->st.bad_pkts++;
-		return;
-	}
-	unsigned cast = fill_from_src(b, p);
-	b->pg = (uint8_t)pgi;
 	if (g->hold_head != NULL || (m->now >= g->pause_start && m->now < g->pause_end)) {
 		b->next = NULL;
 		if (g->hold_tail != NULL)
@@ -1594,10 +1586,36 @@ static void offer(struct model *m, const struct model_pkt *p)
 		}
 		return;
 	}
-	if (__builtin_expect(b->flags & MP_MC, 0))
-		arrive_any(m, b, P, g, cast);
+	arrive(m, b, P, g, cast, mc);
+}
+
+/* offer_pkt for a multicast packet, out of line. */
+static __attribute__((noinline)) void offer_mc(struct model *m, struct mport *P, struct mpg *g,
+					       unsigned pgi, struct mpkt *b, unsigned cast)
+{
+	b->flags |= MP_MC;
+	offer_pkt(m, P, g, pgi, b, cast, 1);
+}
+
+/* A sender offers the arrival stream's next packet p (p->src: its source)
+ * now (offer_pkt). */
+static void offer(struct model *m, const struct model_pkt *p)
+{
+	struct mport *P = &m->ports[p->in_port];
+	unsigned pgi = P->tc_pg[p->tc];
+	struct mpg *g = &P->pg[pgi];
+	KEEP_REG(g);
+	struct mpkt *b = pkt_alloc(m);
+	if (b == NULL) {
+		m->st.bad_pkts++;
+		return;
+	}
+	unsigned cast = fill_from_src(b, p);
+	b->pg = (uint8_t)pgi;
+	if (__builtin_expect(p->mc_group != 0, 0))
+		offer_mc(m, P, g, pgi, b, cast);
 	else
-		arrive(m, b, P, g, cast, 0);
+		offer_pkt(m, P, g, pgi, b, cast, 0);
 }
 
 static void release_held(struct model *m, unsigned idx)

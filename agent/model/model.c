@@ -1247,11 +1247,15 @@ static __attribute__((noinline)) void mc_copy_done(struct model *m, struct mpkt 
 
 /* The rest of a departure (tx_done) when anything in it is rare: its
  * class counter, its notes, and the release of a multicast copy or of a
- * packet. */
+ * packet.  Its slot, sojourn, copy count and seed 004 latency (nt, -1
+ * if it measured none) are found again from the port and the queue. */
 static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, struct mpkt *b,
-					      struct mpkt *cp, unsigned port, unsigned s,
-					      uint64_t deq_cnt, uint64_t soj, int64_t nt)
+					      struct mpkt *cp, unsigned port)
 {
+	unsigned s = P->in_slot;
+	const struct mqueue *q = &P->q[s];
+	uint64_t deq_cnt = q->deq_cnt, soj = m->now - b->t_arr;
+	int64_t nt = deq_cnt == q->nt_start_cnt ? (int64_t)q->nt_latest : -1;
 	unsigned bf = b->flags;
 	if ((bf & MP_CAST_M) == 0)
 		P->out_ucast++; /* in line 0 (struct mport) */
@@ -1292,7 +1296,6 @@ static void tx_done(struct model *m, unsigned port)
 	m->st.copies_departed++;
 
 	/* delay: seed 004, seed 000, truth */
-	int64_t nt = -1;
 	uint64_t deq_cnt = ++q->deq_cnt;
 	if (deq_cnt == q->nt_start_cnt) {
 		uint64_t lat = now - q->nt_start;
@@ -1300,7 +1303,6 @@ static void tx_done(struct model *m, unsigned port)
 		if (lat > q->nt_max)
 			q->nt_max = lat;
 		q->nt_count++;
-		nt = (int64_t)lat;
 	}
 	q_mk_dequeue(q, deq_cnt, now);
 	uint64_t soj = now - b->t_arr;
@@ -1316,7 +1318,7 @@ static void tx_done(struct model *m, unsigned port)
 	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) |
 				 (b->flags & (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)),
 			     0)) {
-		tx_rare(m, P, b, cp, port, s, deq_cnt, soj, nt);
+		tx_rare(m, P, b, cp, port);
 	} else {
 		P->out_ucast++; /* in line 0 (struct mport) */
 		/* a unicast packet is its only copy */

@@ -1315,9 +1315,8 @@ static void tx_done(struct model *m, unsigned port)
 	/* queue event, sample, trace, a multicast copy, a class other than
 	 * unicast and a packet in the headroom: one test for the six */
 	_Static_assert(CAST_UC == 0, "tx_done: unicast tested as 0");
-	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) |
-				 (b->flags & (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)),
-			     0)) {
+	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) != 0, 0) ||
+	    __builtin_expect((b->flags & (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)) != 0, 0)) {
 		tx_rare(m, P, b, cp, port);
 	} else {
 		P->out_ucast++; /* in line 0 (struct mport) */

@@ -1271,15 +1271,30 @@ static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, 
 	}
 }
 
-/* End of transmission on a port: the head of the slot in service departs. */
-static void tx_done(struct model *m, unsigned port)
+/* A departure's flags that tx_rare handles: a sample, a multicast copy
+ * (or body), a class other than unicast, a packet in the headroom.  A
+ * copy has its body's flags but MP_SAMPLE, and MP_MC. */
+#define MP_TX_RARE (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)
+_Static_assert(CAST_UC == 0, "tx_done: unicast tested as 0");
+
+static void tx_done_any(struct model *m, unsigned port);
+
+/* End of transmission on a port: the head of the slot in service
+ * departs.  any 0 (a constant where this is inlined): mostly a unicast
+ * packet without rare flags (MP_TX_RARE), else tx_done_any; any 1: any
+ * copy. */
+static inline __attribute__((always_inline)) void tx_done_t(struct model *m, unsigned port, int any)
 {
 	struct mport *P = &m->ports[port];
 	unsigned s = P->in_slot;
 	struct mqueue *q = &P->q[s];
 	KEEP_REG(q);
 	struct mpkt *cp = q->head;
-	struct mpkt *b = mpkt_body(cp);
+	if (!any && __builtin_expect((cp->flags & MP_TX_RARE) != 0, 0)) {
+		tx_done_any(m, port);
+		return;
+	}
+	struct mpkt *b = any ? mpkt_body(cp) : cp;
 	uint64_t now = m->now;
 	uint64_t inc = cp->inc;
 
@@ -1312,11 +1327,10 @@ static void tx_done(struct model *m, unsigned port)
 	q->hist[log2_bucket(soj)]++;
 
 	P->out_octets += cp->len;
-	/* queue event, sample, trace, a multicast copy, a class other than
-	 * unicast and a packet in the headroom: one test for the six */
-	_Static_assert(CAST_UC == 0, "tx_done: unicast tested as 0");
+	/* queue event or trace, and (tested above unless any) the rare
+	 * flags */
 	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) != 0, 0) ||
-	    __builtin_expect((b->flags & (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)) != 0, 0)) {
+	    (any && (b->flags & MP_TX_RARE) != 0)) {
 		tx_rare(m, P, b, cp, port);
 	} else {
 		P->out_ucast++; /* in line 0 (struct mport) */
@@ -1325,6 +1339,17 @@ static void tx_done(struct model *m, unsigned port)
 		pkt_free(m, b);
 	}
 	start_tx_inl(m, P, port, 1);
+}
+
+/* tx_done_t for any copy, out of line. */
+static __attribute__((noinline)) void tx_done_any(struct model *m, unsigned port)
+{
+	tx_done_t(m, port, 1);
+}
+
+static inline __attribute__((always_inline)) void tx_done(struct model *m, unsigned port)
+{
+	tx_done_t(m, port, 0);
 }
 
 /* ---------------------------------------------------------------- arrival */

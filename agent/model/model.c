@@ -1096,7 +1096,10 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	     (uint64_t)m->ep_pk[q->pool].cur + d > m->cfg.egr_pool_cells[q->pool]))
 		cause = MODEL_DROP_EGR_LIMIT;
 	if (cause != MODEL_DROP_NCAUSES) {
-		copy_drop(m, b, port, s, cause, depth);
+		/* (a unicast packet's port and slot found again, not kept in
+		 * registers) */
+		copy_drop(m, b, mc ? port : b->out_port, mc ? s : (unsigned)(q - P->q), cause,
+			  depth);
 		return 0;
 	}
 	struct mpkt *cp = b;
@@ -1149,7 +1152,8 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	}
 	q_mk_enqueue(q, now);
 	if (__builtin_expect(q->qev & MODEL_QEV_ENQUEUE, 0))
-		qev_note(m, MODEL_EV_ENQUEUE, b, cp, port, s, q->enq_cnt, 0);
+		qev_note(m, MODEL_EV_ENQUEUE, b, cp, mc ? port : b->out_port,
+			 mc ? s : (unsigned)(q - P->q), q->enq_cnt, 0);
 	arm_tick(m);
 	return 1;
 }
@@ -1476,7 +1480,7 @@ static inline __attribute__((always_inline)) void arrive_admitted(struct model *
 	if (enqueue_copy(m, b, uport, E->tc_ucq[b->tc], 0)) {
 		charge_ingress(m, P, g, b, pg_grow, 0, hd);
 		if (!E->busy)
-			start_tx_inl(m, E, uport, 0);
+			start_tx_inl(m, E, b->out_port, 0); /* (uport, read again) */
 	} else {
 		pkt_free(m, b); /* dropped at egress; counted there */
 	}

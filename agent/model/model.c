@@ -2112,6 +2112,7 @@ static inline __attribute__((always_inline)) void prefetch_port(const struct mod
 {
 	const struct mport *P = &m->ports[leaf];
 	const struct mqueue *q = &P->q[P->in_slot];
+	KEEP_REG(q); /* (else computed twice) */
 	__builtin_prefetch(q, 1);
 	__builtin_prefetch((const char *)q + MODEL_LINE, 1);
 	__builtin_prefetch((const char *)q + 2 * MODEL_LINE, 1);

@@ -1855,15 +1855,30 @@ static inline void sq_requeue(struct model *m, const struct msrc *s, uint32_t i)
 }
 
 /* Put every live source back in the heap (or, empty, among those the
- * next round tops up): after the stream's packets went back to them, or
- * after a round that visited them without the heap. */
+ * next round tops up): after the stream's packets went back to them. */
 static void sq_rebuild(struct model *m)
 {
 	m->nsq = m->nspend = 0;
+	m->sq_stale = 0;
 	for (uint32_t i = 0; i < m->nsrc; i++) {
 		const struct msrc *s = &m->srcs[i];
 		if (s->live)
 			sq_requeue(m, s, i);
+	}
+}
+
+/* After a round that visited the sources without the heap: the live
+ * empty ones wait for the next round's top-up, and the heap of the
+ * others is built only when a round uses it (sq_stale, arr_merge): the
+ * next round mostly does without it too. */
+static void sq_after_scan(struct model *m)
+{
+	m->nsq = m->nspend = 0;
+	m->sq_stale = 1;
+	for (uint32_t i = 0; i < m->nsrc; i++) {
+		const struct msrc *s = &m->srcs[i];
+		if (s->live && s->next == s->end)
+			m->spend[m->nspend++] = i;
 	}
 }
 
@@ -1905,7 +1920,8 @@ static inline __attribute__((always_inline)) void sq_visit(struct model *m, stru
  * some log2(sources) steps each, or, when rounds are large against the
  * number of sources (the last one took SQ_SCAN packets or more per
  * source, as when most of them take part in every round), in one pass
- * over the sources, after which the heap is rebuilt (sq_rebuild).  The
+ * over the sources, after which the heap is rebuilt when a round next
+ * uses it (sq_after_scan).  The
  * pass visits a source whose first packet is at or before H as known so
  * far (it only decreases), so maybe some that popping would not reach:
  * those take nothing, they are only topped up sooner. */
@@ -1924,8 +1940,18 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 	uint32_t n = 0, nw = (m->nsrc + 63) / 64;
 	/* the stream holds the last round's packets, then its marker */
 	int heap = (uint64_t)(m->arr_next - m->arr) < SQ_SCAN * (uint64_t)m->nsrc;
+	if (heap && m->sq_stale) {
+		/* the heap of the live sources with packets (the empty ones
+		 * are topped up below), not built after the last round */
+		m->sq_stale = 0;
+		for (uint32_t i = 0; i < m->nsrc; i++) {
+			const struct msrc *s = &m->srcs[i];
+			if (s->live && s->next < s->end)
+				tk_push(m->sq, &m->nsq, s->next->t_ns, i);
+		}
+	}
 	/* the sources the last round left empty: topped up now (back in the
-	 * heap, or, without it, in the sq_rebuild after the round) */
+	 * heap, or, without it, when a round next uses it) */
 	for (uint32_t k = 0; k < m->nspend; k++) {
 		uint32_t i = m->spend[k];
 		struct msrc *s = &m->srcs[i];
@@ -1945,7 +1971,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 		}
 	} else {
 		/* (every live one has packets now: the empty ones ended) */
-		m->nsq = 0; /* (rebuilt after the round) */
+		m->nsq = 0; /* (built again when a round uses it) */
 		for (uint32_t i = 0; i < m->nsrc; i++) {
 			const struct msrc *s = &m->srcs[i];
 			if (s->live && s->next < s->end && s->next->t_ns <= r.H)
@@ -2027,7 +2053,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 		m->spart[w] = 0;
 	}
 	if (!heap)
-		sq_rebuild(m);
+		sq_after_scan(m);
 	m->arr_next = m->arr;
 	arr_mark(m, &m->arr[n], H, !open);
 }

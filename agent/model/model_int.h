@@ -388,6 +388,7 @@ struct model {
 	 * source taking part */
 	struct mtk *sq;
 	uint32_t nsq, nspend;
+	uint8_t sq_stale; /* the heap is not built (sq_after_scan) */
 	uint32_t *spend;
 	uint64_t *spart;
 	struct arr_ent *arr;	      /* the stream: packets, then a marker */

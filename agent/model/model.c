@@ -1181,6 +1181,27 @@ static inline __attribute__((always_inline)) void start_tx_inl(struct model *m, 
 	cal_insert(m, m->now + fs / FS_PER_NS, port);
 }
 
+/* Unicast packet b, just queued at idle port P, starts the port's
+ * transmission if its slot is a strict-priority one not paused: an idle
+ * port has no other slot ready (each queuing at an idle port, and each
+ * pause change, starts a transmission if one is ready), so the
+ * scheduler's pick is that slot and b is its only packet.  Else
+ * start_tx_inl decides. */
+static inline __attribute__((always_inline)) void start_tx_first(struct model *m, struct mport *P,
+								 unsigned port, struct mpkt *b)
+{
+	unsigned s = P->tc_ucq[b->tc];
+	if (__builtin_expect(((unsigned)(P->sp_mask & P->unpaused) >> s) & 1u, 1)) {
+		uint64_t fs = (uint64_t)(b->len + P->overhead) * P->fs_per_byte;
+		P->busy = 1;
+		P->in_slot = (uint8_t)s;
+		P->frac_fs = (uint32_t)(fs % FS_PER_NS);
+		cal_insert(m, m->now + fs / FS_PER_NS, port);
+		return;
+	}
+	start_tx_inl(m, P, port, 0);
+}
+
 static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back)
 {
 	start_tx_inl(m, P, port, back_to_back);
@@ -1480,7 +1501,7 @@ static inline __attribute__((always_inline)) void arrive_admitted(struct model *
 	if (enqueue_copy(m, b, uport, E->tc_ucq[b->tc], 0)) {
 		charge_ingress(m, P, g, b, pg_grow, 0, hd);
 		if (!E->busy)
-			start_tx_inl(m, E, b->out_port, 0); /* (uport, read again) */
+			start_tx_first(m, E, b->out_port, b); /* (uport, read again) */
 	} else {
 		pkt_free(m, b); /* dropped at egress; counted there */
 	}

@@ -486,14 +486,15 @@ static uint64_t prob_below(double p)
 
 /*
  * Make up to n packets into p[0..n-1] and return how many (fewer when the
- * source ends).  arrival, lazy, rare and one_draw (Poisson: g->one_draw)
- * are constants, so each combination gets its own copy of this loop
+ * source ends).  arrival, lazy, rare, one_draw (Poisson: g->one_draw) and
+ * stops are constants, so each combination gets its own copy of this loop
  * (GEN_FILL below) without the tests of the others, and the random state
- * stays in registers.
+ * stays in registers.  stops 0: the generator has no stop time and its
+ * times stay finite (gen_never_stops), so no time is tested against it.
  */
 static inline __attribute__((always_inline)) unsigned
 gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
-	 enum model_arrival_kind arrival, int lazy, int rare, int one_draw)
+	 enum model_arrival_kind arrival, int lazy, int rare, int one_draw, int stops)
 {
 	struct model_rng rng = g->rng;
 	double t = g->t;
@@ -542,7 +543,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 				tn = g->on_start + g->sz_wire[d[0]];
 			}
 		}
-		if (tn >= g->stop) {
+		if (stops && tn >= g->stop) {
 			g->ended = 1;
 			break;
 		}
@@ -614,21 +615,37 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 #define GEN_FILL(name, arrival, one_draw)                                                          \
 	static unsigned name##_e(struct gen *g, struct model_pkt *p, unsigned n)                   \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 0, GEN_RARE, one_draw);                          \
+		return gen_fill(g, p, n, arrival, 0, GEN_RARE, one_draw, 1);                       \
 	}                                                                                          \
 	static unsigned name##_l(struct gen *g, struct model_pkt *p, unsigned n)                   \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 1, GEN_NO_RARE, one_draw);                       \
+		return gen_fill(g, p, n, arrival, 1, GEN_NO_RARE, one_draw, 1);                    \
 	}                                                                                          \
 	static unsigned name##_lr(struct gen *g, struct model_pkt *p, unsigned n)                  \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 1, GEN_RARE, one_draw);                          \
+		return gen_fill(g, p, n, arrival, 1, GEN_RARE, one_draw, 1);                       \
 	}
 GEN_FILL(gen_fill_constant, MODEL_ARRIVAL_CONSTANT, 0)
 GEN_FILL(gen_fill_onoff, MODEL_ARRIVAL_ONOFF, 0)
 GEN_FILL(gen_fill_poisson, MODEL_ARRIVAL_POISSON, 0)
 GEN_FILL(gen_fill_poisson1, MODEL_ARRIVAL_POISSON, 1)
 #undef GEN_FILL
+
+/* The engine's copy for the common Poisson generator without a stop time
+ * (gen_never_stops). */
+static unsigned gen_fill_poisson1_ln(struct gen *g, struct model_pkt *p, unsigned n)
+{
+	return gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 1, GEN_NO_RARE, 1, 0);
+}
+
+/* Has g no stop time, with gaps so far below the largest double that no
+ * time before 2^63 ns (past which times do not convert to t_ns) can
+ * become infinite?  Then no time reaches its stop (infinity) and the
+ * test can go. */
+static int gen_never_stops(const struct gen *g)
+{
+	return isinf(g->stop) && g->mean_gap_ns < 1e300;
+}
 
 /* Pick g's copies of gen_fill (g's draws set up). */
 static void gen_pick_fill(struct gen *g)
@@ -637,7 +654,9 @@ static void gen_pick_fill(struct gen *g)
 	case MODEL_ARRIVAL_POISSON:
 		if (g->one_draw) {
 			g->fill_eager = gen_fill_poisson1_e;
-			g->fill_lazy = g->rare ? gen_fill_poisson1_lr : gen_fill_poisson1_l;
+			g->fill_lazy = g->rare		    ? gen_fill_poisson1_lr
+				       : gen_never_stops(g) ? gen_fill_poisson1_ln
+							    : gen_fill_poisson1_l;
 		} else {
 			g->fill_eager = gen_fill_poisson_e;
 			g->fill_lazy = g->rare ? gen_fill_poisson_lr : gen_fill_poisson_l;

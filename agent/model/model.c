@@ -2013,6 +2013,10 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 	/* what each source gives: times up to lim (see above) */
 	int dense = top - lo < ARR_NB;
 	uint32_t *cnt = m->arr_cnt;
+	/* the counter of time t is at cbase + t * 4 (one address step a
+	 * packet: the address of cnt[t - lo], found without the subtraction) */
+	uintptr_t cbase = (uintptr_t)cnt - (uintptr_t)lo * sizeof(*cnt);
+#define ARR_CNT(t) ((uint32_t *)(cbase + (uintptr_t)(t) * sizeof(uint32_t)))
 	if (dense)
 		memset(cnt, 0, (size_t)(top - lo + 1) * sizeof(*cnt));
 	for (uint32_t w = 0; w < nw; w++) {
@@ -2026,7 +2030,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 			if (dense) {
 				for (; p < e && p->t_ns <= lim; p++) {
 					p->src = i;
-					cnt[p->t_ns - lo]++;
+					(*ARR_CNT(p->t_ns))++;
 				}
 			} else {
 				for (struct arr_ent *k = &m->arr_key[n]; p < e && p->t_ns <= lim;
@@ -2053,7 +2057,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 				const struct msrc *s = &m->srcs[w * 64 + __builtin_ctzll(bits)];
 				for (const struct model_pkt *p = s->next, *e = p + s->ntake; p < e;
 				     p++) {
-					struct arr_ent *d = &m->arr[cnt[p->t_ns - lo]++];
+					struct arr_ent *d = &m->arr[(*ARR_CNT(p->t_ns))++];
 					d->t = p->t_ns;
 					d->p = p;
 				}
@@ -2062,6 +2066,7 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 	} else {
 		arr_radix(m, n, lo, top - lo);
 	}
+#undef ARR_CNT
 	/* the sources taken from go back to the heap, or, emptied, wait for
 	 * the next round's top-up (the stream points into their buffers) */
 	for (uint32_t w = 0; w < nw; w++) {

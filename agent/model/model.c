@@ -1333,7 +1333,8 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 	pk_sub(&q->pk, inc);
 	if (d != 0)
 		m->ep_pk[q->pool].cur -= d;
-	pk_sub(q->egr, inc);
+	/* (a packet without MP_MC is in a unicast queue: its port's egr_uc) */
+	pk_sub(any ? q->egr : &P->egr_uc, inc);
 	m->st.copies_departed++;
 
 	/* delay: seed 004, seed 000, truth */

@@ -1053,7 +1053,9 @@ static inline void q_mk_dequeue(struct mqueue *q, uint64_t id, uint64_t now)
 		mk->marker_id = q->enq_cnt;
 		mk->marker_ts = mpkt_body(tail)->t_arr;
 	}
-	uint64_t d = now >= mk->marker_ts ? now - mk->marker_ts : 0;
+	/* (the marker's time, an enqueue's or an arrival's, is not after
+	 * now: the clock does not go back) */
+	uint64_t d = now - mk->marker_ts;
 	mk->delay = d > mk->departed_delay ? d : mk->departed_delay;
 	if (mk->delay > q->mk_max)
 		q->mk_max = mk->delay;

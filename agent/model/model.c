@@ -1611,7 +1611,7 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 					  2 << MP_GCAST_S | CAST_MC << MP_CAST_S,
 					  3 << MP_GCAST_S | CAST_BC << MP_CAST_S};
 	unsigned f = gflags[gc];
-	if (__builtin_expect(gc == 0, 0)) {
+	if (__builtin_expect(f == 0, 0)) { /* gc 0: the source does not say */
 		cast = classify_hdr(b);
 		f = cast << MP_CAST_S;
 	}

@@ -1665,8 +1665,9 @@ static void offer(struct model *m, const struct model_pkt *p)
 		m->st.bad_pkts++;
 		return;
 	}
+	b->pg = (uint8_t)pgi; /* (apart from the flags: GCC merges the two
+			       * byte stores at a cost) */
 	unsigned cast = fill_from_src(b, p);
-	b->pg = (uint8_t)pgi;
 	if (__builtin_expect(p->mc_group != 0, 0))
 		offer_mc(m, P, g, pgi, b, cast);
 	else

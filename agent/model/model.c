@@ -1085,6 +1085,9 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	uint64_t inc = b->inc;
 	uint64_t q_cb = q->pk.cb;
 	uint32_t depth = depth32(m, q);
+	if (!mc)
+		b->depth_enq = depth; /* (the copy is b: stored at once, not kept
+				       * in a register; unread if it is dropped) */
 	unsigned cause = MODEL_DROP_NCAUSES;
 	m->st.copies++;
 	uint32_t d = grow_of(m, q_cb, inc, q->min_top, &q->min_cells);
@@ -1122,7 +1125,8 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		cp->copy_id = m->mc_seq;
 		cp->out_port = (uint16_t)port; /* a unicast packet's is port */
 	}
-	cp->depth_enq = depth;
+	if (mc)
+		cp->depth_enq = depth;
 	cp->next = NULL;
 	if (mc)
 		b->refs++;

@@ -968,7 +968,7 @@ static inline int sched_pick(struct mport *P)
 		return -1;
 	/* strict priority: the highest class first, unicast q before
 	 * multicast q, all SP queues before the DWRR group */
-	uint16_t sp = ready & P->sp_mask;
+	uint16_t sp = P->nonempty & P->sp_run; /* ready & sp_mask */
 	if (sp != 0) {
 		if (sp < (1u << MQ_MC)) /* unicast queues only */
 			return 31 - __builtin_clz(sp);
@@ -1198,7 +1198,7 @@ static inline __attribute__((always_inline)) void start_tx_first(struct model *m
 								 unsigned port, struct mpkt *b)
 {
 	unsigned s = P->tc_ucq[b->tc];
-	if (__builtin_expect(((unsigned)(P->sp_mask & P->unpaused) >> s) & 1u, 1)) {
+	if (__builtin_expect(((unsigned)P->sp_run >> s) & 1u, 1)) {
 		uint64_t fs = (uint64_t)(b->len + P->overhead) * P->fs_per_byte;
 		P->busy = 1;
 		P->in_slot = (uint8_t)s;
@@ -2398,6 +2398,7 @@ int model_set_egress_pause(struct model *m, unsigned port, uint8_t class_mask)
 		return -1;
 	struct mport *P = &m->ports[port];
 	P->unpaused = (uint16_t) ~(class_mask | ((uint16_t)class_mask << MQ_MC));
+	P->sp_run = P->sp_mask & P->unpaused;
 	if (!P->busy)
 		start_tx(m, P, port, 0);
 	return 0;
@@ -2605,6 +2606,7 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 		if (q < c->n_mcq && c->mcq[q].sched == MODEL_SCHED_SP)
 			P->sp_mask |= (uint16_t)(1u << (MQ_MC + q));
 	}
+	P->sp_run = P->sp_mask & P->unpaused;
 	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
 		if (q < c->n_ucq && c->ucq[q].sched == MODEL_SCHED_DWRR)
 			P->dwrr_list[P->ndwrr++] = (uint8_t)q;

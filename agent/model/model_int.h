@@ -224,7 +224,7 @@ struct mport {
 	uint8_t in_slot;   /* slot being transmitted */
 	uint16_t nonempty; /* bit per slot */
 	uint16_t unpaused; /* bit per slot: not paused by downstream PFC */
-	uint16_t sp_mask;  /* bit per strict-priority slot */
+	uint16_t sp_run;   /* sp_mask & unpaused: strict-priority slots not paused */
 	uint8_t tc_ucq[MODEL_NUM_TC];
 	uint64_t out_octets, out_ucast;
 	struct mpeak egr_uc;
@@ -238,6 +238,7 @@ struct mport {
 	uint32_t qbase; /* qindex() of its first queue */
 	uint64_t pfc_delay;
 	struct mpeak ing_mc, egr_mc;
+	uint16_t sp_mask; /* bit per strict-priority slot */
 	uint8_t ndwrr;
 	uint8_t rr, rr_turn;
 	uint8_t dwrr_list[MQ_SLOTS];

@@ -1155,9 +1155,8 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	if (q->nt_start_cnt <= q->deq_cnt) { /* no packet is flagged */
 		q->nt_start = now;
 		q->nt_start_cnt = q->enq_cnt;
-		/* (a queue that was empty has none flagged) */
-		q_mk_enqueue(q, now);
 	}
+	q_mk_enqueue(q, now);
 	if (__builtin_expect(q->qev & MODEL_QEV_ENQUEUE, 0))
 		qev_note(m, MODEL_EV_ENQUEUE, b, cp, mc ? port : b->out_port,
 			 mc ? s : (unsigned)(q - P->q), q->enq_cnt, 0);

@@ -2021,7 +2021,10 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 	int dense = top - lo < ARR_NB;
 	uint32_t *cnt = m->arr_cnt;
 	/* the counter of time t is at cbase + t * 4 (one address step a
-	 * packet: the address of cnt[t - lo], found without the subtraction) */
+	 * packet: the address of cnt[t - lo], found without the subtraction);
+	 * in integers, since cnt - lo may point outside the array, and turned
+	 * back into a pointer only for t in lo..top (implementation-defined
+	 * in C, a plain address on the targets GCC and Clang support) */
 	uintptr_t cbase = (uintptr_t)cnt - (uintptr_t)lo * sizeof(*cnt);
 #define ARR_CNT(t) ((uint32_t *)(cbase + (uintptr_t)(t) * sizeof(uint32_t)))
 	if (dense)

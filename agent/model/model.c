@@ -1397,7 +1397,8 @@ static int pkt_valid(const struct model *m, const struct model_pkt *p)
 	return p->out_port < m->np;
 }
 
-/* classify() when the source did not give the class: from the header. */
+/* A packet's class when its source did not give it: from the header
+ * (fill_from_src). */
 static __attribute__((noinline)) unsigned classify_hdr(const struct mpkt *b)
 {
 	if (b->hdr != NULL && b->hdr_len >= 6) {
@@ -1407,14 +1408,6 @@ static __attribute__((noinline)) unsigned classify_hdr(const struct mpkt *b)
 		return (d[0] & 1) ? CAST_MC : CAST_UC;
 	}
 	return b->mc_group ? CAST_MC : CAST_UC;
-}
-
-static inline unsigned classify(const struct mpkt *b)
-{
-	unsigned gc = (b->flags & MP_GCAST_M) >> MP_GCAST_S; /* the source's */
-	if (gc != 0)
-		return gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
-	return classify_hdr(b);
 }
 
 /* Sampling at ingress: the packet is one of the port's sample pool. */
@@ -1551,7 +1544,7 @@ static __attribute__((noinline)) void arrive_shared(struct model *m, struct mpkt
 /* A packet reaches the switch (last bit in) now; b is consumed.  P is
  * its ingress port, g its PG there; its flags hold MP_MC (mc: a constant
  * where this is inlined, (b->flags & MP_MC) != 0), the source's class
- * and its class, cast (classify()).  The unicast path is here, the
+ * and its class, cast (fill_from_src).  The unicast path is here, the
  * rarer ones in the functions above. */
 static inline __attribute__((always_inline)) void
 arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned cast, int mc)
@@ -1603,8 +1596,8 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 	/* len .. hdr in one block (model_int.h checks the layouts match),
 	 * src the source's index (arr_merge); src_topup has checked the
 	 * packet and its hdr_len and cast; its flags: the source's class
-	 * and its class, the answer (as classify() finds it, for arrive; a
-	 * held packet's is found again at its release), and MP_MC for a
+	 * and its class, the answer (the source's, or from the header: for
+	 * arrive, now or at a held packet's release), and MP_MC for a
 	 * multicast packet (offer sets it) */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
@@ -1697,9 +1690,8 @@ static void release_held(struct model *m, unsigned idx)
 	if (g->hold_head == NULL)
 		g->hold_tail = NULL;
 	m->st.held--;
-	unsigned cast = classify(b);
-	b->flags = (uint8_t)((b->flags & (MP_MC | MP_GCAST_M)) | (cast << MP_CAST_S));
-	arrive_any(m, b, P, g, cast);
+	/* its class: in its flags since fill_from_src */
+	arrive_any(m, b, P, g, (b->flags & MP_CAST_M) >> MP_CAST_S);
 	if (g->hold_head != NULL) {
 		/* the next one follows at the sender's line rate */
 		struct mpkt *n = g->hold_head;

@@ -1164,6 +1164,23 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	return 1;
 }
 
+/* Port P starts transmitting h, the head of its slot s: its end is
+ * scheduled (back_to_back: right after the last one, with its fraction
+ * of a ns; else the port was idle). */
+static inline __attribute__((always_inline)) void tx_slot(struct model *m, struct mport *P,
+							  unsigned port, unsigned s,
+							  const struct mpkt *h, int back_to_back)
+{
+	uint64_t fs = (uint64_t)(h->len + P->overhead) * P->fs_per_byte;
+	if (back_to_back)
+		fs += P->frac_fs; /* and busy is 1 already */
+	else
+		P->busy = 1;
+	P->in_slot = (uint8_t)s;
+	P->frac_fs = (uint32_t)(fs % FS_PER_NS);
+	cal_insert(m, m->now + fs / FS_PER_NS, port);
+}
+
 /* Start the next transmission on a port, or leave it idle: inline in the
  * per-packet paths (tx_done, a unicast arrival at an idle port), through
  * start_tx elsewhere. */
@@ -1176,15 +1193,7 @@ static inline __attribute__((always_inline)) void start_tx_inl(struct model *m, 
 		P->frac_fs = 0;
 		return;
 	}
-	struct mpkt *h = P->q[s].head;
-	uint64_t fs = (uint64_t)(h->len + P->overhead) * P->fs_per_byte;
-	if (back_to_back)
-		fs += P->frac_fs; /* and busy is 1 already */
-	else
-		P->busy = 1;
-	P->in_slot = (uint8_t)s;
-	P->frac_fs = (uint32_t)(fs % FS_PER_NS);
-	cal_insert(m, m->now + fs / FS_PER_NS, port);
+	tx_slot(m, P, port, (unsigned)s, P->q[s].head, back_to_back);
 }
 
 /* Unicast packet b, just queued at idle port P, starts the port's
@@ -1197,15 +1206,10 @@ static inline __attribute__((always_inline)) void start_tx_first(struct model *m
 								 unsigned port, struct mpkt *b)
 {
 	unsigned s = P->tc_ucq[b->tc];
-	if (__builtin_expect(((unsigned)P->sp_run >> s) & 1u, 1)) {
-		uint64_t fs = (uint64_t)(b->len + P->overhead) * P->fs_per_byte;
-		P->busy = 1;
-		P->in_slot = (uint8_t)s;
-		P->frac_fs = (uint32_t)(fs % FS_PER_NS);
-		cal_insert(m, m->now + fs / FS_PER_NS, port);
-		return;
-	}
-	start_tx_inl(m, P, port, 0);
+	if (__builtin_expect(((unsigned)P->sp_run >> s) & 1u, 1))
+		tx_slot(m, P, port, s, b, 0);
+	else
+		start_tx_inl(m, P, port, 0);
 }
 
 static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back)

@@ -1879,23 +1879,10 @@ static inline void sq_requeue(struct model *m, const struct msrc *s, uint32_t i)
 		m->spend[m->nspend++] = i;
 }
 
-/* Put every live source back in the heap (or, empty, among those the
- * next round tops up): after the stream's packets went back to them. */
-static void sq_rebuild(struct model *m)
-{
-	m->nsq = m->nspend = 0;
-	m->sq_stale = 0;
-	for (uint32_t i = 0; i < m->nsrc; i++) {
-		const struct msrc *s = &m->srcs[i];
-		if (s->live)
-			sq_requeue(m, s, i);
-	}
-}
-
-/* After a round that visited the sources without the heap: the live
- * empty ones wait for the next round's top-up, and the heap of the
- * others is built only when a round uses it (sq_stale, arr_merge): the
- * next round mostly does without it too. */
+/* The live empty sources wait for the next round's top-up, and the heap
+ * of the others is left to be built (sq_stale) when a round uses it
+ * (sq_build): after a round that visited the sources without the heap
+ * (the next round mostly does without it too). */
 static void sq_after_scan(struct model *m)
 {
 	m->nsq = m->nspend = 0;
@@ -1905,6 +1892,27 @@ static void sq_after_scan(struct model *m)
 		if (s->live && s->next == s->end)
 			m->spend[m->nspend++] = i;
 	}
+}
+
+/* The heap of the live sources with packets, by the time of their first
+ * (in index order: as sq_requeue would push them). */
+static void sq_build(struct model *m)
+{
+	m->nsq = 0;
+	m->sq_stale = 0;
+	for (uint32_t i = 0; i < m->nsrc; i++) {
+		const struct msrc *s = &m->srcs[i];
+		if (s->live && s->next < s->end)
+			tk_push(m->sq, &m->nsq, s->next->t_ns, i);
+	}
+}
+
+/* Put every live source back in the heap (or, empty, among those the
+ * next round tops up): after the stream's packets went back to them. */
+static void sq_rebuild(struct model *m)
+{
+	sq_after_scan(m);
+	sq_build(m);
 }
 
 /* What a merge round found so far among the sources it visited (any:
@@ -1965,16 +1973,9 @@ static __attribute__((noinline)) void arr_merge(struct model *m)
 	uint32_t n = 0, nw = (m->nsrc + 63) / 64;
 	/* the stream holds the last round's packets, then its marker */
 	int heap = (uint64_t)(m->arr_next - m->arr) < SQ_SCAN * (uint64_t)m->nsrc;
-	if (heap && m->sq_stale) {
-		/* the heap of the live sources with packets (the empty ones
-		 * are topped up below), not built after the last round */
-		m->sq_stale = 0;
-		for (uint32_t i = 0; i < m->nsrc; i++) {
-			const struct msrc *s = &m->srcs[i];
-			if (s->live && s->next < s->end)
-				tk_push(m->sq, &m->nsq, s->next->t_ns, i);
-		}
-	}
+	if (heap && m->sq_stale)
+		sq_build(m); /* not built after the last round (the empty
+			      * sources join it below, topped up) */
 	/* the sources the last round left empty: topped up now (back in the
 	 * heap, or, without it, when a round next uses it) */
 	for (uint32_t k = 0; k < m->nspend; k++) {

@@ -1296,7 +1296,7 @@ static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, 
 		P->out_ucast++; /* in line 0 (struct mport) */
 	else
 		count_cast_out(&P->ctr, (bf & MP_CAST_M) >> MP_CAST_S);
-	if ((P->q[s].qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (bf & MP_SAMPLE))
+	if ((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) | (bf & MP_SAMPLE))
 		tx_notes(m, b, cp, port, s, deq_cnt, soj, nt);
 	if (bf & MP_MC) {
 		mc_copy_done(m, b, cp);

@@ -5,6 +5,7 @@
 noinst_LIBRARIES += agent/model/libmodel.a
 MODEL_CORE_SOURCES = \
 	agent/model/model.h agent/model/pkt.h agent/model/model_int.h agent/model/rng.h \
+	agent/model/hugemem.h agent/model/hugemem.c \
 	agent/model/model_config.c \
 	agent/model/model_marker.c \
 	agent/model/model.c \
@@ -46,3 +47,9 @@ agent_model_tests_test_model_qev_SOURCES = agent/model/tests/test_model_qev.c \
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
 agent_model_tests_test_model_qev_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_qev_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_hugemem
+TESTS += agent/model/tests/test_hugemem
+agent_model_tests_test_hugemem_SOURCES = agent/model/tests/test_hugemem.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+agent_model_tests_test_hugemem_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_hugemem_LDADD = $(MODEL_TEST_LDADD)

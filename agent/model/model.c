@@ -27,7 +27,9 @@
  * per-window peaks (struct mpeak_c), a queue's histogram and drop counters
  * (struct mqcold, for the queues that exist only) and its per-window delay
  * figures are in arrays of their own; a departure increments its queue's
- * histogram bucket there directly.
+ * histogram bucket there directly.  The arrays model_new sizes are one
+ * block, and the sources' array another, in huge pages where the system
+ * gives them (hugemem.h), so that a packet's lines are in a few pages.
  * Queue events (model_set_queue_events) and the trace cost a queue that
  * did not ask for them one test of a flag byte in a line the packet reads
  * anyway.
@@ -47,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/model/hugemem.h"
 #include "agent/model/model_int.h"
 
 #define FS_PER_NS  1000000ULL
@@ -2474,8 +2477,9 @@ int model_add_source(struct model *m, const struct model_source *src)
 		}
 		free(m->spart); /* all zero between rounds */
 		m->spart = bits;
-		/* cache-line aligned (struct msrc): no realloc */
-		struct msrc *s = aligned_alloc(MODEL_LINE, cap * sizeof(*s));
+		/* cache-line aligned (struct msrc), in huge pages if large:
+		 * no realloc */
+		struct msrc *s = hugemem_alloc(cap * sizeof(*s));
 		if (s == NULL)
 			return -1;
 		for (uint32_t k = 0; k < m->nsrc; k++) {
@@ -2486,7 +2490,7 @@ int model_add_source(struct model *m, const struct model_source *src)
 		}
 		for (struct arr_ent *e = m->arr_next; e->p->src < ARR_MERGE; e++)
 			e->p = s[e->p->src].buf + (e->p - m->srcs[e->p->src].buf);
-		free(m->srcs);
+		hugemem_free(m->srcs, m->src_cap * sizeof(*s));
 		m->srcs = s;
 		m->src_cap = cap;
 	}
@@ -2656,6 +2660,45 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	P->skip = draw_skip(m, P->sampling_rate);
 }
 
+/* The next array of n bytes at *off in block a (NULL: only count), from a
+ * cache line. */
+static void *carve(char *a, size_t *off, size_t n)
+{
+	void *p = a != NULL ? a + *off : NULL;
+	*off += (n + MODEL_LINE - 1) & ~(size_t)(MODEL_LINE - 1);
+	return p;
+}
+
+/* The arrays whose size model_new knows (the ports; the calendar's
+ * leaves; the merge's counters; peaks, queues' cold data and delay
+ * windows), carved from one zeroed block (m->arrays, m->arrays_bytes): in
+ * one huge page (hugemem.h) for a switch of 64 ports, which every packet
+ * reaches into at several places.  The first pass sizes the block.  0,
+ * or -1: out of memory. */
+static int alloc_arrays(struct model *m, uint32_t nq)
+{
+	const size_t ncnt = ARR_NB > 1u << ARR_DIGIT ? ARR_NB : 1u << ARR_DIGIT;
+	char *a = NULL;
+	size_t off = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			m->arrays_bytes = off;
+			m->arrays = a = hugemem_alloc(off);
+			if (a == NULL)
+				return -1;
+			off = 0;
+		}
+		m->ports = carve(a, &off, m->np * sizeof(*m->ports));
+		m->cal_next = carve(a, &off, m->np * sizeof(*m->cal_next));
+		m->far = carve(a, &off, m->np * sizeof(*m->far));
+		m->arr_cnt = carve(a, &off, ncnt * sizeof(*m->arr_cnt));
+		m->win = carve(a, &off, m->nwin * sizeof(*m->win));
+		m->dwin = carve(a, &off, (size_t)nq * MODEL_NUM_WINDOWS * sizeof(*m->dwin));
+		m->qcold = carve(a, &off, (size_t)nq * sizeof(*m->qcold));
+	}
+	return 0;
+}
+
 struct model *model_new(const struct model_config *cfg, struct model_err *err)
 {
 	if (model_config_check(cfg, err) < 0)
@@ -2700,14 +2743,20 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	}
 	m->total_top = occ_top(m, cfg->total_cells);
 	m->np = cfg->nports + 1;
-	/* cache-line aligned: the hot parts of ports, PGs and queues start
-	 * lines (struct attributes in model_int.h) */
-	m->ports = aligned_alloc(MODEL_LINE, m->np * sizeof(*m->ports));
-	if (m->ports != NULL)
-		memset(m->ports, 0, m->np * sizeof(*m->ports));
+	/* per port: its queues, 8 PGs and their headroom, 4 port objects;
+	 * device uc/mc and 2 x 4 pools; cold queue data for the queues that
+	 * exist only */
+	uint32_t nq = 0;
+	for (unsigned i = 0; i < m->np; i++) {
+		const struct model_port_config *pc = i < cfg->nports ? &cfg->ports[i] : &cfg->cpu;
+		nq += pc->n_ucq + pc->n_mcq;
+	}
+	m->nwin = nq + m->np * (2 * MODEL_NUM_PG + 4) + 2 + 2 * MODEL_MAX_POOLS;
+	if (alloc_arrays(m, nq) < 0)
+		goto nomem;
 	m->ring_cap = m->cfg.event_capacity;
 	m->ring = malloc((size_t)m->ring_cap * sizeof(*m->ring));
-	if (m->ports == NULL || m->ring == NULL)
+	if (m->ring == NULL)
 		goto nomem;
 	m->far_t = UINT64_MAX;
 	m->pk_t = UINT64_MAX; /* no port event */
@@ -2719,35 +2768,16 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	if (m->tick_k == 0 || m->tick_k > m->tick_nq)
 		m->tick_k = m->tick_nq;
 	memset(m->cal_head, 0xff, sizeof(m->cal_head)); /* CAL_NONE */
-	/* the calendar's leaves are the ports */
-	m->cal_next = malloc(m->np * sizeof(*m->cal_next));
-	m->far = malloc(m->np * sizeof(*m->far));
-	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0 || m->cal_next == NULL || m->far == NULL)
+	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0)
 		goto nomem;
 	/* the arrival stream: its marker alone (no sources) */
 	m->arr_cap = 1;
 	m->arr = m->arr_next = malloc(sizeof(*m->arr));
-	m->arr_cnt =
-	    malloc((ARR_NB > 1u << ARR_DIGIT ? ARR_NB : 1u << ARR_DIGIT) * sizeof(*m->arr_cnt));
-	if (m->arr == NULL || m->arr_cnt == NULL)
+	if (m->arr == NULL)
 		goto nomem;
 	m->arr_mark[0].src = ARR_MERGE;
 	m->arr_mark[1].src = ARR_END;
 	arr_mark(m, m->arr, 0, 1);
-	/* per port: its queues, 8 PGs and their headroom, 4 port objects;
-	 * device uc/mc and 2 x 4 pools; cold queue data for the queues that
-	 * exist only */
-	uint32_t nq = 0;
-	for (unsigned i = 0; i < m->np; i++) {
-		const struct model_port_config *pc = i < cfg->nports ? &cfg->ports[i] : &cfg->cpu;
-		nq += pc->n_ucq + pc->n_mcq;
-	}
-	m->nwin = nq + m->np * (2 * MODEL_NUM_PG + 4) + 2 + 2 * MODEL_MAX_POOLS;
-	m->win = calloc(m->nwin, sizeof(*m->win));
-	m->dwin = calloc((size_t)nq * MODEL_NUM_WINDOWS, sizeof(*m->dwin));
-	m->qcold = calloc(nq, sizeof(*m->qcold));
-	if (m->win == NULL || m->dwin == NULL || m->qcold == NULL)
-		goto nomem;
 	for (unsigned i = 0; i < m->np; i++)
 		setup_port(m, &m->ports[i], i < cfg->nports ? &cfg->ports[i] : &cfg->cpu);
 	init_peaks(m, &m->dev_uc, cfg->total_cells);
@@ -2771,26 +2801,20 @@ void model_free(struct model *m)
 	for (unsigned i = 0; i < m->nsrc; i++)
 		if (m->srcs[i].src.free != NULL)
 			m->srcs[i].src.free(m->srcs[i].src.state);
-	free(m->srcs);
+	hugemem_free(m->srcs, m->src_cap * sizeof(*m->srcs));
 	while (m->chunks != NULL) {
 		struct mchunk *c = m->chunks;
 		m->chunks = c->next;
 		free(c);
 	}
 	free(m->heap);
-	free(m->cal_next);
-	free(m->far);
 	free(m->arr);
-	free(m->arr_cnt);
 	free(m->arr_key);
 	free(m->sq);
 	free(m->spend);
 	free(m->spart);
-	free(m->win);
-	free(m->dwin);
-	free(m->qcold);
 	free(m->ring);
-	free(m->ports);
+	hugemem_free(m->arrays, m->arrays_bytes);
 	free(m->cfg.ports);
 	free(m->cfg.mc_groups);
 	free(m);

@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include "agent/model/hugemem.h"
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
 #include "agent/model/traffic.h"
@@ -52,14 +53,15 @@ static const char bench_scenario[] =
     "                arrival = onoff period = 1ms duty = 2% size = imix dscp = 0 flows = 2 }\n"
     "}\n";
 
-/* Bytes allocated: from the heap arenas and in blocks malloc mmapped on
- * their own (big ones, such as the port array). */
+/* Bytes allocated: from the heap arenas, in blocks malloc mmapped on
+ * their own (big ones) and in the model's huge-page mappings (hugemem.h:
+ * whole 2 MiB pages, such as the block of the port array). */
 static size_t heap_used(void)
 {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 	struct mallinfo2 mi = mallinfo2();
 
-	return mi.uordblks + mi.hblkhd;
+	return mi.uordblks + mi.hblkhd + hugemem_mapped(NULL);
 #else
 	return 0;
 #endif
@@ -126,7 +128,7 @@ static double core_ghz(void)
 struct run {
 	double wall, cpu, ghz0, ghz1;
 	uint64_t instr, arrived, events, ing_dropped, copies_dropped, max_buf;
-	size_t h0, h1, h2, h3, gm0, gm1, ring;
+	size_t h0, h1, h2, h3, gm0, gm1, ring, hp, hp_asked;
 	unsigned ngen;
 };
 
@@ -200,6 +202,7 @@ static int one_run(const struct model_scenario *sc, uint64_t end_ns, struct run 
 	if (ifd >= 0)
 		close(ifd);
 	r->h3 = heap_used();
+	r->hp = hugemem_mapped(&r->hp_asked);
 	for (unsigned i = 0; i < sc->ngen; i++)
 		r->gm1 += model_gen_memory(&gens[i]);
 	model_get_stats(m, &st);
@@ -246,11 +249,14 @@ static void print_memory(const struct run *r)
 	       "%.0f bytes per port without it)\n",
 	       (double)(h1 - h0) / 65.0, h1 - h0, ring,
 	       h1 - h0 > ring ? (double)(h1 - h0 - ring) / 65.0 : 0.0);
-	printf("memory: traffic generators %.0f bytes per port at start, %.0f at the end "
-	       "(%u generators; header caches fill as flows, destinations and sizes "
-	       "are first used)\n",
+	printf("memory: traffic sources %.0f bytes per port at start, %.0f at the end "
+	       "(%u generators and the engine's buffers of their next packets; header "
+	       "caches fill as flows, destinations and sizes are first used)\n",
 	       (double)(h2 - h1) / 64.0, (double)(h2 - h1 + r->gm1 - r->gm0) / 64.0, r->ngen);
 	size_t grow = h3 > h2 ? h3 - h2 : 0, gg = r->gm1 - r->gm0, eng = grow > gg ? grow - gg : 0;
+	printf("memory: engine and sources above: %zu bytes are huge-page mappings (whole 2 MiB "
+	       "pages, holding %zu bytes of arrays: the ports' block and the sources' buffers)\n",
+	       r->hp, r->hp_asked);
 	printf("memory: engine growth during the run %zu bytes = %.0f bytes per peak "
 	       "buffered or held packet (%llu; packet pool and event heap)\n",
 	       eng, r->max_buf ? (double)eng / r->max_buf : 0.0, (unsigned long long)r->max_buf);

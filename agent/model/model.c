@@ -2671,10 +2671,10 @@ static void *carve(char *a, size_t *off, size_t n)
 
 /* The arrays whose size model_new knows (the ports; the calendar's
  * leaves; the merge's counters; peaks, queues' cold data and delay
- * windows), carved from one zeroed block (m->arrays, m->arrays_bytes): in
- * one huge page (hugemem.h) for a switch of 64 ports, which every packet
- * reaches into at several places.  The first pass sizes the block.  0,
- * or -1: out of memory. */
+ * windows), carved from one zeroed block of m->arrays_bytes that starts
+ * with the ports: in one huge page (hugemem.h) for a switch of 64 ports,
+ * which every packet reaches into at several places.  The first pass
+ * sizes the block.  0, or -1: out of memory. */
 static int alloc_arrays(struct model *m, uint32_t nq)
 {
 	const size_t ncnt = ARR_NB > 1u << ARR_DIGIT ? ARR_NB : 1u << ARR_DIGIT;
@@ -2683,7 +2683,7 @@ static int alloc_arrays(struct model *m, uint32_t nq)
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			m->arrays_bytes = off;
-			m->arrays = a = hugemem_alloc(off);
+			a = hugemem_alloc(off);
 			if (a == NULL)
 				return -1;
 			off = 0;
@@ -2814,7 +2814,7 @@ void model_free(struct model *m)
 	free(m->spend);
 	free(m->spart);
 	free(m->ring);
-	hugemem_free(m->arrays, m->arrays_bytes);
+	hugemem_free(m->ports, m->arrays_bytes); /* the block (alloc_arrays) */
 	free(m->cfg.ports);
 	free(m->cfg.mc_groups);
 	free(m);

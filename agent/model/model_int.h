@@ -414,8 +414,8 @@ struct model {
 	uint32_t nwin, win_used;
 	uint32_t nq;	      /* present queues (all ports) */
 	struct mqcold *qcold; /* per present queue, by qindex() */
-	/* ports .. qcold: one block (model.c alloc_arrays) */
-	void *arrays;
+	/* bytes of the block that holds ports (at its start), cal_next,
+	 * far, arr_cnt, win, dwin and qcold (model.c alloc_arrays) */
 	size_t arrays_bytes;
 	/* delay windows: qindex() * MODEL_NUM_WINDOWS + w */
 	struct mdelay_w *dwin;

@@ -127,8 +127,9 @@ START_TEST(test_big_model)
 			ck_assert_int_eq(model_advance_to(m, 500 + 16 * (uint64_t)s), 0);
 	}
 #ifndef HUGEMEM_MALLOC_ONLY
-	/* the ports (65 x over 16 KiB) and the sources (300 x over 3 KiB)
-	 * are in huge-page mappings */
+	/* the model's block of per-port arrays (65 ports: over 512 KiB) and
+	 * the sources' array (300 x 3200 bytes, room for 512) are in
+	 * huge-page mappings */
 	ck_assert_uint_ge(hugemem_mapped(NULL), 2 * HUGEMEM_PAGE);
 #endif
 	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);

@@ -22,9 +22,10 @@
  * (model_int.h says which): per port a line for its egress side and one
  * for its ingress side, each with the interface counters a packet moves
  * there; per PG one line; per queue three; a packet record is one line.
- * While an event runs, the lines of the next one are prefetched
- * (prefetch_next).  A buffer object's peak bookkeeping beyond cur/run and its
- * per-window peaks (struct mpeak_c), a queue's histogram and drop counters
+ * While an event runs, the lines of the next port event and of the next
+ * arrival are prefetched (prefetch_port, prefetch_arrival).  A buffer
+ * object's peak bookkeeping beyond cur/run and its per-window peaks
+ * (struct mpeak_c), a queue's histogram and drop counters
  * (struct mqcold, for the queues that exist only) and its per-window delay
  * figures are in arrays of their own; a departure increments its queue's
  * histogram bucket there directly.  The arrays model_new sizes are one
@@ -197,12 +198,12 @@ static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 	uint32_t b = (uint32_t)(t & CAL_MASK);
 	uint32_t *p = &m->cal_head[b];
 	uint32_t h = *p;
-	if (h == CAL_NONE) {
-		/* the bucket was empty: its bit, and its word's (a bucket
-		 * holding a leaf has both set already) */
-		m->cal_bits[b >> 6] |= bit64[b & 63];
-		m->cal_sum |= bit64[b >> 6];
-	} else if (__builtin_expect(h < leaf, 0)) {
+	/* its bit, and its word's: set already if the bucket holds a leaf,
+	 * set again without a test (under load a bucket is as often empty
+	 * as not, a branch no predictor learns) */
+	m->cal_bits[b >> 6] |= bit64[b & 63];
+	m->cal_sum |= bit64[b >> 6];
+	if (__builtin_expect(h < leaf, 0)) { /* (CAL_NONE: empty) */
 		/* mostly its head is a higher leaf: the new leaf goes first */
 		do
 			p = &m->cal_next[*p];
@@ -382,49 +383,37 @@ static __attribute__((noinline)) void cal_jump(struct model *m)
 }
 
 /* Remove the next event (pk_*: time t, leaf, bucket b); the window
- * moves up to its time t.  It answers the bucket's next leaf, the next
- * event (at t), or CAL_NONE (the next event is elsewhere). */
-static inline uint32_t cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
+ * moves up to its time t, and the next event is found.  Whether the
+ * bucket holds another leaf is as likely as not under load, so one path
+ * serves both: the bucket's bit goes only if it is now empty (a select),
+ * and the first bit at or after b in its word is b again (the next leaf,
+ * at t) or a later bucket's; only a word with none left asks cal_scan. */
+static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t b)
 {
 	uint32_t nx = m->cal_next[leaf];
-	uint64_t bit = 0, word = 0;
+	uint64_t bit = bit64[b & 63];
 	m->cal_head[b] = nx;
-	if (nx != CAL_NONE) {
-		/* the next event: the bucket's next leaf */
-		m->pk_leaf = nx;
+	uint64_t word = m->cal_bits[b >> 6] & ~(nx == CAL_NONE ? bit : 0);
+	m->cal_bits[b >> 6] = word;
+	/* the window moves (and may reach far events: none while cbase
+	 * stays, see far_migrate) */
+	m->cbase = t;
+	if (__builtin_expect(m->far_t - t < CAL_W, 0)) {
+		far_migrate(m);
+		cal_next_event(m);
+		return;
+	}
+	/* b's bit if it still holds a leaf, and those after it: times t ...
+	 * within the window */
+	uint64_t rest = word & (0 - bit);
+	if (__builtin_expect(rest != 0, 1)) {
+		uint32_t nb = (b & ~63u) | (uint32_t)__builtin_ctzll(rest);
+		m->pk_b = nb;
+		m->pk_t = t + (nb - b);
+		m->pk_leaf = m->cal_head[nb];
 	} else {
-		/* the bucket is empty: its bit goes, and the next event is
-		 * found (after the window has moved) */
-		bit = bit64[b & 63];
-		word = m->cal_bits[b >> 6] & ~bit;
-		m->cal_bits[b >> 6] = word;
+		cal_scan(m);
 	}
-	/* the window moves (and may reach far events) only if t > cbase */
-	if (t != m->cbase) {
-		m->cbase = t;
-		if (__builtin_expect(m->far_t - t < CAL_W, 0)) {
-			far_migrate(m);
-			/* one may be at t, in bucket b */
-			if (nx == CAL_NONE)
-				cal_next_event(m);
-			return nx;
-		}
-	}
-	/* the window's first bucket, b, is empty: mostly the next event is
-	 * in a later bucket of b's word (word & -bit: its bits after b's,
-	 * at times t + 1 ... within the window), else cal_scan finds it */
-	if (nx == CAL_NONE) {
-		uint64_t rest = word & (0 - bit);
-		if (__builtin_expect(rest != 0, 1)) {
-			uint32_t nb = (b & ~63u) | (uint32_t)__builtin_ctzll(rest);
-			m->pk_b = nb;
-			m->pk_t = t + (nb - b);
-			m->pk_leaf = m->cal_head[nb];
-		} else {
-			cal_scan(m);
-		}
-	}
-	return nx;
 }
 
 /* Schedule heap event `id` at t >= now (each entity has at most one
@@ -1180,6 +1169,7 @@ static inline __attribute__((always_inline)) void tx_slot(struct model *m, struc
 	else
 		P->busy = 1;
 	P->in_slot = (uint8_t)s;
+	m->pf[port + 1] = (struct mpf){P, &P->q[s], h};
 	P->frac_fs = (uint32_t)(fs % FS_PER_NS);
 	cal_insert(m, m->now + fs / FS_PER_NS, port);
 }
@@ -1332,6 +1322,9 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 		tx_done_any(m, port);
 		return;
 	}
+	/* the next packet, whose length start_tx_inl reads: on its way
+	 * before the branches below (a mispredicted one would delay it) */
+	__builtin_prefetch(cp->next);
 	struct mpkt *b = any ? mpkt_body(cp) : cp;
 	uint64_t now = m->now;
 	uint64_t inc = cp->inc;
@@ -2160,45 +2153,48 @@ static void tick(struct model *m)
 }
 
 /*
- * Start loading the lines of the next per-packet event while this one
- * runs (the earlier of the calendar's next port, leaf at tp, and the
- * next arrival a of the stream, as they are before this event runs; an
- * arrival passes the ones it read, still valid): each event
- * reaches its lines through a chain of loads (port -> queue -> packet;
- * source -> packet -> ports -> PG and queue), misses one after another
- * that here overlap with the work of this event.  A port: its queue in
- * service (lines 0-2) and the packet record at its head; a source: its
- * next packet's PG and egress queue (lines 0, 1).  Only a guess (this
- * event may schedule one before it); nothing here changes any state.
+ * Start loading the lines of an event while the ones before it run: each
+ * event reaches its lines through a chain of loads (port -> queue ->
+ * packet; source -> packet -> ports -> PG and queue), misses one after
+ * another that here overlap with the work of the events before it.  A
+ * port event prefetches the calendar's next one (prefetch_port: the
+ * port's line 0, its queue in service, lines 0-2, and the packet at the
+ * queue's head, from struct mpf), an arrival the stream's next one
+ * (prefetch_arrival: its PG and its egress queue, lines 0 and 1, from
+ * struct mpf_tc) and the packet of the one after it, whose fields that
+ * reads.  Both kinds' next events are run soon, whichever comes first,
+ * so nothing decides which to prefetch: a test of which is next, as
+ * likely one way as the other, would be a second branch that no
+ * predictor learns besides run_loop's.  Only a guess (an event may
+ * schedule one before them); nothing here changes any state.
  */
-static inline __attribute__((always_inline)) void prefetch_port(const struct model *m, size_t leaf)
+static inline __attribute__((always_inline)) void prefetch_port(const struct model *m,
+								uint32_t leaf)
 {
-	const struct mport *P = &m->ports[leaf];
-	const struct mqueue *q = &P->q[P->in_slot];
-	KEEP_REG(q); /* (else computed twice) */
+	const struct mpf *f = &m->pf[(uint32_t)(leaf + 1)]; /* (CAL_NONE: pf[0]) */
+	const struct mqueue *q = f->q;
+	__builtin_prefetch(f->P, 1);
 	__builtin_prefetch(q, 1);
 	__builtin_prefetch((const char *)q + MODEL_LINE, 1);
 	__builtin_prefetch((const char *)q + 2 * MODEL_LINE, 1);
-	__builtin_prefetch(q->head, 1);
+	__builtin_prefetch(f->h, 1);
 }
 
-static inline __attribute__((always_inline)) void
-prefetch_next(const struct model *m, uint64_t tp, uint32_t leaf, const struct arr_ent *a)
+static inline __attribute__((always_inline)) void prefetch_arrival(const struct model *m,
+								   const struct arr_ent *a)
 {
-	if (tp <= a->t && leaf != CAL_NONE) {
-		prefetch_port(m, leaf);
-	} else {
-		/* (a marker's packet, arr_mark, is one of port 0's: harmless) */
-		const struct model_pkt *p = a->p;
-		const struct mport *I = &m->ports[p->in_port];
-		__builtin_prefetch(&I->pg[I->tc_pg[p->tc]], 1);
-		if (p->out_port < m->np) { /* not for multicast */
-			const struct mport *E = &m->ports[p->out_port];
-			const struct mqueue *q = &E->q[E->tc_ucq[p->tc]];
-			__builtin_prefetch(q, 1);
-			__builtin_prefetch((const char *)q + MODEL_LINE, 1);
-		}
+	/* (a marker's packet, arr_mark, is one of port 0's: harmless) */
+	const struct model_pkt *p = a->p;
+	const char *base = (const char *)m->ports;
+	__builtin_prefetch(base + m->pf_tc[p->in_port * MODEL_NUM_TC + p->tc].pg, 1);
+	if (p->out_port < m->np) { /* not for multicast */
+		const char *q = base + m->pf_tc[p->out_port * MODEL_NUM_TC + p->tc].q;
+		__builtin_prefetch(q, 1);
+		__builtin_prefetch(q + MODEL_LINE, 1);
 	}
+	/* (a + 1 is at most past the marker: in the array, see
+	 * model_add_source) */
+	__builtin_prefetch(a[1].p);
 }
 
 /* Run the heap event at the root (it stays there while it runs). */
@@ -2337,19 +2333,14 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		if (is_port) {
 			size_t leaf = m->pk_leaf; /* (an index: no copies to widen it) */
 			uint32_t b = m->pk_b;	  /* (not CAL_FAR: far_stop) */
-			/* the bucket's next leaf, at t (not after a's time), or
-			 * the next event cal_scan found */
-			uint32_t nx = cal_take(m, t, leaf, b);
-			if (nx != CAL_NONE)
-				prefetch_port(m, nx);
-			else
-				prefetch_next(m, m->pk_t, m->pk_leaf, a);
+			cal_take(m, t, leaf, b);
+			prefetch_port(m, m->pk_leaf);
 			m->now = t;
 			tx_done(m, leaf);
 		} else {
 			/* (not a marker: its time is not before stop_t) */
 			m->arr_next = a + 1;
-			prefetch_next(m, tp, m->pk_leaf, a + 1);
+			prefetch_arrival(m, a + 1);
 			m->now = t;
 			offer(m, a->p);
 		}
@@ -2494,13 +2485,17 @@ int model_add_source(struct model *m, const struct model_source *src)
 		m->srcs = s;
 		m->src_cap = cap;
 	}
-	uint32_t need = (m->nsrc + 1) * MSRC_BATCH + 1;
+	/* the stream holds at most MSRC_BATCH packets per source, then its
+	 * marker, then an entry that run_loop reads but does not use (its
+	 * packet is only prefetched): zero until a round writes it */
+	uint32_t need = (m->nsrc + 1) * MSRC_BATCH + 2;
 	if (need > m->arr_cap) {
 		uint32_t cap = need + need / 4;
 		size_t next = (size_t)(m->arr_next - m->arr);
 		struct arr_ent *a = realloc(m->arr, cap * sizeof(*a));
 		if (a == NULL)
 			return -1;
+		memset(a + m->arr_cap, 0, (cap - m->arr_cap) * sizeof(*a));
 		m->arr = a;
 		m->arr_next = a + next;
 		struct arr_ent *k = realloc(m->arr_key, (size_t)(cap - 1) * sizeof(*k));
@@ -2594,6 +2589,11 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	memcpy(P->tc_pg, c->tc_to_pg, sizeof(P->tc_pg));
 	memcpy(P->tc_ucq, c->tc_to_ucq, sizeof(P->tc_ucq));
 	memcpy(P->tc_mcq, c->tc_to_mcq, sizeof(P->tc_mcq));
+	for (unsigned tc = 0; tc < MODEL_NUM_TC; tc++) {
+		struct mpf_tc *f = &m->pf_tc[(size_t)(P - m->ports) * MODEL_NUM_TC + tc];
+		f->pg = (uint32_t)((const char *)&P->pg[P->tc_pg[tc]] - (const char *)m->ports);
+		f->q = (uint32_t)((const char *)&P->q[P->tc_ucq[tc]] - (const char *)m->ports);
+	}
 	for (unsigned q = 0; q < c->n_ucq; q++) {
 		setup_queue(&P->q[q], &c->ucq[q], m->cfg.dwrr_quantum);
 		sum_add(&P->sum_uc, c->ucq[q].min_cells, &c->ucq[q].shared, c->ucq[q].pool);
@@ -2690,6 +2690,8 @@ static int alloc_arrays(struct model *m, uint32_t nq)
 		}
 		m->ports = carve(a, &off, m->np * sizeof(*m->ports));
 		m->cal_next = carve(a, &off, m->np * sizeof(*m->cal_next));
+		m->pf = carve(a, &off, (m->np + 1) * sizeof(*m->pf));
+		m->pf_tc = carve(a, &off, m->np * MODEL_NUM_TC * sizeof(*m->pf_tc));
 		m->far = carve(a, &off, m->np * sizeof(*m->far));
 		m->arr_cnt = carve(a, &off, ncnt * sizeof(*m->arr_cnt));
 		m->win = carve(a, &off, m->nwin * sizeof(*m->win));

@@ -304,6 +304,28 @@ struct arr_ent {
 	const struct model_pkt *p;
 };
 
+/* What a port's event (the end of the transmission in progress) reads
+ * first, set when the transmission starts (tx_slot): the port, its
+ * queue in service and the packet at the queue's head.  run_loop
+ * prefetches them for the next port event from here, without first
+ * loading the port's line for its slot and the queue's for its head, one
+ * miss after the other (prefetch_port).  Leaf l's is pf[l + 1]; pf[0],
+ * all NULL, is CAL_NONE's (no event). */
+struct mpf {
+	const struct mport *P;
+	const struct mqueue *q;
+	const struct mpkt *h;
+};
+
+/* Where an arrival's PG and unicast queue are, for its port (ingress
+ * and egress) and class: byte offsets from the ports' array.  run_loop
+ * prefetches them for the next arrival from this small table rather
+ * than from the ports' lines (tc_pg, tc_ucq), which would miss first
+ * (prefetch_arrival). */
+struct mpf_tc {
+	uint32_t pg, q;
+};
+
 /* A rare event (PFC release) in the 4-ary heap. */
 struct mheap_ent {
 	uint64_t t;
@@ -366,6 +388,8 @@ struct model {
 	uint64_t cbase;		       /* window start */
 	uint32_t cal_head[CAL_W];      /* per bucket: its first leaf */
 	uint32_t *cal_next;	       /* per leaf: next leaf in its bucket */
+	struct mpf *pf;		       /* per leaf + 1: what its event reads */
+	struct mpf_tc *pf_tc;	       /* per port and class (port * 8 + tc) */
 	uint64_t cal_bits[CAL_W / 64]; /* bit per non-empty bucket */
 	uint64_t cal_sum;	       /* bit per non-zero word of cal_bits (a
 					  bit may outlive its word's last one
@@ -414,8 +438,8 @@ struct model {
 	uint32_t nwin, win_used;
 	uint32_t nq;	      /* present queues (all ports) */
 	struct mqcold *qcold; /* per present queue, by qindex() */
-	/* bytes of the block that holds ports (at its start), cal_next,
-	 * far, arr_cnt, win, dwin and qcold (model.c alloc_arrays) */
+	/* bytes of the block that holds ports (at its start), cal_next, pf,
+	 * pf_tc, far, arr_cnt, win, dwin and qcold (model.c alloc_arrays) */
 	size_t arrays_bytes;
 	/* delay windows: qindex() * MODEL_NUM_WINDOWS + w */
 	struct mdelay_w *dwin;

@@ -196,21 +196,26 @@ static const uint64_t bit64[64] = {BIT16(0), BIT16(16), BIT16(32), BIT16(48)};
 static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 {
 	uint32_t b = (uint32_t)(t & CAL_MASK);
-	uint32_t *p = &m->cal_head[b];
-	uint32_t h = *p;
+	uint32_t h = m->cal_head[b];
 	/* its bit, and its word's: set already if the bucket holds a leaf,
 	 * set again without a test (under load a bucket is as often empty
 	 * as not, a branch no predictor learns) */
 	m->cal_bits[b >> 6] |= bit64[b & 63];
 	m->cal_sum |= bit64[b >> 6];
-	if (__builtin_expect(h < leaf, 0)) { /* (CAL_NONE: empty) */
-		/* mostly its head is a higher leaf: the new leaf goes first */
+	/* the link to change: the bucket's head, or (as likely under load)
+	 * the next of a lower head (CAL_NONE, an empty bucket or a list's
+	 * end, is above every leaf): a select, with masks (GCC makes a
+	 * branch of the plain ternary); only a second lower leaf walks on */
+	uint32_t lower = 0u - (uint32_t)(h < leaf);
+	uintptr_t k = (uintptr_t)0 - (uintptr_t)(h < leaf);
+	uint32_t *p = (uint32_t *)(((uintptr_t)&m->cal_next[h & lower] & k) |
+				   ((uintptr_t)&m->cal_head[b] & ~k));
+	if (__builtin_expect(*p < leaf, 0)) {
 		do
 			p = &m->cal_next[*p];
-		while (*p < leaf); /* CAL_NONE ends the list */
-		h = *p;
+		while (*p < leaf);
 	}
-	m->cal_next[leaf] = h;
+	m->cal_next[leaf] = *p;
 	*p = leaf;
 }
 
@@ -1322,9 +1327,6 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 		tx_done_any(m, port);
 		return;
 	}
-	/* the next packet, whose length start_tx_inl reads: on its way
-	 * before the branches below (a mispredicted one would delay it) */
-	__builtin_prefetch(cp->next);
 	struct mpkt *b = any ? mpkt_body(cp) : cp;
 	uint64_t now = m->now;
 	uint64_t inc = cp->inc;

@@ -2163,7 +2163,8 @@ static void tick(struct model *m)
  * port's line 0, its queue in service, lines 0-2, and the packet at the
  * queue's head, from struct mpf), an arrival the stream's next one
  * (prefetch_arrival: its PG and its egress queue, lines 0 and 1, from
- * struct mpf_tc) and the packet of the one after it, whose fields that
+ * struct mpf_tc, and its egress port's line 0, which says whether the
+ * port is idle) and the packet of the one after it, whose fields that
  * reads.  Both kinds' next events are run soon, whichever comes first,
  * so nothing decides which to prefetch: a test of which is next, as
  * likely one way as the other, would be a second branch that no
@@ -2193,6 +2194,7 @@ static inline __attribute__((always_inline)) void prefetch_arrival(const struct 
 		const char *q = base + m->pf_tc[p->out_port * MODEL_NUM_TC + p->tc].q;
 		__builtin_prefetch(q, 1);
 		__builtin_prefetch(q + MODEL_LINE, 1);
+		__builtin_prefetch(&m->ports[p->out_port], 1);
 	}
 	/* (a + 1 is at most past the marker: in the array, see
 	 * model_add_source) */

@@ -25,9 +25,26 @@ agent_model_bsflow_sim_LDADD = $(MODEL_TRAFFIC_LIBS)
 # make bench: simulated packets per second, memory per port and packet.
 BENCH_PROGS += agent/model/bench/bench_model
 EXTRA_PROGRAMS += agent/model/bench/bench_model
-agent_model_bench_bench_model_SOURCES = agent/model/bench/bench_model.c
+agent_model_bench_bench_model_SOURCES = agent/model/bench/bench_model.c \
+	agent/model/bench/bench_scenario.h
 agent_model_bench_bench_model_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
 agent_model_bench_bench_model_LDADD = $(MODEL_TRAFFIC_LIBS)
+
+# make bench-ab BASE=DIR: the speed of this build's switch model against
+# the one built in DIR (another checkout's build directory), both running
+# the benchmark's scenario in turns in one program (bench_ab.c).
+AB_ARGS =
+bench-ab: agent/model/libmodel.a
+	@if test -z "$(BASE)"; then \
+	  echo "make bench-ab: say which build to compare with: BASE=<its build directory>" >&2; \
+	  exit 2; \
+	fi
+	CC='$(CC)' CFLAGS='$(CFLAGS) $(AM_CFLAGS) -Wno-error' NM='$(NM)' OBJCOPY='$(OBJCOPY)' \
+	  LIBS='$(AM_LDFLAGS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm' \
+	  $(SHELL) $(srcdir)/agent/model/bench/bench-ab.sh '$(BASE)' '$(abs_top_builddir)' $(AB_ARGS)
+.PHONY: bench-ab
+EXTRA_DIST += agent/model/bench/bench-ab.sh agent/model/bench/bench_ab.c \
+	agent/model/bench/bench_ab_side.c
 
 # Unit tests (Check) and the bsflow-sim shell test.
 MODEL_TRAFFIC_TESTS = \

@@ -33,25 +33,7 @@
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
 #include "agent/model/traffic.h"
-
-static const char bench_scenario[] =
-    "model {\n"
-    "  seed = 7\n"
-    "  ports = 64\n"
-    "  speed = 100G\n"
-    "  buffer = 32M\n"
-    "  unicast_queues = 8\n"
-    "  traffic tc0 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
-    "                size = imix dscp = 0 flows = 2 }\n"
-    "  traffic tc1 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
-    "                size = imix dscp = 8 flows = 2 }\n"
-    "  traffic tc2 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
-    "                size = imix dscp = 16 flows = 2 }\n"
-    "  traffic tc3 { ports = {0-63} destination = uniform rate = 15% arrival = poisson\n"
-    "                size = imix dscp = 24 flows = 2 }\n"
-    "  traffic incast { ports = {1-8} destination = incast to = 0 rate = 100%\n"
-    "                arrival = onoff period = 1ms duty = 2% size = imix dscp = 0 flows = 2 }\n"
-    "}\n";
+#include "agent/model/bench/bench_scenario.h"
 
 /* Bytes allocated: from the heap arenas, in blocks malloc mmapped on
  * their own (big ones) and in the model's huge-page mappings (hugemem.h:

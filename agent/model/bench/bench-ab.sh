@@ -3,7 +3,10 @@
 # switch model, the other build's (BASE, side A) and this one's (side B,
 # its library's symbols renamed B_... with objcopy so that both link into
 # one program), and run it.  Each side is compiled against its own
-# build's headers (config.h, and the source tree its Makefile names).
+# build's headers (config.h, and the source tree its Makefile names), but
+# the side's code is this tree's: BASE must offer the same public model
+# API (model.h, scenario.h, traffic.h), as a build of any commit that
+# changed only the engine does.
 # Usage: bench-ab.sh BASE_BUILD_DIR THIS_BUILD_DIR [bench_ab arguments]
 # Environment: CC, CFLAGS, LIBS (the libraries libmodel.a needs), NM,
 # OBJCOPY.

@@ -206,9 +206,8 @@ static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 	 * the next of a lower head (CAL_NONE, an empty bucket or a list's
 	 * end, is above every leaf): a select, with masks (GCC makes a
 	 * branch of the plain ternary); only a second lower leaf walks on */
-	uint32_t lower = 0u - (uint32_t)(h < leaf);
 	uintptr_t k = (uintptr_t)0 - (uintptr_t)(h < leaf);
-	uint32_t *p = (uint32_t *)(((uintptr_t)&m->cal_next[h & lower] & k) |
+	uint32_t *p = (uint32_t *)(((uintptr_t)&m->cal_next[h & (uint32_t)k] & k) |
 				   ((uintptr_t)&m->cal_head[b] & ~k));
 	if (__builtin_expect(*p < leaf, 0)) {
 		do

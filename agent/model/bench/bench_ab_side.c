@@ -12,7 +12,6 @@
 
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
-#include "agent/model/traffic.h"
 
 #ifndef SIDE
 #error "bench_ab_side.c: compile with -DSIDE=A or -DSIDE=B"
@@ -30,36 +29,21 @@ void AB_FN(stop)(void);
 static struct model_scenario sc;
 static struct model *m;
 
-/* A new model of the scenario (config text) with its generators: 0, or
- * -1 with a message. */
+/* A new model of the scenario (config text) with its sources: 0, or -1
+ * with a message. */
 int AB_FN(start)(const char *scenario)
 {
-	struct model_err me;
 	char err[512];
 
 	if (model_scenario_parse_text(scenario, "bench", NULL, &sc, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bench_ab: side %s: %s\n", AB_STR(SIDE), err);
 		return -1;
 	}
-	m = model_new(&sc.cfg, &me);
+	m = model_scenario_build(&sc, err, sizeof(err));
 	if (m == NULL) {
-		fprintf(stderr, "bench_ab: side %s: %s\n", AB_STR(SIDE), me.msg);
+		fprintf(stderr, "bench_ab: side %s: %s\n", AB_STR(SIDE), err);
 		model_scenario_free(&sc);
 		return -1;
-	}
-	for (unsigned i = 0; i < sc.ngen; i++) {
-		struct model_source src;
-
-		if (model_gen_new(&sc.gen[i], &src, err, sizeof(err)) < 0) {
-			fprintf(stderr, "bench_ab: side %s: %s\n", AB_STR(SIDE), err);
-			AB_FN(stop)();
-			return -1;
-		}
-		if (model_add_source(m, &src) < 0) {
-			fprintf(stderr, "bench_ab: side %s: out of memory\n", AB_STR(SIDE));
-			AB_FN(stop)();
-			return -1;
-		}
 	}
 	return 0;
 }

@@ -1838,20 +1838,29 @@ static inline void arr_mark(struct model *m, struct arr_ent *e, uint64_t t, int 
 
 /* Sort the round's n packets (keys k = time - first time, at most top)
  * by key, stably (source order for equal times), into the stream: radix
- * sort, ARR_DIGIT bits a pass, for rounds the counting sort cannot span. */
+ * sort, for rounds the counting sort cannot span.  A pass of d bits costs
+ * about n + 2^d steps: d is about log2(n) (a round of a light load, sparse
+ * in time, has few packets), 4 to ARR_DIGIT, then evened out over the
+ * passes that the keys' bits need with it. */
 static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
 {
 	/* the keys go back and forth between arr_key and the stream */
 	struct arr_ent *a = m->arr_key, *b = m->arr;
 	uint32_t *cnt = m->arr_cnt;
-	const uint32_t nb = 1u << ARR_DIGIT;
-	for (unsigned sh = 0; sh < 64 && (top >> sh) != 0; sh += ARR_DIGIT) {
+	unsigned kbits = top != 0 ? 64u - (unsigned)__builtin_clzll(top) : 0;
+	unsigned d = n > 1 ? 32u - (unsigned)__builtin_clz(n - 1) : 1;
+	d = d < 4 ? 4 : d > ARR_DIGIT ? ARR_DIGIT : d;
+	unsigned passes = (kbits + d - 1) / d;
+	if (passes > 0)
+		d = (kbits + passes - 1) / passes;
+	const uint32_t nb = 1u << d;
+	for (unsigned i = 0, sh = 0; i < passes; i++, sh += d) {
 		memset(cnt, 0, nb * sizeof(*cnt));
 		for (uint32_t x = 0; x < n; x++)
 			cnt[(a[x].t >> sh) & (nb - 1)]++;
-		for (uint32_t d = 0, sum = 0; d < nb; d++) {
-			uint32_t c = cnt[d];
-			cnt[d] = sum;
+		for (uint32_t k = 0, sum = 0; k < nb; k++) {
+			uint32_t c = cnt[k];
+			cnt[k] = sum;
 			sum += c;
 		}
 		for (uint32_t x = 0; x < n; x++)
@@ -2110,47 +2119,86 @@ static void arr_discard(struct model *m)
  * is not a heap event (it runs every marker_tick_ns at light loads, where
  * a heap event's cost would count): run_loop runs it at its time, by its
  * insertion number among the heap's events at the same time, as a heap
- * event would be run.
+ * event would be run.  At light loads several ticks fall between two
+ * other events: they run as one (tick_run).
  */
-static void tick(struct model *m)
+
+/* Refresh the queues at n positions from pos (n <= tick_nq) at time now;
+ * the position after them. */
+static uint32_t tick_visit(struct model *m, uint32_t pos, uint32_t n, uint64_t now)
 {
-	uint64_t now = m->tick_t;
-	m->now = now;
-	uint32_t pos = m->tick_pos, k = m->tick_k;
-	if (k % MQ_SLOTS == 0) {
+	if (pos % MQ_SLOTS == 0 && n % MQ_SLOTS == 0) {
 		/* whole ports (pos is a port's first slot) */
 		struct mport *P = &m->ports[pos / MQ_SLOTS], *end = &m->ports[m->np];
-		for (k /= MQ_SLOTS; k > 0; k--) {
+		for (n /= MQ_SLOTS; n > 0; n--) {
 			for (uint32_t bits = P->nonempty; bits != 0; bits &= bits - 1u)
 				tick_refresh(&P->q[__builtin_ctz(bits)], now);
 			if (++P == end)
 				P = m->ports;
 		}
-		pos = (uint32_t)(P - m->ports) * MQ_SLOTS;
-	} else {
-		while (k > 0) {
-			uint32_t s0 = pos % MQ_SLOTS, n = MQ_SLOTS - s0;
-			if (n > k)
-				n = k;
-			struct mport *P = &m->ports[pos / MQ_SLOTS];
-			uint32_t bits = (uint32_t)P->nonempty & (((1u << n) - 1u) << s0);
-			for (; bits != 0; bits &= bits - 1u)
-				tick_refresh(&P->q[__builtin_ctz(bits)], now);
-			k -= n;
-			pos += n;
-			if (pos == m->tick_nq)
-				pos = 0;
-		}
+		return (uint32_t)(P - m->ports) * MQ_SLOTS;
 	}
-	m->tick_pos = pos;
+	while (n > 0) {
+		uint32_t s0 = pos % MQ_SLOTS, c = MQ_SLOTS - s0;
+		if (c > n)
+			c = n;
+		struct mport *P = &m->ports[pos / MQ_SLOTS];
+		uint32_t bits = (uint32_t)P->nonempty & (((1u << c) - 1u) << s0);
+		for (; bits != 0; bits &= bits - 1u)
+			tick_refresh(&P->q[__builtin_ctz(bits)], now);
+		n -= c;
+		pos += c;
+		if (pos == m->tick_nq)
+			pos = 0;
+	}
+	return pos;
+}
+
+/* Run the ticks from the next one (due: run_careful) that come before t
+ * (the next per-packet event: at the same time a tick goes after it), by
+ * lim and before the heap's root, at most max (>= 1) of them: as one,
+ * since nothing else happens between them.  A queue refreshed by several
+ * ends as if refreshed by the last only (the delay a refresh sets only
+ * grows with its time while the marker stays, and the max with it), so
+ * each position is visited once, by the last of the ticks that reach it.
+ * The number of ticks run. */
+static uint64_t tick_run(struct model *m, uint64_t t, uint64_t lim, uint64_t max)
+{
+	uint64_t T = m->cfg.marker_tick_ns, t0 = m->tick_t, J = 1;
 	if (copies_buffered(&m->st) > 0) {
-		m->tick_t = now + m->cfg.marker_tick_ns;
-		m->tick_seq = m->seq++;
+		/* (nothing is buffered or taken out between them: all rearm)
+		 * the last at or before end; the first is at or before the
+		 * heap's root, and the others' insertion numbers are after
+		 * any heap event's, so they go before its time only */
+		uint64_t end = t - 1 < lim ? t - 1 : lim;
+		if (m->nheap > 0 && m->heap[0].t - 1 < end)
+			end = m->heap[0].t - 1;
+		if (end > t0)
+			J = 1 + (end - t0) / T;
+		if (J > max)
+			J = max;
+	}
+	/* in offsets from tick_pos, tick j visits j * k .. (j + 1) * k - 1;
+	 * an offset below J * k - nq is visited again, nq later */
+	uint64_t k = m->tick_k, nq = m->tick_nq;
+	uint64_t again = J * k > nq ? J * k - nq : 0;
+	uint32_t pos = m->tick_pos;
+	for (uint64_t j = again / k; j < J; j++) {
+		uint64_t u = j * k > again ? j * k : again;
+		tick_visit(m, (uint32_t)((pos + u) % nq), (uint32_t)((j + 1) * k - u), t0 + j * T);
+	}
+	m->tick_pos = (uint32_t)((pos + J * k) % nq);
+	m->now = t0 + (J - 1) * T;
+	if (copies_buffered(&m->st) > 0) {
+		m->tick_t = m->now + T;
+		m->seq += J;
+		m->tick_seq = m->seq - 1;
 	} else {
 		m->tick_armed = 0;
 		m->tick_t = UINT64_MAX;
 	}
 	heap_root_moved(m, m->heap_t);
+	return J;
 }
 
 /*
@@ -2230,14 +2278,15 @@ enum { RUN_NEXT = 3, RUN_RARE = 4, RUN_PORT = 5, RUN_ARR = 6 };
 
 /* The careful path of run_loop (kept out of its registers): the next
  * per-packet event (a port's if is_port and there is one, at t) is not
- * before stop_t; out of events allowed if no_left.  It answers a RUN_*
- * to return, or RUN_NEXT (merged: look again), RUN_RARE (ran a rare
- * event, look again), RUN_PORT or RUN_ARR (run the port's event or the
+ * before stop_t; left events are still allowed (0: none).  It answers a
+ * RUN_* to return, or RUN_NEXT (merged: look again), RUN_RARE (ran rare
+ * events, run_rare of them, look again), RUN_PORT or RUN_ARR (run the port's event or the
  * arrival). */
 static __attribute__((noinline)) int run_careful(struct model *m, int is_port, uint64_t t,
-						 int no_left)
+						 uint64_t left)
 {
 	const struct arr_ent *a = m->arr_next;
+	int no_left = left == 0;
 	uint64_t t_lim = m->run_lim;
 	int port = m->pk_leaf != CAL_NONE;
 	int any = port || a->p->src != ARR_END;
@@ -2261,10 +2310,12 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
 			return RUN_AT_LIMIT;
 		if (no_left)
 			return RUN_MAX_EVENTS;
-		if (tk)
-			tick(m);
-		else
+		if (tk) {
+			m->run_rare = tick_run(m, any ? t : UINT64_MAX, t_lim, left);
+		} else {
 			dispatch_heap(m);
+			m->run_rare = 1;
+		}
 		return RUN_RARE;
 	}
 	if (!any)
@@ -2319,11 +2370,12 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 		 * first): before stop_t, the earlier of the two plus 1 (at
 		 * most UINT64_MAX, t when nothing is left) */
 		if (__builtin_expect(t >= m->stop_t, 0)) {
-			int r = run_careful(m, is_port, t, left == 0);
+			int r = run_careful(m, is_port, t, left);
 			if (r == RUN_NEXT)
 				continue;
 			if (r == RUN_RARE) {
-				if (--left == 0)
+				left -= m->run_rare; /* (at most left) */
+				if (left == 0)
 					m->stop_t = 0;
 				continue;
 			}

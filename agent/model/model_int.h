@@ -292,7 +292,8 @@ _Static_assert(offsetof(struct msrc, next) == 0 && offsetof(struct msrc, trusted
 #define ARR_MERGE 0xfffffffeu
 #define ARR_END	  0xffffffffu
 /* Buckets of the merge round's counting sort (1 ns each): rounds spanning
- * more go by radix sort of (time, packet) keys, ARR_DIGIT bits a pass. */
+ * more go by radix sort of (time, packet) keys, at most ARR_DIGIT bits a
+ * pass. */
 #define ARR_NB	  8192u
 #define ARR_DIGIT 11u
 
@@ -378,6 +379,7 @@ struct model {
 	uint64_t run_lim;  /* run_loop's time limit */
 	uint8_t run_idle;  /* run_loop stops when idle */
 	uint64_t run_max;  /* run_loop's max_events */
+	uint64_t run_rare; /* events run_careful ran (RUN_RARE) */
 	uint64_t stop_t;   /* min(heap_t, tick_t, run_lim) + 1, arr_stop (0: stop) */
 	uint64_t arr_stop; /* the stream's marker's time (UINT64_MAX: the end) */
 	uint64_t seq;

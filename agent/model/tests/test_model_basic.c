@@ -582,6 +582,75 @@ START_TEST(test_marker_tick_round_robin)
 }
 END_TEST
 
+/* f. The ticks that fall between two other events run as one (tick_run):
+ * the same as one at a time, which model_advance_bounded with at most one
+ * event a call forces.  Poisson streams of exponential sizes at 10G, two
+ * into port 3, ticks every 100 ns (about 30 between arrivals), with
+ * 5 positions a tick (not a divisor of the 80), 16 (whole ports) or all:
+ * at each read the marker delays, the non-tagged latencies and the count
+ * of engine events are equal. */
+static struct model *batch_model(uint32_t per_tick)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 4, G10), 0);
+	cfg.marker_tick_ns = 100;
+	cfg.marker_tick_queues = per_tick;
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	static const uint16_t in[3] = {0, 1, 2}, out[3] = {3, 3, 2};
+	for (unsigned i = 0; i < 3; i++) {
+		struct tsrc_spec sp = {0};
+		sp.in_port = in[i];
+		sp.out_port = out[i];
+		sp.gap_dist = TS_EXP;
+		sp.gap_ns = 3000;
+		sp.len_dist = TS_EXP;
+		sp.len = 800;
+		sp.count = 400;
+		sp.seed = 11 + i;
+		tadd(m, &sp);
+	}
+	return m;
+}
+
+static void tick_batch_case(uint32_t per_tick)
+{
+	struct model *a = batch_model(per_tick), *b = batch_model(per_tick);
+	for (uint64_t t = 20000; t <= 1400000; t += 20000) {
+		model_advance_to(a, t);
+		while (model_advance_bounded(b, t, 1) == 1)
+			;
+		for (unsigned port = 0; port < 4; port++) {
+			struct model_delay da, db;
+			ck_assert_int_eq(model_read_delay(a, 0, port, 0, 0, &da), 0);
+			ck_assert_int_eq(model_read_delay(b, 0, port, 0, 0, &db), 0);
+			ck_assert_uint_eq(da.mk_delay_ns, db.mk_delay_ns);
+			ck_assert_uint_eq(da.mk_max_ns, db.mk_max_ns);
+			ck_assert_uint_eq(da.nt_latest_ns, db.nt_latest_ns);
+			ck_assert_uint_eq(da.n, db.n);
+		}
+		struct model_stats sa, sb;
+		model_get_stats(a, &sa);
+		model_get_stats(b, &sb);
+		ck_assert_uint_eq(sa.n_events_processed, sb.n_events_processed);
+	}
+	struct model_stats st;
+	model_get_stats(a, &st);
+	ck_assert_uint_eq(st.arrived, 1200);
+	/* mostly ticks: over twice the arrivals and departures */
+	ck_assert_uint_gt(st.n_events_processed, 3 * 2 * st.arrived);
+	model_free(a);
+	model_free(b);
+}
+
+START_TEST(test_marker_tick_batched)
+{
+	tick_batch_case(5);
+	tick_batch_case(16);
+	tick_batch_case(0);
+}
+END_TEST
+
 /* i. Same seed: the same events, byte for byte; another model seed:
  * other packets marked for sampling; another traffic seed: other packets. */
 static uint64_t run_hash(uint64_t seed, uint64_t tseed, uint64_t *nsamples)
@@ -873,6 +942,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_marker_fig7);
 	tcase_add_test(tc, test_marker_engine);
 	tcase_add_test(tc, test_marker_tick_round_robin);
+	tcase_add_test(tc, test_marker_tick_batched);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_event_order);
 	tcase_add_test(tc, test_sparse_events);

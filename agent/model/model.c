@@ -2178,16 +2178,24 @@ static uint64_t tick_run(struct model *m, uint64_t t, uint64_t lim, uint64_t max
 		if (J > max)
 			J = max;
 	}
-	/* in offsets from tick_pos, tick j visits j * k .. (j + 1) * k - 1;
-	 * an offset below J * k - nq is visited again, nq later */
-	uint64_t k = m->tick_k, nq = m->tick_nq;
-	uint64_t again = J * k > nq ? J * k - nq : 0;
-	uint32_t pos = m->tick_pos;
-	for (uint64_t j = again / k; j < J; j++) {
-		uint64_t u = j * k > again ? j * k : again;
-		tick_visit(m, (uint32_t)((pos + u) % nq), (uint32_t)((j + 1) * k - u), t0 + j * T);
+	/* in offsets from tick_pos, tick j visits j * k .. (j + 1) * k - 1
+	 * (k <= nq); an offset below J * k - nq is visited again, nq later:
+	 * the ticks from j on visit the rest, from position pos on */
+	uint32_t k = m->tick_k, nq = m->tick_nq, pos;
+	uint64_t j = 0;
+	if (J * k > nq) {
+		uint64_t again = J * k - nq;
+		j = again / k;
+		uint32_t skip = (uint32_t)(again - j * k); /* of tick j's */
+		pos = (uint32_t)((m->tick_pos + again) % nq);
+		pos = tick_visit(m, pos, k - skip, t0 + j * T);
+		j++;
+	} else {
+		pos = m->tick_pos;
 	}
-	m->tick_pos = (uint32_t)((pos + J * k) % nq);
+	for (; j < J; j++)
+		pos = tick_visit(m, pos, k, t0 + j * T);
+	m->tick_pos = pos;
 	m->now = t0 + (J - 1) * T;
 	if (copies_buffered(&m->st) > 0) {
 		m->tick_t = m->now + T;

@@ -2179,22 +2179,28 @@ static uint64_t tick_run(struct model *m, uint64_t t, uint64_t lim, uint64_t max
 			J = max;
 	}
 	/* in offsets from tick_pos, tick j visits j * k .. (j + 1) * k - 1
-	 * (k <= nq); an offset below J * k - nq is visited again, nq later:
-	 * the ticks from j on visit the rest, from position pos on */
-	uint32_t k = m->tick_k, nq = m->tick_nq, pos;
-	uint64_t j = 0;
-	if (J * k > nq) {
-		uint64_t again = J * k - nq;
-		j = again / k;
-		uint32_t skip = (uint32_t)(again - j * k); /* of tick j's */
-		pos = (uint32_t)((m->tick_pos + again) % nq);
-		pos = tick_visit(m, pos, k - skip, t0 + j * T);
-		j++;
+	 * (k <= nq); an offset below J * k - nq is visited again, nq later */
+	uint32_t k = m->tick_k, nq = m->tick_nq, pos = m->tick_pos;
+	if (J * k >= nq) {
+		/* each position once at least: the queues holding packets, each
+		 * at its last visit, offset u in J * k - nq .. J * k - 1, the
+		 * one congruent to its own offset modulo nq (by tick u / k) */
+		uint64_t base = J * k - nq;
+		uint32_t bm = (uint32_t)(base % nq);
+		for (uint32_t p = 0; p < m->np; p++) {
+			struct mport *P = &m->ports[p];
+			for (uint32_t bits = P->nonempty; bits != 0; bits &= bits - 1u) {
+				uint32_t sl = (uint32_t)__builtin_ctz(bits), x = p * MQ_SLOTS + sl;
+				uint32_t off = x >= pos ? x - pos : x + nq - pos;
+				uint32_t d = off >= bm ? off - bm : off + nq - bm;
+				tick_refresh(&P->q[sl], t0 + (base + d) / k * T);
+			}
+		}
+		pos = pos + bm < nq ? pos + bm : pos + bm - nq;
 	} else {
-		pos = m->tick_pos;
+		for (uint64_t j = 0; j < J; j++)
+			pos = tick_visit(m, pos, k, t0 + j * T);
 	}
-	for (; j < J; j++)
-		pos = tick_visit(m, pos, k, t0 + j * T);
 	m->tick_pos = pos;
 	m->now = t0 + (J - 1) * T;
 	if (copies_buffered(&m->st) > 0) {

@@ -695,22 +695,23 @@ const uint8_t *model_gen_header(void *state, const struct model_pkt *p)
 {
 	struct gen *g = state;
 	uint32_t fid = p->flow_id - g->flow_base, flow = fid % g->nflows, dslot = fid / g->nflows;
-	uint32_t lo = 0, hi = g->hc.nsizes - 1, dest;
+	uint32_t n = g->hc.nsizes, lo, dest;
+	const uint16_t *d = g->dsz;
 	int mc = p->mc_group != 0, ttl1 = g->hc.nvariants > 1 && p->fwd_drop == 257;
 
 	if (p->hdr)
 		return p->hdr;
-	/* the size's index among the distinct sizes (ascending) */
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
+	/* the size's index among the distinct sizes (ascending): the last
+	 * not above it, by halving with selects (the steps depend on n
+	 * alone: no branch on the sizes, which no predictor learns) */
+	while (n > 1) {
+		uint32_t half = n / 2;
 
-		if (g->dsz[mid] < p->len)
-			lo = mid + 1;
-		else
-			hi = mid;
+		d = d[half] <= p->len ? d + half : d;
+		n -= half;
 	}
-	if (g->dsz[lo] != p->len ||
-	    (mc ? p->mc_group != dslot + 1u - g->c.nports : dslot >= g->c.nports))
+	lo = (uint32_t)(d - g->dsz);
+	if (*d != p->len || (mc ? p->mc_group != dslot + 1u - g->c.nports : dslot >= g->c.nports))
 		return NULL; /* not a packet of this generator */
 	dest = mc ? p->mc_group : dslot;
 	return gen_header(g, flow, dest, mc, ttl1, p->len, lo * g->hc.nvariants);

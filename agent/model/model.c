@@ -2181,19 +2181,20 @@ static uint64_t tick_run(struct model *m, uint64_t t, uint64_t lim, uint64_t max
 	/* in offsets from tick_pos, tick j visits j * k .. (j + 1) * k - 1
 	 * (k <= nq); an offset below J * k - nq is visited again, nq later */
 	uint32_t k = m->tick_k, nq = m->tick_nq, pos = m->tick_pos;
-	if (J * k >= nq) {
+	if (J >= (nq + k - 1) / k) {
 		/* each position once at least: the queues holding packets, each
-		 * at its last visit, offset u in J * k - nq .. J * k - 1, the
-		 * one congruent to its own offset modulo nq (by tick u / k) */
-		uint64_t base = J * k - nq;
-		uint32_t bm = (uint32_t)(base % nq);
+		 * at its last visit, offset J * k - nq + d for d in 0 .. nq - 1,
+		 * the one congruent to its own offset modulo nq, by tick
+		 * (J * k - (nq - d)) / k = J - ceil((nq - d) / k) (J * k may
+		 * not fit: J is as large as the time to the limit allows) */
+		uint32_t bm = (uint32_t)((J % nq) * k % nq); /* (J * k - nq) mod nq */
 		for (uint32_t p = 0; p < m->np; p++) {
 			struct mport *P = &m->ports[p];
 			for (uint32_t bits = P->nonempty; bits != 0; bits &= bits - 1u) {
 				uint32_t sl = (uint32_t)__builtin_ctz(bits), x = p * MQ_SLOTS + sl;
 				uint32_t off = x >= pos ? x - pos : x + nq - pos;
 				uint32_t d = off >= bm ? off - bm : off + nq - bm;
-				tick_refresh(&P->q[sl], t0 + (base + d) / k * T);
+				tick_refresh(&P->q[sl], t0 + (J - (nq - d + k - 1) / k) * T);
 			}
 		}
 		pos = pos + bm < nq ? pos + bm : pos + bm - nq;
@@ -2294,8 +2295,8 @@ enum { RUN_NEXT = 3, RUN_RARE = 4, RUN_PORT = 5, RUN_ARR = 6 };
  * per-packet event (a port's if is_port and there is one, at t) is not
  * before stop_t; left events are still allowed (0: none).  It answers a
  * RUN_* to return, or RUN_NEXT (merged: look again), RUN_RARE (ran rare
- * events, run_rare of them, look again), RUN_PORT or RUN_ARR (run the port's event or the
- * arrival). */
+ * events, run_rare of them, look again), RUN_PORT or RUN_ARR (run the
+ * port's event or the arrival). */
 static __attribute__((noinline)) int run_careful(struct model *m, int is_port, uint64_t t,
 						 uint64_t left)
 {

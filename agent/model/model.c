@@ -2165,9 +2165,11 @@ static uint32_t tick_visit(struct model *m, uint32_t pos, uint32_t n, uint64_t n
 static uint64_t tick_run(struct model *m, uint64_t t, uint64_t lim, uint64_t max)
 {
 	uint64_t T = m->cfg.marker_tick_ns, t0 = m->tick_t, J = 1;
-	if (copies_buffered(&m->st) > 0) {
-		/* (nothing is buffered or taken out between them: all rearm)
-		 * the last at or before end; the first is at or before the
+	/* nothing is buffered or taken out between them: all rearm, or
+	 * the first stops the tick */
+	int rearm = copies_buffered(&m->st) > 0;
+	if (rearm) {
+		/* the last at or before end; the first is at or before the
 		 * heap's root, and the others' insertion numbers are after
 		 * any heap event's, so they go before its time only */
 		uint64_t end = t - 1 < lim ? t - 1 : lim;
@@ -2204,7 +2206,7 @@ static uint64_t tick_run(struct model *m, uint64_t t, uint64_t lim, uint64_t max
 	}
 	m->tick_pos = pos;
 	m->now = t0 + (J - 1) * T;
-	if (copies_buffered(&m->st) > 0) {
+	if (rearm) {
 		m->tick_t = m->now + T;
 		m->seq += J;
 		m->tick_seq = m->seq - 1;

@@ -23,6 +23,7 @@ agent_libbsfagent_a_SOURCES = \
 	agent/plugin.c agent/plugin.h \
 	agent/conf.c agent/conf.h \
 	agent/export.c agent/export.h \
+	agent/resolve.c agent/resolve.h \
 	agent/poller.c agent/poller.h \
 	agent/counters.c agent/counters.h \
 	agent/evsample.c agent/evsample.h \

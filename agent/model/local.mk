@@ -68,3 +68,8 @@ agent_model_tests_test_golden_SOURCES = agent/model/tests/test_golden.c
 agent_model_tests_test_golden_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
 agent_model_tests_test_golden_LDADD = agent/model/libmodel.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+check_PROGRAMS += agent/model/tests/test_refsim
+TESTS += agent/model/tests/test_refsim
+agent_model_tests_test_refsim_SOURCES = agent/model/tests/test_refsim.c \
+	agent/model/tests/refsim.c agent/model/tests/refsim.h
+agent_model_tests_test_refsim_LDADD = agent/model/libmodel.a -lm

@@ -73,3 +73,8 @@ TESTS += agent/model/tests/test_refsim
 agent_model_tests_test_refsim_SOURCES = agent/model/tests/test_refsim.c \
 	agent/model/tests/refsim.c agent/model/tests/refsim.h
 agent_model_tests_test_refsim_LDADD = agent/model/libmodel.a -lm
+check_PROGRAMS += agent/model/tests/test_marker_ref
+TESTS += agent/model/tests/test_marker_ref
+agent_model_tests_test_marker_ref_SOURCES = agent/model/tests/test_marker_ref.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
+agent_model_tests_test_marker_ref_LDADD = agent/model/libmodel.a -lm

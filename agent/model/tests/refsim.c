@@ -5,11 +5,13 @@
  * prefetching) is held against by test_refsim.
  *
  * How it runs: every arrival is pushed into one binary heap at the start;
- * a transmission pushes its end.  The heap pops by (time, kind, port,
- * sequence): at the same ns departures (kind 0) run before arrivals (kind
- * 1), arrivals by ingress port, then in the order of their port's list
- * (model.h: "departures first, then arrivals (lower port/source index
- * first)"; the test adds one source per ingress port, in port order).
+ * a transmission pushes its end, PFC its senders' releases.  The heap pops
+ * by (time, kind, port, sequence): at the same ns departures (kind 0) run
+ * before arrivals (kind 1), arrivals by ingress port, then in the order of
+ * their port's list, and PFC releases (kind 2) last, in the order they
+ * were scheduled (model.h: "departures first, then arrivals (lower
+ * port/source index first), then PFC releases"; the test adds one source
+ * per ingress port, in port order).
  * Occupancy is counted per object (queue, PG, device); a pool's shared
  * use is recounted from its objects whenever it is needed, as the sum of
  * max(0, cells - min) over the PGs (queues) drawing from it.
@@ -44,16 +46,24 @@
  *    (8e15 / speed, rounded), kept to the femtosecond on a port sending
  *    back to back, the departure on the whole ns below; a port that goes
  *    idle forgets the fraction;
+ *  - PFC of lossless PGs: a packet its PG does not take (but the device
+ *    does) goes into the PG's headroom if it fits there; XOFF when a
+ *    charge takes the PG's shared use to xoff_cells (or, xoff_cells 0,
+ *    puts anything in its headroom); the sender stops pfc_delay_ns later:
+ *    packets it offers from then on are held, in order, behind any held
+ *    before; XON when a release leaves the headroom empty and the shared
+ *    use at most xon_cells; the sender restarts pfc_delay_ns later (not
+ *    before it stopped), releasing its held packets one serialization
+ *    time of the next (on its own line, whole ns up) apart; a held packet
+ *    arrives (t_arr) when released;
  *  - trace records (struct model_trace) with the depth met at enqueue or
  *    at the drop and the seed 004 non-tagged latency: a queue flags the
  *    first copy admitted while it has no flagged copy; the flagged copy's
  *    departure measures departure - its enqueue time.
  *
- * Not covered: PFC (lossless PGs, headroom, XOFF/XON, held packets,
- * model_set_egress_pause), sampling (its draws share the WRED generator:
- * the test keeps it off), the CPU port as a destination, events and
- * telemetry reads (peaks, delays, counters: test_golden holds those),
- * packets the engine refuses as invalid.
+ * Not covered: downstream PFC (model_set_egress_pause), sampling (its draws share the WRED
+ * generator: the test keeps it off), the CPU port as a destination, events and telemetry reads
+ * (peaks, delays, counters: test_golden holds those), packets the engine refuses as invalid.
  */
 #include "config.h"
 
@@ -72,7 +82,23 @@ struct body {
 	uint32_t cells;
 	unsigned pg;
 	int mc;
+	int hdrm;      /* charged to its PG's headroom */
 	unsigned refs; /* copies in queues */
+};
+
+/* A packet held at its paused sender (PFC), in a PG's FIFO. */
+struct held {
+	const struct refsim_pkt *p;
+	struct held *next;
+};
+
+/* A PG's PFC state (lossless PGs only). */
+struct pgstate {
+	uint32_t hdrm_cells;
+	int xoff;			 /* XOFF sent, no XON since */
+	uint64_t pause_start, pause_end; /* the sender stops in [start, end) */
+	struct held *hold, *hold_tail;
+	int rel_armed; /* a release event is pending */
 };
 
 struct copy {
@@ -97,6 +123,7 @@ struct port {
 	uint64_t fs_per_byte;
 	struct queue q[NSLOTS];
 	uint32_t pg_cells[MODEL_NUM_PG];
+	struct pgstate pfc[MODEL_NUM_PG];
 	int busy;
 	unsigned slot; /* in transmission */
 	uint64_t frac; /* fs beyond the last departure's ns */
@@ -106,9 +133,11 @@ struct port {
 
 struct ev {
 	uint64_t t;
-	unsigned kind; /* 0 departure, 1 arrival */
-	unsigned port;
-	size_t seq; /* arrival: index in its port's list */
+	unsigned kind; /* 0 departure, 1 arrival, 2 PFC release */
+	unsigned port; /* departure, arrival: the port; release: 0 */
+	size_t seq;    /* arrival: index in its port's list; release: the
+			  insertion number */
+	unsigned pg;   /* release: port * MODEL_NUM_PG + PG */
 };
 
 struct sim {
@@ -119,6 +148,7 @@ struct sim {
 	struct model_rng rng;
 	struct ev *heap;
 	size_t nheap, capheap;
+	size_t nins; /* releases scheduled so far */
 	model_trace_fn fn;
 	void *arg;
 };
@@ -264,6 +294,68 @@ static void report(struct sim *s, const struct body *b, int departed, unsigned c
 	s->fn(s->arg, &tr);
 }
 
+/* ---------------------------------------------------------------- PFC */
+
+static int schedule_release(struct sim *s, uint64_t t, unsigned idx)
+{
+	struct ev e = {t, 2, 0, s->nins++, idx};
+	return push(s, e);
+}
+
+/* Packet b is admitted: charge its PG (or its headroom) and the device;
+ * a lossless PG without XOFF out sends XOFF if its shared use reached
+ * xoff_cells (or, with xoff_cells 0, if its headroom holds anything): its
+ * sender stops pfc_delay_ns later, until an XON. */
+static void charge(struct sim *s, struct body *b)
+{
+	struct port *P = &s->ports[b->p->in_port];
+	const struct model_pg_config *gc = &P->c->pg[b->pg];
+	struct pgstate *st = &P->pfc[b->pg];
+	if (b->hdrm)
+		st->hdrm_cells += b->cells;
+	else
+		P->pg_cells[b->pg] += b->cells;
+	s->dev_cells += b->cells;
+	if (!gc->lossless || st->xoff)
+		return;
+	uint32_t shared = shared_of(P->pg_cells[b->pg], gc->min_cells);
+	if ((gc->xoff_cells > 0 && shared >= gc->xoff_cells) ||
+	    (gc->xoff_cells == 0 && st->hdrm_cells > 0)) {
+		st->xoff = 1;
+		st->pause_start = s->now + P->c->pfc_delay_ns;
+		st->pause_end = UINT64_MAX;
+	}
+}
+
+/* The last copy of b departed: give back its ingress charge; a PG with
+ * XOFF out whose headroom is empty and whose shared use is at most
+ * xon_cells sends XON: its sender restarts pfc_delay_ns later (not
+ * before it stopped), with its held packets.  0 or -1 (memory). */
+static int release(struct sim *s, struct body *b)
+{
+	unsigned port = b->p->in_port, pg = b->pg;
+	struct port *P = &s->ports[port];
+	struct pgstate *st = &P->pfc[pg];
+	if (b->hdrm)
+		st->hdrm_cells -= b->cells;
+	else
+		P->pg_cells[pg] -= b->cells;
+	s->dev_cells -= b->cells;
+	free(b);
+	if (!st->xoff || st->hdrm_cells != 0 ||
+	    shared_of(P->pg_cells[pg], P->c->pg[pg].min_cells) > P->c->pg[pg].xon_cells)
+		return 0;
+	st->xoff = 0;
+	st->pause_end = s->now + P->c->pfc_delay_ns;
+	if (st->pause_end < st->pause_start)
+		st->pause_end = st->pause_start;
+	if (st->hold != NULL && !st->rel_armed) {
+		st->rel_armed = 1;
+		return schedule_release(s, st->pause_end, port * MODEL_NUM_PG + pg);
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------- egress */
 
 static int q_nonempty(const struct queue *q)
@@ -337,7 +429,7 @@ static int start_tx(struct sim *s, unsigned port, int back_to_back)
 	P->busy = 1;
 	P->slot = (unsigned)k;
 	P->frac = fs % FS_NS;
-	struct ev e = {s->now + fs / FS_NS, 0, port, 0};
+	struct ev e = {s->now + fs / FS_NS, 0, port, 0, 0};
 	return push(s, e);
 }
 
@@ -384,7 +476,7 @@ static int enqueue(struct sim *s, struct body *b, unsigned port, unsigned k)
 	return 1;
 }
 
-static void depart(struct sim *s, unsigned port)
+static int depart(struct sim *s, unsigned port)
 {
 	struct port *P = &s->ports[port];
 	unsigned k = P->slot;
@@ -401,11 +493,9 @@ static void depart(struct sim *s, unsigned port)
 		q->nt_id = 0;
 	}
 	report(s, b, 1, 0, k & 7, k >= 8, port, cp.depth_enq, nt);
-	if (--b->refs == 0) {
-		s->ports[b->p->in_port].pg_cells[b->pg] -= b->cells;
-		s->dev_cells -= b->cells;
-		free(b);
-	}
+	if (--b->refs == 0)
+		return release(s, b);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- arrival */
@@ -430,9 +520,14 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 		return 0;
 	}
 	const struct model_pg_config *g = &P->c->pg[b->pg];
-	int ok = (uint64_t)s->dev_cells + b->cells <= cfg->total_cells &&
-		 fits(P->pg_cells[b->pg], b->cells, g->min_cells, &g->shared,
-		      cfg->ing_pool_cells[g->pool], ing_pool_use(s, g->pool));
+	int dev_ok = (uint64_t)s->dev_cells + b->cells <= cfg->total_cells;
+	int ok = dev_ok && fits(P->pg_cells[b->pg], b->cells, g->min_cells, &g->shared,
+				cfg->ing_pool_cells[g->pool], ing_pool_use(s, g->pool));
+	if (!ok && dev_ok && g->lossless &&
+	    P->pfc[b->pg].hdrm_cells + b->cells <= g->headroom_cells) {
+		b->hdrm = 1; /* into the headroom */
+		ok = 1;
+	}
 	if (!ok) {
 		if (b->mc) {
 			report(s, b, 0, MODEL_DROP_ING_LIMIT, MODEL_QUEUE_NONE, 1, MODEL_PORT_NONE,
@@ -462,8 +557,7 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 			if (r == 0)
 				continue;
 			if (!charged) {
-				P->pg_cells[b->pg] += b->cells;
-				s->dev_cells += b->cells;
+				charge(s, b);
 				charged = 1;
 			}
 			if (!s->ports[e].busy && start_tx(s, e, 0) < 0)
@@ -474,8 +568,7 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 		if (r < 0)
 			return -1;
 		if (r == 1) {
-			P->pg_cells[b->pg] += b->cells;
-			s->dev_cells += b->cells;
+			charge(s, b);
 			charged = 1;
 			if (!s->ports[p->out_port].busy && start_tx(s, p->out_port, 0) < 0)
 				return -1;
@@ -484,6 +577,63 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 	if (!charged)
 		free(b);
 	return 0;
+}
+
+/* Its sender offers packet p now: held while its PG's sender is paused
+ * (or holds earlier packets), else it arrives.  0 or -1 (memory). */
+static int offer(struct sim *s, const struct refsim_pkt *p)
+{
+	struct port *P = &s->ports[p->in_port];
+	unsigned pg = P->c->tc_to_pg[p->tc];
+	struct pgstate *st = &P->pfc[pg];
+	if (st->hold == NULL && !(s->now >= st->pause_start && s->now < st->pause_end))
+		return arrive(s, p);
+	struct held *h = calloc(1, sizeof(*h));
+	if (h == NULL)
+		return -1;
+	h->p = p;
+	if (st->hold_tail != NULL)
+		st->hold_tail->next = h;
+	else
+		st->hold = h;
+	st->hold_tail = h;
+	if (!st->rel_armed && st->pause_end != UINT64_MAX && s->now >= st->pause_start) {
+		/* XON already sent: the sender restarts at pause_end */
+		st->rel_armed = 1;
+		return schedule_release(s, st->pause_end > s->now ? st->pause_end : s->now,
+					p->in_port * MODEL_NUM_PG + pg);
+	}
+	return 0;
+}
+
+/* The release event of PG idx (port * 8 + PG): while the pause lasts,
+ * wait for its end (or the XON); else the first held packet arrives, and
+ * the next follows one serialization time (on the sender's line, whole
+ * ns up) later.  0 or -1 (memory). */
+static int release_held(struct sim *s, unsigned idx)
+{
+	struct port *P = &s->ports[idx / MODEL_NUM_PG];
+	struct pgstate *st = &P->pfc[idx % MODEL_NUM_PG];
+	st->rel_armed = 0;
+	if (st->hold == NULL)
+		return 0;
+	if (s->now >= st->pause_start && s->now < st->pause_end) {
+		if (st->pause_end == UINT64_MAX)
+			return 0; /* the XON schedules it */
+		st->rel_armed = 1;
+		return schedule_release(s, st->pause_end, idx);
+	}
+	struct held *h = st->hold;
+	st->hold = h->next;
+	if (st->hold == NULL)
+		st->hold_tail = NULL;
+	int rc = arrive(s, h->p);
+	free(h);
+	if (rc < 0 || st->hold == NULL)
+		return rc;
+	uint64_t fs = (uint64_t)(st->hold->p->len + P->c->overhead_bytes) * P->fs_per_byte;
+	st->rel_armed = 1;
+	return schedule_release(s, s->now + (fs + FS_NS - 1) / FS_NS, idx);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -507,6 +657,8 @@ int refsim_run(const struct model_config *cfg, const struct refsim_pkt *const *p
 		const struct model_port_config *c = &cfg->ports[p];
 		P->c = c;
 		P->fs_per_byte = (uint64_t)(8.0e15 / (double)c->speed_bps + 0.5);
+		for (unsigned g = 0; g < MODEL_NUM_PG; g++)
+			P->pfc[g].pause_start = UINT64_MAX;
 		for (unsigned k = 0; k < c->n_ucq; k++)
 			P->q[k].c = &c->ucq[k];
 		for (unsigned k = 0; k < c->n_mcq; k++)
@@ -515,7 +667,7 @@ int refsim_run(const struct model_config *cfg, const struct refsim_pkt *const *p
 			if (P->q[k].c != NULL && P->q[k].c->sched == MODEL_SCHED_DWRR)
 				P->dw[P->ndw++] = k;
 		for (size_t i = 0; i < npk[p]; i++) {
-			struct ev e = {pk[p][i].t_ns, 1, p, i};
+			struct ev e = {pk[p][i].t_ns, 1, p, i, 0};
 			if (push(&s, e) < 0)
 				goto out;
 		}
@@ -524,18 +676,26 @@ int refsim_run(const struct model_config *cfg, const struct refsim_pkt *const *p
 		struct ev e = pop(&s);
 		s.now = e.t;
 		if (e.kind == 0) {
-			depart(&s, e.port);
-			if (start_tx(&s, e.port, 1) < 0)
+			if (depart(&s, e.port) < 0 || start_tx(&s, e.port, 1) < 0)
 				goto out;
-		} else if (arrive(&s, &pk[e.port][e.seq]) < 0) {
+		} else if (e.kind == 1) {
+			if (offer(&s, &pk[e.port][e.seq]) < 0)
+				goto out;
+		} else if (release_held(&s, e.pg) < 0) {
 			goto out;
 		}
 	}
 	rc = 0;
 out:
-	for (unsigned p = 0; p < cfg->nports; p++)
+	for (unsigned p = 0; p < cfg->nports; p++) {
 		for (unsigned k = 0; k < NSLOTS; k++)
 			free(s.ports[p].q[k].v);
+		for (unsigned g = 0; g < MODEL_NUM_PG; g++)
+			for (struct held *h = s.ports[p].pfc[g].hold, *n; h != NULL; h = n) {
+				n = h->next;
+				free(h);
+			}
+	}
 	free(s.ports);
 	free(s.heap);
 	return rc;

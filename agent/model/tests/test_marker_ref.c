@@ -24,7 +24,7 @@
  * give different delays (printed, not a failure; see the report of
  * issue 17).
  *
- * TEST_MARKER_N configurations (default 300) from TEST_MARKER_SEED
+ * TEST_MARKER_N configurations (default 1000) from TEST_MARKER_SEED
  * (default 1); a failure prints the seed.  TEST_MARKER_TRACE=PORT:QUEUE
  * prints that queue's events as they are fed.
  */
@@ -208,6 +208,7 @@ static int run_one(uint64_t seed, uint64_t *reads, uint64_t *bdiff, uint64_t *ev
 	/* streams: each toward a random port and class at a random share of
 	 * its rate, some in bursts of equal times (TS_CONST gaps) */
 	unsigned ns = 2 + u(&rs, 6);
+	double span = 0; /* the longest stream's time */
 	for (unsigned i = 0; i < ns; i++) {
 		struct tsrc_spec sp;
 		memset(&sp, 0, sizeof(sp));
@@ -223,9 +224,12 @@ static int run_one(uint64_t seed, uint64_t *reads, uint64_t *bdiff, uint64_t *ev
 		sp.count = 100 + u(&rs, 800);
 		sp.seed = rnd_next(&rs);
 		sp.flow_id = i;
+		if (sp.gap_ns * (double)sp.count > span)
+			span = sp.gap_ns * (double)sp.count;
 		tadd(m, &sp);
 	}
-	uint64_t step = 500 + u(&rs, 5000);
+	/* about 400 reads over the traffic's time, at an odd step */
+	uint64_t step = (uint64_t)(span / 400) + 100 + u(&rs, 1000);
 	for (uint64_t t = step; rc == 0; t += step) {
 		int more = model_advance_to(m, t) == 0 && !model_idle(m);
 		size_t n;
@@ -295,7 +299,7 @@ int main(void)
 {
 	const char *es = getenv("TEST_MARKER_SEED"), *en = getenv("TEST_MARKER_N");
 	uint64_t seed = es && *es ? strtoull(es, NULL, 0) : 1;
-	unsigned n = en && *en ? (unsigned)strtoul(en, NULL, 0) : 300;
+	unsigned n = en && *en ? (unsigned)strtoul(en, NULL, 0) : 1000;
 	uint64_t reads = 0, bdiff = 0, events = 0;
 	unsigned bad = 0;
 	const char *tr = getenv("TEST_MARKER_TRACE");

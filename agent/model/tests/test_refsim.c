@@ -4,7 +4,8 @@
  * overheads, cell sizes, buffer and pool sizes, one or two ingress and
  * egress pools, PG and queue minimums, static limits and dynamic alphas,
  * queue packet limits, WRED, strict priority, DWRR and mixes of both with
- * random weights and quanta, multicast groups, forwarding drops; and
+ * random weights and quanta, multicast groups, forwarding drops, lossless
+ * PGs with headroom and PFC (a third of the switches); and
  * random packet lists per ingress port (bursts with equal arrival times,
  * jumbo frames, hotspots), fed identically to both (the engine through one
  * source per ingress port, in port order, replaying the list).  Both must

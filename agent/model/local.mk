@@ -64,3 +64,28 @@ TESTS += agent/model/tests/test_backend_model_qev
 agent_model_tests_test_backend_model_qev_SOURCES = agent/model/tests/test_backend_model_qev.c
 agent_model_tests_test_backend_model_qev_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_model_tests_test_backend_model_qev_LDADD = $(BSF_AGENT_TEST_LIBS)
+
+# The safety net (agent/model/tests/README): golden digests of fixed
+# scenarios (make bless rewrites golden/digests.txt), the reference
+# simulator run beside the engine, the marker tracker against the engine.
+GOLDEN_FILES = agent/model/tests/golden/digests.txt \
+	agent/model/tests/golden/wred.conf agent/model/tests/golden/mcast.conf \
+	agent/model/tests/golden/dwrr.conf agent/model/tests/golden/pfc_hdrm.conf \
+	agent/model/tests/golden/markers.conf agent/model/tests/golden/qevents.conf
+EXTRA_DIST += $(GOLDEN_FILES) agent/model/tests/README
+check_PROGRAMS += agent/model/tests/test_golden
+TESTS += agent/model/tests/test_golden
+agent_model_tests_test_golden_SOURCES = agent/model/tests/test_golden.c
+agent_model_tests_test_golden_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS) \
+	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
+agent_model_tests_test_golden_LDADD = $(MODEL_TRAFFIC_LIBS) -lm
+check_PROGRAMS += agent/model/tests/test_refsim
+TESTS += agent/model/tests/test_refsim
+agent_model_tests_test_refsim_SOURCES = agent/model/tests/test_refsim.c \
+	agent/model/tests/refsim.c agent/model/tests/refsim.h
+agent_model_tests_test_refsim_LDADD = agent/model/libmodel.a -lm
+check_PROGRAMS += agent/model/tests/test_marker_ref
+TESTS += agent/model/tests/test_marker_ref
+agent_model_tests_test_marker_ref_SOURCES = agent/model/tests/test_marker_ref.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
+agent_model_tests_test_marker_ref_LDADD = agent/model/libmodel.a -lm

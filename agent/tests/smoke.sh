@@ -42,7 +42,7 @@ fi
 printf 'polling_interval = 20\ndatagram_bytes = 50\n' >"$tmp/bad.conf"
 out=$("$BSFLOWD" -t -f "$tmp/bad.conf" 2>&1)
 rc=$?
-want="$tmp/bad.conf:2: datagram_bytes = 50: out of range (200..8192)"
+want="$tmp/bad.conf:2: datagram_bytes = 50: out of range; allowed: 200..8192"
 if [ $rc -eq 1 ] && [ "$out" = "$want" ]; then
 	echo "ok: -t bad file: exit 1, $out"
 else

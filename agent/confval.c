@@ -192,9 +192,26 @@ char *conf_blank_comments(const char *text, const char *name, char *err, size_t 
 int conf_val_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 {
 	size_t n = strlen(value);
-	struct conf_val *v = malloc(sizeof(*v) + n + 1);
+	struct conf_val *v;
 
-	(void)opt;
+	/* libconfuse 3.3 keeps the last of a key given twice and has freed
+	 * the first by now: the line of the first is kept in the option's
+	 * comment field (unused without CFGF_COMMENTS; freed with the option;
+	 * each section has its own copy of its options) */
+	if (!(opt->flags & CFGF_LIST)) {
+		char first[24];
+
+		if (opt->comment) {
+			cfg_error(cfg, "%s = %.*s: given twice (first on line %s); allowed: once",
+				  opt->name, CONF_SHOW_MAX, value, opt->comment);
+			return -1;
+		}
+		snprintf(first, sizeof(first), "%d", cfg->line);
+		opt->comment = strdup(first);
+		if (!opt->comment)
+			return -1;
+	}
+	v = malloc(sizeof(*v) + n + 1);
 	if (!v)
 		return -1;
 	v->line = cfg->line;

@@ -91,7 +91,9 @@ struct conf_val {
 	char text[];
 };
 
-/* The libconfuse callbacks behind CONF_V / CONF_VL. */
+/* The libconfuse callbacks behind CONF_V / CONF_VL.  A key (not a list)
+ * given twice in one section is refused through cfg_error: "KEY = VALUE:
+ * given twice (first on line N); allowed: once". */
 int conf_val_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result);
 void conf_val_free(void *p);
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent/conf.h"
@@ -227,6 +228,14 @@ static const struct {
      "t.conf:5: visibility: sample_drops = nosuch: no sampler named \"nosuch\""},
     {"collector \"#x\" {\n address = \"a#b\" # c\n}\n# d\nbogus = 1\n",
      "t.conf:5: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
+    /* a key given twice: libconfuse kept the last one silently (issue 18,
+     * item 16) */
+    {"polling_interval = 5\n\npolling_interval = 7\n",
+     "t.conf:3: polling_interval = 7: given twice (first on line 1); allowed: once"},
+    {"collector x {\n address = a\n port = 1\n port = 2\n}\n",
+     "t.conf:4: collector \"x\": port = 2: given twice (first on line 3); allowed: once"},
+    {"model {\n ports = 4\n traffic t {\n  ports = {1}\n  rate = 1G\n  rate = 2G\n }\n}\n",
+     "t.conf:6: model: traffic \"t\": rate = 2G: given twice (first on line 5); allowed: once"},
     /* syntax */
     {"collector x {\n address = a\n", "t.conf:1: section not closed (missing })"},
     {"collector x {\n address = a\n}\n}\n", "t.conf:4: unexpected closing brace"},
@@ -293,6 +302,168 @@ START_TEST(bad_file)
 	c = conf_load_file("/", err, sizeof err);
 	ck_assert_ptr_null(c);
 	ck_assert_str_eq(err, "/: Is a directory");
+}
+END_TEST
+
+/* Input is bounded before libconfuse sees it (issue 18, item 14): a
+ * FIFO or a device is refused at once (a FIFO with no writer used to hang
+ * -t, /dev/urandom too), so are a file over 1 MiB and a line over 4096
+ * characters (a 4 MiB number took 20 s to check). */
+START_TEST(bounded_input)
+{
+	char dir[] = "/tmp/bsfboundXXXXXX", path[64], err[1024], want[128];
+	struct conf *c;
+	char *big;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	c = conf_load_file(path, err, sizeof err);
+	ck_assert_ptr_null(c);
+	snprintf(want, sizeof want, "%s: not a regular file", path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+	c = conf_load_file("/dev/urandom", err, sizeof err);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(err, "/dev/urandom: not a regular file");
+	/* 1 MiB of comment lines is read; one byte more is not */
+	snprintf(path, sizeof path, "%s/big.conf", dir);
+	big = malloc((1 << 20) + 2);
+	ck_assert_ptr_nonnull(big);
+	for (size_t i = 0; i < (1 << 20); i++)
+		big[i] = i % 64 == 63 ? '\n' : '#';
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(big, 1, 1 << 20, f), 1 << 20);
+	fclose(f);
+	c = conf_load_file(path, err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	conf_free(c);
+	f = fopen(path, "a");
+	fputc('\n', f);
+	fclose(f);
+	c = conf_load_file(path, err, sizeof err);
+	ck_assert_ptr_null(c);
+	snprintf(want, sizeof want,
+		 "%s: larger than 1048576 bytes (a config file is at most 1048576)", path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+	/* a line of 4096 characters is read, one of 4097 is not */
+	memset(big, '1', 5000);
+	memcpy(big, "# ", 2);
+	big[4096] = '\0';
+	c = conf_load_text(big, "t.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	conf_free(c);
+	memcpy(big, "\npolling_interval = ", 20);
+	big[4096] = '1';
+	big[4098] = '\0'; /* line 2: 4097 characters */
+	c = conf_load_text(big, "t.conf", err, sizeof err);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(err, "t.conf:2: line longer than 4096 characters");
+	free(big);
+	rmdir(dir);
+}
+END_TEST
+
+/* The one grammar of each kind (confval.h), on values computed by hand. */
+START_TEST(value_grammar)
+{
+	static const struct {
+		const char *s;
+		double v; /* -1: refused */
+	} sizes[] = {{"64K", 65536},
+		     {"64 KiB", 65536},
+		     {"64kb", 65536},
+		     {"1.5M", 1572864},
+		     {"2g", 2147483648.0},
+		     {"10B", 10},
+		     {"1T", 1099511627776.0},
+		     {"7", 7},
+		     {"K", -1},
+		     {" 5", -1},
+		     {"0x10", -1},
+		     {"-1", -1},
+		     {"5X", -1},
+		     {"inf", -1},
+		     {"", -1}},
+	  rates[] = {{"10G", 1e10}, {"800M", 8e8}, {"1.5Gbps", 1.5e9}, {"100 kb/s", 1e5}, {"7", 7},
+		     {"2t", 2e12},  {"G", -1},	   {"10Gb", -1},       {"nan", -1}};
+	static const struct {
+		const char *s;
+		int kind;
+	} hosts[] = {{"127.0.0.1", 1},
+		     {"::1", 1},
+		     {"fe80::1", 1},
+		     {"::1::2", 0},
+		     {"bad host!name", 0},
+		     {"collector.example", 2},
+		     {"a", 2},
+		     {"x.example.", 2},
+		     {"1.2.3.999", 0},
+		     {"-a.b", 0},
+		     {"a-.b", 0},
+		     {"a..b", 0},
+		     {"", 0},
+		     {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b", 2},
+		     {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b", 0}};
+	long long a, b;
+	double d;
+
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		int r = conf_parse_size(sizes[i].s, &d);
+
+		ck_assert_msg(r == (sizes[i].v < 0 ? -1 : 0), "size %s", sizes[i].s);
+		if (r == 0)
+			ck_assert_msg(d == sizes[i].v, "size %s: %g", sizes[i].s, d);
+	}
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+		int r = conf_parse_rate(rates[i].s, &d);
+
+		ck_assert_msg(r == (rates[i].v < 0 ? -1 : 0), "rate %s", rates[i].s);
+		if (r == 0)
+			ck_assert_msg(d == rates[i].v, "rate %s: %g", rates[i].s, d);
+	}
+	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
+		ck_assert_msg(conf_host_kind(hosts[i].s) == hosts[i].kind, "host %s", hosts[i].s);
+	ck_assert_int_eq(conf_parse_int("010", &a), 0);
+	ck_assert_int_eq(a, 10);
+	ck_assert_int_eq(conf_parse_int("+5", &a), 0);
+	ck_assert_int_eq(a, 5);
+	ck_assert_int_eq(conf_parse_int("0x10", &a), -1);
+	ck_assert_int_eq(conf_parse_int(" 5", &a), -1);
+	ck_assert_int_eq(conf_parse_int("5 ", &a), -1);
+	ck_assert_int_eq(conf_parse_int("99999999999999999999", &a), -1);
+	ck_assert_int_eq(conf_parse_range("3", &a, &b), 0);
+	ck_assert(a == 3 && b == 3);
+	ck_assert_int_eq(conf_parse_range("1-4", &a, &b), 0);
+	ck_assert(a == 1 && b == 4);
+	ck_assert_int_eq(conf_parse_range("-1", &a, &b), 0);
+	ck_assert(a == -1 && b == -1);
+	ck_assert_int_eq(conf_parse_range("1-", &a, &b), -1);
+	ck_assert_int_eq(conf_parse_range("a-b", &a, &b), -1);
+	ck_assert_int_eq(conf_parse_range("1-2-3", &a, &b), -1);
+}
+END_TEST
+
+/* Spellings one of the two old grammars accepted are accepted in every
+ * section now: decimals and blanks in sizes and times, words in any
+ * case. */
+START_TEST(union_spellings)
+{
+	char err[1024];
+	struct conf *c = conf_load_text("visibility {\n congestion q {\n  high = 1.5M\n }\n"
+					" sampler s {\n  tickets = 10\n  period = \"0.1 s\"\n"
+					"  type = SAMPLER\n  dedup = Yes\n }\n}\n"
+					"model {\n buffer = \"2 MiB\"\n scheduler = DWRR\n}\n",
+					"u.conf", err, sizeof err);
+
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_uint_eq(c->vis.congestion[0].high, 1572864);
+	ck_assert_uint_eq(c->vis.samplers[0].c.period_ns, 100000000);
+	ck_assert_int_eq(c->vis.samplers[0].c.dedup, 1);
+	conf_free(c);
 }
 END_TEST
 
@@ -433,6 +604,9 @@ int main(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_loop_test(tc, bad_input, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, bad_file);
+	tcase_add_test(tc, bounded_input);
+	tcase_add_test(tc, value_grammar);
+	tcase_add_test(tc, union_spellings);
 	tcase_add_test(tc, blank_comments);
 	tcase_add_test(tc, builtin_default);
 	tcase_add_test(tc, shipped_conf);

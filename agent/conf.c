@@ -7,7 +7,7 @@
  * checked after the parse with the value parsers of confval.h, so every
  * message reads "FILE:LINE: section "name": key = value: problem;
  * allowed: ..." with the line of the value.  What libconfuse itself
- * refuses (syntax, unknown keys) reaches conf_errfunc.
+ * refuses (syntax, unknown keys) is worded alike by conf_lib_parse.
  */
 #include "config.h"
 
@@ -25,86 +25,6 @@
 #include "agent/flowsample.h"
 #include "agent/model/scenario.h"
 #include "proto/sflow.h"
-
-/* libconfuse's error callback has no user pointer: the messages of the
- * parse in progress go to this file-local sink, which exists only during
- * conf_parse_clean() (the daemon is single-threaded). */
-struct conf_sink {
-	char *buf;
-	size_t len;
-	int nerr;
-	cfg_t *root; /* for the file name, and the path of a section */
-};
-
-static struct conf_sink *conf_cur_sink;
-
-/* The path of sections from root down to target, `name "title": ` each,
- * appended to buf: 1 when found.  (libconfuse's sections know no parent;
- * the one being read is already in its parent's values.) */
-static int sect_path(cfg_t *root, cfg_t *target, char *buf, size_t size)
-{
-	for (cfg_opt_t *o = root->opts; o && o->name; o++) {
-		if (o->type != CFGT_SEC)
-			continue;
-		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
-			cfg_t *sec = cfg_opt_getnsec(o, i);
-			size_t n = strlen(buf);
-
-			if (!sec)
-				continue;
-			if (sec->title)
-				snprintf(buf + n, size - n, "%s \"%s\": ", sec->name, sec->title);
-			else
-				snprintf(buf + n, size - n, "%s: ", sec->name);
-			if (sec == target || sect_path(sec, target, buf, size))
-				return 1;
-			buf[n] = '\0';
-		}
-	}
-	return 0;
-}
-
-static void conf_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
-{
-	struct conf_sink *s = conf_cur_sink;
-	char msg[512], sect[200];
-	const char *file;
-	size_t used;
-	int line;
-
-	if (!s)
-		return;
-	/* libconfuse's own wording, in the one wording of confval.h */
-	if (strcmp(fmt, "no such option '%s'") == 0) {
-		const char *key = va_arg(ap, const char *);
-
-		snprintf(msg, sizeof msg, "%s: unknown key; allowed: the keys of bsflowd.conf(5)",
-			 key);
-	} else if (strcmp(fmt, "found duplicate title '%s'") == 0) {
-		const char *title = va_arg(ap, const char *);
-
-		snprintf(msg, sizeof msg, "\"%s\": a second section of that name; allowed: one",
-			 title);
-	} else {
-		vsnprintf(msg, sizeof msg, fmt, ap);
-	}
-	s->nerr++;
-	if (s->nerr > 1)
-		return; /* the first error is the one that matters */
-	used = strlen(s->buf);
-	file = cfg && cfg->filename ? cfg->filename : s->root ? s->root->filename : NULL;
-	line = cfg && cfg->line > 0 ? cfg->line : s->root ? s->root->line : 0;
-	/* inside a section: name it, as the sections' own checks do */
-	sect[0] = '\0';
-	if (cfg && s->root && cfg != s->root && !sect_path(s->root, cfg, sect, sizeof sect))
-		snprintf(sect, sizeof sect, "%s: ", cfg->name);
-	if (file && line > 0)
-		snprintf(s->buf + used, s->len - used, "%s:%d: %s%s", file, line, sect, msg);
-	else if (file)
-		snprintf(s->buf + used, s->len - used, "%s: %s%s", file, sect, msg);
-	else
-		snprintf(s->buf + used, s->len - used, "%s%s", sect, msg);
-}
 
 /* The per-speed keys of the sampling section (bsflowd.conf(5)). */
 static const char *const conf_speed_keys[] = {"10M", "100M", "1G",   "2.5G", "5G",   "10G", "25G",
@@ -180,11 +100,7 @@ void *conf_opts(void)
 
 static cfg_t *conf_new_cfg(void)
 {
-	cfg_t *cfg = cfg_init(conf_opts(), CFGF_NONE);
-
-	if (cfg)
-		cfg_set_error_function(cfg, conf_errfunc);
-	return cfg;
+	return cfg_init(conf_opts(), CFGF_NONE);
 }
 
 /* Skip a quoted string at p (the text has been through
@@ -600,11 +516,9 @@ fail:
 /* conf_parse on text whose comments are blanked (conf_blank_comments). */
 static struct conf *conf_parse_clean(const char *path, const char *text, char *err, size_t errlen)
 {
-	struct conf_sink sink = {err, errlen, 0, NULL};
 	struct conf *c;
 	cfg_t *cfg;
-	FILE *f;
-	int r, line;
+	int line;
 
 	err[0] = '\0';
 	cfg = conf_new_cfg();
@@ -618,22 +532,7 @@ static struct conf *conf_parse_clean(const char *path, const char *text, char *e
 		cfg_free(cfg);
 		return NULL;
 	}
-	f = fmemopen((void *)text, strlen(text), "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		cfg_free(cfg);
-		return NULL;
-	}
-	free(cfg->filename);
-	cfg->filename = strdup(path);
-	sink.root = cfg;
-	conf_cur_sink = &sink;
-	r = cfg_parse_fp(cfg, f);
-	conf_cur_sink = NULL;
-	fclose(f);
-	if (r != CFG_SUCCESS) {
-		if (!err[0])
-			snprintf(err, errlen, "%s: cannot parse", path);
+	if (conf_lib_parse(cfg, path, text, err, errlen) < 0) {
 		cfg_free(cfg);
 		return NULL;
 	}

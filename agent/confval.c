@@ -187,6 +187,122 @@ char *conf_blank_comments(const char *text, const char *name, char *err, size_t 
 	return t;
 }
 
+/* ---- libconfuse's own messages ---- */
+
+void conf_lib_message(const char *fmt, va_list ap, char *msg, size_t size)
+{
+	if (strcmp(fmt, "no such option '%s'") == 0) {
+		const char *key = va_arg(ap, const char *);
+
+		snprintf(msg, size, "%s: unknown key; allowed: the keys of bsflowd.conf(5)", key);
+	} else if (strcmp(fmt, "found duplicate title '%s'") == 0) {
+		const char *title = va_arg(ap, const char *);
+
+		snprintf(msg, size, "\"%s\": a second section of that name; allowed: one", title);
+	} else {
+		vsnprintf(msg, size, fmt, ap);
+	}
+}
+
+/* libconfuse's error callback has no user pointer: the messages of the
+ * parse in progress go to this file-local sink, which exists only during
+ * conf_lib_parse() (the daemon and bsflow-sim are single-threaded). */
+struct lib_sink {
+	char *buf;
+	size_t len;
+	int nerr;
+	cfg_t *root; /* for the file name, and the path of a section */
+};
+
+static struct lib_sink *lib_cur_sink;
+
+/* The path of sections from root down to target, `name "title": ` each,
+ * appended to buf: 1 when found.  (libconfuse's sections know no parent;
+ * the one being read is already in its parent's values.) */
+static int sect_path(cfg_t *root, cfg_t *target, char *buf, size_t size)
+{
+	for (cfg_opt_t *o = root->opts; o && o->name; o++) {
+		if (o->type != CFGT_SEC)
+			continue;
+		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+			cfg_t *sec = cfg_opt_getnsec(o, i);
+			size_t n = strlen(buf);
+
+			if (!sec)
+				continue;
+			if (sec->title)
+				snprintf(buf + n, size - n, "%s \"%s\": ", sec->name, sec->title);
+			else
+				snprintf(buf + n, size - n, "%s: ", sec->name);
+			if (sec == target || sect_path(sec, target, buf, size))
+				return 1;
+			buf[n] = '\0';
+		}
+	}
+	return 0;
+}
+
+static void lib_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
+{
+	struct lib_sink *s = lib_cur_sink;
+	char msg[512], sect[200];
+	const char *file;
+	size_t used;
+	int line;
+
+	if (!s)
+		return;
+	conf_lib_message(fmt, ap, msg, sizeof msg);
+	s->nerr++;
+	if (s->nerr > 1)
+		return; /* the first error is the one that matters */
+	used = strlen(s->buf);
+	file = cfg && cfg->filename ? cfg->filename : s->root ? s->root->filename : NULL;
+	line = cfg && cfg->line > 0 ? cfg->line : s->root ? s->root->line : 0;
+	/* inside a section: name it, as the sections' own checks do */
+	sect[0] = '\0';
+	if (cfg && s->root && cfg != s->root && !sect_path(s->root, cfg, sect, sizeof sect))
+		snprintf(sect, sizeof sect, "%s: ", cfg->name);
+	if (file && line > 0)
+		snprintf(s->buf + used, s->len - used, "%s:%d: %s%s", file, line, sect, msg);
+	else if (file)
+		snprintf(s->buf + used, s->len - used, "%s: %s%s", file, sect, msg);
+	else
+		snprintf(s->buf + used, s->len - used, "%s%s", sect, msg);
+}
+
+int conf_lib_parse(cfg_t *root, const char *name, const char *text, char *err, size_t errlen)
+{
+	struct lib_sink sink = {err, errlen, 0, root};
+	char *file = strdup(name);
+	FILE *f;
+	int r;
+
+	err[0] = '\0';
+	if (!file) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	free(root->filename);
+	root->filename = file;
+	cfg_set_error_function(root, lib_errfunc);
+	/* cfg_parse_buf would name the file "[buf]" */
+	f = fmemopen((void *)text, strlen(text), "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	lib_cur_sink = &sink;
+	r = cfg_parse_fp(root, f);
+	lib_cur_sink = NULL;
+	fclose(f);
+	if (r == CFG_SUCCESS)
+		return 0;
+	if (!err[0])
+		snprintf(err, errlen, "%s: cannot parse", name);
+	return -1;
+}
+
 /* ---- raw values with their line ---- */
 
 int conf_val_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)

@@ -43,6 +43,7 @@
 #define BSFLOWD_AGENT_CONFVAL_H
 
 #include <confuse.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,6 +84,23 @@ int conf_check_text(const char *text, const char *name, char *err, size_t errlen
  * it opened.  NULL with "NAME: out of memory" otherwise.  free() it.
  */
 char *conf_blank_comments(const char *text, const char *name, char *err, size_t errlen);
+
+/* ---- libconfuse's own messages ---- */
+
+/* A message libconfuse passes to its error function (fmt, ap) in the one
+ * wording: "no such option 'k'" becomes "k: unknown key; allowed: ...",
+ * a duplicate section title likewise; others are formatted as they are.
+ * The caller adds "FILE:LINE: " and the section. */
+void conf_lib_message(const char *fmt, va_list ap, char *msg, size_t size);
+
+/* Parse text into root (from cfg_init) with libconfuse, name naming it in
+ * messages: 0, or -1 with libconfuse's first message in err as "NAME:LINE:
+ * SECTION message", in the one wording, SECTION the path of sections
+ * (libconfuse's sections know no parent, nor the file's name).
+ * libconfuse's error function has no user pointer, so the message goes
+ * through a file-local sink that exists only during the call (not
+ * reentrant; the daemon and bsflow-sim are single-threaded). */
+int conf_lib_parse(cfg_t *root, const char *name, const char *text, char *err, size_t errlen);
 
 /* ---- raw values with their line ---- */
 

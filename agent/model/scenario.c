@@ -951,7 +951,10 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 /*
  * Keep only the top-level `model { ... }` sections of a config text:
  * everything else becomes blanks (newlines stay, so line numbers hold).
- * Knows libconfuse's comments (#, //, / * * /) and quoted strings.
+ * bsflow-sim reads a whole bsflowd.conf with the model's options only, and
+ * libconfuse refuses the keys it does not know (CFGF_IGNORE_UNKNOWN would
+ * also let a misspelt model key through).  The text has been through
+ * conf_blank_comments: no comments, every string closed.
  */
 static char *only_model(const char *text, unsigned *nkept)
 {
@@ -967,18 +970,6 @@ static char *only_model(const char *text, unsigned *nkept)
 	while (i < n) {
 		char c = text[i];
 
-		if (c == '#' || (c == '/' && text[i + 1] == '/')) {
-			while (i < n && text[i] != '\n')
-				i++;
-			continue;
-		}
-		if (c == '/' && text[i + 1] == '*') {
-			i += 2;
-			while (i < n && !(text[i] == '*' && text[i + 1] == '/'))
-				i++;
-			i = i < n ? i + 2 : n;
-			continue;
-		}
 		if (c == '"' || c == '\'') {
 			i++;
 			while (i < n && text[i] != c) {
@@ -1034,23 +1025,6 @@ static char *only_model(const char *text, unsigned *nkept)
 	return out;
 }
 
-/* libconfuse's own messages (syntax, unknown keys).  Sections carry no
- * file name in libconfuse 3.3, so those say only the line; the caller's
- * summary names the file. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 0)))
-#endif
-static void
-syntax_error(cfg_t *cfg, const char *fmt, va_list ap)
-{
-	if (cfg && cfg->filename)
-		fprintf(stderr, "%s:%d: ", cfg->filename, cfg->line);
-	else if (cfg && cfg->line > 0)
-		fprintf(stderr, "line %d: ", cfg->line);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
 static int parse_text(const char *text, const char *name, const struct model_scenario_opts *opts,
 		      struct model_scenario *sc, char *err, size_t errlen)
 {
@@ -1083,14 +1057,9 @@ static int parse_text(const char *text, const char *name, const struct model_sce
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	cfg_set_error_function(root, syntax_error);
-	free(root->filename);
-	root->filename = strdup(name);
-	rc = cfg_parse_buf(root, only);
+	rc = conf_lib_parse(root, name, only, err, errlen);
 	free(only);
-	if (rc != CFG_SUCCESS) {
-		snprintf(err, errlen,
-			 "%s: syntax error in the model section (see the message above)", name);
+	if (rc < 0) {
 		cfg_free(root);
 		return -1;
 	}

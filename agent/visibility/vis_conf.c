@@ -797,10 +797,9 @@ int vis_conf_parse_text(const char *text, const char *name, struct vis_config *v
 		cfg_free(cfg);
 		return -1;
 	}
-	r = cfg_parse_buf(cfg, clean);
+	r = conf_lib_parse(cfg, name, clean, err, errlen);
 	free(clean);
-	if (r != CFG_SUCCESS) {
-		snprintf(err, errlen, "%s: syntax error in the visibility section", name);
+	if (r < 0) {
 		cfg_free(cfg);
 		return -1;
 	}

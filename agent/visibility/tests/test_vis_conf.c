@@ -294,8 +294,9 @@ START_TEST(errors)
 	    "false, on, off, 1, 0)");
 	bad("visibility {\n eligible {\n  ports = {70000}\n }\n}\n",
 	    "t.conf:3: visibility: eligible: ports = 70000: out of range; allowed: 0..65535");
-	/* a key libconfuse does not know: its own message, then ours */
-	bad("visibility {\n colour = red\n}\n", "t.conf: syntax error in the visibility section");
+	/* a key libconfuse does not know: its message, in the one wording */
+	bad("visibility {\n colour = red\n}\n",
+	    "t.conf:2: visibility: colour: unknown key; allowed: the keys of bsflowd.conf(5)");
 }
 END_TEST
 

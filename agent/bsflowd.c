@@ -177,6 +177,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s\n", err);
 		else
 			printf("%s: configuration OK\n", c->file);
+		if (rc >= 0 && c->n_collectors == 0)
+			fprintf(stderr, "%s: warning: no collector section: nothing will be sent\n",
+				c->file);
 		conf_free(c);
 		bsf_daemon_fini(&d);
 		event_base_free(base);

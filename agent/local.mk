@@ -51,6 +51,7 @@ BSF_AGENT_TEST_LIBS = $(BSF_AGENT_LIBS) $(CHECK_LIBS)
 
 AGENT_UNIT_TESTS = \
 	agent/tests/test_conf \
+	agent/tests/test_conf_keys \
 	agent/tests/test_addr \
 	agent/tests/test_plugin \
 	agent/tests/test_notify \
@@ -71,6 +72,9 @@ EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcoun
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c
 agent_tests_test_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_conf_keys_SOURCES = agent/tests/test_conf_keys.c
+agent_tests_test_conf_keys_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_conf_keys_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_addr_SOURCES = agent/tests/test_addr.c
 agent_tests_test_addr_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_addr_LDADD = $(BSF_AGENT_TEST_LIBS)

@@ -60,3 +60,18 @@ agent_model_tests_test_hugemem_SOURCES = agent/model/tests/test_hugemem.c \
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_hugemem_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_hugemem_LDADD = $(MODEL_TEST_LDADD)
+
+# The safety net (agent/model/tests/README): golden digests of fixed
+# scenarios (make bless rewrites golden/digests.txt), the reference
+# simulator run beside the engine, the marker tracker against the engine.
+GOLDEN_FILES = agent/model/tests/golden/digests.txt \
+	agent/model/tests/golden/wred.conf agent/model/tests/golden/mcast.conf \
+	agent/model/tests/golden/dwrr.conf agent/model/tests/golden/pfc_hdrm.conf \
+	agent/model/tests/golden/markers.conf agent/model/tests/golden/qevents.conf
+EXTRA_DIST += $(GOLDEN_FILES) agent/model/tests/README
+check_PROGRAMS += agent/model/tests/test_golden
+TESTS += agent/model/tests/test_golden
+agent_model_tests_test_golden_SOURCES = agent/model/tests/test_golden.c
+agent_model_tests_test_golden_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS) \
+	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
+agent_model_tests_test_golden_LDADD = agent/model/libmodel.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm

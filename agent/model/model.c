@@ -49,6 +49,11 @@
  * has been sent, (len + overhead) * 8 / speed after transmission began.
  * The packet in transmission stays at the head of its queue and in the
  * buffer until it has departed.
+ *
+ * A change made for speed lands only with a measured gain of at least
+ * 1 % in make bench-ab (this build against the one before it) and the
+ * safety net green (agent/model/tests/README: test_golden and the
+ * reference runs); the commit says both.
  */
 #include "config.h"
 

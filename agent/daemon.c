@@ -21,11 +21,10 @@
 #include "agent/log.h"
 #include "agent/notify.h"
 #include "agent/poller.h"
-#include "agent/samples.h"
+#include "agent/events.h"
+#include "agent/evsample.h"
 #include "agent/visibility/vis_pipeline.h"
 #include "proto/sflow.h"
-
-#define EVENT_BATCH 64
 
 static const struct sflow_own_sampler_stat *vis_sampler_stats(void *arg, size_t *n)
 {
@@ -45,168 +44,7 @@ static void host_events_ready(void *arg)
 {
 	struct bsf_daemon *d = arg;
 
-	if (d->ev_events)
-		event_active(d->ev_events, EV_TIMEOUT, 0);
-}
-
-/* The ifIndex of backend port index p, 0 if unknown. */
-static uint32_t ifindex_of(const struct bsf_daemon *d, uint32_t p)
-{
-	return p < d->flows.nports ? d->flows.ports[p].ifindex : 0;
-}
-
-/* A sampled packet: its 0:3 sample on the input port's data source. */
-static void handle_sample(struct bsf_daemon *d, const struct bsf_event *e)
-{
-	const struct bsf_backend_ops *o = d->be.ops;
-	uint8_t buf[BSF_FLOW_SCRATCH];
-	uint64_t pool = 0;
-	size_t len = 0;
-
-	if (o->sample_pool && e->in_port < d->flows.nports)
-		pool = o->sample_pool(d->be.st, e->in_port);
-	/* drops: what the backend lost to its full queue, and what we lost */
-	if (o->sample_drops && e->in_port < d->flows.nports)
-		bsf_flows_backend_lost(&d->flows, e->in_port,
-				       o->sample_drops(d->be.st, e->in_port));
-	if (bsf_flows_build(&d->flows, e, pool, buf, sizeof buf, &len) != SFLOW_OK) {
-		d->flow_samples_lost++;
-		return;
-	}
-	if (export_add(d->x, buf, len) < 0) {
-		/* datagram_bytes too small for it: counted in the port's drops */
-		bsf_flows_lost(&d->flows, e->in_port, 1);
-		d->flow_samples_lost++;
-		return;
-	}
-	d->flow_samples_sent++;
-}
-
-/* Drop events the backends lost to a full queue, cumulative. */
-static uint64_t drop_events_lost(const struct bsf_daemon *d)
-{
-	const struct bsf_backend_ops *o = d->be.ops;
-
-	return d->drop_events_lost_closed +
-	       (o && o->drop_events_lost ? o->drop_events_lost(d->be.st) : 0);
-}
-
-/* A dropped packet: a 0:5 notification on the device source 2:1, if the
- * rate limit and the circuit breaker let it through.  Its drops field
- * counts what was suppressed, what the backend lost and, with a drop
- * sampler, what the sampler rejected for rate reasons (no ticket,
- * probability or every-N, re-occurrence limit), so that sent + drops =
- * every drop the backend saw; with a drop sampler, less those it filtered
- * by intent (not eligible, duplicate, flow filter), which are neither
- * sent nor counted. */
-/* Encode drop e as a 0:5 with p and queue it for export: 1, or 0 if it
- * does not fit a datagram (datagram_bytes). */
-static int encode_add_drop(struct bsf_daemon *d, const struct bsf_discard_params *p,
-			   const struct bsf_event *e)
-{
-	uint8_t buf[BSF_DISCARD_SCRATCH];
-	size_t len = 0;
-
-	return bsf_discard_encode(p, e, buf, sizeof buf, &len) == SFLOW_OK &&
-	       export_add(d->x, buf, len) == 0;
-}
-
-static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
-{
-	const struct bsf_discard_conf *dc = &d->drops.conf;
-	struct bsf_discard_params p;
-	uint64_t n;
-	unsigned tr;
-	int ok;
-
-	enum bsf_discard_verdict v = bsf_discard_offer(&d->drops, e->t_ns, &tr);
-
-	if (tr & BSF_DISCARD_RESUMED)
-		log_notice("drop notifications: circuit breaker closed after %u s, "
-			   "notifications resume (%llu suppressed so far)",
-			   dc->cooldown, (unsigned long long)bsf_discard_suppressed(&d->drops));
-	if (tr & BSF_DISCARD_TRIPPED)
-		log_warnx("drop notifications: more than %u drops a second for %u "
-			  "seconds in a row: circuit breaker open, no notifications "
-			  "for %u s (or until a reload)",
-			  dc->max, dc->max_trip, dc->cooldown);
-	if (v != BSF_DISCARD_SEND)
-		return;
-	memset(&p, 0, sizeof p);
-	p.seq = d->discard_seq;
-	p.source_type = SFLOW_DS_ENTITY;
-	p.source_index = 1;
-	p.drops = (uint32_t)(bsf_discard_suppressed(&d->drops) + drop_events_lost(d) +
-			     bsf_visx_drops_lost(&d->vis));
-	p.in_ifindex = ifindex_of(d, e->in_port);
-	p.out_ifindex = ifindex_of(d, e->out_port);
-	p.header_bytes = d->flows.header_bytes;
-	bsf_visx_drop_params(&d->vis, &p); /* a sampled drop: its own record */
-	ok = encode_add_drop(d, &p, e);
-	if (!ok && p.vis) {
-		/* too big for datagram_bytes with bsflowd's own record: sent
-		 * without it (bsflowd.conf(5), datagram_bytes) */
-		p.vis = NULL;
-		ok = encode_add_drop(d, &p, e);
-		if (ok && bsf_ratelimit_hit(&d->drop_fit_rl, bsf_now_ns(), &n))
-			log_warnx(
-			    "drop notifications: own visibility_event record left out of %llu "
-			    "notification(s): datagram_bytes (%u) too small for it",
-			    (unsigned long long)n, d->conf ? d->conf->datagram_bytes : 0);
-	}
-	if (!ok) {
-		/* not sent after all: count it with the suppressed ones, so
-		 * that sent + drops stays equal to the drops offered */
-		d->drops.sent--;
-		d->drops.suppressed_rate++;
-		if (bsf_ratelimit_hit(&d->drop_fit_rl, bsf_now_ns(), &n))
-			log_warnx("drop notifications: %llu not sent: datagram_bytes (%u) too "
-				  "small for them (counted in the drops field)",
-				  (unsigned long long)n, d->conf ? d->conf->datagram_bytes : 0);
-		return;
-	}
-	d->discard_seq++;
-}
-
-/* A drop that passed the visibility drop sampler. */
-static void vis_drop(void *arg, const struct bsf_event *e)
-{
-	handle_drop(arg, e);
-}
-
-/* Drain the backend's event queue: sampled packets become 0:3 flow
- * samples, drops 0:5 notifications (flowsample.h, discard.h), and every
- * event goes to the visibility pipeline (visexport.h); with a drop
- * sampler, only the drops it passes become notifications, and drops it
- * never sees (no drop event raised for them, e.g. a port outside the
- * device's ports) are notified as without a sampler. */
-static void events_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct bsf_daemon *d = arg;
-	struct bsf_event ev[EVENT_BATCH];
-	size_t n;
-	int rounds = 0;
-	const size_t ntypes = sizeof d->events_by_type / sizeof d->events_by_type[0];
-
-	if (!d->be.ops)
-		return;
-	do {
-		bsf_visx_check_lost(&d->vis);
-		n = d->be.ops->read_events(d->be.st, ev, EVENT_BATCH);
-		for (size_t i = 0; i < n; i++) {
-			d->events_by_type[ev[i].type < ntypes ? ev[i].type : 0]++;
-			if (ev[i].type == BSF_EV_SAMPLE)
-				handle_sample(d, &ev[i]);
-			/* a drop the drop sampler did not take (none routed, or
-			 * outside the watched ports, e.g. a CPU port): 0:5 here */
-			if (!bsf_visx_feed(&d->vis, &ev[i]) && ev[i].type == BSF_EV_DROP)
-				handle_drop(d, &ev[i]);
-		}
-	} while (n == EVENT_BATCH && ++rounds < 64);
-	if (n == EVENT_BATCH) /* more left: come back after other work */
-		event_active(d->ev_events, EV_TIMEOUT, 0);
-	else
-		bsf_visx_events_drained(&d->vis);
+	bsf_events_wake(&d->events);
 }
 
 /* header_bytes as configured, less what would not fit a datagram of this
@@ -227,9 +65,7 @@ static unsigned fit_header_bytes(const struct bsf_daemon *d, unsigned want)
 static unsigned fit_event_header_bytes(const struct bsf_daemon *d, unsigned want)
 {
 	size_t room = export_sample_room(d->x);
-	size_t fit = room > BSF_SAMPLES_EVENT_OVERHEAD
-			 ? (room - BSF_SAMPLES_EVENT_OVERHEAD) & ~(size_t)3
-			 : 0;
+	size_t fit = room > BSF_EVSAMPLE_OVERHEAD ? (room - BSF_EVSAMPLE_OVERHEAD) & ~(size_t)3 : 0;
 
 	return fit < want ? (unsigned)fit : want;
 }
@@ -263,22 +99,12 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 	d->poller = poller_new(base, d->x, bsf_now_ns() ^ ((uint64_t)getpid() << 32));
 	if (!d->poller)
 		return -1;
-	d->ev_events = event_new(base, -1, 0, events_cb, d);
-	if (!d->ev_events)
+	if (bsf_visx_init(&d->vis, base, d->x, d->poller) < 0)
 		return -1;
-	if (bsf_visx_init(&d->vis, base, d->x, d->poller, vis_drop, d) < 0)
+	if (bsf_events_init(&d->events, base, &d->be, d->x, &d->vis) < 0)
 		return -1;
 	poller_set_port_buffers_hook(d->poller, bsf_visx_port_buffers, &d->vis);
 	poller_set_sampler_stats(d->poller, vis_sampler_stats, &d->vis);
-	bsf_flows_init(&d->flows);
-	{
-		struct bsf_discard_conf dc;
-
-		bsf_discard_conf_default(&dc);
-		bsf_discard_limiter_init(&d->drops, &dc);
-	}
-	d->discard_seq = 1;
-	bsf_ratelimit_init(&d->drop_fit_rl, 60ull * 1000000000ull);
 	return 0;
 }
 
@@ -308,23 +134,23 @@ static void log_sampling(const struct bsf_daemon *d)
 	size_t used = 0;
 	uint32_t on = 0;
 
-	for (uint32_t i = 0; i < d->flows.nports; i++) {
-		const struct bsf_flows_port *p = &d->flows.ports[i];
+	for (uint32_t i = 0; i < d->events.flows.nports; i++) {
+		const struct bsf_flows_port *p = &d->events.flows.ports[i];
 		int dup = 0;
 
 		if (!p->rate)
 			continue;
 		on++;
 		for (uint32_t j = 0; j < i && !dup; j++)
-			dup = d->flows.ports[j].rate == p->rate;
+			dup = d->events.flows.ports[j].rate == p->rate;
 		if (!dup && used + 16 < sizeof rates)
 			used += (size_t)snprintf(rates + used, sizeof rates - used, "%s1-in-%u",
 						 used ? ", " : "", p->rate);
 	}
 	log_info("packet sampling on %u of %u ports%s%s, %u header bytes; drop notifications "
 		 "at most %u a second",
-		 on, d->flows.nports, on ? " at " : "", rates, d->flows.header_bytes,
-		 d->drops.conf.limit);
+		 on, d->events.flows.nports, on ? " at " : "", rates, d->events.flows.header_bytes,
+		 d->events.drops.conf.limit);
 }
 
 /* One line on visibility: off, or what runs and whether it restarted. */
@@ -377,22 +203,16 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 		struct bsf_visx_backend *nvb;
 		struct poller_next *npl;
 
-		/* what the old backend has queued still goes out */
-		if (d->be.ops)
-			events_cb(-1, 0, d);
-		/* the old backend's final sample drop counts stay in the drops
-		 * of the data sources that carry over */
-		if (d->be.ops && d->be.ops->sample_drops)
-			for (uint32_t i = 0; i < d->flows.nports; i++)
-				bsf_flows_backend_lost(&d->flows, i,
-						       d->be.ops->sample_drops(d->be.st, i));
+		/* what the old backend has queued still goes out, and its
+		 * final loss counts are kept */
+		bsf_events_backend_closing(&d->events);
 		/* allocate everything the new backend needs first; the last
 		 * step that can fail (bsf_flows_set_device) comes before the
 		 * poller and the visibility export switch over, and nothing can
 		 * fail after, so none of them is ever left on a closed backend */
 		nvb = bsf_visx_prepare_backend(nbe.ops, nbe.st);
 		npl = nvb ? poller_prepare_backend(d->poller, nbe.ops, nbe.st) : NULL;
-		if (!npl || bsf_flows_set_device(&d->flows, nbe.ops->describe(nbe.st)) < 0) {
+		if (!npl || bsf_flows_set_device(&d->events.flows, nbe.ops->describe(nbe.st)) < 0) {
 			snprintf(err, errlen, "out of memory setting up the data sources");
 			poller_discard_backend(npl);
 			bsf_visx_discard_backend(nvb);
@@ -406,10 +226,9 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 		 * backend) before it is closed */
 		poller_commit_backend(d->poller, npl);
 		bsf_visx_commit_backend(&d->vis, nvb);
-		d->drop_events_lost_closed = drop_events_lost(d);
 		bsf_backend_close(&d->be);
 		d->be = nbe;
-		memset(d->events_by_type, 0, sizeof d->events_by_type);
+		bsf_events_backend_opened(&d->events);
 		if (keep_vis)
 			bsf_visx_forget(&d->vis);
 	}
@@ -423,11 +242,13 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 	export_set_collectors(d->x, c->collectors, c->n_collectors);
 	poller_set_enterprise(d->poller, c->enterprise);
 	poller_set_interval(d->poller, c->polling_interval);
-	d->flows.header_bytes = fit_header_bytes(d, c->header_bytes);
-	if (d->flows.header_bytes < c->header_bytes)
+	d->events.flows.header_bytes = fit_header_bytes(d, c->header_bytes);
+	if (d->events.flows.header_bytes < c->header_bytes)
 		log_warnx("%s: header_bytes %u does not fit datagrams of %u bytes: sending %u",
-			  c->file, c->header_bytes, c->datagram_bytes, d->flows.header_bytes);
-	bsf_discard_limiter_configure(&d->drops, &c->drops);
+			  c->file, c->header_bytes, c->datagram_bytes,
+			  d->events.flows.header_bytes);
+	bsf_discard_limiter_configure(&d->events.drops, &c->drops);
+	d->events.datagram_bytes = c->datagram_bytes;
 	bsf_visx_set_export(&d->vis, c->enterprise, fit_event_header_bytes(d, c->header_bytes));
 	bsf_visx_apply_streams(&d->vis);
 	log_sampling(d);
@@ -534,8 +355,7 @@ int bsf_daemon_signals(struct bsf_daemon *d, unsigned run_for_seconds)
 
 void bsf_daemon_flush(struct bsf_daemon *d)
 {
-	if (d->be.ops)
-		events_cb(-1, 0, d);
+	bsf_events_drain(&d->events);
 	bsf_visx_flush_held(&d->vis);
 	export_flush(d->x);
 }
@@ -548,28 +368,10 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 	export_log_status(d->x);
 	poller_log_status(d->poller);
 	bsf_visx_log_status(&d->vis);
+	bsf_events_log_status(&d->events);
 	if (d->be.ops) {
 		const struct bsf_backend_ops *o = d->be.ops;
 
-		log_notice(
-		    "status: backend %s: %llu drop events, %llu sample events, %llu enqueue "
-		    "and %llu dequeue events read; %llu events lost to a full queue",
-		    o->name, (unsigned long long)d->events_by_type[BSF_EV_DROP],
-		    (unsigned long long)d->events_by_type[BSF_EV_SAMPLE],
-		    (unsigned long long)d->events_by_type[BSF_EV_ENQUEUE],
-		    (unsigned long long)d->events_by_type[BSF_EV_DEQUEUE],
-		    (unsigned long long)(o->event_overflows ? o->event_overflows(d->be.st) : 0));
-		log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
-			   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
-			   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "
-			   "to a full queue",
-			   (unsigned long long)d->flow_samples_sent,
-			   (unsigned long long)d->flow_samples_lost,
-			   (unsigned long long)d->drops.offered, (unsigned long long)d->drops.sent,
-			   (unsigned long long)d->drops.suppressed_rate,
-			   (unsigned long long)d->drops.suppressed_breaker,
-			   d->drops.open ? "open" : "closed", (unsigned long long)d->drops.trips,
-			   (unsigned long long)drop_events_lost(d));
 		if (o->lag_ns)
 			log_notice("status: backend %s: simulation lag %.3f ms behind the wall "
 				   "clock",
@@ -590,9 +392,7 @@ void bsf_daemon_fini(struct bsf_daemon *d)
 			event_free(d->ev_sig[i]);
 	if (d->ev_stop)
 		event_free(d->ev_stop);
-	if (d->ev_events)
-		event_free(d->ev_events);
+	bsf_events_fini(&d->events);
 	conf_free(d->conf);
-	bsf_flows_fini(&d->flows);
 	memset(d, 0, sizeof *d);
 }

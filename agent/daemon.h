@@ -30,8 +30,7 @@
 
 #include "agent/backends.h"
 #include "agent/conf.h"
-#include "agent/discard.h"
-#include "agent/flowsample.h"
+#include "agent/events.h"
 #include "agent/log.h"
 #include "agent/visexport.h"
 
@@ -49,17 +48,10 @@ struct bsf_daemon {
 	struct bsf_host host;
 	struct export *x;
 	struct poller *poller;
-	struct event *ev_events;    /* drains the backend's event queue */
-	struct event *ev_sig[4];    /* HUP, TERM, INT, USR1 */
-	struct event *ev_stop;	    /* --run-for */
-	uint64_t events_by_type[8]; /* by enum bsf_event_type; [0] others */
-	/* packet samples (0:3) and drop notifications (0:5), flows.mk */
-	struct bsf_flows flows;		  /* per-port sampling state */
-	struct bsf_discard_limiter drops; /* rate limit and circuit breaker */
-	uint32_t discard_seq;		  /* next 0:5 sequence number (device 2:1) */
-	struct bsf_ratelimit drop_fit_rl; /* log lines: a 0:5 too big for datagrams */
-	uint64_t flow_samples_sent, flow_samples_lost;
-	uint64_t drop_events_lost_closed; /* drop events lost by backends closed since */
+	struct event *ev_sig[4]; /* HUP, TERM, INT, USR1 */
+	struct event *ev_stop;	 /* --run-for */
+	/* the backend's events: 0:3 samples, 0:5 notifications (events.h) */
+	struct bsf_events events;
 	/* visibility events and samplers (visexport.h) */
 	struct bsf_visx vis;
 	uint64_t vis_rebuilds; /* pipelines built (section changed, ports changed) */

@@ -6,7 +6,7 @@
 
 #include "agent/discard.h"
 #include "agent/flowsample.h"
-#include "agent/samples.h"
+#include "agent/evsample.h"
 #include "proto/sflow_encode.h"
 #include "proto/sflow_own.h"
 
@@ -55,7 +55,7 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	sflow_w_init(&w, buf, cap);
 	sflow_enc_discard_begin(&w, &s, &h);
 
-	bsf_samples_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
+	bsf_evsample_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
 	sflow_enc_sampled_header(&w, &s, &sh);
 
 	if (ev->queue != UINT32_MAX) {

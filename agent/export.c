@@ -18,6 +18,7 @@
 #include "agent/addr.h"
 #include "agent/export.h"
 #include "agent/log.h"
+#include "agent/resolve.h"
 #include "proto/sflow_encode.h"
 
 #define EXPORT_LOG_INTERVAL_NS (60ull * 1000000000ull)
@@ -25,9 +26,11 @@
 #define EXPORT_MAX_STREAMS     8
 
 struct export_coll {
+	struct export *x;
 	struct conf_collector conf;
-	int fd;		      /* -1 while not open */
-	uint64_t next_try_ns; /* when to retry opening */
+	int fd;			 /* -1 while not open */
+	struct resolve_req *req; /* its name being looked up */
+	uint64_t next_try_ns;	 /* when to retry opening */
 	char dest[CONF_HOST_MAX + 64];
 	uint64_t datagrams, bytes, errors;
 	struct bsf_ratelimit rl;
@@ -51,7 +54,8 @@ struct export
 	int configured;
 	struct export_stream streams[EXPORT_MAX_STREAMS];
 	size_t nstreams, cur;
-	struct export_coll *colls;
+	struct resolver *dns; /* collector names, looked up without blocking */
+	struct export_coll **colls;
 	size_t ncolls;
 };
 
@@ -71,7 +75,10 @@ struct export *export_new(struct event_base *base)
 		return NULL;
 	x->base = base;
 	x->flush_ev = evtimer_new(base, flush_cb, x);
-	if (!x->flush_ev) {
+	x->dns = resolver_new(base);
+	if (!x->flush_ev || !x->dns) {
+		if (x->flush_ev)
+			event_free(x->flush_ev);
 		free(x);
 		return NULL;
 	}
@@ -86,13 +93,22 @@ static void coll_close(struct export_coll *c)
 	c->fd = -1;
 }
 
+/* Close and free a collector, forgetting its pending lookup. */
+static void coll_free(struct export_coll *c)
+{
+	resolve_cancel(c->req);
+	coll_close(c);
+	free(c);
+}
+
 void export_free(struct export *x)
 {
 	if (!x)
 		return;
 	for (size_t i = 0; i < x->ncolls; i++)
-		coll_close(&x->colls[i]);
+		coll_free(x->colls[i]);
 	free(x->colls);
+	resolver_free(x->dns);
 	event_free(x->flush_ev);
 	free(x);
 }
@@ -208,45 +224,68 @@ static int open_one(const struct export_coll *c, const struct addrinfo *ai, char
 	return fd;
 }
 
-/* Resolve and open the socket of one collector; logs its own failures. */
-static void coll_open(struct export_coll *c)
+/* The addresses of collector c are known: a socket to the first that
+ * works replaces the one it had (if any); if none works, the old one is
+ * kept.  Logs its own failures. */
+static void coll_connect(struct export_coll *c, const struct addrinfo *res)
 {
-	struct addrinfo hints, *res = NULL, *ai;
-	char portstr[8], why[320] = "no address";
-	int r, fd = -1;
+	const struct addrinfo *ai;
+	char why[320] = "no address", dest[sizeof c->dest] = "";
+	int fd = -1;
 
-	c->next_try_ns = bsf_now_ns() + EXPORT_RETRY_NS;
-	memset(&hints, 0, sizeof hints);
-	hints.ai_socktype = SOCK_DGRAM;
-	hints.ai_protocol = IPPROTO_UDP;
-	snprintf(portstr, sizeof portstr, "%u", c->conf.port);
-	r = getaddrinfo(c->conf.address, portstr, &hints, &res);
-	if (r != 0) {
-		snprintf(c->dest, sizeof c->dest, "%s: %s", c->conf.address, gai_strerror(r));
-		log_warnx("collector %s: cannot resolve %s: %s (retrying every minute)",
-			  c->conf.name, c->conf.address, gai_strerror(r));
-		return;
-	}
-	/* the first address that works */
 	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
 		char host[NI_MAXHOST], serv[NI_MAXSERV];
 
 		fd = open_one(c, ai, why, sizeof why);
 		if (fd >= 0 && getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, serv,
 					   sizeof serv, NI_NUMERICHOST | NI_NUMERICSERV) == 0)
-			snprintf(c->dest, sizeof c->dest,
-				 ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, serv);
+			snprintf(dest, sizeof dest, ai->ai_family == AF_INET6 ? "[%s]:%s" : "%s:%s",
+				 host, serv);
 	}
-	freeaddrinfo(res);
 	if (fd < 0) {
-		snprintf(c->dest, sizeof c->dest, "%s: %s", c->conf.address, why);
 		log_warnx("collector %s: cannot open a socket to %s port %u: %s (retrying every "
-			  "minute)",
-			  c->conf.name, c->conf.address, c->conf.port, why);
+			  "minute%s)",
+			  c->conf.name, c->conf.address, c->conf.port, why,
+			  c->fd >= 0 ? "; still sending to the last address" : "");
+		if (c->fd < 0)
+			snprintf(c->dest, sizeof c->dest, "%s: %s", c->conf.address, why);
 		return;
 	}
+	if (c->fd >= 0 && strcmp(dest, c->dest) == 0) {
+		close(fd); /* the same address again */
+		return;
+	}
+	coll_close(c);
 	c->fd = fd;
+	snprintf(c->dest, sizeof c->dest, "%s", dest);
 	log_info("collector %s: sending to %s", c->conf.name, c->dest);
+}
+
+static void coll_resolved(void *arg, const struct addrinfo *res, const char *err)
+{
+	struct export_coll *c = arg;
+
+	c->req = NULL;
+	if (!res) {
+		log_warnx("collector %s: cannot resolve %s: %s (retrying every minute%s)",
+			  c->conf.name, c->conf.address, err,
+			  c->fd >= 0 ? "; still sending to the last address" : "");
+		if (c->fd < 0)
+			snprintf(c->dest, sizeof c->dest, "%s: %s", c->conf.address, err);
+		return;
+	}
+	coll_connect(c, res);
+}
+
+/* Look collector c's address up and open its socket when the answer
+ * comes (at once for a literal address): never blocks.  Until then it
+ * keeps the socket it has, if any. */
+static void coll_open(struct export_coll *c)
+{
+	if (c->req)
+		return; /* a lookup is under way */
+	c->next_try_ns = bsf_now_ns() + EXPORT_RETRY_NS;
+	c->req = resolve_start(c->x->dns, c->conf.address, c->conf.port, coll_resolved, c);
 }
 
 static int coll_conf_same(const struct conf_collector *a, const struct conf_collector *b)
@@ -257,42 +296,55 @@ static int coll_conf_same(const struct conf_collector *a, const struct conf_coll
 
 void export_set_collectors(struct export *x, const struct conf_collector *cs, size_t n)
 {
-	struct export_coll *nc = calloc(n + 1, sizeof *nc);
+	struct export_coll **nc = calloc(n + 1, sizeof *nc);
 
 	if (!nc) {
 		log_errx("collectors: out of memory; keeping the old set");
 		return;
 	}
+	for (size_t i = 0; i < n; i++) {
+		nc[i] = calloc(1, sizeof *nc[i]);
+		if (!nc[i]) {
+			while (i > 0)
+				free(nc[--i]);
+			free(nc);
+			log_errx("collectors: out of memory; keeping the old set");
+			return;
+		}
+	}
 	/* send what is pending to the collectors it was made for */
 	export_flush(x);
 	for (size_t i = 0; i < n; i++) {
-		struct export_coll *c = &nc[i];
 		struct export_coll *old = NULL;
 
-		for (size_t j = 0; j < x->ncolls; j++)
-			if (strcmp(x->colls[j].conf.name, cs[i].name) == 0)
-				old = &x->colls[j];
-		if (old) {
-			*c = *old;
-			old->fd = -1; /* moved */
-			if (!coll_conf_same(&c->conf, &cs[i])) {
-				coll_close(c);
-				c->conf = cs[i];
-				coll_open(c);
+		for (size_t j = 0; j < x->ncolls && !old; j++)
+			if (x->colls[j] && strcmp(x->colls[j]->conf.name, cs[i].name) == 0) {
+				old = x->colls[j];
+				x->colls[j] = NULL; /* kept */
 			}
-			c->conf = cs[i];
-			if (c->fd < 0) {
-				coll_open(c);
+		if (old) {
+			free(nc[i]);
+			nc[i] = old;
+			if (!coll_conf_same(&old->conf, &cs[i])) {
+				/* another destination: nothing of the old one is kept */
+				resolve_cancel(old->req);
+				old->req = NULL;
+				coll_close(old);
+				old->conf = cs[i];
+				coll_open(old);
 			} else {
-				/* a host name is resolved again at each reload */
+				old->conf = cs[i];
+				/* a host name is looked up again at each reload (the
+				 * socket to its last address is kept meanwhile) */
 				struct sflow_addr tmp;
 
-				if (bsf_addr_parse(c->conf.address, &tmp) < 0) {
-					coll_close(c);
-					coll_open(c);
-				}
+				if (old->fd < 0 || bsf_addr_parse(old->conf.address, &tmp) < 0)
+					coll_open(old);
 			}
 		} else {
+			struct export_coll *c = nc[i];
+
+			c->x = x;
 			c->conf = cs[i];
 			c->fd = -1;
 			bsf_ratelimit_init(&c->rl, EXPORT_LOG_INTERVAL_NS);
@@ -300,9 +352,11 @@ void export_set_collectors(struct export *x, const struct conf_collector *cs, si
 		}
 	}
 	for (size_t j = 0; j < x->ncolls; j++) {
-		if (x->colls[j].fd >= 0)
-			log_info("collector %s: removed", x->colls[j].conf.name);
-		coll_close(&x->colls[j]);
+		if (!x->colls[j])
+			continue;
+		if (x->colls[j]->fd >= 0)
+			log_info("collector %s: removed", x->colls[j]->conf.name);
+		coll_free(x->colls[j]);
 	}
 	free(x->colls);
 	x->colls = nc;
@@ -358,7 +412,7 @@ void export_flush(struct export *x)
 		return;
 	x->streams[x->cur].next_seq++;
 	for (size_t i = 0; i < x->ncolls; i++)
-		coll_send(&x->colls[i], d, len);
+		coll_send(x->colls[i], d, len);
 }
 
 int export_add(struct export *x, const uint8_t *sample, size_t len)
@@ -390,7 +444,7 @@ size_t export_n_collectors(const struct export *x)
 
 void export_collector_stats(const struct export *x, size_t i, struct export_collector_stats *out)
 {
-	const struct export_coll *c = &x->colls[i];
+	const struct export_coll *c = x->colls[i];
 
 	out->name = c->conf.name;
 	snprintf(out->dest, sizeof out->dest, "%s", c->fd >= 0 ? c->dest : "(not open)");
@@ -408,7 +462,7 @@ void export_log_status(const struct export *x)
 			   bsf_addr_str(&x->b.agent, ab, sizeof ab), x->b.sub_agent_id,
 			   export_sequence(x), export_uptime_ms(x));
 	for (size_t i = 0; i < x->ncolls; i++) {
-		const struct export_coll *c = &x->colls[i];
+		const struct export_coll *c = x->colls[i];
 
 		log_notice("status: collector %s (%s): %llu datagrams, %llu bytes, %llu errors",
 			   c->conf.name, c->fd >= 0 ? c->dest : "not open",

@@ -43,8 +43,12 @@ int export_set_agent(struct export *x, const struct sflow_addr *agent, uint32_t 
 		     size_t max_bytes, char *err, size_t errlen);
 /* Make the collector set equal to cs[0..n): collectors are matched by name;
  * a kept one keeps its counters (its socket is reopened if its settings
- * changed).  Host names are resolved here.  A collector that cannot be
- * resolved or opened is logged and retried once a minute; never fatal. */
+ * changed).  Host names are looked up asynchronously (resolve.h): a
+ * collector waiting for its name sends nothing until the answer comes,
+ * while the others go on; a kept collector whose name is looked up again
+ * (at each reload) keeps sending to its last address meanwhile, and keeps
+ * it if the lookup fails.  A collector that cannot be resolved or opened
+ * is logged and retried once a minute; never fatal. */
 void export_set_collectors(struct export *x, const struct conf_collector *cs, size_t n);
 
 /* Room for one sample: the most a sample may be (max_bytes - header). */

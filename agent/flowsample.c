@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "agent/flowsample.h"
-#include "agent/samples.h"
+#include "agent/evsample.h"
 #include "proto/sflow_encode.h"
 
 int bsf_flowsample_vlan(const uint8_t *hdr, uint32_t hdr_len, uint32_t *vid, uint32_t *pcp)
@@ -58,7 +58,7 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	sflow_w_init(&w, buf, cap);
 	sflow_enc_flow_begin(&w, &s, &h);
 
-	bsf_samples_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
+	bsf_evsample_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
 	sflow_enc_sampled_header(&w, &s, &sh);
 
 	bsf_flowsample_vlan(ev->hdr, sh.header_length, &vid, &pcp);

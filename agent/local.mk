@@ -6,25 +6,40 @@
 sbin_PROGRAMS += agent/bsflowd
 pkginclude_HEADERS += agent/backend.h
 
+# Config values checked after libconfuse has read them (confval.h): shared
+# by the daemon, the model's scenario section and the visibility section.
+noinst_LIBRARIES += agent/libconfval.a
+agent_libconfval_a_SOURCES = agent/confval.c agent/confval.h
+agent_libconfval_a_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
+
+# Logging (log.h): the daemon's modules and the built-in backends.
+noinst_LIBRARIES += agent/liblog.a
+agent_liblog_a_SOURCES = agent/log.c agent/log.h
+
 noinst_LIBRARIES += agent/libbsfagent.a
 agent_libbsfagent_a_SOURCES = \
-	agent/log.c agent/log.h \
 	agent/addr.c agent/addr.h \
 	agent/notify.c agent/notify.h \
 	agent/plugin.c agent/plugin.h \
 	agent/conf.c agent/conf.h \
 	agent/export.c agent/export.h \
+	agent/resolve.c agent/resolve.h \
 	agent/poller.c agent/poller.h \
-	agent/samples.c agent/samples.h \
+	agent/counters.c agent/counters.h \
+	agent/evsample.c agent/evsample.h \
 	agent/backends.c agent/backends.h \
-	agent/backend_model.c \
 	agent/daemon.c agent/daemon.h \
-	agent/visexport.c agent/visexport.h
+	agent/events.c agent/events.h \
+	agent/visexport.c agent/visexport.h \
+	agent/flowsample.c agent/flowsample.h \
+	agent/discard.c agent/discard.h \
+	agent/sampling.c agent/sampling.h
 agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
 # what every agent program links
-BSF_AGENT_LIBS = agent/libbsfagent.a agent/visibility/libvis.a agent/model/libmodel.a \
-	proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libbackend_model.a agent/visibility/libvis.a \
+	agent/model/libmodel.a \
+	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -41,7 +56,13 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_notify \
 	agent/tests/test_export \
 	agent/tests/test_reload \
-	agent/tests/test_visexport
+	agent/tests/test_visexport \
+	agent/tests/test_counters \
+	agent/tests/test_flowsample \
+	agent/tests/test_discard \
+	agent/tests/test_sampling \
+	agent/tests/test_sampling_model \
+	agent/tests/test_flows_conf
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
 TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh
 EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcount.py agent/tests/testnet.h \
@@ -68,6 +89,24 @@ agent_tests_test_reload_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_visexport_SOURCES = agent/tests/test_visexport.c
 agent_tests_test_visexport_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_visexport_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_counters_SOURCES = agent/tests/test_counters.c
+agent_tests_test_counters_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_counters_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_flowsample_SOURCES = agent/tests/test_flowsample.c
+agent_tests_test_flowsample_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_flowsample_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_discard_SOURCES = agent/tests/test_discard.c
+agent_tests_test_discard_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_discard_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_sampling_SOURCES = agent/tests/test_sampling.c
+agent_tests_test_sampling_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_sampling_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_sampling_model_SOURCES = agent/tests/test_sampling_model.c
+agent_tests_test_sampling_model_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_sampling_model_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_flows_conf_SOURCES = agent/tests/test_flows_conf.c
+agent_tests_test_flows_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_flows_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
 
 # The test plugins: a good one, one with a wrong interface version, one
 # without the entry point.  The tests load them from .libs/.
@@ -86,19 +125,23 @@ agent_tests_testplugin_nosym_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
 # ---- make demo: bsflowd on the demo scenario for about 20 s, with
 # bsflow-collect receiving on a free loopback port and a per-port table.
 DEMO_SECONDS = 20
-demo: agent/bsflowd collector-test/bsflow-collect
+demo: agent/bsflowd collector/bsflow-collect
 	@$(SHELL) $(srcdir)/agent/demo.sh '$(abs_top_builddir)' '$(abs_top_srcdir)' $(DEMO_SECONDS)
 .PHONY: demo
 
-# ---- queue events (qevents): the model backend's test hook header, its
-# unit test, and a test plugin of interface version 1 (refused since 2).
-agent_libbsfagent_a_SOURCES += agent/backend_model.h
-check_PROGRAMS += agent/tests/test_backend_model_qev
-TESTS += agent/tests/test_backend_model_qev
-agent_tests_test_backend_model_qev_SOURCES = agent/tests/test_backend_model_qev.c
-agent_tests_test_backend_model_qev_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
-agent_tests_test_backend_model_qev_LDADD = $(BSF_AGENT_TEST_LIBS)
+# ---- a test plugin of interface version 1 (refused since 2).
 check_LTLIBRARIES += agent/tests/testplugin_abi1.la
 agent_tests_testplugin_abi1_la_SOURCES = agent/tests/testplugin.c
 agent_tests_testplugin_abi1_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=1
 agent_tests_testplugin_abi1_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+
+# ---- make bench: bsflowd's CPU time and memory exporting 1024 ports x 8
+# queues (a copy of the script with the build and source directories filled in).
+BENCH_PROGS += agent/bench/bench-daemon
+EXTRA_DIST += agent/bench/bench-daemon.sh
+agent/bench/bench-daemon: $(srcdir)/agent/bench/bench-daemon.sh agent/bsflowd
+	$(AM_V_GEN)mkdir -p agent/bench && \
+	sed -e 's|%ABS_TOP_BUILDDIR%|$(abs_top_builddir)|g' \
+	    -e 's|%ABS_TOP_SRCDIR%|$(abs_top_srcdir)|g' \
+	    $(srcdir)/agent/bench/bench-daemon.sh >$@.tmp && \
+	chmod +x $@.tmp && mv $@.tmp $@

@@ -10,7 +10,7 @@
 #include "agent/export.h"
 #include "agent/log.h"
 #include "agent/poller.h"
-#include "agent/samples.h"
+#include "agent/counters.h"
 #include "proto/sflow.h"
 
 #define POLLER_LOG_INTERVAL_NS (60ull * 1000000000ull)
@@ -44,7 +44,7 @@ struct poller {
 	const struct sflow_own_sampler_stat *(*samplers)(void *arg, size_t *n);
 	void *samplers_arg;
 	uint64_t sampler_samples; /* extra device samples carrying E:7 */
-	uint8_t scratch[BSF_SAMPLES_SCRATCH];
+	uint8_t scratch[BSF_COUNTERS_SCRATCH];
 };
 
 static uint64_t rng_next(uint64_t *s)
@@ -61,16 +61,17 @@ static uint64_t rng_next(uint64_t *s)
 
 /* E:7 did not fit in the device sample just sent: further samples of the
  * device source carrying only E:7, as many samplers in each as fit. */
-static void send_sampler_stats(struct poller_src *s, const struct bsf_samples_src *src, size_t room)
+static void send_sampler_stats(struct poller_src *s, const struct bsf_counters_src *src,
+			       size_t room)
 {
 	struct poller *p = s->p;
-	struct bsf_samples_out out;
+	struct bsf_counters_out out;
 	uint32_t first = 0, k;
 	uint64_t count;
 
 	while (first < src->n_samplers) {
-		if (bsf_samples_device_samplers(src, s->next_seq, first, p->scratch, room, &k,
-						&out) != SFLOW_OK ||
+		if (bsf_counters_device_samplers(src, s->next_seq, first, p->scratch, room, &k,
+						 &out) != SFLOW_OK ||
 		    export_add(p->x, p->scratch, out.len) < 0) {
 			s->dropped++;
 			if (bsf_ratelimit_hit(&p->rl_build, bsf_now_ns(), &count))
@@ -93,8 +94,8 @@ static void send_sampler_stats(struct poller_src *s, const struct bsf_samples_sr
 static int poll_one(struct poller_src *s, unsigned window)
 {
 	struct poller *p = s->p;
-	struct bsf_samples_src src;
-	struct bsf_samples_out out;
+	struct bsf_counters_src src;
+	struct bsf_counters_out out;
 	size_t room = export_sample_room(p->x);
 	uint64_t count;
 	int r;
@@ -117,15 +118,15 @@ static int poll_one(struct poller_src *s, unsigned window)
 		src.n_samplers = src.samplers ? (uint32_t)n : 0;
 	}
 	src.own_enterprise = p->enterprise;
-	src.own_records = BSF_SAMPLES_OWN_ALL;
+	src.own_records = BSF_COUNTERS_OWN_ALL;
 	src.device_index = s->index;
 	memset(&out, 0, sizeof out);
 	if (room > sizeof p->scratch)
 		room = sizeof p->scratch;
 	if (s->is_device)
-		r = bsf_samples_device(&src, s->next_seq, p->scratch, room, &out);
+		r = bsf_counters_device(&src, s->next_seq, p->scratch, room, &out);
 	else
-		r = bsf_samples_port(&src, s->port, s->next_seq, p->scratch, room, &out);
+		r = bsf_counters_port(&src, s->port, s->next_seq, p->scratch, room, &out);
 	if (out.read_errors) {
 		s->read_errors += (uint64_t)out.read_errors;
 		if (bsf_ratelimit_hit(&p->rl_read, bsf_now_ns(), &count))
@@ -133,12 +134,12 @@ static int poll_one(struct poller_src *s, unsigned window)
 				  "since the last message)",
 				  s->type, s->index, out.err, (unsigned long long)count);
 	}
-	if (r == SFLOW_OK && (out.omitted & ~BSF_SAMPLES_OWN_SAMPLER_STATS) &&
+	if (r == SFLOW_OK && (out.omitted & ~BSF_COUNTERS_OWN_SAMPLER_STATS) &&
 	    bsf_ratelimit_hit(&p->rl_omit, bsf_now_ns(), &count))
 		log_warnx("data source %u:%u: own records 0x%x left out: datagram_bytes (%zu "
 			  "bytes of room) too small (%llu samples cut since the last message)",
 			  s->type, s->index,
-			  (unsigned)(out.omitted & ~BSF_SAMPLES_OWN_SAMPLER_STATS), room,
+			  (unsigned)(out.omitted & ~BSF_COUNTERS_OWN_SAMPLER_STATS), room,
 			  (unsigned long long)count);
 	if (r != SFLOW_OK || export_add(p->x, p->scratch, out.len) < 0) {
 		s->dropped++;
@@ -151,7 +152,7 @@ static int poll_one(struct poller_src *s, unsigned window)
 	}
 	s->next_seq++;
 	s->samples++;
-	if (out.omitted & BSF_SAMPLES_OWN_SAMPLER_STATS)
+	if (out.omitted & BSF_COUNTERS_OWN_SAMPLER_STATS)
 		send_sampler_stats(s, &src, room);
 	return 0;
 }

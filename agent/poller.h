@@ -4,7 +4,7 @@
  * its own libevent timer, the first poll of each staggered at random within
  * the interval so that sources do not all fire together.
  *
- * A poll builds the source's counters sample through samples.h (backend
+ * A poll builds the source's counters sample through counters.h (backend
  * reads with the export's peak window 0, closing its peaks) and hands it to
  * the exporter.  The poller owns the per-data-source sample sequence
  * numbers (counters samples); they survive interval changes and backend

@@ -18,7 +18,8 @@
 #include "agent/export.h"
 #include "agent/log.h"
 #include "agent/poller.h"
-#include "agent/samples.h"
+#include "agent/counters.h"
+#include "agent/evsample.h"
 #include "agent/visexport.h"
 #include "agent/visibility/vis_backend.h"
 #include "agent/visibility/vis_conf.h"
@@ -52,7 +53,7 @@ static int is_streamed(const struct bsf_visx *v, uint32_t port, uint32_t queue)
 static void send_event(struct bsf_visx *v, const struct vis_event *ev)
 {
 	struct bsf_visx_src *s = src_of(v, ev->port);
-	struct bsf_samples_event p;
+	struct bsf_evsample_event p;
 	uint8_t buf[SCRATCH];
 	size_t len = 0;
 	uint32_t t = ev->type < VIS_EV_NTYPES ? ev->type : 0;
@@ -68,7 +69,7 @@ static void send_event(struct bsf_visx *v, const struct vis_event *ev)
 	p.in_ifindex = ifindex_of(v, ev->in_port);
 	p.out_ifindex = ifindex_of(v, ev->port);
 	p.header_bytes = v->header_bytes;
-	if (bsf_samples_vis_event(&p, ev, buf, sizeof buf, &len) != SFLOW_OK ||
+	if (bsf_evsample_vis_event(&p, ev, buf, sizeof buf, &len) != SFLOW_OK ||
 	    export_add(v->x, buf, len) < 0) {
 		s->lost++;
 		v->lost[t]++;
@@ -154,11 +155,10 @@ static void on_event(void *arg, const struct vis_event *ev)
 	struct bsf_visx *v = arg;
 
 	if (ev->type == VIS_EV_DROP) {
-		/* the event being fed is this drop */
-		if (v->drop_routed && v->cur && v->drop) {
-			v->cur_drop = ev;
-			v->drop(v->arg, v->cur);
-			v->cur_drop = NULL;
+		/* the drop being fed (bsf_visx_feed) passed the drop sampler */
+		if (v->drop_rec) {
+			v->drop_passed = 1;
+			bsf_evsample_vis_record(ev, v->drop_rec);
 		}
 		return;
 	}
@@ -201,14 +201,11 @@ static void ports_cb(evutil_socket_t fd, short what, void *arg)
 }
 
 int bsf_visx_init(struct bsf_visx *v, struct event_base *base, struct export *x,
-		  struct poller *poller, void (*drop)(void *arg, const struct bsf_event *be),
-		  void *arg)
+		  struct poller *poller)
 {
 	memset(v, 0, sizeof *v);
 	v->x = x;
 	v->poller = poller;
-	v->drop = drop;
-	v->arg = arg;
 	v->ev_ports = event_new(base, -1, 0, ports_cb, v);
 	return v->ev_ports ? 0 : -1;
 }
@@ -530,32 +527,41 @@ void bsf_visx_events_drained(struct bsf_visx *v)
 	}
 }
 
-int bsf_visx_feed(struct bsf_visx *v, const struct bsf_event *be)
+enum bsf_visx_drop bsf_visx_feed(struct bsf_visx *v, const struct bsf_event *be,
+				 struct sflow_own_vis_event *rec, int *rec_valid)
 {
 	struct vis_pkt_event pe;
 	struct vis_monitors_stats ms;
+	struct sflow_own_vis_event scratch;
 	uint64_t oor;
 
+	if (rec_valid)
+		*rec_valid = 0;
 	if (!v->p || vis_pkt_from_bsf(be, &pe) < 0)
-		return 0;
+		return BSF_VISX_DROP_NOTIFY;
 	/* a streamed queue's departures come from the stream, not samples */
 	if (be->type == BSF_EV_SAMPLE && is_streamed(v, pe.port, pe.queue))
-		return 0;
+		return BSF_VISX_DROP_NOTIFY;
 	if (be->type != BSF_EV_DROP || !v->drop_routed) {
-		v->cur = be;
 		vis_pipeline_feed(v->p, &pe);
-		v->cur = NULL;
-		return 0;
+		return BSF_VISX_DROP_NOTIFY;
 	}
 	/* a drop outside the ports and queues the monitors know (a CPU
 	 * port, say) is only counted there: not the drop sampler's */
 	vis_monitors_get_stats(vis_pipeline_monitors(v->p), &ms);
 	oor = ms.out_of_range;
-	v->cur = be;
+	v->drop_rec = rec ? rec : &scratch;
+	v->drop_passed = 0;
 	vis_pipeline_feed(v->p, &pe);
-	v->cur = NULL;
+	v->drop_rec = NULL;
 	vis_monitors_get_stats(vis_pipeline_monitors(v->p), &ms);
-	return ms.out_of_range == oor;
+	if (ms.out_of_range != oor)
+		return BSF_VISX_DROP_NOTIFY;
+	if (!v->drop_passed)
+		return BSF_VISX_DROP_TAKEN;
+	if (rec_valid)
+		*rec_valid = rec && v->enterprise;
+	return BSF_VISX_DROP_SAMPLED;
 }
 
 /* Bytes of a polled buffer value, UINT64_MAX unknown. */
@@ -613,13 +619,9 @@ void bsf_visx_port_buffers(void *arg, uint32_t port, const struct bsf_port_buffe
 	v->depth_t[port] = now;
 }
 
-void bsf_visx_drop_params(struct bsf_visx *v, struct bsf_discard_params *p)
+uint32_t bsf_visx_enterprise(const struct bsf_visx *v)
 {
-	if (!v->cur_drop || !v->enterprise)
-		return;
-	bsf_samples_vis_record(v->cur_drop, &v->drop_rec);
-	p->vis = &v->drop_rec;
-	p->enterprise = v->enterprise;
+	return v->enterprise;
 }
 
 uint64_t bsf_visx_drops_lost(const struct bsf_visx *v)

@@ -5,13 +5,13 @@
  * enqueue / dequeue streams the monitors need, and exporting what passes
  * the samplers.
  *
- *   drop events      routed through a sampler (sample_drops): the daemon's
- *                    0:5 notification (its drop callback), for sampled
- *                    drops only, carrying the drop's own visibility_event
- *                    record (bsf_visx_drop_params) so that collectors can
- *                    join it with the forensics events it started;
- *                    without a drop sampler the daemon sends 0:5 for
- *                    every drop as before and ignores these.
+ *   drop events      routed through a sampler (sample_drops): bsf_visx_feed
+ *                    says whether the drop passed it and, if so, gives the
+ *                    drop's own visibility_event record, which its 0:5
+ *                    notification carries (agent/events.c) so that
+ *                    collectors can join it with the forensics events it
+ *                    started; without a drop sampler every drop is
+ *                    notified as before.
  *   other events     (high delay, forensics, congestion start / end): an
  *                    own E:1 visibility_event_sample on the egress port's
  *                    data source 0:ifIndex (2:1 when the event has no
@@ -62,7 +62,6 @@ struct poller;
 struct vis_config;
 struct vis_pipeline;
 struct sflow_own_sampler_stat;
-struct bsf_discard_params;
 
 #define BSF_VISX_NQUEUES (2 * BSF_MAX_QUEUES) /* queues per port the monitors see */
 
@@ -78,9 +77,6 @@ struct bsf_visx_src {
 struct bsf_visx {
 	struct export *x;
 	struct poller *poller;
-	/* the daemon's 0:5 path for a sampled drop (the backend's event) */
-	void (*drop)(void *arg, const struct bsf_event *be);
-	void *arg;
 	struct vis_pipeline *p;	  /* NULL: visibility off */
 	int drop_routed;	  /* drops go through a sampler */
 	uint64_t drops_rate_lost; /* drops sampled out for rate reasons, cumulative */
@@ -111,9 +107,10 @@ struct bsf_visx {
 	size_t n_held, cap_held;
 	int in_poll, flush_armed;
 	struct event *ev_ports;
-	const struct bsf_event *cur;	     /* the backend event being fed */
-	const struct vis_event *cur_drop;    /* the drop handed to the drop callback */
-	struct sflow_own_vis_event drop_rec; /* its record (bsf_visx_drop_params) */
+	/* during bsf_visx_feed of a drop: where its record goes if it passes
+	 * the drop sampler (NULL otherwise), and whether it did */
+	struct sflow_own_vis_event *drop_rec;
+	int drop_passed;
 	/* counts since the pipeline was built (as its own statistics), by
 	 * enum vis_event_type */
 	uint64_t sent[VIS_EV_NTYPES], lost[VIS_EV_NTYPES];
@@ -128,8 +125,7 @@ struct bsf_visx {
 
 /* 0, or -1 (out of memory). */
 int bsf_visx_init(struct bsf_visx *v, struct event_base *base, struct export *x,
-		  struct poller *poller, void (*drop)(void *arg, const struct bsf_event *be),
-		  void *arg);
+		  struct poller *poller);
 void bsf_visx_fini(struct bsf_visx *v);
 
 /* A pipeline for vc on dev's ports, calling back into v; *out is NULL when
@@ -161,14 +157,28 @@ void bsf_visx_apply_streams(struct bsf_visx *v);
 /* Own enterprise (0: no event samples) and header bytes for 0:1. */
 void bsf_visx_set_export(struct bsf_visx *v, uint32_t enterprise, unsigned header_bytes);
 
-/* One backend event.  1 if it was a drop the drop sampler decides on (one
- * is routed, and the drop is on a port and queue the monitors know), 0
- * otherwise: the caller sends the 0:5 of such a drop itself (no drop
- * sampler, or a drop outside the device's ports and queues, such as a CPU
- * port's, which the monitors only count as out of range).  Drops the
- * monitors do not raise for other reasons (drops = no, a cause not in
- * drop_reasons, not eligible) are the pipeline's: not notified. */
-int bsf_visx_feed(struct bsf_visx *v, const struct bsf_event *be);
+/* What bsf_visx_feed decided about a drop's 0:5 notification. */
+enum bsf_visx_drop {
+	/* not the drop sampler's (none is routed, the event is not a drop,
+	 * or a drop outside the device's ports and queues, such as a CPU
+	 * port's, which the monitors only count as out of range): the caller
+	 * notifies it as without a sampler */
+	BSF_VISX_DROP_NOTIFY = 0,
+	/* it passed the drop sampler: notify it, with *rec (its own
+	 * visibility_event record) when rec_valid */
+	BSF_VISX_DROP_SAMPLED,
+	/* the drop sampler's, and not passed (sampled out, or not raised by
+	 * the monitors: drops = no, a cause not in drop_reasons, not
+	 * eligible): no notification */
+	BSF_VISX_DROP_TAKEN,
+};
+
+/* One backend event, to the monitors.  For a drop, the verdict on its 0:5
+ * notification; a passed drop's own record is written to *rec (if rec is
+ * not NULL), and *rec_valid says whether it was (it is not when no own
+ * enterprise is set). */
+enum bsf_visx_drop bsf_visx_feed(struct bsf_visx *v, const struct bsf_event *be,
+				 struct sflow_own_vis_event *rec, int *rec_valid);
 /* Before reading events: has the backend lost queue events since the
  * last look?  A full event queue loses the newest events, and the backend
  * adds none while the daemon drains it, so what is queued now came before
@@ -183,10 +193,8 @@ void bsf_visx_port_buffers(void *arg, uint32_t port, const struct bsf_port_buffe
  * own; for a flush before exit). */
 void bsf_visx_flush_held(struct bsf_visx *v);
 
-/* In the drop callback: point p->vis at the drop's visibility_event
- * record and set p->enterprise (nothing when called elsewhere, or without
- * an own enterprise). */
-void bsf_visx_drop_params(struct bsf_visx *v, struct bsf_discard_params *p);
+/* The own enterprise the export uses (0: none). */
+uint32_t bsf_visx_enterprise(const struct bsf_visx *v);
 
 /* Drop events the drop sampler rejected for rate reasons, cumulative over
  * pipelines (0:5 drops). */

@@ -74,4 +74,15 @@ TESTS += agent/model/tests/test_golden
 agent_model_tests_test_golden_SOURCES = agent/model/tests/test_golden.c
 agent_model_tests_test_golden_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
-agent_model_tests_test_golden_LDADD = agent/model/libmodel.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+agent_model_tests_test_golden_LDADD = $(MODEL_TRAFFIC_LIBS) -lm
+
+# ---- the model backend: the model served to bsflowd through agent/backend.h
+# (run in real time), and its unit test (queue events).
+noinst_LIBRARIES += agent/model/libbackend_model.a
+agent_model_libbackend_model_a_SOURCES = agent/model/backend_model.c agent/model/backend_model.h
+agent_model_libbackend_model_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
+check_PROGRAMS += agent/model/tests/test_backend_model_qev
+TESTS += agent/model/tests/test_backend_model_qev
+agent_model_tests_test_backend_model_qev_SOURCES = agent/model/tests/test_backend_model_qev.c
+agent_model_tests_test_backend_model_qev_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_model_tests_test_backend_model_qev_LDADD = $(BSF_AGENT_TEST_LIBS)

@@ -10,11 +10,10 @@ agent_model_libmodel_a_SOURCES += \
 	agent/model/headers.c agent/model/headers.h \
 	agent/model/traffic.c agent/model/traffic.h \
 	agent/model/replay.c agent/model/replay.h \
-	agent/model/scenario.c agent/model/scenario.h \
-	agent/confval.c agent/confval.h
+	agent/model/scenario.c agent/model/scenario.h
 
 MODEL_TRAFFIC_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS)
-MODEL_TRAFFIC_LIBS = agent/model/libmodel.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS)
+MODEL_TRAFFIC_LIBS = agent/model/libmodel.a agent/libconfval.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS)
 
 # bsflow-sim: run a scenario on virtual time and print statistics.
 bin_PROGRAMS += agent/model/bsflow-sim

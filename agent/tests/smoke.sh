@@ -10,7 +10,7 @@
 #  - `bsflowd -d --run-for 2` sends at least one datagram to a collector
 #    port on 127.0.0.1 that a tiny python3 listener counts, and exits 0.
 # Skips (77) without python3.  The decoding end-to-end tests are in
-# collector-test/tests/.
+# collector/tests/.
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 BSFLOWD="$top_builddir/agent/bsflowd"

@@ -314,7 +314,7 @@ static void feed_drops(struct bsf_daemon *d, int n)
 	e.frame_len = 64;
 	for (int i = 0; i < n; i++) {
 		e.t_ns = 1000000000ull + (uint64_t)i;
-		bsf_visx_feed(&d->vis, &e);
+		bsf_events_route(&d->events, &e);
 	}
 }
 
@@ -353,7 +353,7 @@ START_TEST(reload_visibility)
 	/* 1-in-2: drops 2 and 4 become notifications, 1 and 3 are counted */
 	feed_drops(&d, 4);
 	ck_assert_uint_eq(sampler_seen(&d), 4);
-	ck_assert_uint_eq(d.drops.offered, 2);
+	ck_assert_uint_eq(d.events.drops.offered, 2);
 	ck_assert_uint_eq(bsf_visx_drops_lost(&d.vis), 2);
 
 	/* a bad visibility section: refused with FILE:LINE, the old pipeline
@@ -394,7 +394,7 @@ START_TEST(reload_visibility)
 	ck_assert_uint_eq(sampler_seen(&d), 0);
 	feed_drops(&d, 3);
 	ck_assert_uint_eq(sampler_seen(&d), 3);
-	ck_assert_uint_eq(d.drops.offered, 3);
+	ck_assert_uint_eq(d.events.drops.offered, 3);
 	ck_assert_uint_eq(bsf_visx_drops_lost(&d.vis), 4);
 
 	/* no section: off; every drop is offered again */

@@ -159,39 +159,43 @@ static void drop_event(struct bsf_event *ev)
 	ev->t_ns = 1 * SEC;
 }
 
-/* What the drop callback saw of bsf_visx_drop_params. */
+/* What bsf_visx_feed said of the drops fed through feed(): how many
+ * passed the drop sampler, with how many own records. */
 struct drop_seen {
 	struct bsf_visx *v;
-	uint32_t n, with_record, enterprise;
+	uint32_t n, with_record;
 	struct sflow_own_vis_event rec[4];
 };
 
-static void test_drop(void *arg, const struct bsf_event *be)
+/* Feed ev; 1 if the drop sampler decided on it (passed or taken), 0 if
+ * it is left to the caller to notify. */
+static int feed(struct drop_seen *ds, const struct bsf_event *ev)
 {
-	struct drop_seen *ds = arg;
-	struct bsf_discard_params p;
+	struct sflow_own_vis_event rec;
+	int valid = -1;
+	enum bsf_visx_drop v = bsf_visx_feed(ds->v, ev, &rec, &valid);
 
-	(void)be;
-	memset(&p, 0, sizeof p);
-	bsf_visx_drop_params(ds->v, &p);
-	if (p.vis && ds->n < 4) {
-		ds->rec[ds->n] = *p.vis;
-		ds->with_record++;
-		ds->enterprise = p.enterprise;
+	ck_assert_int_ne(valid, -1);
+	if (v == BSF_VISX_DROP_SAMPLED) {
+		if (valid && ds->n < 4) {
+			ds->rec[ds->n] = rec;
+			ds->with_record++;
+		}
+		ds->n++;
+	} else {
+		ck_assert_int_eq(valid, 0);
 	}
-	ds->n++;
+	return v != BSF_VISX_DROP_NOTIFY;
 }
 
-/* A drop that passes the drop sampler reaches the daemon's 0:5 path with
- * its own visibility_event record: type drop, its id in both ids, the
- * queue, reason and depth of the backend's event.  Outside that call the
- * parameters stay untouched. */
+/* A drop that passes the drop sampler comes back from the feed with its
+ * own visibility_event record: type drop, its id in both ids, the queue,
+ * reason and depth of the backend's event. */
 START_TEST(drop_record_params)
 {
 	struct event_base *base = event_base_new();
 	struct bsf_daemon d;
 	struct drop_seen ds;
-	struct bsf_discard_params p;
 	struct bsf_event ev;
 
 	start_daemon(&d, base, 9, "", " sampler all {\n  every = 1\n }\n sample_drops = all\n");
@@ -199,20 +203,18 @@ START_TEST(drop_record_params)
 
 	memset(&ds, 0, sizeof ds);
 	ds.v = &d.vis;
-	d.vis.drop = test_drop;
-	d.vis.arg = &ds;
 	drop_event(&ev);
 	ev.out_port = 1;
 	ev.queue = 2;
 	ev.depth_bytes = 4096;
-	bsf_visx_feed(&d.vis, &ev);
+	ck_assert_int_eq(feed(&ds, &ev), 1);
 	ev.t_ns += 1000;
 	ev.queue = 5;
 	ev.reason = 260;
-	bsf_visx_feed(&d.vis, &ev);
+	ck_assert_int_eq(feed(&ds, &ev), 1);
 	ck_assert_uint_eq(ds.n, 2);
 	ck_assert_uint_eq(ds.with_record, 2);
-	ck_assert_uint_eq(ds.enterprise, SFLOW_ENT_OWN_DEFAULT);
+	ck_assert_uint_eq(bsf_visx_enterprise(&d.vis), SFLOW_ENT_OWN_DEFAULT);
 	for (uint32_t i = 0; i < 2; i++) {
 		const struct sflow_own_vis_event *r = &ds.rec[i];
 
@@ -228,11 +230,6 @@ START_TEST(drop_record_params)
 	ck_assert_uint_eq(ds.rec[0].reason, 259);
 	ck_assert_uint_eq(ds.rec[1].queue, 5);
 	ck_assert_uint_eq(ds.rec[1].reason, 260);
-	/* outside the drop callback: nothing set */
-	memset(&p, 0, sizeof p);
-	bsf_visx_drop_params(&d.vis, &p);
-	ck_assert_ptr_null(p.vis);
-	ck_assert_uint_eq(p.enterprise, 0);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 }
@@ -384,16 +381,14 @@ START_TEST(congestion_port_samples)
 }
 END_TEST
 
-/* bsflowd's state d with the visibility section body vis and the drop
- * callback replaced by test_drop (into ds); ev a drop at 1 s. */
+/* bsflowd's state d with the visibility section body vis, ds ready for
+ * feed(); ev a drop at 1 s. */
 static void start_drop_daemon(struct bsf_daemon *d, struct event_base *base, struct drop_seen *ds,
 			      struct bsf_event *ev, const char *vis)
 {
 	start_daemon(d, base, 9, "", vis);
 	memset(ds, 0, sizeof *ds);
 	ds->v = &d->vis;
-	d->vis.drop = test_drop;
-	d->vis.arg = ds;
 	drop_event(ev);
 }
 
@@ -402,7 +397,7 @@ static void start_drop_daemon(struct bsf_daemon *d, struct event_base *base, str
  * eligible: neither sent nor counted), then four on port 0 (two pass, two
  * are sampled out by every-N): 2 notifications and drops = 2, so that
  * sent + drops = the 4 eligible drops.  Every drop was the pipeline's
- * (bsf_visx_feed returns 1). */
+ * (feed returns 1). */
 START_TEST(drops_rate_reasons_only)
 {
 	struct event_base *base = event_base_new();
@@ -416,7 +411,7 @@ START_TEST(drops_rate_reasons_only)
 	for (int i = 0; i < 7; i++) {
 		ev.out_port = i < 3 ? 1 : 0;
 		ev.t_ns += 1000;
-		ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 1);
+		ck_assert_int_eq(feed(&ds, &ev), 1);
 	}
 	ck_assert_uint_eq(ds.n, 2);
 	ck_assert_uint_eq(bsf_visx_drops_lost(&d.vis), 2);
@@ -447,7 +442,7 @@ START_TEST(drop_too_big_for_own_record)
 	ev.out_port = 1;
 	ev.queue = 2;
 	ev.depth_bytes = 4096;
-	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 1);
+	bsf_events_route(&d.events, &ev);
 	export_flush(d.x);
 	while ((r = recv(s, buf, sizeof buf, MSG_DONTWAIT)) > 0) {
 		struct sflow_datagram dg;
@@ -473,8 +468,8 @@ START_TEST(drop_too_big_for_own_record)
 	ck_assert_uint_eq(n0, 1);
 	ck_assert_uint_eq(nrec, 4);
 	ck_assert_uint_eq(nown, 0);
-	ck_assert_uint_eq(d.drops.sent, 1);
-	ck_assert_uint_eq(d.drops.suppressed_rate, 0);
+	ck_assert_uint_eq(d.events.drops.sent, 1);
+	ck_assert_uint_eq(d.events.drops.suppressed_rate, 0);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	close(s);
@@ -483,8 +478,8 @@ END_TEST
 
 /* A drop outside the ports the monitors watch (e.g. a CPU port, index 2
  * on the test plugin's 2 ports) raises no drop event: the feed says the
- * pipeline did not take it (the daemon then notifies it itself), and
- * the drop callback is not called; a drop on port 1 is taken. */
+ * pipeline did not take it (the daemon then notifies it itself); a drop
+ * on port 1 is taken. */
 START_TEST(drop_outside_ports_not_taken)
 {
 	struct event_base *base = event_base_new();
@@ -495,16 +490,16 @@ START_TEST(drop_outside_ports_not_taken)
 	start_drop_daemon(&d, base, &ds, &ev,
 			  " sampler all {\n  every = 1\n }\n sample_drops = all\n");
 	ev.out_port = 2;
-	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 0);
+	ck_assert_int_eq(feed(&ds, &ev), 0);
 	ck_assert_uint_eq(ds.n, 0);
 	ev.out_port = 1;
 	ev.t_ns += 1000;
-	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 1);
+	ck_assert_int_eq(feed(&ds, &ev), 1);
 	ck_assert_uint_eq(ds.n, 1);
 	/* a sample event is never a drop the pipeline took */
 	ev.type = BSF_EV_SAMPLE;
 	ev.t_ns += 1000;
-	ck_assert_int_eq(bsf_visx_feed(&d.vis, &ev), 0);
+	ck_assert_int_eq(feed(&ds, &ev), 0);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 }

@@ -23,13 +23,12 @@ agent_visibility_libvis_a_SOURCES = \
 	agent/visibility/vis_congestion.c \
 	agent/visibility/vis_pipeline.c agent/visibility/vis_pipeline.h \
 	agent/visibility/vis_backend.c agent/visibility/vis_backend.h \
-	agent/visibility/vis_conf.c agent/visibility/vis_conf.h \
-	agent/confval.c agent/confval.h
+	agent/visibility/vis_conf.c agent/visibility/vis_conf.h
 agent_visibility_libvis_a_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
 # ---- unit tests (Check)
 VIS_TEST_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(CHECK_CFLAGS)
-VIS_TEST_LIBS = agent/visibility/libvis.a $(LIBCONFUSE_LIBS) $(CHECK_LIBS) -lm
+VIS_TEST_LIBS = agent/visibility/libvis.a agent/libconfval.a $(LIBCONFUSE_LIBS) $(CHECK_LIBS) -lm
 VIS_TESTS = \
 	agent/visibility/tests/test_vis_samplers \
 	agent/visibility/tests/test_vis_monitors \
@@ -52,7 +51,7 @@ BENCH_PROGS += agent/visibility/bench/bench_vis
 EXTRA_PROGRAMS += agent/visibility/bench/bench_vis
 agent_visibility_bench_bench_vis_SOURCES = agent/visibility/bench/bench_vis.c
 agent_visibility_bench_bench_vis_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
-agent_visibility_bench_bench_vis_LDADD = agent/visibility/libvis.a $(LIBCONFUSE_LIBS) -lm
+agent_visibility_bench_bench_vis_LDADD = agent/visibility/libvis.a agent/libconfval.a $(LIBCONFUSE_LIBS) -lm
 
 # backend events -> packet events (vis_backend.c), registered by qevents
 check_PROGRAMS += agent/visibility/tests/test_vis_backend

@@ -1,0 +1,588 @@
+/*
+ * checks.c - sequence checks and summary counters of bsflow-collect (see
+ * checks.h).  Everything is kept in one small open-addressing hash table
+ * of fixed-size keys; the summary sorts the entries so its order does not
+ * depend on arrival order.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector/checks.h"
+#include "proto/sflow_drops.h"
+
+#define KEYW 10
+
+enum entry_kind {
+	K_STREAM = 1, /* addr type, addr[4], sub-agent */
+	K_SOURCE,     /* addr type, addr[4], sub-agent, family tag, ds type, ds index */
+	K_SAMPLE,     /* sample tag, known */
+	K_RECORD,     /* family (0 flow, 1 counters, 2 own), tag */
+	K_DISCARD,    /* reason */
+	K_FLOWQ,      /* output port known, port, queue known, queue */
+	K_SKIP,	      /* index into skip reasons */
+};
+
+struct entry {
+	uint32_t key[KEYW]; /* key[0] = kind; 0 = empty slot */
+	uint64_t count;
+	uint32_t last_seq;
+	uint32_t last_uptime;
+};
+
+struct collect_checks {
+	FILE *report;
+	uint32_t own_enterprise;
+	struct entry *tab;
+	size_t cap, used;
+
+	uint64_t datagrams, bytes, malformed, skipped, written;
+	uint64_t samples, records, unknown_tags;
+	uint64_t gaps_dgram, missing_dgram, resets_dgram;
+	uint64_t gaps_sample, missing_sample, resets_sample;
+	uint64_t sampler_mismatches, bad_event_samples;
+	const char *skip_names[16];
+	unsigned nskip_names;
+};
+
+static uint64_t key_hash(const uint32_t *k)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (int i = 0; i < KEYW; i++) {
+		h ^= k[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static int grow(struct collect_checks *c)
+{
+	size_t ncap = c->cap ? c->cap * 2 : 256;
+	struct entry *nt = calloc(ncap, sizeof(*nt));
+
+	if (!nt)
+		return -1;
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->tab[i].key[0])
+			continue;
+		size_t j = key_hash(c->tab[i].key) & (ncap - 1);
+		while (nt[j].key[0])
+			j = (j + 1) & (ncap - 1);
+		nt[j] = c->tab[i];
+	}
+	free(c->tab);
+	c->tab = nt;
+	c->cap = ncap;
+	return 0;
+}
+
+/* Find or add the entry for key; *fresh says whether it was added.
+ * Returns NULL only when memory runs out (then nothing is counted). */
+static struct entry *lookup(struct collect_checks *c, const uint32_t *key, int *fresh)
+{
+	size_t j;
+
+	if ((c->used + 1) * 2 > c->cap && grow(c) < 0)
+		return NULL;
+	j = key_hash(key) & (c->cap - 1);
+	while (c->tab[j].key[0]) {
+		if (memcmp(c->tab[j].key, key, sizeof(c->tab[j].key)) == 0) {
+			if (fresh)
+				*fresh = 0;
+			return &c->tab[j];
+		}
+		j = (j + 1) & (c->cap - 1);
+	}
+	memcpy(c->tab[j].key, key, sizeof(c->tab[j].key));
+	c->used++;
+	if (fresh)
+		*fresh = 1;
+	return &c->tab[j];
+}
+
+static void bump(struct collect_checks *c, uint32_t k0, uint32_t k1, uint32_t k2, uint32_t k3,
+		 uint32_t k4)
+{
+	uint32_t key[KEYW] = {k0, k1, k2, k3, k4};
+	struct entry *e = lookup(c, key, NULL);
+	if (e)
+		e->count++;
+}
+
+struct collect_checks *collect_checks_new(FILE *report, uint32_t own_enterprise)
+{
+	struct collect_checks *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->report = report;
+	c->own_enterprise = own_enterprise;
+	if (grow(c) < 0) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void collect_checks_free(struct collect_checks *c)
+{
+	if (!c)
+		return;
+	free(c->tab);
+	free(c);
+}
+
+static void addr_str(const struct sflow_addr *a, char *buf, size_t n)
+{
+	if (a->type == SFLOW_ADDR_IP4) {
+		snprintf(buf, n, "%u.%u.%u.%u", a->a[0], a->a[1], a->a[2], a->a[3]);
+	} else if (a->type == SFLOW_ADDR_IP6) {
+		size_t len = 0;
+		for (int i = 0; i < 16 && len < n; i += 2)
+			len += (size_t)snprintf(buf + len, n - len, "%s%02x%02x", i ? ":" : "",
+						a->a[i], a->a[i + 1]);
+	} else {
+		snprintf(buf, n, "-");
+	}
+}
+
+static void addr_words(const struct sflow_addr *a, uint32_t *w)
+{
+	w[0] = a->type;
+	for (int i = 0; i < 4; i++)
+		w[1 + i] = ((uint32_t)a->a[4 * i] << 24) | ((uint32_t)a->a[4 * i + 1] << 16) |
+			   ((uint32_t)a->a[4 * i + 2] << 8) | a->a[4 * i + 3];
+}
+
+/* bsflowd's visibility event sample (own enterprise, format 1). */
+static int is_event_sample(const struct collect_checks *c, const struct sflow_sample *s)
+{
+	return s->kind == SFLOW_SMP_OWN && s->h.own.format == SFLOW_OWN_SMP_EVENT &&
+	       SFLOW_TAG_ENTERPRISE(s->tag) == c->own_enterprise;
+}
+
+/* The family of a sample type for per-source sequence numbers: the compact
+ * and expanded forms share one sequence. */
+static uint32_t family_tag(const struct sflow_sample *s)
+{
+	switch (s->kind) {
+	case SFLOW_SMP_FLOW:
+		return SFLOW_SAMPLE_FLOW_EXP;
+	case SFLOW_SMP_COUNTERS:
+		return SFLOW_SAMPLE_COUNTERS_EXP;
+	default:
+		return s->tag;
+	}
+}
+
+static const char *family_name(const struct collect_checks *c, uint32_t tag, char *buf, size_t n)
+{
+	if (tag == SFLOW_SAMPLE_FLOW_EXP)
+		return "FLOWSAMPLE";
+	if (tag == SFLOW_SAMPLE_COUNTERS_EXP)
+		return "COUNTERSSAMPLE";
+	if (tag == SFLOW_SAMPLE_DISCARD)
+		return "DISCARD";
+	if (tag == SFLOW_TAG(c->own_enterprise, SFLOW_OWN_SMP_EVENT))
+		return sflow_own_sample_name(SFLOW_OWN_SMP_EVENT);
+	snprintf(buf, n, "%" PRIu32 ":%" PRIu32, SFLOW_TAG_ENTERPRISE(tag), SFLOW_TAG_FORMAT(tag));
+	return buf;
+}
+
+/* Compare seq with the last one; 0 in order, 1 gap (*missing set), 2 reset. */
+static int seq_check(uint32_t last, uint32_t seq, uint32_t *missing)
+{
+	uint32_t expected = last + 1u;
+	uint32_t d = seq - expected;
+
+	if (d == 0)
+		return 0;
+	if (d < 0x80000000u) {
+		*missing = d;
+		return 1;
+	}
+	return 2;
+}
+
+static void check_datagram_seq(struct collect_checks *c, const struct sflow_datagram *d)
+{
+	uint32_t key[KEYW] = {K_STREAM};
+	struct entry *e;
+	int fresh;
+	uint32_t missing = 0;
+	char ab[48];
+
+	addr_words(&d->agent, key + 1);
+	key[6] = d->sub_agent_id;
+	e = lookup(c, key, &fresh);
+	if (!e)
+		return;
+	if (!fresh) {
+		int r = d->uptime_ms < e->last_uptime
+			    ? 2
+			    : seq_check(e->last_seq, d->sequence_number, &missing);
+		addr_str(&d->agent, ab, sizeof(ab));
+		if (r == 1) {
+			c->gaps_dgram++;
+			c->missing_dgram += missing;
+			fprintf(c->report,
+				"gap datagram agent=%s subAgent=%" PRIu32 " expected=%" PRIu32
+				" received=%" PRIu32 " missing=%" PRIu32 "\n",
+				ab, d->sub_agent_id, e->last_seq + 1u, d->sequence_number, missing);
+		} else if (r == 2) {
+			c->resets_dgram++;
+			fprintf(c->report,
+				"reset datagram agent=%s subAgent=%" PRIu32 " last=%" PRIu32
+				" received=%" PRIu32 " lastUptime=%" PRIu32 " uptime=%" PRIu32 "\n",
+				ab, d->sub_agent_id, e->last_seq, d->sequence_number,
+				e->last_uptime, d->uptime_ms);
+		}
+	}
+	e->count++;
+	e->last_seq = d->sequence_number;
+	e->last_uptime = d->uptime_ms;
+}
+
+static void source_of(const struct sflow_sample *s, uint32_t *seq, uint32_t *type, uint32_t *idx)
+{
+	switch (s->kind) {
+	case SFLOW_SMP_FLOW:
+		*seq = s->h.flow.sequence_number;
+		*type = s->h.flow.source_id_type;
+		*idx = s->h.flow.source_id_index;
+		break;
+	case SFLOW_SMP_COUNTERS:
+		*seq = s->h.counters.sequence_number;
+		*type = s->h.counters.source_id_type;
+		*idx = s->h.counters.source_id_index;
+		break;
+	case SFLOW_SMP_DISCARD:
+		*seq = s->h.discard.sequence_number;
+		*type = s->h.discard.source_id_type;
+		*idx = s->h.discard.source_id_index;
+		break;
+	case SFLOW_SMP_OWN: /* the event sample (is_event_sample) */
+		*seq = s->h.own.u.event.sequence_number;
+		*type = s->h.own.u.event.source_id_type;
+		*idx = s->h.own.u.event.source_id_index;
+		break;
+	default:
+		*seq = *type = *idx = 0;
+		break;
+	}
+}
+
+static void check_sample_seq(struct collect_checks *c, const struct sflow_datagram *d,
+			     const struct sflow_sample *s)
+{
+	uint32_t key[KEYW] = {K_SOURCE};
+	uint32_t seq, type, idx, missing = 0;
+	struct entry *e;
+	int fresh, r;
+	char ab[48], fb[24];
+
+	if (s->kind != SFLOW_SMP_FLOW && s->kind != SFLOW_SMP_COUNTERS &&
+	    s->kind != SFLOW_SMP_DISCARD && !is_event_sample(c, s))
+		return;
+	source_of(s, &seq, &type, &idx);
+	addr_words(&d->agent, key + 1);
+	key[6] = d->sub_agent_id;
+	key[7] = family_tag(s);
+	key[8] = type;
+	key[9] = idx;
+	e = lookup(c, key, &fresh);
+	if (!e)
+		return;
+	if (!fresh && (r = seq_check(e->last_seq, seq, &missing)) != 0) {
+		addr_str(&d->agent, ab, sizeof(ab));
+		if (r == 1) {
+			c->gaps_sample++;
+			c->missing_sample += missing;
+			fprintf(c->report,
+				"gap sample agent=%s subAgent=%" PRIu32
+				" sampleType=%s sourceId=%" PRIu32 ":%" PRIu32 " expected=%" PRIu32
+				" received=%" PRIu32 " missing=%" PRIu32 "\n",
+				ab, d->sub_agent_id, family_name(c, key[7], fb, sizeof(fb)), type,
+				idx, e->last_seq + 1u, seq, missing);
+		} else {
+			c->resets_sample++;
+			fprintf(c->report,
+				"reset sample agent=%s subAgent=%" PRIu32
+				" sampleType=%s sourceId=%" PRIu32 ":%" PRIu32 " last=%" PRIu32
+				" received=%" PRIu32 "\n",
+				ab, d->sub_agent_id, family_name(c, key[7], fb, sizeof(fb)), type,
+				idx, e->last_seq, seq);
+		}
+	}
+	e->count++;
+	e->last_seq = seq;
+}
+
+/* A name from the wire as one word of a report line: printable ASCII as
+ * is, anything else (space, '=', '\\' included) as \xNN. */
+static void word_str(const char *in, char *out, size_t n)
+{
+	size_t o = 0;
+
+	for (; *in && o + 5 < n; in++) {
+		unsigned char ch = (unsigned char)*in;
+		if (ch <= 0x20 || ch >= 0x7f || ch == '=' || ch == '\\')
+			o += (size_t)snprintf(out + o, n - o, "\\x%02x", ch);
+		else
+			out[o++] = (char)ch;
+	}
+	out[o] = '\0';
+}
+
+/* Sampler statistics (own E:7 in a counters sample): every sampler's seen
+ * must equal passed plus its eight rejection counts. */
+static void check_samplers(struct collect_checks *c, const struct sflow_datagram *d,
+			   const struct sflow_sample *s)
+{
+	if (s->kind != SFLOW_SMP_COUNTERS)
+		return;
+	for (uint32_t i = 0; i < s->nrecords; i++) {
+		const struct sflow_record *r = &s->records[i];
+		struct sflow_own_sampler_stat st;
+		uint32_t pos = 0;
+		char ab[48], nb[4 * SFLOW_OWN_SAMPLER_NAME_MAX + 1];
+
+		if (r->kind != SFLOW_REC_OWN || r->u.own.format != SFLOW_OWN_SAMPLER_STATS ||
+		    SFLOW_TAG_ENTERPRISE(r->tag) != c->own_enterprise)
+			continue;
+		while (sflow_own_sampler_next(&r->u.own.u.samplers, &pos, &st) == 0) {
+			uint64_t rej[SFLOW_OWN_SAMPLER_REJECTS], sum = 0;
+
+			if (sflow_own_sampler_adds_up(&st))
+				continue;
+			sflow_own_sampler_rejects(&st, rej);
+			for (uint32_t j = 0; j < SFLOW_OWN_SAMPLER_REJECTS; j++)
+				sum = rej[j] > UINT64_MAX - sum ? UINT64_MAX : sum + rej[j];
+			c->sampler_mismatches++;
+			addr_str(&d->agent, ab, sizeof(ab));
+			word_str(st.name, nb, sizeof(nb));
+			fprintf(c->report,
+				"sampler mismatch agent=%s subAgent=%" PRIu32 " sourceId=%" PRIu32
+				":%" PRIu32 " sampler=%s seen=%" PRIu64 " passed=%" PRIu64
+				" rejected=%" PRIu64 "\n",
+				ab, d->sub_agent_id, s->h.counters.source_id_type,
+				s->h.counters.source_id_index, nb, st.seen, st.passed, sum);
+		}
+	}
+}
+
+/* A visibility event sample carries exactly one visibility_event record,
+ * its first. */
+static void check_event_sample(struct collect_checks *c, const struct sflow_datagram *d,
+			       const struct sflow_sample *s)
+{
+	uint32_t n = 0;
+	char ab[48];
+
+	if (!is_event_sample(c, s))
+		return;
+	for (uint32_t i = 0; i < s->nrecords; i++)
+		if (s->records[i].kind == SFLOW_REC_OWN &&
+		    s->records[i].u.own.format == SFLOW_OWN_VIS_EVENT)
+			n++;
+	if (n == 1 && s->records[0].kind == SFLOW_REC_OWN &&
+	    s->records[0].u.own.format == SFLOW_OWN_VIS_EVENT)
+		return;
+	c->bad_event_samples++;
+	addr_str(&d->agent, ab, sizeof(ab));
+	fprintf(c->report,
+		"bad event sample agent=%s subAgent=%" PRIu32 " sourceId=%" PRIu32 ":%" PRIu32
+		" sequence=%" PRIu32 " visibilityEvents=%" PRIu32 " first=%s\n",
+		ab, d->sub_agent_id, s->h.own.u.event.source_id_type,
+		s->h.own.u.event.source_id_index, s->h.own.u.event.sequence_number, n,
+		n > 0 && s->records[0].kind == SFLOW_REC_OWN &&
+			s->records[0].u.own.format == SFLOW_OWN_VIS_EVENT
+		    ? "yes"
+		    : "no");
+}
+
+static void count_sample(struct collect_checks *c, const struct sflow_sample *s)
+{
+	uint32_t family = s->kind == SFLOW_SMP_COUNTERS ? 1 : s->kind == SFLOW_SMP_OWN ? 2 : 0;
+	int has_queue = 0;
+	uint32_t queue = 0;
+
+	c->samples++;
+	bump(c, K_SAMPLE, s->tag, s->kind != SFLOW_SMP_UNKNOWN, 0, 0);
+	if (s->kind == SFLOW_SMP_UNKNOWN)
+		c->unknown_tags++;
+	for (uint32_t i = 0; i < s->nrecords; i++) {
+		const struct sflow_record *r = &s->records[i];
+		c->records++;
+		bump(c, K_RECORD, family, r->tag, r->kind != SFLOW_REC_UNKNOWN, 0);
+		if (r->kind == SFLOW_REC_UNKNOWN)
+			c->unknown_tags++;
+		if (r->kind == SFLOW_REC_EGRESS_QUEUE ||
+		    (r->kind == SFLOW_REC_BST_EGRESS_QUEUE && !has_queue)) {
+			has_queue = 1;
+			queue = r->u.queue;
+		}
+	}
+	if (s->kind == SFLOW_SMP_DISCARD)
+		bump(c, K_DISCARD, s->h.discard.reason, 0, 0, 0);
+	if (s->kind == SFLOW_SMP_FLOW) {
+		int port_known = s->h.flow.output_format == SFLOW_IF_FORMAT_IFINDEX;
+		bump(c, K_FLOWQ, port_known, port_known ? s->h.flow.output_value : 0,
+		     (uint32_t)has_queue, queue);
+	}
+}
+
+void collect_checks_datagram(struct collect_checks *c, const struct collect_rx *rx,
+			     const struct sflow_datagram *d)
+{
+	c->datagrams++;
+	c->bytes += rx->size;
+	check_datagram_seq(c, d);
+	for (uint32_t i = 0; i < d->nsamples; i++) {
+		check_sample_seq(c, d, &d->samples[i]);
+		check_samplers(c, d, &d->samples[i]);
+		check_event_sample(c, d, &d->samples[i]);
+		count_sample(c, &d->samples[i]);
+	}
+}
+
+void collect_checks_malformed(struct collect_checks *c, const struct collect_rx *rx,
+			      const struct sflow_decode_error *err)
+{
+	char ab[48];
+
+	c->datagrams++;
+	c->bytes += rx->size;
+	c->malformed++;
+	addr_str(&rx->src, ab, sizeof(ab));
+	fprintf(c->report, "malformed datagram source=%s size=%zu offset=%zu reason=%s\n", ab,
+		rx->size, err->offset, err->msg);
+}
+
+void collect_checks_skipped(struct collect_checks *c, const char *why)
+{
+	unsigned i;
+
+	c->skipped++;
+	for (i = 0; i < c->nskip_names; i++)
+		if (strcmp(c->skip_names[i], why) == 0)
+			break;
+	if (i == c->nskip_names) {
+		if (c->nskip_names == sizeof(c->skip_names) / sizeof(c->skip_names[0]))
+			i = c->nskip_names - 1; /* lump the rest into the last name */
+		else
+			c->skip_names[c->nskip_names++] = why;
+	}
+	bump(c, K_SKIP, i, 0, 0, 0);
+}
+
+void collect_checks_written(struct collect_checks *c, uint64_t n)
+{
+	c->written = n;
+}
+
+uint64_t collect_checks_gaps(const struct collect_checks *c)
+{
+	return c->gaps_dgram + c->gaps_sample;
+}
+
+uint64_t collect_checks_malformed_count(const struct collect_checks *c)
+{
+	return c->malformed;
+}
+
+uint64_t collect_checks_own_errors(const struct collect_checks *c)
+{
+	return c->sampler_mismatches + c->bad_event_samples;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	for (int i = 0; i < KEYW; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return 0;
+}
+
+static void tag_str(uint32_t tag, char *buf, size_t n)
+{
+	snprintf(buf, n, "%" PRIu32 ":%" PRIu32, SFLOW_TAG_ENTERPRISE(tag), SFLOW_TAG_FORMAT(tag));
+}
+
+void collect_checks_summary(const struct collect_checks *c, FILE *fp)
+{
+	static const char *families[] = {"flow", "counters", "own"};
+	struct entry *v = malloc((c->used ? c->used : 1) * sizeof(*v));
+	size_t n = 0;
+	char tb[24];
+
+	fputs("startSummary ==================================\n", fp);
+	fprintf(fp, "datagrams %" PRIu64 "\n", c->datagrams);
+	fprintf(fp, "bytes %" PRIu64 "\n", c->bytes);
+	fprintf(fp, "malformedDatagrams %" PRIu64 "\n", c->malformed);
+	fprintf(fp, "skippedFrames %" PRIu64 "\n", c->skipped);
+	fprintf(fp, "samples %" PRIu64 "\n", c->samples);
+	fprintf(fp, "records %" PRIu64 "\n", c->records);
+	fprintf(fp, "unknownTags %" PRIu64 "\n", c->unknown_tags);
+	fprintf(fp, "datagramGaps %" PRIu64 "\n", c->gaps_dgram);
+	fprintf(fp, "datagramsMissing %" PRIu64 "\n", c->missing_dgram);
+	fprintf(fp, "datagramResets %" PRIu64 "\n", c->resets_dgram);
+	fprintf(fp, "sampleGaps %" PRIu64 "\n", c->gaps_sample);
+	fprintf(fp, "samplesMissing %" PRIu64 "\n", c->missing_sample);
+	fprintf(fp, "sampleResets %" PRIu64 "\n", c->resets_sample);
+	fprintf(fp, "samplerMismatches %" PRIu64 "\n", c->sampler_mismatches);
+	fprintf(fp, "badEventSamples %" PRIu64 "\n", c->bad_event_samples);
+	fprintf(fp, "pcapPacketsWritten %" PRIu64 "\n", c->written);
+	if (v) {
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->tab[i].key[0])
+				v[n++] = c->tab[i];
+		qsort(v, n, sizeof(*v), entry_cmp);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const uint32_t *k = v[i].key;
+		const char *name;
+		switch (k[0]) {
+		case K_SKIP:
+			fprintf(fp, "skipped.%s %" PRIu64 "\n",
+				k[1] < c->nskip_names ? c->skip_names[k[1]] : "other", v[i].count);
+			break;
+		case K_SAMPLE:
+			tag_str(k[1], tb, sizeof(tb));
+			fprintf(fp, "samples.%s%s %" PRIu64 "\n", tb, k[2] ? "" : ".unknown",
+				v[i].count);
+			break;
+		case K_RECORD:
+			tag_str(k[2], tb, sizeof(tb));
+			fprintf(fp, "records.%s.%s%s %" PRIu64 "\n", families[k[1] < 3 ? k[1] : 0],
+				tb, k[3] ? "" : ".unknown", v[i].count);
+			break;
+		case K_DISCARD:
+			name = sflow_drop_name(k[1]);
+			fprintf(fp, "discards.%" PRIu32 ".%s %" PRIu64 "\n", k[1],
+				name ? name : "NotFound", v[i].count);
+			break;
+		case K_FLOWQ:
+			fputs("flowSamples.outputPort.", fp);
+			if (k[1])
+				fprintf(fp, "%" PRIu32, k[2]);
+			else
+				fputs("-", fp);
+			fputs(".queue.", fp);
+			if (k[3])
+				fprintf(fp, "%" PRIu32, k[4]);
+			else
+				fputs("-", fp);
+			fprintf(fp, " %" PRIu64 "\n", v[i].count);
+			break;
+		default:
+			break;
+		}
+	}
+	fputs("endSummary   ==================================\n", fp);
+	fflush(fp);
+	free(v);
+}

@@ -1,0 +1,28 @@
+/*
+ * pcapw.h - bsflow-collect -w: write the packet headers carried in 0:1
+ * sampled_header records of flow (0:1, 0:3) and discard (0:5) samples to
+ * a pcap file (link type Ethernet, DLT_EN10MB) that tcpdump, tshark and
+ * Wireshark open.  Time stamp: the sample's 0:1043 extended_timestamp when
+ * present, else the datagram's receive (or capture) time.  The original
+ * length is the record's frame_length minus its stripped bytes.
+ */
+#ifndef BSFLOWD_COLLECT_PCAPW_H
+#define BSFLOWD_COLLECT_PCAPW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collector/print.h"
+#include "proto/sflow_decode.h"
+
+struct collect_pcapw;
+
+/* NULL on failure, with the reason in err. */
+struct collect_pcapw *collect_pcapw_open(const char *path, char *err, size_t errlen);
+void collect_pcapw_datagram(struct collect_pcapw *w, const struct collect_rx *rx,
+			    const struct sflow_datagram *d);
+uint64_t collect_pcapw_count(const struct collect_pcapw *w);
+/* Flushes and closes; returns 0, or -1 if a write failed. */
+int collect_pcapw_close(struct collect_pcapw *w);
+
+#endif

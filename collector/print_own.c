@@ -1,0 +1,226 @@
+/*
+ * print_own.c - print bsflowd's own sFlow structures (sflow_own.h) in
+ * bsflow-collect's output, by name (see print.h for when these are
+ * called).
+ *
+ * Keys are flat, in the sflowtool manner, so that the text output stays
+ * one unambiguous "key value" line per field and the JSON output has the
+ * same names: every record first gets "bsf_record <name>", then its fields
+ * prefixed "bsf_".  A buffer object prints seven fields <obj>_cur_cells,
+ * _cur_bytes, _peak_cells, _peak_bytes, _alloc_cells, _peak_pc and
+ * _peak_time_ns; array elements put their index in the key
+ * ("bsf_queue_uc_3_peak_cells", "bsf_sampler_0_seen").  Values are
+ * printed as they are on the wire (4294967295 and -1 are "unknown").  The
+ * visibility event sample prints its header with the keys of a discard
+ * sample (sampleSequenceNo, sourceId, dropEvents, inputPort, outputPort);
+ * its visibility_event record prints bsf_event_type by name.  The list of
+ * keys is in bsflowd-structures(7).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collector/print.h"
+#include "proto/sflow_drops.h"
+#include "proto/sflow_own.h"
+
+static void print_buffer(struct collect_out *o, const char *obj, const struct sflow_own_buffer *b)
+{
+	char k[COLLECT_OUT_KEYMAX];
+
+	snprintf(k, sizeof k, "%s_cur_cells", obj);
+	collect_out_u32(o, k, b->cur_cells);
+	snprintf(k, sizeof k, "%s_cur_bytes", obj);
+	collect_out_u32(o, k, b->cur_bytes);
+	snprintf(k, sizeof k, "%s_peak_cells", obj);
+	collect_out_u32(o, k, b->peak_cells);
+	snprintf(k, sizeof k, "%s_peak_bytes", obj);
+	collect_out_u32(o, k, b->peak_bytes);
+	snprintf(k, sizeof k, "%s_alloc_cells", obj);
+	collect_out_u32(o, k, b->alloc_cells);
+	snprintf(k, sizeof k, "%s_peak_pc", obj);
+	collect_out_i64(o, k, b->peak_pc);
+	snprintf(k, sizeof k, "%s_peak_time_ns", obj);
+	collect_out_u64(o, k, b->peak_time_ns);
+}
+
+/* "<base>_count N", then each element as "<base>_<i>_...". */
+static void print_buffers(struct collect_out *o, const char *base, const struct sflow_own_array *a)
+{
+	char k[COLLECT_OUT_KEYMAX];
+	struct sflow_own_buffer b;
+
+	snprintf(k, sizeof k, "%s_count", base);
+	collect_out_u32(o, k, a->n);
+	for (uint32_t i = 0; i < a->n; i++) {
+		sflow_own_buffer_at(a, i, &b);
+		snprintf(k, sizeof k, "%s_%u", base, i);
+		print_buffer(o, k, &b);
+	}
+}
+
+static void print_delays(struct collect_out *o, const char *base, const struct sflow_own_array *a)
+{
+	char k[COLLECT_OUT_KEYMAX];
+	struct sflow_own_qdelay d;
+
+	snprintf(k, sizeof k, "%s_count", base);
+	collect_out_u32(o, k, a->n);
+	for (uint32_t i = 0; i < a->n; i++) {
+		sflow_own_qdelay_at(a, i, &d);
+		snprintf(k, sizeof k, "%s_%u_latest_ns", base, i);
+		collect_out_u32(o, k, d.latest_ns);
+		snprintf(k, sizeof k, "%s_%u_max_ns", base, i);
+		collect_out_u32(o, k, d.max_ns);
+		snprintf(k, sizeof k, "%s_%u_measurements", base, i);
+		collect_out_u32(o, k, d.count);
+		snprintf(k, sizeof k, "%s_%u_marker_ns", base, i);
+		collect_out_u32(o, k, d.marker_ns);
+	}
+}
+
+static void print_vis_event(struct collect_out *o, const struct sflow_own_vis_event *e)
+{
+	const char *name = sflow_own_vis_type_name(e->type);
+
+	collect_out_str(o, "bsf_event_type", name ? name : "unknown");
+	collect_out_u32(o, "bsf_event_type_code", e->type);
+	collect_out_u32(o, "bsf_event_flags", e->flags);
+	collect_out_u32(o, "bsf_level", e->level);
+	collect_out_u32(o, "bsf_severity", e->severity);
+	collect_out_u32(o, "bsf_tag", e->tag);
+	collect_out_u64(o, "bsf_event_id", e->event_id);
+	collect_out_u64(o, "bsf_own_id", e->own_id);
+	collect_out_u32(o, "bsf_queue", e->queue);
+	collect_out_u32(o, "bsf_reason", e->reason);
+	if (e->type == SFLOW_OWN_VIS_FORENSICS || e->type == SFLOW_OWN_VIS_DROP) {
+		name = sflow_drop_name(e->reason);
+		collect_out_str(o, "bsf_reason_name", name ? name : "NotFound");
+	}
+	collect_out_u32(o, "bsf_depth_bytes", e->depth);
+	collect_out_u32(o, "bsf_delay_ns", e->delay);
+	collect_out_u32(o, "bsf_peak_bytes", e->peak);
+	collect_out_u64(o, "bsf_peak_time_ns", e->peak_time_ns);
+	collect_out_u64(o, "bsf_duration_ns", e->duration_ns);
+}
+
+/* One field of sampler i: "bsf_sampler_<i>_<field>". */
+static const char *sampler_key(char *k, uint32_t i, const char *field)
+{
+	snprintf(k, COLLECT_OUT_KEYMAX, "bsf_sampler_%" PRIu32 "_%s", i, field);
+	return k;
+}
+
+/* "bsf_sampler_count N", then each sampler as "bsf_sampler_<i>_...". */
+static void print_samplers(struct collect_out *o, const struct sflow_own_sampler_stats *a)
+{
+	char k[COLLECT_OUT_KEYMAX], field[32];
+	uint64_t rej[SFLOW_OWN_SAMPLER_REJECTS];
+	struct sflow_own_sampler_stat st;
+	uint32_t pos = 0;
+
+	collect_out_u32(o, "bsf_sampler_count", a->n);
+	for (uint32_t i = 0; i < a->n && sflow_own_sampler_next(a, &pos, &st) == 0; i++) {
+		sflow_own_sampler_rejects(&st, rej);
+		collect_out_strn(o, sampler_key(k, i, "name"), st.name, strlen(st.name));
+		collect_out_u64(o, sampler_key(k, i, "seen"), st.seen);
+		collect_out_u64(o, sampler_key(k, i, "passed"), st.passed);
+		for (uint32_t j = 0; j < SFLOW_OWN_SAMPLER_REJECTS; j++) {
+			snprintf(field, sizeof field, "rejected_%s",
+				 sflow_own_sampler_reject_name(j));
+			collect_out_u64(o, sampler_key(k, i, field), rej[j]);
+		}
+		collect_out_i64(o, sampler_key(k, i, "ticket_balance"), st.ticket_balance);
+		collect_out_u32(o, sampler_key(k, i, "ticket_batch"), st.ticket_batch);
+		collect_out_u64(o, sampler_key(k, i, "consumed_all"), st.consumed_all);
+	}
+}
+
+void collect_print_own_record(struct collect_out *o, const struct sflow_record *r)
+{
+	const char *name = NULL;
+
+	if (r->kind == SFLOW_REC_OWN)
+		name = sflow_own_record_name(r->u.own.format, o->sample_tag);
+	if (r->kind != SFLOW_REC_OWN || !name) {
+		collect_out_str(o, "bsf_record", "unknown");
+		collect_out_unknown_body(o, r->length, r->body);
+		return;
+	}
+	collect_out_str(o, "bsf_record", name);
+
+	const struct sflow_own_record *own = &r->u.own;
+	if (o->sample_tag == SFLOW_SAMPLE_DISCARD ||
+	    (SFLOW_TAG_FORMAT(o->sample_tag) == SFLOW_OWN_SMP_EVENT &&
+	     SFLOW_TAG_ENTERPRISE(o->sample_tag) == SFLOW_TAG_ENTERPRISE(r->tag))) {
+		/* the own sample's and 0:5's records: a numbering of their own */
+		if (own->format == SFLOW_OWN_VIS_EVENT)
+			print_vis_event(o, &own->u.event);
+		else
+			collect_out_unknown_body(o, r->length, r->body);
+		return;
+	}
+	switch (own->format) {
+	case SFLOW_OWN_PORT_BUFFERS:
+		print_buffer(o, "bsf_ingress_uc", &own->u.port.ingress_uc);
+		print_buffer(o, "bsf_ingress_mc", &own->u.port.ingress_mc);
+		print_buffer(o, "bsf_egress_uc", &own->u.port.egress_uc);
+		print_buffer(o, "bsf_egress_mc", &own->u.port.egress_mc);
+		break;
+	case SFLOW_OWN_QUEUE_BUFFERS:
+		print_buffers(o, "bsf_queue_uc", &own->u.queues.uc);
+		print_buffers(o, "bsf_queue_mc", &own->u.queues.mc);
+		break;
+	case SFLOW_OWN_QUEUE_DELAYS:
+		print_delays(o, "bsf_delay_uc", &own->u.delays.uc);
+		print_delays(o, "bsf_delay_mc", &own->u.delays.mc);
+		break;
+	case SFLOW_OWN_PG_BUFFERS: {
+		char k[COLLECT_OUT_KEYMAX];
+		struct sflow_own_pg pg;
+		collect_out_u32(o, "bsf_pg_count", own->u.pgs.pgs.n);
+		for (uint32_t i = 0; i < own->u.pgs.pgs.n; i++) {
+			sflow_own_pg_at(&own->u.pgs.pgs, i, &pg);
+			snprintf(k, sizeof k, "bsf_pg_%u_shared", i);
+			print_buffer(o, k, &pg.shared);
+			snprintf(k, sizeof k, "bsf_pg_%u_headroom", i);
+			print_buffer(o, k, &pg.headroom);
+		}
+		break;
+	}
+	case SFLOW_OWN_DEVICE_POOLS:
+		collect_out_u32(o, "bsf_cell_bytes", own->u.pools.cell_bytes);
+		collect_out_u32(o, "bsf_total_cells", own->u.pools.total_cells);
+		print_buffer(o, "bsf_device_uc", &own->u.pools.uc);
+		print_buffer(o, "bsf_device_mc", &own->u.pools.mc);
+		print_buffers(o, "bsf_ingress_pool", &own->u.pools.ingress);
+		print_buffers(o, "bsf_egress_pool", &own->u.pools.egress);
+		break;
+	case SFLOW_OWN_CPU_QUEUES:
+		print_buffers(o, "bsf_cpu_queue", &own->u.cpu.queues);
+		break;
+	case SFLOW_OWN_SAMPLER_STATS:
+		print_samplers(o, &own->u.samplers);
+		break;
+	default:
+		collect_out_unknown_body(o, r->length, r->body);
+		break;
+	}
+}
+
+void collect_print_own_sample_fields(struct collect_out *o, const struct sflow_sample *s)
+{
+	const struct sflow_own_event_sample *h = &s->h.own.u.event;
+
+	if (s->h.own.format != SFLOW_OWN_SMP_EVENT) {
+		/* a sample type proto/ decoded but this file does not know */
+		collect_out_u32(o, "bsf_sample_format", SFLOW_TAG_FORMAT(s->tag));
+		return;
+	}
+	collect_out_u32(o, "sampleSequenceNo", h->sequence_number);
+	collect_out_strf(o, "sourceId", "%" PRIu32 ":%" PRIu32, h->source_id_type,
+			 h->source_id_index);
+	collect_out_u32(o, "dropEvents", h->drops);
+	collect_out_u32(o, "inputPort", h->input);
+	collect_out_u32(o, "outputPort", h->output);
+}

@@ -1,0 +1,74 @@
+/*
+ * process.c - what bsflow-collect does with one received UDP payload:
+ * decode it (proto/), run the checks, print it, write its packet headers
+ * to the -w file, and decide whether to stop (-c, --strict: a malformed
+ * datagram, or own structures found wrong by the checks).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector/collect.h"
+#include "proto/sflow_decode.h"
+
+/* --table: account the datagram; redraw at most twice a second. */
+static void table_update(struct collect_ctx *c, const struct sflow_datagram *d)
+{
+	struct timespec ts;
+	double now;
+
+	collect_table_add(c->table, d);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (now - c->table_drawn < 0.5)
+		return;
+	c->table_drawn = now;
+	collect_table_render(c->table, stdout, isatty(fileno(stdout)));
+	fflush(stdout);
+}
+
+int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
+		    const struct collect_rx *rx)
+{
+	struct sflow_decode_opts dopts = {.own_enterprise = c->opts->own_enterprise};
+	struct sflow_datagram d;
+	struct sflow_decode_error err;
+	int rc;
+
+	c->received++;
+	rc = sflow_decode(buf, len, &dopts, &d, &err);
+	if (rc != SFLOW_OK) {
+		fflush(c->out.fp);
+		collect_checks_malformed(c->checks, rx, &err);
+		if (c->opts->strict) {
+			fprintf(stderr, "bsflow-collect: --strict: malformed datagram: %s\n",
+				err.msg);
+			c->exit_code = COLLECT_EXIT_STRICT;
+			return 1;
+		}
+	} else {
+		uint64_t own_errors = collect_checks_own_errors(c->checks);
+
+		/* checks first: their reports go to stderr, flushed before output */
+		collect_checks_datagram(c->checks, rx, &d);
+		if (!c->opts->quiet)
+			collect_print_datagram(&c->out, rx, &d);
+		if (c->pcapw)
+			collect_pcapw_datagram(c->pcapw, rx, &d);
+		if (c->table)
+			table_update(c, &d);
+		sflow_datagram_free(&d);
+		if (c->opts->strict && collect_checks_own_errors(c->checks) > own_errors) {
+			fflush(c->out.fp);
+			fprintf(stderr, "bsflow-collect: --strict: bsflowd's own structures "
+					"failed a check (sampler mismatch or bad event sample)\n");
+			c->exit_code = COLLECT_EXIT_STRICT;
+			return 1;
+		}
+	}
+	if (c->opts->max_datagrams && c->received >= c->opts->max_datagrams)
+		return 1;
+	return 0;
+}

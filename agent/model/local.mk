@@ -75,6 +75,16 @@ agent_model_tests_test_golden_SOURCES = agent/model/tests/test_golden.c
 agent_model_tests_test_golden_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
 agent_model_tests_test_golden_LDADD = $(MODEL_TRAFFIC_LIBS) -lm
+check_PROGRAMS += agent/model/tests/test_refsim
+TESTS += agent/model/tests/test_refsim
+agent_model_tests_test_refsim_SOURCES = agent/model/tests/test_refsim.c \
+	agent/model/tests/refsim.c agent/model/tests/refsim.h
+agent_model_tests_test_refsim_LDADD = agent/model/libmodel.a -lm
+check_PROGRAMS += agent/model/tests/test_marker_ref
+TESTS += agent/model/tests/test_marker_ref
+agent_model_tests_test_marker_ref_SOURCES = agent/model/tests/test_marker_ref.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
+agent_model_tests_test_marker_ref_LDADD = agent/model/libmodel.a -lm
 
 # ---- the model backend: the model served to bsflowd through agent/backend.h
 # (run in real time), and its unit test (queue events).

@@ -5,65 +5,61 @@
 noinst_LIBRARIES += agent/model/libmodel.a
 MODEL_CORE_SOURCES = \
 	agent/model/model.h agent/model/pkt.h agent/model/model_int.h agent/model/rng.h \
+	agent/model/model_engine.h \
 	agent/model/hugemem.h agent/model/hugemem.c \
 	agent/model/model_config.c \
 	agent/model/model_marker.c \
 	agent/model/model.c \
+	agent/model/model_heap.c \
+	agent/model/model_arrival.c \
+	agent/model/model_tick.c \
+	agent/model/model_setup.c \
+	agent/model/model_drop.c \
 	agent/model/model_telem.c
 agent_model_libmodel_a_SOURCES = $(MODEL_CORE_SOURCES)
 
 # Fidelity tests (Check): each against a closed form; see tests/*.c.
-# They build the engine sources themselves, so they do not depend on the
-# traffic sources that share libmodel.a.
-MODEL_TEST_LDADD = $(CHECK_LIBS) -lm
+# They link libmodel.a, built once: the linker takes only the engine's
+# objects from it (the engine calls nothing of the traffic sources), so
+# they need no library of the traffic side.
+MODEL_TEST_LDADD = agent/model/libmodel.a $(CHECK_LIBS) -lm
 MODEL_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 check_PROGRAMS += agent/model/tests/test_model_basic
 TESTS += agent/model/tests/test_model_basic
 agent_model_tests_test_model_basic_SOURCES = agent/model/tests/test_model_basic.c \
-	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_model_basic_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_basic_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_model_queueing
 TESTS += agent/model/tests/test_model_queueing
 agent_model_tests_test_model_queueing_SOURCES = agent/model/tests/test_model_queueing.c \
-	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_model_queueing_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_queueing_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_model_pfc_wred
 TESTS += agent/model/tests/test_model_pfc_wred
 agent_model_tests_test_model_pfc_wred_SOURCES = agent/model/tests/test_model_pfc_wred.c \
-	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_model_pfc_wred_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_pfc_wred_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_model_features
 TESTS += agent/model/tests/test_model_features
 agent_model_tests_test_model_features_SOURCES = agent/model/tests/test_model_features.c \
-	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_model_features_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_features_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_model_qev
 TESTS += agent/model/tests/test_model_qev
 agent_model_tests_test_model_qev_SOURCES = agent/model/tests/test_model_qev.c \
-	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_model_qev_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_qev_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_hugemem
 TESTS += agent/model/tests/test_hugemem
 agent_model_tests_test_hugemem_SOURCES = agent/model/tests/test_hugemem.c \
-	agent/model/tests/tsrc.c agent/model/tests/tsrc.h $(MODEL_CORE_SOURCES)
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_hugemem_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_hugemem_LDADD = $(MODEL_TEST_LDADD)
-
-# ---- the model backend: the model served to bsflowd through agent/backend.h
-# (run in real time), and its unit test (queue events).
-noinst_LIBRARIES += agent/model/libbackend_model.a
-agent_model_libbackend_model_a_SOURCES = agent/model/backend_model.c agent/model/backend_model.h
-agent_model_libbackend_model_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
-check_PROGRAMS += agent/model/tests/test_backend_model_qev
-TESTS += agent/model/tests/test_backend_model_qev
-agent_model_tests_test_backend_model_qev_SOURCES = agent/model/tests/test_backend_model_qev.c
-agent_model_tests_test_backend_model_qev_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
-agent_model_tests_test_backend_model_qev_LDADD = $(BSF_AGENT_TEST_LIBS)
 
 # The safety net (agent/model/tests/README): golden digests of fixed
 # scenarios (make bless rewrites golden/digests.txt), the reference
@@ -89,3 +85,14 @@ TESTS += agent/model/tests/test_marker_ref
 agent_model_tests_test_marker_ref_SOURCES = agent/model/tests/test_marker_ref.c \
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_marker_ref_LDADD = agent/model/libmodel.a -lm
+
+# ---- the model backend: the model served to bsflowd through agent/backend.h
+# (run in real time), and its unit test (queue events).
+noinst_LIBRARIES += agent/model/libbackend_model.a
+agent_model_libbackend_model_a_SOURCES = agent/model/backend_model.c agent/model/backend_model.h
+agent_model_libbackend_model_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
+check_PROGRAMS += agent/model/tests/test_backend_model_qev
+TESTS += agent/model/tests/test_backend_model_qev
+agent_model_tests_test_backend_model_qev_SOURCES = agent/model/tests/test_backend_model_qev.c
+agent_model_tests_test_backend_model_qev_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_model_tests_test_backend_model_qev_LDADD = $(BSF_AGENT_TEST_LIBS)

@@ -490,18 +490,10 @@ static int parse_size(struct conf_ctx *x, const struct conf_val *v, struct model
 
 static int parse_reason(struct conf_ctx *x, const struct conf_val *v, uint16_t *out)
 {
-	static const struct {
-		const char *name;
-		uint16_t code;
-	} names[] = {{"ttl_exceeded", 257}, {"acl", 258}, {"blackhole_route", 269}};
 	long long n;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcasecmp(v->text, names[i].name) == 0) {
-			*out = names[i].code;
-			return 0;
-		}
-	}
+	if (model_drop_fwd_code(v->text, out) == 0)
+		return 0;
 	if (!isdigit((unsigned char)v->text[0]))
 		return conf_fail(x, v, "drop_reason",
 				 "unknown word; allowed: ttl_exceeded, acl, blackhole_route or a "

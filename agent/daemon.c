@@ -115,6 +115,14 @@ static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
 
 	enum bsf_discard_verdict v = bsf_discard_offer(&d->drops, e->t_ns, &tr);
 
+	if (bsf_log_verbosity() >= 2) {
+		char what[300];
+
+		bsf_discard_describe(e, what, sizeof what);
+		log_debug("drop: in port %u, out port %u, queue %u: %s", e->in_port, e->out_port,
+			  e->queue, what);
+	}
+
 	if (tr & BSF_DISCARD_RESUMED)
 		log_notice("drop notifications: circuit breaker closed after %u s, "
 			   "notifications resume (%llu suppressed so far)",

@@ -5,6 +5,8 @@
 
 sbin_PROGRAMS += agent/bsflowd
 pkginclude_HEADERS += agent/backend.h
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = agent/bsflowd-backend.pc
 
 noinst_LIBRARIES += agent/libbsfagent.a
 agent_libbsfagent_a_SOURCES = \

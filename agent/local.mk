@@ -140,3 +140,9 @@ TESTS += agent/tests/test_evqueue
 agent_tests_test_evqueue_SOURCES = agent/tests/test_evqueue.c
 agent_tests_test_evqueue_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_evqueue_LDADD = $(BSF_AGENT_TEST_LIBS)
+
+# backend.h on its own, as C++ and as strict ISO C (compilers from configure)
+TESTS += agent/tests/header-lang.sh
+EXTRA_DIST += agent/tests/header-lang.sh
+AM_TESTS_ENVIRONMENT += BSF_CXX='$(BSF_CXX)'; export BSF_CXX; \
+	BSF_CLANG='$(BSF_CLANG)'; export BSF_CLANG;

@@ -137,8 +137,8 @@ enum bsf_cap {
 	BSF_CAP_PGS = 1u << 4,		   /* priority-group shared/headroom peaks */
 	BSF_CAP_POOLS = 1u << 5,	   /* service pools */
 	BSF_CAP_CPU_QUEUES = 1u << 6,	   /* CPU port queues */
-	BSF_CAP_DELAY_NONTAGGED = 1u << 7, /* seed 004 per-queue latency */
-	BSF_CAP_DELAY_MARKER = 1u << 8,	   /* seed 000 marker queue delay */
+	BSF_CAP_DELAY_NONTAGGED = 1u << 7, /* non-tagged latency method, per queue */
+	BSF_CAP_DELAY_MARKER = 1u << 8,	   /* marker method queue delay */
 	BSF_CAP_DROP_EVENTS = 1u << 9,	   /* events of type BSF_EV_DROP */
 	BSF_CAP_SAMPLE_EVENTS = 1u << 10,  /* events of type BSF_EV_SAMPLE */
 	BSF_CAP_MODEL_CLOCK = 1u << 11,	   /* a simulation: reports lag */
@@ -232,10 +232,10 @@ struct bsf_device_buffers {
 
 /* Per-queue delay as seen by one read window (ns; BSF_UNKNOWN if not). */
 struct bsf_queue_delay {
-	uint64_t nontagged_latest_ns; /* seed 004: last completed measurement */
-	uint64_t nontagged_max_ns;    /* seed 004: max since this window's last read */
+	uint64_t nontagged_latest_ns; /* non-tagged: last completed measurement */
+	uint64_t nontagged_max_ns;    /* non-tagged: max since this window's last read */
 	uint64_t nontagged_count;     /* measurements since this window's last read */
-	uint64_t marker_ns;	      /* seed 000: current marker delay */
+	uint64_t marker_ns;	      /* marker method: current delay */
 };
 
 struct bsf_port_delays {

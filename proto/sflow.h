@@ -2,8 +2,8 @@
  * sflow.h - sFlow v5 structures bsflowd puts on the wire, as C values.
  *
  * Tags, sample headers and record bodies for the standard (enterprise 0)
- * and Broadcom (enterprise 4413) structures listed in
- * shared/spec/sflow-wire-format.md.  The same structs are the input of the
+ * and Broadcom (enterprise 4413) structures documented in
+ * bsflowd-structures(7).  The same structs are the input of the
  * encoders (sflow_encode.h) and the output of the decoder (sflow_decode.h).
  * Field names follow the spec so that they read like the XDR.
  */

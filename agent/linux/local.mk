@@ -1,0 +1,28 @@
+# agent/linux/local.mk - the linux backend (backend = linux): a library of
+# its sources (parsers, netlink helpers, pollers, the backend's ops), its
+# unit tests with hand-built netlink fixtures, its fuzz target, benchmark
+# and end-to-end tests.  Included by the top Makefile.am before
+# agent/local.mk, which links agent/linux/liblinuxbe.a into bsflowd.
+
+noinst_LIBRARIES += agent/linux/liblinuxbe.a
+LINUXBE_PARSE_SOURCES = \
+	agent/linux/linuxbe.h \
+	agent/linux/attr.c \
+	agent/linux/link.c \
+	agent/linux/qdisc.c \
+	agent/linux/dropmon.c \
+	agent/linux/psample.c \
+	agent/linux/sb.c \
+	agent/linux/reasons.c \
+	agent/linux/peaks.c
+agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES)
+agent_linux_liblinuxbe_a_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS)
+
+LINUXBE_LIBS = agent/linux/liblinuxbe.a $(LIBMNL_LIBS)
+
+check_PROGRAMS += agent/linux/tests/test_linux_parse
+TESTS += agent/linux/tests/test_linux_parse
+agent_linux_tests_test_linux_parse_SOURCES = agent/linux/tests/test_linux_parse.c \
+	agent/linux/tests/nlbuild.h
+agent_linux_tests_test_linux_parse_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(CHECK_CFLAGS)
+agent_linux_tests_test_linux_parse_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm

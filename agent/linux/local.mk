@@ -15,10 +15,22 @@ LINUXBE_PARSE_SOURCES = \
 	agent/linux/sb.c \
 	agent/linux/reasons.c \
 	agent/linux/peaks.c
-agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES)
-agent_linux_liblinuxbe_a_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS)
+agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
+	agent/linux/nl.c agent/linux/nl.h \
+	agent/linux/linuxcfg.c agent/linux/linuxcfg.h \
+	agent/linux/state.h \
+	agent/linux/ports.c \
+	agent/linux/linkrun.c \
+	agent/linux/qpoll.c \
+	agent/linux/dmrun.c \
+	agent/linux/psrun.c \
+	agent/linux/sbrun.c \
+	agent/linux/tracepoint.c agent/linux/tracepoint.h \
+	agent/linux/packet.c \
+	agent/linux/backend_linux.c agent/linux/backend_linux.h
+agent_linux_liblinuxbe_a_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
-LINUXBE_LIBS = agent/linux/liblinuxbe.a $(LIBMNL_LIBS)
+LINUXBE_LIBS = agent/linux/liblinuxbe.a $(LIBMNL_LIBS) $(LIBCONFUSE_LIBS)
 
 check_PROGRAMS += agent/linux/tests/test_linux_parse
 TESTS += agent/linux/tests/test_linux_parse

@@ -1,0 +1,266 @@
+/*
+ * linuxcfg.c - parse and check the `linux { }` section (linuxcfg.h) with
+ * libconfuse.  Errors name the file and line within bsflowd.conf (the
+ * section's text starts at a known line) and the key and value:
+ * "FILE:LINE: linux: key = value: problem".
+ */
+#include "config.h"
+
+#include <confuse.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/linux/linuxcfg.h"
+#include "proto/sflow_drops.h"
+
+const char *const linuxbe_src_names[LINUXBE_NSRC] = {"link",	"qdisc",      "sb",    "dropmon",
+						     "psample", "tracepoint", "packet"};
+
+/* where libconfuse's messages go during one parse (loop thread only) */
+static struct {
+	char *buf;
+	size_t len;
+	const char *file;
+	int line0;
+	int nerr;
+} sink;
+
+static void on_error(cfg_t *cfg, const char *fmt, va_list ap)
+{
+	char msg[400];
+	int line = cfg && cfg->line > 0 ? cfg->line : 1;
+
+	if (sink.nerr++)
+		return;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	snprintf(sink.buf, sink.len, "%s:%d: linux: %s", sink.file, sink.line0 + line - 1, msg);
+}
+
+static int v_mode(cfg_t *cfg, cfg_opt_t *opt)
+{
+	const char *s = cfg_opt_getnstr(opt, cfg_opt_size(opt) - 1);
+
+	if (strcmp(s, "auto") && strcmp(s, "on") && strcmp(s, "off")) {
+		cfg_error(cfg, "%s = \"%s\": use auto, on or off", cfg_opt_name(opt), s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_handle(const char *s, uint32_t *h)
+{
+	unsigned long maj, min;
+	char *e;
+
+	maj = strtoul(s, &e, 16);
+	if (e == s || *e != ':' || maj > 0xffff)
+		return -1;
+	s = e + 1;
+	min = *s ? strtoul(s, &e, 16) : 0;
+	if (*s && (*e || min > 0xffff))
+		return -1;
+	*h = (uint32_t)(maj << 16 | min);
+	return 0;
+}
+
+static int range(cfg_t *cfg, const char *key, long lo, long hi, unsigned *out)
+{
+	long v = cfg_getint(cfg, key);
+
+	if (v < lo || v > hi) {
+		cfg_error(cfg, "%s = %ld: out of range (%ld..%ld)", key, v, lo, hi);
+		return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *file, int line,
+		       char *err, size_t errlen)
+{
+	cfg_opt_t opts[] = {
+	    CFG_STR_LIST("ports", "{auto}", CFGF_NONE),
+	    CFG_STR_LIST("queues", "{auto}", CFGF_NONE),
+	    CFG_INT("qdisc_poll_ms", 10, CFGF_NONE),
+	    CFG_INT("buffer_poll_ms", 1000, CFGF_NONE),
+	    CFG_STR("link", "auto", CFGF_NONE),
+	    CFG_STR("qdisc", "auto", CFGF_NONE),
+	    CFG_STR("sb", "auto", CFGF_NONE),
+	    CFG_STR("dropmon", "auto", CFGF_NONE),
+	    CFG_STR("psample", "auto", CFGF_NONE),
+	    CFG_STR("tracepoint", "auto", CFGF_NONE),
+	    CFG_STR("packet", "auto", CFGF_NONE),
+	    CFG_BOOL("install_samplers", cfg_false, CFGF_NONE),
+	    CFG_INT("psample_group", 1, CFGF_NONE),
+	    CFG_INT("header_bytes", 128, CFGF_NONE),
+	    CFG_STR_LIST("reasons", "{}", CFGF_NONE),
+	    CFG_END(),
+	};
+	cfg_t *cfg;
+	unsigned i, n;
+	int rc = -1;
+
+	memset(c, 0, sizeof *c);
+	sink.buf = err;
+	sink.len = errlen;
+	sink.file = file ? file : "bsflowd.conf";
+	sink.line0 = line > 0 ? line : 1;
+	sink.nerr = 0;
+	if (errlen)
+		err[0] = '\0';
+	cfg = cfg_init(opts, CFGF_NONE);
+	if (!cfg) {
+		snprintf(err, errlen, "%s: linux: out of memory", sink.file);
+		return -1;
+	}
+	cfg_set_error_function(cfg, on_error);
+	for (i = 0; i < LINUXBE_NSRC; i++)
+		cfg_set_validate_func(cfg, linuxbe_src_names[i], v_mode);
+	if (cfg_parse_buf(cfg, text ? text : "") != CFG_SUCCESS) {
+		if (!sink.nerr)
+			snprintf(err, errlen, "%s:%d: linux: cannot parse the section", sink.file,
+				 sink.line0);
+		goto out;
+	}
+	cfg->line = 0; /* checks below: the section's first line */
+	if (range(cfg, "qdisc_poll_ms", 1, 10000, &c->qdisc_poll_ms) < 0 ||
+	    range(cfg, "buffer_poll_ms", 10, 60000, &c->buffer_poll_ms) < 0 ||
+	    range(cfg, "psample_group", 0, 0xffffffffL, &c->psample_group) < 0 ||
+	    range(cfg, "header_bytes", 14, 128, &c->header_bytes) < 0)
+		goto out;
+	for (i = 0; i < LINUXBE_NSRC; i++) {
+		const char *s = cfg_getstr(cfg, linuxbe_src_names[i]);
+
+		c->mode[i] = strcmp(s, "on") == 0    ? LINUXBE_ON
+			     : strcmp(s, "off") == 0 ? LINUXBE_OFF
+						     : LINUXBE_AUTO;
+	}
+	c->install_samplers = cfg_getbool(cfg, "install_samplers");
+
+	n = cfg_size(cfg, "ports");
+	if (n == 0 || n > LINUXBE_MAX_LIST) {
+		cfg_error(cfg, "ports: give auto, 1..%d names, or one \"/regex/\"",
+			  LINUXBE_MAX_LIST);
+		goto out;
+	}
+	if (n == 1 && strcmp(cfg_getnstr(cfg, "ports", 0), "auto") == 0) {
+		c->ports_auto = 1;
+	} else {
+		for (i = 0; i < n; i++) {
+			const char *s = cfg_getnstr(cfg, "ports", i);
+			size_t l = strlen(s);
+
+			if (l == 0 || strcmp(s, "auto") == 0) {
+				cfg_error(cfg, "ports = \"%s\": auto must be alone; give names", s);
+				goto out;
+			}
+			if (s[0] == '/') {
+				regex_t re;
+				char *body;
+				int bad;
+
+				if (n != 1 || l < 3 || s[l - 1] != '/') {
+					cfg_error(cfg,
+						  "ports = \"%s\": a regex is one \"/.../\" alone",
+						  s);
+					goto out;
+				}
+				body = strndup(s + 1, l - 2);
+				bad = !body || regcomp(&re, body, REG_EXTENDED | REG_NOSUB) != 0;
+				free(body);
+				if (bad) {
+					cfg_error(cfg,
+						  "ports = \"%s\": not a valid regular expression",
+						  s);
+					goto out;
+				}
+				regfree(&re);
+			} else if (l >= 16) {
+				cfg_error(cfg, "ports = \"%s\": longer than an interface name", s);
+				goto out;
+			}
+			c->ports[c->n_ports] = strdup(s);
+			if (!c->ports[c->n_ports++])
+				goto nomem;
+		}
+	}
+
+	n = cfg_size(cfg, "queues");
+	if (!(n == 1 && strcmp(cfg_getnstr(cfg, "queues", 0), "auto") == 0)) {
+		if (n > 16) {
+			cfg_error(cfg, "queues: at most 16 handles");
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			const char *s = cfg_getnstr(cfg, "queues", i);
+
+			if (parse_handle(s, &c->queues[i]) < 0) {
+				cfg_error(cfg,
+					  "queues = \"%s\": not a tc handle (MAJOR:MINOR, hex)", s);
+				goto out;
+			}
+		}
+		c->n_queues = n;
+	}
+
+	n = cfg_size(cfg, "reasons");
+	if (n > LINUXBE_MAX_LIST) {
+		cfg_error(cfg, "reasons: at most %d entries", LINUXBE_MAX_LIST);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const char *s = cfg_getnstr(cfg, "reasons", i);
+		const char *eq = strchr(s, '=');
+		uint32_t code;
+		char *end;
+		unsigned long v;
+
+		if (!eq || eq == s) {
+			cfg_error(cfg,
+				  "reasons = \"%s\": use \"NAME=code\" or \"NAME=reason_name\"", s);
+			goto out;
+		}
+		v = strtoul(eq + 1, &end, 10);
+		if (end != eq + 1 && *end == '\0' && v <= UINT32_MAX) {
+			code = (uint32_t)v;
+			if (!sflow_drop_name(code)) {
+				cfg_error(cfg, "reasons = \"%s\": %lu is not an sFlow drop code", s,
+					  v);
+				goto out;
+			}
+		} else if (sflow_drop_code(eq + 1, &code) < 0) {
+			cfg_error(cfg, "reasons = \"%s\": %s is not an sFlow drop reason", s,
+				  eq + 1);
+			goto out;
+		}
+		c->reason_names[i] = strndup(s, (size_t)(eq - s));
+		if (!c->reason_names[i])
+			goto nomem;
+		c->reason_codes[i] = code;
+		c->n_reasons = i + 1;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errlen, "%s: linux: out of memory", sink.file);
+out:
+	cfg_free(cfg);
+	sink.buf = NULL;
+	if (rc < 0)
+		linuxbe_conf_free(c);
+	return rc;
+}
+
+void linuxbe_conf_free(struct linuxbe_conf *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->n_ports; i++)
+		free(c->ports[i]);
+	for (i = 0; i < c->n_reasons; i++)
+		free(c->reason_names[i]);
+	c->n_ports = c->n_reasons = 0;
+}

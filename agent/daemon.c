@@ -32,16 +32,9 @@ static const struct sflow_own_sampler_stat *vis_sampler_stats(void *arg, size_t 
 	return bsf_visx_sampler_stats(arg, n);
 }
 
-static void host_log(void *arg, int priority, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	bsf_vlog(priority, fmt, ap);
-	va_end(ap);
-}
-
-static void host_events_ready(void *arg)
+/* The backend pushed events or called events_ready (host.h): drain them
+ * on the next turn of the loop. */
+static void backend_drain(void *arg)
 {
 	struct bsf_daemon *d = arg;
 
@@ -88,7 +81,8 @@ static uint64_t drop_events_lost(const struct bsf_daemon *d)
 	const struct bsf_backend_ops *o = d->be.ops;
 
 	return d->drop_events_lost_closed +
-	       (o && o->drop_events_lost ? o->drop_events_lost(d->be.st) : 0);
+	       (o && o->drop_events_lost ? o->drop_events_lost(d->be.st) : 0) +
+	       bsf_backend_push_lost(&d->be, BSF_EV_DROP);
 }
 
 /* A dropped packet: a 0:5 notification on the device source 2:1, if the
@@ -120,6 +114,14 @@ static void handle_drop(struct bsf_daemon *d, const struct bsf_event *e)
 	int ok;
 
 	enum bsf_discard_verdict v = bsf_discard_offer(&d->drops, e->t_ns, &tr);
+
+	if (bsf_log_verbosity() >= 2) {
+		char what[300];
+
+		bsf_discard_describe(e, what, sizeof what);
+		log_debug("drop: in port %u, out port %u, queue %u: %s", e->in_port, e->out_port,
+			  e->queue, what);
+	}
 
 	if (tr & BSF_DISCARD_RESUMED)
 		log_notice("drop notifications: circuit breaker closed after %u s, "
@@ -192,7 +194,10 @@ static void events_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	do {
 		bsf_visx_check_lost(&d->vis);
-		n = d->be.ops->read_events(d->be.st, ev, EVENT_BATCH);
+		/* what it pushed from any thread, then what it queued itself */
+		n = bsf_backend_pop_events(&d->be, ev, EVENT_BATCH);
+		if (n < EVENT_BATCH && d->be.ops->read_events)
+			n += d->be.ops->read_events(d->be.st, ev + n, EVENT_BATCH - n);
 		for (size_t i = 0; i < n; i++) {
 			d->events_by_type[ev[i].type < ntypes ? ev[i].type : 0]++;
 			if (ev[i].type == BSF_EV_SAMPLE)
@@ -254,9 +259,6 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 	d->base = base;
 	d->conf_path = conf_path;
 	d->conf_explicit = conf_explicit;
-	d->host.log = host_log;
-	d->host.events_ready = host_events_ready;
-	d->host.arg = d;
 	d->x = export_new(base);
 	if (!d->x)
 		return -1;
@@ -359,7 +361,7 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 	if (resolve_agent(c, &agent, err, errlen) < 0)
 		return -1;
 	memset(&nbe, 0, sizeof nbe);
-	if (reopen && bsf_backend_open(&nbe, c, d->base, &d->host, err, errlen) < 0)
+	if (reopen && bsf_backend_open(&nbe, c, d->base, backend_drain, d, err, errlen) < 0)
 		return -1;
 	/* the visibility pipeline: kept when its section and the number of
 	 * ports are the same, else built for the backend that will run */
@@ -558,7 +560,8 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 		    (unsigned long long)d->events_by_type[BSF_EV_SAMPLE],
 		    (unsigned long long)d->events_by_type[BSF_EV_ENQUEUE],
 		    (unsigned long long)d->events_by_type[BSF_EV_DEQUEUE],
-		    (unsigned long long)(o->event_overflows ? o->event_overflows(d->be.st) : 0));
+		    (unsigned long long)((o->event_overflows ? o->event_overflows(d->be.st) : 0) +
+					 bsf_backend_push_lost_all(&d->be)));
 		log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 			   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
 			   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "

@@ -12,6 +12,9 @@ agent_libbsfagent_a_SOURCES = \
 	agent/addr.c agent/addr.h \
 	agent/notify.c agent/notify.h \
 	agent/plugin.c agent/plugin.h \
+	agent/abiwrap.c agent/abiwrap.h \
+	agent/evqueue.c agent/evqueue.h \
+	agent/host.c agent/host.h \
 	agent/conf.c agent/conf.h \
 	agent/export.c agent/export.h \
 	agent/poller.c agent/poller.h \
@@ -24,7 +27,7 @@ agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS
 
 # what every agent program links
 BSF_AGENT_LIBS = agent/libbsfagent.a agent/visibility/libvis.a agent/model/libmodel.a \
-	proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+	proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lpthread -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -102,3 +105,13 @@ check_LTLIBRARIES += agent/tests/testplugin_abi1.la
 agent_tests_testplugin_abi1_la_SOURCES = agent/tests/testplugin.c
 agent_tests_testplugin_abi1_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=1
 agent_tests_testplugin_abi1_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+
+# ---- backend ABI 3: a plugin of version 2 (refused) and one of an older
+# layout of version 3 (smaller table and events: used, test_plugin.c)
+check_LTLIBRARIES += agent/tests/testplugin_abi2.la agent/tests/testplugin_old.la
+agent_tests_testplugin_abi2_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_abi2_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=2
+agent_tests_testplugin_abi2_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_old_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_old_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_OLD_LAYOUT
+agent_tests_testplugin_old_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)

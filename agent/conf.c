@@ -25,6 +25,7 @@
 #include "agent/flowsample.h"
 #include "agent/backend_model.h"
 #include "agent/model/scenario.h"
+#include "agent/linux/linuxcfg.h"
 #include "proto/sflow.h"
 
 struct conf_sink {
@@ -173,16 +174,14 @@ static int v_backend(cfg_t *cfg, cfg_opt_t *opt)
 
 	if (!s || strcmp(s, "model") == 0)
 		return 0;
-	if (strcmp(s, "linux") == 0) {
-		cfg_error(cfg, "backend = linux: not built yet in this version of bsflowd; use "
-			       "model or the path of a backend plugin");
-		return -1;
-	}
+	if (strcmp(s, "linux") == 0)
+		return 0;
 	if (!strchr(s, '/')) {
-		cfg_error(cfg,
-			  "backend = \"%s\": unknown backend; use model or the path of a plugin "
-			  ".so (containing a /)",
-			  s);
+		cfg_error(
+		    cfg,
+		    "backend = \"%s\": unknown backend; use model, linux or the path of a plugin "
+		    ".so (containing a /)",
+		    s);
 		return -1;
 	}
 	return 0;
@@ -329,6 +328,7 @@ static cfg_t *conf_new_cfg(void)
 	    CFG_STR("backend", "model", CFGF_NONE),
 	    CFG_SEC("model", model_conf_opts(), CFGF_NONE),
 	    CFG_SEC("plugin", plugin_opts, CFGF_NONE),
+	    CFG_SEC("linux", linuxbe_conf_opts(), CFGF_NONE),
 	    CFG_INT("header_bytes", BSF_FLOW_HEADER_DEFAULT, CFGF_NONE),
 	    CFG_SEC("sampling", sampling_opts, CFGF_NODEFAULT),
 	    CFG_SEC("drops", drops_opts, CFGF_NONE),

@@ -19,6 +19,22 @@
 const char *const linuxbe_src_names[LINUXBE_NSRC] = {"link",	"qdisc",      "sb",    "dropmon",
 						     "psample", "tracepoint", "packet"};
 
+static cfg_opt_t linux_opts[] = {
+    CFG_STR_LIST("ports", "{auto}", CFGF_NONE), CFG_STR_LIST("queues", "{auto}", CFGF_NONE),
+    CFG_INT("qdisc_poll_ms", 10, CFGF_NONE),	CFG_INT("buffer_poll_ms", 1000, CFGF_NONE),
+    CFG_STR("link", "auto", CFGF_NONE),		CFG_STR("qdisc", "auto", CFGF_NONE),
+    CFG_STR("sb", "auto", CFGF_NONE),		CFG_STR("dropmon", "auto", CFGF_NONE),
+    CFG_STR("psample", "auto", CFGF_NONE),	CFG_STR("tracepoint", "auto", CFGF_NONE),
+    CFG_STR("packet", "auto", CFGF_NONE),	CFG_BOOL("install_samplers", cfg_false, CFGF_NONE),
+    CFG_INT("psample_group", 1, CFGF_NONE),	CFG_INT("header_bytes", 128, CFGF_NONE),
+    CFG_STR_LIST("reasons", "{}", CFGF_NONE),	CFG_END(),
+};
+
+cfg_opt_t *linuxbe_conf_opts(void)
+{
+	return linux_opts;
+}
+
 /* where libconfuse's messages go during one parse (loop thread only) */
 static struct {
 	char *buf;
@@ -81,24 +97,6 @@ static int range(cfg_t *cfg, const char *key, long lo, long hi, unsigned *out)
 int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *file, int line,
 		       char *err, size_t errlen)
 {
-	cfg_opt_t opts[] = {
-	    CFG_STR_LIST("ports", "{auto}", CFGF_NONE),
-	    CFG_STR_LIST("queues", "{auto}", CFGF_NONE),
-	    CFG_INT("qdisc_poll_ms", 10, CFGF_NONE),
-	    CFG_INT("buffer_poll_ms", 1000, CFGF_NONE),
-	    CFG_STR("link", "auto", CFGF_NONE),
-	    CFG_STR("qdisc", "auto", CFGF_NONE),
-	    CFG_STR("sb", "auto", CFGF_NONE),
-	    CFG_STR("dropmon", "auto", CFGF_NONE),
-	    CFG_STR("psample", "auto", CFGF_NONE),
-	    CFG_STR("tracepoint", "auto", CFGF_NONE),
-	    CFG_STR("packet", "auto", CFGF_NONE),
-	    CFG_BOOL("install_samplers", cfg_false, CFGF_NONE),
-	    CFG_INT("psample_group", 1, CFGF_NONE),
-	    CFG_INT("header_bytes", 128, CFGF_NONE),
-	    CFG_STR_LIST("reasons", "{}", CFGF_NONE),
-	    CFG_END(),
-	};
 	cfg_t *cfg;
 	unsigned i, n;
 	int rc = -1;
@@ -111,7 +109,7 @@ int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *fil
 	sink.nerr = 0;
 	if (errlen)
 		err[0] = '\0';
-	cfg = cfg_init(opts, CFGF_NONE);
+	cfg = cfg_init(linux_opts, CFGF_NONE);
 	if (!cfg) {
 		snprintf(err, errlen, "%s: linux: out of memory", sink.file);
 		return -1;

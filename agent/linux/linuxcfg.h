@@ -6,6 +6,7 @@
 #ifndef BSFLOWD_LINUX_LINUXCFG_H
 #define BSFLOWD_LINUX_LINUXCFG_H
 
+#include <confuse.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,5 +50,8 @@ struct linuxbe_conf {
 int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *file, int line,
 		       char *err, size_t errlen);
 void linuxbe_conf_free(struct linuxbe_conf *c);
+/* The section's keys, for the daemon's own parse of bsflowd.conf
+ * (CFG_SEC("linux", linuxbe_conf_opts(), CFGF_NONE)). */
+cfg_opt_t *linuxbe_conf_opts(void);
 
 #endif

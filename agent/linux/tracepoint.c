@@ -1,7 +1,7 @@
 /*
  * tracepoint.c - the drop fallback when the drop monitor is absent: the
  * skb:kfree_skb tracepoint through perf_event_open (one ring per CPU,
- * drained every 100 ms), counting drops by reason NAME.  The reason's
+ * drained every 20 ms), counting drops by reason NAME.  The reason's
  * offset in the raw record and the names of its values are read from the
  * tracepoint's format file (enum skb_drop_reason is renumbered between
  * kernels), never compiled in.  The record carries no packet bytes and no
@@ -25,7 +25,7 @@
 #include "agent/linux/state.h"
 #include "agent/linux/tracepoint.h"
 
-#define RING_PAGES 16 /* data pages per CPU, a power of two */
+#define RING_PAGES 128 /* data pages per CPU (512 KiB), a power of two */
 #define MAX_CPUS   1024
 
 static const char *const tracefs_dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
@@ -284,7 +284,7 @@ int linuxbe_tp_open(struct linuxbe_st *st, char *why, size_t whylen)
 		goto fail;
 	}
 	tp->timer = st->host->timer_new(st->host->arg, on_timer, st);
-	if (!tp->timer || st->host->timer_start(tp->timer, 100000000u, 1) < 0) {
+	if (!tp->timer || st->host->timer_start(tp->timer, 20000000u, 1) < 0) {
 		snprintf(why, whylen, "tracepoint absent (cannot start its timer)");
 		goto fail;
 	}

@@ -38,3 +38,9 @@ agent_linux_tests_test_linux_parse_SOURCES = agent/linux/tests/test_linux_parse.
 	agent/linux/tests/nlbuild.h
 agent_linux_tests_test_linux_parse_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(CHECK_CFLAGS)
 agent_linux_tests_test_linux_parse_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
+
+# End-to-end: network namespaces with a veth pair and an htb tree (runs
+# here as root); netdevsim + drop monitor + psample (skips where absent).
+LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh
+TESTS += $(LINUXBE_E2E)
+EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py

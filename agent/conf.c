@@ -626,7 +626,9 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 			c->n_plugin_options++;
 		}
 	}
-	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN ? "plugin" : "model");
+	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN	? "plugin"
+				     : c->backend == CONF_BACKEND_LINUX ? "linux"
+									: "model");
 	if (!sectext)
 		goto nomem;
 	/* the backend applies the sampling rates when it opens: a change of

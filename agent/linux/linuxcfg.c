@@ -66,6 +66,31 @@ static int v_mode(cfg_t *cfg, cfg_opt_t *opt)
 	return 0;
 }
 
+static const struct {
+	const char *key;
+	long lo, hi;
+} int_keys[] = {
+    {"qdisc_poll_ms", 1, 10000},
+    {"buffer_poll_ms", 10, 60000},
+    {"psample_group", 0, 0xffffffffL},
+    {"header_bytes", 14, 128},
+};
+
+static int v_int(cfg_t *cfg, cfg_opt_t *opt)
+{
+	long v = cfg_opt_getnint(opt, cfg_opt_size(opt) - 1);
+	size_t i;
+
+	for (i = 0; i < sizeof int_keys / sizeof int_keys[0]; i++)
+		if (strcmp(int_keys[i].key, cfg_opt_name(opt)) == 0 &&
+		    (v < int_keys[i].lo || v > int_keys[i].hi)) {
+			cfg_error(cfg, "%s = %ld: out of range (%ld..%ld)", cfg_opt_name(opt), v,
+				  int_keys[i].lo, int_keys[i].hi);
+			return -1;
+		}
+	return 0;
+}
+
 static int parse_handle(const char *s, uint32_t *h)
 {
 	unsigned long maj, min;
@@ -82,16 +107,27 @@ static int parse_handle(const char *s, uint32_t *h)
 	return 0;
 }
 
-static int range(cfg_t *cfg, const char *key, long lo, long hi, unsigned *out)
+/* Point cfg at the line (within text) of the first "key =" for a message. */
+static void at_key(cfg_t *cfg, const char *text, const char *key)
 {
-	long v = cfg_getint(cfg, key);
+	size_t kl = strlen(key);
+	const char *p;
+	int line = 1;
 
-	if (v < lo || v > hi) {
-		cfg_error(cfg, "%s = %ld: out of range (%ld..%ld)", key, v, lo, hi);
-		return -1;
+	cfg->line = 1;
+	if (!text)
+		return;
+	for (p = text; *p; p++) {
+		if (*p == '\n') {
+			line++;
+			continue;
+		}
+		if ((p == text || p[-1] == '\n' || p[-1] == ' ' || p[-1] == '\t') &&
+		    strncmp(p, key, kl) == 0 && strchr(" \t=", p[kl])) {
+			cfg->line = line;
+			return;
+		}
 	}
-	*out = (unsigned)v;
-	return 0;
 }
 
 int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *file, int line,
@@ -117,18 +153,18 @@ int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *fil
 	cfg_set_error_function(cfg, on_error);
 	for (i = 0; i < LINUXBE_NSRC; i++)
 		cfg_set_validate_func(cfg, linuxbe_src_names[i], v_mode);
+	for (i = 0; i < sizeof int_keys / sizeof int_keys[0]; i++)
+		cfg_set_validate_func(cfg, int_keys[i].key, v_int);
 	if (cfg_parse_buf(cfg, text ? text : "") != CFG_SUCCESS) {
 		if (!sink.nerr)
 			snprintf(err, errlen, "%s:%d: linux: cannot parse the section", sink.file,
 				 sink.line0);
 		goto out;
 	}
-	cfg->line = 0; /* checks below: the section's first line */
-	if (range(cfg, "qdisc_poll_ms", 1, 10000, &c->qdisc_poll_ms) < 0 ||
-	    range(cfg, "buffer_poll_ms", 10, 60000, &c->buffer_poll_ms) < 0 ||
-	    range(cfg, "psample_group", 0, 0xffffffffL, &c->psample_group) < 0 ||
-	    range(cfg, "header_bytes", 14, 128, &c->header_bytes) < 0)
-		goto out;
+	c->qdisc_poll_ms = (unsigned)cfg_getint(cfg, "qdisc_poll_ms");
+	c->buffer_poll_ms = (unsigned)cfg_getint(cfg, "buffer_poll_ms");
+	c->psample_group = (unsigned)cfg_getint(cfg, "psample_group");
+	c->header_bytes = (unsigned)cfg_getint(cfg, "header_bytes");
 	for (i = 0; i < LINUXBE_NSRC; i++) {
 		const char *s = cfg_getstr(cfg, linuxbe_src_names[i]);
 
@@ -139,6 +175,7 @@ int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *fil
 	c->install_samplers = cfg_getbool(cfg, "install_samplers");
 
 	n = cfg_size(cfg, "ports");
+	at_key(cfg, text, "ports");
 	if (n == 0 || n > LINUXBE_MAX_LIST) {
 		cfg_error(cfg, "ports: give auto, 1..%d names, or one \"/regex/\"",
 			  LINUXBE_MAX_LIST);
@@ -187,6 +224,7 @@ int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *fil
 	}
 
 	n = cfg_size(cfg, "queues");
+	at_key(cfg, text, "queues");
 	if (!(n == 1 && strcmp(cfg_getnstr(cfg, "queues", 0), "auto") == 0)) {
 		if (n > 16) {
 			cfg_error(cfg, "queues: at most 16 handles");
@@ -205,6 +243,7 @@ int linuxbe_conf_parse(struct linuxbe_conf *c, const char *text, const char *fil
 	}
 
 	n = cfg_size(cfg, "reasons");
+	at_key(cfg, text, "reasons");
 	if (n > LINUXBE_MAX_LIST) {
 		cfg_error(cfg, "reasons: at most %d entries", LINUXBE_MAX_LIST);
 		goto out;

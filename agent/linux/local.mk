@@ -39,6 +39,13 @@ agent_linux_tests_test_linux_parse_SOURCES = agent/linux/tests/test_linux_parse.
 agent_linux_tests_test_linux_parse_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(CHECK_CFLAGS)
 agent_linux_tests_test_linux_parse_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
 
+check_PROGRAMS += agent/linux/tests/test_linux_conf
+TESTS += agent/linux/tests/test_linux_conf
+agent_linux_tests_test_linux_conf_SOURCES = agent/linux/tests/test_linux_conf.c
+agent_linux_tests_test_linux_conf_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
+	$(CHECK_CFLAGS)
+agent_linux_tests_test_linux_conf_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
+
 # End-to-end: network namespaces with a veth pair and an htb tree (runs
 # here as root); netdevsim + drop monitor + psample (skips where absent).
 LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh

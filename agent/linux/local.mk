@@ -14,7 +14,8 @@ LINUXBE_PARSE_SOURCES = \
 	agent/linux/psample.c \
 	agent/linux/sb.c \
 	agent/linux/reasons.c \
-	agent/linux/peaks.c
+	agent/linux/peaks.c \
+	agent/linux/tpformat.c agent/linux/tracepoint.h
 agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
 	agent/linux/nl.c agent/linux/nl.h \
 	agent/linux/linuxcfg.c agent/linux/linuxcfg.h \
@@ -25,7 +26,7 @@ agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
 	agent/linux/dmrun.c \
 	agent/linux/psrun.c \
 	agent/linux/sbrun.c \
-	agent/linux/tracepoint.c agent/linux/tracepoint.h \
+	agent/linux/tracepoint.c \
 	agent/linux/packet.c \
 	agent/linux/backend_linux.c agent/linux/backend_linux.h
 agent_linux_liblinuxbe_a_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -51,3 +52,22 @@ agent_linux_tests_test_linux_conf_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHE
 LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py
+
+# libFuzzer target over the parsers (configure CC=clang --enable-fuzzing;
+# make fuzz), with its seed messages laid out by hand from the UAPI.
+LINUXBE_CORPUS = \
+	agent/linux/fuzz/corpus/fuzz_linux/netdm-sw-alert \
+	agent/linux/fuzz/corpus/fuzz_linux/netdm-hw-alert \
+	agent/linux/fuzz/corpus/fuzz_linux/psample-full \
+	agent/linux/fuzz/corpus/fuzz_linux/qdisc-bfifo \
+	agent/linux/fuzz/corpus/fuzz_linux/devlink-tc-bind
+EXTRA_DIST += $(LINUXBE_CORPUS) agent/linux/fuzz/fuzz_linux.c
+FUZZ_CORPORA += $(LINUXBE_CORPUS)
+if FUZZING
+FUZZ_PROGS += agent/linux/fuzz/fuzz_linux
+agent_linux_fuzz_fuzz_linux_SOURCES = agent/linux/fuzz/fuzz_linux.c $(LINUXBE_PARSE_SOURCES)
+agent_linux_fuzz_fuzz_linux_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+agent_linux_fuzz_fuzz_linux_LDADD = $(LIBMNL_LIBS)
+agent_linux_fuzz_fuzz_linux_LDFLAGS = -fsanitize=fuzzer,address,undefined
+endif

@@ -260,6 +260,7 @@ static void st_free(struct linuxbe_st *st)
 	linuxbe_conf_free(&st->conf);
 	free(st->q.ev);
 	free(st->ports);
+	free(st->ifx_map);
 	free(st->descs);
 	free(st);
 }

@@ -192,6 +192,13 @@ int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen)
 			add_port(st, &ll.l[i]);
 		}
 	}
+	/* ifindex -> port, for the per-message lookups of the pollers */
+	for (k = 0; k < st->nports; k++)
+		if (st->ports[k].ifindex >= st->ifx_n)
+			st->ifx_n = st->ports[k].ifindex + 1;
+	if (st->ifx_n <= 1u << 20 && (st->ifx_map = calloc(st->ifx_n, sizeof *st->ifx_map)))
+		for (k = 0; k < st->nports; k++)
+			st->ifx_map[st->ports[k].ifindex] = k + 1;
 	st->descs = calloc(st->nports, sizeof *st->descs);
 	if (!st->descs) {
 		snprintf(err, errlen, "out of memory");
@@ -219,6 +226,9 @@ uint32_t linuxbe_port_by_ifindex(const struct linuxbe_st *st, uint32_t ifindex)
 {
 	uint32_t i;
 
+	if (st->ifx_map)
+		return ifindex < st->ifx_n && st->ifx_map[ifindex] ? st->ifx_map[ifindex] - 1
+								   : UINT32_MAX;
 	for (i = 0; i < st->nports; i++)
 		if (st->ports[i].ifindex == ifindex)
 			return i;

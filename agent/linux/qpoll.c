@@ -41,6 +41,10 @@ struct linuxbe_qd {
 	uint32_t *port;		/* the port of each */
 	size_t n, cap;
 	int *classful; /* per port: the root is multi-queue */
+	int *dumped;   /* per port: its classes were dumped in this poll */
+	size_t *idx;   /* objects grouped by port: idx[start[p] .. start[p + 1]) */
+	size_t *start;
+	size_t idx_cap;
 	int layout_warned;
 };
 
@@ -117,17 +121,43 @@ static int dump(struct linuxbe_st *st, uint16_t type, int ifindex, char *err, si
 	return linuxbe_nl_exchange(st->rt, nlh, obj_cb, st, err, errlen) < 0 ? -1 : 0;
 }
 
-/* The objects of port p in this poll: [*lo, *hi) of qd->obj is not
- * contiguous, so callers loop over all and test qd->port. */
+/* Group this poll's objects by port (a counting sort into qd->idx). */
+static int group(struct linuxbe_st *st)
+{
+	struct linuxbe_qd *qd = st->qd;
+	size_t i, *fill;
+	uint32_t p;
+
+	if (qd->idx_cap < qd->n) {
+		size_t *x = realloc(qd->idx, qd->n * sizeof *x);
+
+		if (!x)
+			return -1;
+		qd->idx = x;
+		qd->idx_cap = qd->n;
+	}
+	memset(qd->start, 0, (st->nports + 2) * sizeof *qd->start);
+	for (i = 0; i < qd->n; i++)
+		qd->start[qd->port[i] + 2]++;
+	for (p = 0; p < st->nports; p++)
+		qd->start[p + 2] += qd->start[p + 1];
+	fill = qd->start + 1; /* fill[p]: the next free slot of port p */
+	for (i = 0; i < qd->n; i++)
+		qd->idx[fill[qd->port[i]]++] = i;
+	return 0;
+}
+
+/* An object of port p (a class or a qdisc) by handle and / or parent
+ * (UINT32_MAX: any). */
 static const struct linuxbe_tc *find(const struct linuxbe_qd *qd, uint32_t p, int is_class,
 				     uint32_t handle, uint32_t parent)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < qd->n; i++) {
-		const struct linuxbe_tc *t = &qd->obj[i];
+	for (k = qd->start[p]; k < qd->start[p + 1]; k++) {
+		const struct linuxbe_tc *t = &qd->obj[qd->idx[k]];
 
-		if (qd->port[i] != p || t->is_class != is_class)
+		if (t->is_class != is_class)
 			continue;
 		if (handle != UINT32_MAX && t->handle != handle)
 			continue;
@@ -164,15 +194,15 @@ static unsigned leaf_handles(struct linuxbe_st *st, uint32_t p, const struct lin
 		h[0] = root->handle;
 		return 1;
 	}
-	for (i = 0; i < qd->n && n < BSF_MAX_QUEUES; i++) {
-		const struct linuxbe_tc *c = &qd->obj[i];
+	for (i = qd->start[p]; i < qd->start[p + 1] && n < BSF_MAX_QUEUES; i++) {
+		const struct linuxbe_tc *c = &qd->obj[qd->idx[i]];
 		int parent_of_some = 0;
 
-		if (qd->port[i] != p || !c->is_class)
+		if (!c->is_class)
 			continue;
-		for (j = 0; j < qd->n; j++)
-			if (qd->port[j] == p && qd->obj[j].is_class &&
-			    qd->obj[j].parent == c->handle) {
+		for (j = qd->start[p]; j < qd->start[p + 1]; j++)
+			if (qd->obj[qd->idx[j]].is_class &&
+			    qd->obj[qd->idx[j]].parent == c->handle) {
 				parent_of_some = 1;
 				break;
 			}
@@ -201,7 +231,10 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 			pt->have_root_drops = 1;
 		}
 	}
-	n = leaf_handles(st, p, root, h);
+	if (!first && qd->classful[p] && !qd->dumped[p])
+		n = pt->n_leaves; /* classes not dumped: the layout of the first poll */
+	else
+		n = leaf_handles(st, p, root, h);
 	if (first) {
 		pt->n_leaves = n;
 		if (pt->dl_port == UINT32_MAX)
@@ -226,6 +259,8 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 			child = find(qd, p, 0, lf->handle, UINT32_MAX); /* a qdisc handle */
 		src = child && child->has_queue ? child : cls;
 		lf->seen = src != NULL;
+		if (first && src && src == cls)
+			pt->need_classes = 1;
 		if (!src)
 			continue;
 		limit = child ? child->limit : UINT32_MAX;
@@ -278,10 +313,20 @@ static int poll_once(struct linuxbe_st *st, int first, char *err, size_t errlen)
 		if (!qd->obj[i].is_class && qd->obj[i].parent == TC_H_ROOT &&
 		    is_multiq(qd->obj[i].kind))
 			qd->classful[qd->port[i]] = 1;
-	for (p = 0; p < st->nports; p++)
-		if ((qd->classful[p] || st->conf.n_queues) && !st->ports[p].gone &&
-		    dump(st, RTM_GETTCLASS, (int)st->ports[p].ifindex, err, errlen) < 0)
+	for (p = 0; p < st->nports; p++) {
+		struct linuxbe_port *pt = &st->ports[p];
+
+		/* after the first poll, the classes only of ports whose leaves
+		 * are read from their classes (the qdisc dump has the rest) */
+		qd->dumped[p] = (qd->classful[p] || st->conf.n_queues) && !pt->gone &&
+				(first || pt->need_classes || st->conf.n_queues);
+		if (qd->dumped[p] && dump(st, RTM_GETTCLASS, (int)pt->ifindex, err, errlen) < 0)
 			return -1;
+	}
+	if (group(st) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (p = 0; p < st->nports; p++)
 		if (!st->ports[p].gone)
 			fold_port(st, p, now, first);
@@ -315,7 +360,9 @@ int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen)
 	unsigned with = 0;
 
 	st->qd = calloc(1, sizeof *st->qd);
-	if (!st->qd || !(st->qd->classful = calloc(st->nports + 1, sizeof(int)))) {
+	if (!st->qd || !(st->qd->classful = calloc(st->nports + 1, sizeof(int))) ||
+	    !(st->qd->dumped = calloc(st->nports + 1, sizeof(int))) ||
+	    !(st->qd->start = calloc(st->nports + 2, sizeof(size_t)))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -347,6 +394,9 @@ void linuxbe_qdisc_close(struct linuxbe_st *st)
 		free(st->qd->obj);
 		free(st->qd->port);
 		free(st->qd->classful);
+		free(st->qd->dumped);
+		free(st->qd->start);
+		free(st->qd->idx);
 		free(st->qd);
 	}
 	st->qd = NULL;

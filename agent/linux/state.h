@@ -44,6 +44,7 @@ struct linuxbe_port {
 	struct linuxbe_peak egress; /* sum of the leaves' bytes (+ BQL) */
 	uint64_t egress_alloc;	    /* sum of byte limits, BSF_UNKNOWN */
 	int bql;		    /* sysfs byte_queue_limits present */
+	int need_classes;	    /* some leaf's figures come from its class */
 	/* sampling */
 	uint32_t sampling_rate;
 	uint64_t sample_drops;
@@ -79,6 +80,8 @@ struct linuxbe_st {
 	struct bsf_port_desc *descs;
 	struct linuxbe_port *ports;
 	uint32_t nports;
+	uint32_t *ifx_map; /* ifindex -> port index + 1 (0: not ours), ifx_n entries */
+	uint32_t ifx_n;
 	unsigned state[LINUXBE_NSRC];
 	char why[LINUXBE_NSRC][160]; /* what the log said of each source */
 	uint64_t src_errors[LINUXBE_NSRC];

@@ -25,6 +25,7 @@
 #include "agent/linux/backend_linux.h"
 #include "agent/linux/nl.h"
 #include "agent/linux/state.h"
+#include "agent/linux/tracepoint.h"
 
 #define EVQ_CAP 8192
 
@@ -433,6 +434,34 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 fail:
 	st_free(st);
 	return NULL;
+}
+
+/* ---- status (SIGUSR1) ---- */
+
+void linuxbe_log_status(void *vst)
+{
+	struct linuxbe_st *st = vst;
+	static const char *const states[] = {"absent", "active", "failed", "off"};
+	unsigned i;
+
+	if (!st)
+		return;
+	for (i = 0; i < LINUXBE_NSRC; i++)
+		linuxbe_log(st, LOG_NOTICE, "status: %s %s, %llu errors: %s", linuxbe_src_names[i],
+			    states[st->state[i] < 4 ? st->state[i] : 0],
+			    (unsigned long long)st->src_errors[i], st->why[i]);
+	if (st->qdisc_polls)
+		linuxbe_log(st, LOG_NOTICE, "status: qdisc: %llu polls, %.1f us each on average",
+			    (unsigned long long)st->qdisc_polls,
+			    (double)st->qdisc_poll_ns / (double)st->qdisc_polls / 1e3);
+	if (st->state[LINUXBE_SRC_DROPMON] == LINUXBE_ACTIVE)
+		linuxbe_log(st, LOG_NOTICE,
+			    "status: dropmon: %llu alerts lost in the kernel, %llu socket "
+			    "overflows",
+			    (unsigned long long)st->dm_kernel_lost,
+			    (unsigned long long)st->dm_sock_lost);
+	if (st->tp)
+		linuxbe_tp_report(st);
 }
 
 /* ---- check (bsflowd -t) ---- */

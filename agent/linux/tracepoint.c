@@ -134,6 +134,15 @@ static void on_timer(void *arg)
 	}
 }
 
+void linuxbe_tp_report(struct linuxbe_st *st)
+{
+	unsigned i;
+
+	for (i = 0; i < st->tp->nrings; i++)
+		drain(st->tp, &st->tp->rings[i]);
+	report(st, 1);
+}
+
 uint64_t linuxbe_tp_count(const struct linuxbe_st *st, const char *reason)
 {
 	unsigned i;

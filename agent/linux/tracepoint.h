@@ -23,5 +23,7 @@ int linuxbe_tp_format_parse(const char *text, struct linuxbe_tp_format *f, char 
 struct linuxbe_st;
 /* Drops counted so far with that reason name (0 if none / no source). */
 uint64_t linuxbe_tp_count(const struct linuxbe_st *st, const char *reason);
+/* Log the drops counted so far by reason (the status dump). */
+void linuxbe_tp_report(struct linuxbe_st *st);
 
 #endif

@@ -149,6 +149,24 @@ static int op_read_counters(void *vst, uint32_t port, struct bsf_if_counters *ou
 	return 0;
 }
 
+static int op_read_eth_counters(void *vst, uint32_t port, struct bsf_eth_counters *out, char *err,
+				size_t errlen)
+{
+	struct linuxbe_st *st = vst;
+	struct linuxbe_ethstats s;
+
+	if (port >= st->nports || !st->eth_ok) {
+		snprintf(err, errlen, "no 0:2 counters for port %u", port);
+		return -1;
+	}
+	if (linuxbe_eth_read(st, port, &s, err, errlen) < 0) {
+		st->src_errors[LINUXBE_SRC_LINK]++;
+		return -1;
+	}
+	linuxbe_ethstats_fill(&s, out);
+	return 0;
+}
+
 /* A qdisc leaf as a bsf_buf: in its limit's unit (packets or bytes) for
  * the percentage, bytes alongside. */
 static void leaf_take(struct linuxbe_leaf *lf, unsigned w, struct bsf_buf *out)
@@ -337,8 +355,14 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 				 st->nports, st->nports == 1 ? "" : "s");
 		if (settle(st, LINUXBE_SRC_LINK, rc, why, err, errlen) < 0)
 			goto fail;
-		if (rc == 0)
+		if (rc == 0) {
 			st->dev.caps |= BSF_CAP_IF_COUNTERS;
+			st->eth_ok = linuxbe_eth_open(st, why, sizeof why) == 0;
+			linuxbe_log(st, LOG_INFO, "link: %s%s",
+				    st->eth_ok ? "" : "no 0:2 counters: ", why);
+			if (st->eth_ok)
+				st->dev.caps |= BSF_CAP_ETH_COUNTERS;
+		}
 	}
 	/* sb before qdisc: a switch's buffers are its ASIC's */
 	if (st->conf.mode[LINUXBE_SRC_SB] == LINUXBE_OFF) {
@@ -535,6 +559,7 @@ static const struct bsf_backend_ops ops = {
     .drop_events_lost = op_drop_events_lost,
     .sample_drops = op_sample_drops,
     .check = op_check,
+    .read_eth_counters = op_read_eth_counters,
 };
 
 const struct bsf_backend_ops *linuxbe_ops(void)

@@ -22,6 +22,7 @@ agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
 	agent/linux/state.h \
 	agent/linux/ports.c \
 	agent/linux/linkrun.c \
+	agent/linux/ethtool.c \
 	agent/linux/qpoll.c \
 	agent/linux/dmrun.c \
 	agent/linux/psrun.c \

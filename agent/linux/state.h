@@ -14,6 +14,7 @@
 #include "agent/linux/linuxcfg.h"
 
 struct mnl_socket;
+struct nlmsghdr;
 
 /* One queue of a port: a qdisc leaf (or the root of a single-queue qdisc). */
 struct linuxbe_leaf {
@@ -90,8 +91,10 @@ struct linuxbe_st {
 	struct bsf_fd_watch *rtmon_w;
 	struct bsf_timer *qdisc_timer;
 	uint64_t qdisc_polls, qdisc_poll_ns; /* cost, for the status and bench */
-	/* genl request socket (dropmon, devlink) */
+	/* genl request socket (dropmon, devlink, ethtool) */
 	struct mnl_socket *genl;
+	uint16_t eth_family;
+	int eth_ok; /* 0:2 counters from ethtool */
 	/* dropmon */
 	struct mnl_socket *dm;
 	struct bsf_fd_watch *dm_w;
@@ -116,6 +119,19 @@ struct linuxbe_st {
 	/* events the daemon pulls */
 	struct linuxbe_evq q;
 };
+
+/* ethtool.c: 0:2 counters */
+#define LINUXBE_ETH_MAC_N 32
+struct linuxbe_ethstats {
+	uint64_t mac[LINUXBE_ETH_MAC_N]; /* by ETHTOOL_A_STATS_ETH_MAC_*, BSF_UNKNOWN */
+	uint64_t symbol_errors;
+};
+int linuxbe_ethstats_parse(const struct nlmsghdr *nlh, size_t len, struct linuxbe_ethstats *out,
+			   char *err, size_t errlen);
+void linuxbe_ethstats_fill(const struct linuxbe_ethstats *s, struct bsf_eth_counters *o);
+int linuxbe_eth_read(struct linuxbe_st *st, uint32_t port, struct linuxbe_ethstats *out, char *err,
+		     size_t errlen);
+int linuxbe_eth_open(struct linuxbe_st *st, char *why, size_t whylen);
 
 /* the event queue (backend_linux.c) */
 struct bsf_event *linuxbe_evq_slot(struct linuxbe_st *st, uint32_t type);

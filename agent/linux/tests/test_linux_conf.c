@@ -11,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
 #include <linux/net_dropmon.h>
 
 #include "agent/linux/linuxcfg.h"
 #include "agent/linux/state.h"
+#include "agent/linux/tests/nlbuild.h"
 #include "agent/linux/tracepoint.h"
 
 static char err[512];
@@ -198,6 +201,57 @@ START_TEST(drop_event)
 }
 END_TEST
 
+/* an ETHTOOL_MSG_STATS_GET reply: eth-mac with FCS and too-long errors,
+ * eth-phy with symbol errors, each stat in its own GRP_STAT nest */
+START_TEST(eth_stats)
+{
+	struct nlb b;
+	struct genlmsghdr g = {ETHTOOL_MSG_STATS_GET_REPLY, 1, 0};
+	struct linuxbe_ethstats s;
+	struct bsf_eth_counters o;
+	const struct nlmsghdr *m;
+
+	nlb_start(&b, 0x15, &g, sizeof g);
+	nlb_nest_start(&b, ETHTOOL_A_STATS_HEADER);
+	nlb_u32(&b, ETHTOOL_A_HEADER_DEV_INDEX, 2);
+	nlb_nest_end(&b);
+	nlb_nest_start(&b, ETHTOOL_A_STATS_GRP);
+	nlb_u32(&b, ETHTOOL_A_STATS_GRP_ID, ETHTOOL_STATS_ETH_MAC);
+	nlb_u32(&b, ETHTOOL_A_STATS_GRP_SS_ID, 20);
+	nlb_nest_start(&b, ETHTOOL_A_STATS_GRP_STAT);
+	nlb_u64(&b, ETHTOOL_A_STATS_ETH_MAC_6_FCS_ERR, 5);
+	nlb_nest_end(&b);
+	nlb_nest_start(&b, ETHTOOL_A_STATS_GRP_STAT);
+	nlb_u64(&b, ETHTOOL_A_STATS_ETH_MAC_25_TOO_LONG_ERR, 7);
+	nlb_nest_end(&b);
+	nlb_nest_start(&b, ETHTOOL_A_STATS_GRP_STAT);
+	nlb_u64(&b, ETHTOOL_A_STATS_ETH_MAC_3_SINGLE_COL, 11);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	nlb_nest_start(&b, ETHTOOL_A_STATS_GRP);
+	nlb_u32(&b, ETHTOOL_A_STATS_GRP_ID, ETHTOOL_STATS_ETH_PHY);
+	nlb_nest_start(&b, ETHTOOL_A_STATS_GRP_STAT);
+	nlb_u64(&b, ETHTOOL_A_STATS_ETH_PHY_5_SYM_ERR, 3);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	m = nlb_end(&b);
+	ck_assert_msg(linuxbe_ethstats_parse(m, b.len, &s, err, sizeof err) == 0, "%s", err);
+	bsf_eth_counters_init(&o);
+	linuxbe_ethstats_fill(&s, &o);
+	ck_assert_uint_eq(o.fcs_errors, 5);
+	ck_assert_uint_eq(o.frame_too_longs, 7);
+	ck_assert_uint_eq(o.single_collision_frames, 11);
+	ck_assert_uint_eq(o.symbol_errors, 3);
+	ck_assert_uint_eq(o.alignment_errors, BSF_UNKNOWN);
+	ck_assert_uint_eq(o.sqe_test_errors, BSF_UNKNOWN);
+	ck_assert_uint_eq(o.late_collisions, BSF_UNKNOWN);
+
+	/* a group whose nest claims more than the message holds */
+	b.buf[b.len - 12 - 4 - 4 - 8] = 0xff;
+	ck_assert_int_eq(linuxbe_ethstats_parse(m, b.len, &s, err, sizeof err), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("linux_conf");
@@ -210,6 +264,7 @@ int main(void)
 	tcase_add_loop_test(tc, conf_errors, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, tp_format);
 	tcase_add_test(tc, drop_event);
+	tcase_add_test(tc, eth_stats);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -258,9 +258,9 @@ static int op_read_delays(void *vst, unsigned w, uint32_t port, struct bsf_port_
 
 static uint64_t op_sample_pool(void *vst, uint32_t port)
 {
-	(void)vst;
-	(void)port;
-	return BSF_UNKNOWN;
+	struct linuxbe_st *st = vst;
+
+	return port < st->nports ? linuxbe_link_pool(st, port) : 0;
 }
 
 /* ---- open / close ---- */

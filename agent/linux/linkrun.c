@@ -83,6 +83,33 @@ int linuxbe_link_counters(struct linuxbe_st *st, uint32_t port, struct bsf_if_co
 	return 0;
 }
 
+uint64_t linuxbe_link_pool(struct linuxbe_st *st, uint32_t port)
+{
+	struct linuxbe_port *p = &st->ports[port];
+	uint64_t now = st->host->now_ns(st->host->arg);
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifi;
+	struct linuxbe_link l;
+	char e[200];
+
+	if (p->pool_t_ns && now - p->pool_t_ns < 100000000u)
+		return p->pool;
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof *ifi);
+	ifi->ifi_index = (int)p->ifindex;
+	memset(&l, 0, sizeof l);
+	if (linuxbe_nl_exchange(st->rt, nlh, one_link_cb, &l, e, sizeof e) == 0 && l.has_stats) {
+		/* the packet sampler sees both directions; psample ingress */
+		p->pool = l.rx_packets +
+			  (st->state[LINUXBE_SRC_PACKET] == LINUXBE_ACTIVE ? l.tx_packets : 0);
+		p->pool_t_ns = now;
+	}
+	return p->pool;
+}
+
 static void linkmon_read(int fd, void *arg)
 {
 	struct linuxbe_st *st = arg;

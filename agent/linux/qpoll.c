@@ -17,12 +17,17 @@
  * a leaf without a limit of its own (default pfifo, pfifo_fast) is limited
  * by the device's tx_queue_len packets.  The percentage is backlog / limit
  * in the limit's unit (bytes, or packets).  The port's egress is the sum
- * of its leaves' backlogs.  The root's drops (a 32-bit counter, widened
+ * of its leaves' backlogs plus, where sysfs has byte queue limits, the
+ * bytes handed to the driver and not yet sent (tx-N/byte_queue_limits/
+ * inflight, read from descriptors kept open).  The root's drops (a 32-bit counter, widened
  * here) go into the port's out_discards.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +218,47 @@ static unsigned leaf_handles(struct linuxbe_st *st, uint32_t p, const struct lin
 	return n;
 }
 
+/* Open the port's BQL inflight files (none on veth, for instance). */
+static void bql_open(struct linuxbe_port *pt)
+{
+	char path[PATH_MAX];
+	unsigned q;
+
+	for (q = 0; q < 256; q++) {
+		int fd, *n;
+
+		snprintf(path, sizeof path,
+			 "/sys/class/net/%s/queues/tx-%u/byte_queue_limits/inflight", pt->name, q);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		n = realloc(pt->bql_fd, (pt->n_bql + 1) * sizeof *n);
+		if (!n) {
+			close(fd);
+			break;
+		}
+		pt->bql_fd = n;
+		pt->bql_fd[pt->n_bql++] = fd;
+	}
+}
+
+static uint64_t bql_inflight(const struct linuxbe_port *pt)
+{
+	uint64_t sum = 0;
+	unsigned q;
+
+	for (q = 0; q < pt->n_bql; q++) {
+		char b[32];
+		ssize_t n = pread(pt->bql_fd[q], b, sizeof b - 1, 0);
+
+		if (n > 0) {
+			b[n] = '\0';
+			sum += strtoull(b, NULL, 10);
+		}
+	}
+	return sum;
+}
+
 static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first)
 {
 	struct linuxbe_qd *qd = st->qd;
@@ -293,6 +339,8 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 		else
 			alloc_known = 0;
 	}
+	if (pt->n_bql)
+		sum += bql_inflight(pt);
 	pt->egress_alloc = alloc_known && pt->n_leaves ? alloc : BSF_UNKNOWN;
 	linuxbe_peak_fold(&pt->egress, sum, pt->egress_alloc, now);
 }
@@ -366,6 +414,8 @@ int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	for (p = 0; p < st->nports; p++)
+		bql_open(&st->ports[p]);
 	if (poll_once(st, 1, err, errlen) < 0)
 		return -1;
 	for (p = 0; p < st->nports; p++)
@@ -387,6 +437,16 @@ int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen)
 
 void linuxbe_qdisc_close(struct linuxbe_st *st)
 {
+	uint32_t p;
+	unsigned q;
+
+	for (p = 0; p < st->nports; p++) {
+		for (q = 0; q < st->ports[p].n_bql; q++)
+			close(st->ports[p].bql_fd[q]);
+		free(st->ports[p].bql_fd);
+		st->ports[p].bql_fd = NULL;
+		st->ports[p].n_bql = 0;
+	}
 	if (st->qdisc_timer)
 		st->host->timer_free(st->qdisc_timer);
 	st->qdisc_timer = NULL;

@@ -44,11 +44,13 @@ struct linuxbe_port {
 	unsigned n_leaves;
 	struct linuxbe_peak egress; /* sum of the leaves' bytes (+ BQL) */
 	uint64_t egress_alloc;	    /* sum of byte limits, BSF_UNKNOWN */
-	int bql;		    /* sysfs byte_queue_limits present */
-	int need_classes;	    /* some leaf's figures come from its class */
+	int *bql_fd;		    /* sysfs tx-N/byte_queue_limits/inflight, kept open */
+	unsigned n_bql;
+	int need_classes; /* some leaf's figures come from its class */
 	/* sampling */
 	uint32_t sampling_rate;
 	uint64_t sample_drops;
+	uint64_t pool, pool_t_ns;	/* sample pool, re-read at most every 100 ms */
 	int sampler_on, sampler_clsact; /* install_samplers: what we added */
 	/* sb: devlink port index, UINT32_MAX if none */
 	uint32_t dl_port;
@@ -152,6 +154,8 @@ int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen);
 int linuxbe_link_counters(struct linuxbe_st *st, uint32_t port, struct bsf_if_counters *out,
 			  char *err, size_t errlen);
 int linuxbe_linkmon_open(struct linuxbe_st *st, char *err, size_t errlen);
+/* packets the port's sampler could have sampled, cumulative */
+uint64_t linuxbe_link_pool(struct linuxbe_st *st, uint32_t port);
 void linuxbe_linkmon_close(struct linuxbe_st *st);
 /* qpoll.c: the qdisc poller */
 int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen);

@@ -153,11 +153,9 @@ static const struct {
     {"collector x {\n address = a\n}\ncollector x {\n address = b\n}\n",
      "t.conf:4: found duplicate title 'x'"},
     /* backends */
-    {"\nbackend = linux\n",
-     "t.conf:2: backend = linux: not built yet in this version of bsflowd; use model or the "
-     "path of a backend plugin"},
-    {"backend = foo\n", "t.conf:1: backend = \"foo\": unknown backend; use model or the path "
-			"of a plugin .so (containing a /)"},
+    {"\nbackend = linux\nlinux {\n bogus = 1\n}\n", "t.conf:4: linux: no such option 'bogus'"},
+    {"backend = foo\n", "t.conf:1: backend = \"foo\": unknown backend; use model, linux or the "
+			"path of a plugin .so (containing a /)"},
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: plugin: option \"novalue\": not of the form key=value"},
     {"model {\n ports = abc\n}\n", "t.conf:2: ports: 'abc' is not an integer"},

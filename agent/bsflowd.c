@@ -163,8 +163,13 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'V':
-			printf("bsflowd %s (backend interface version %u)\n", PACKAGE_VERSION,
-			       BSF_BACKEND_ABI_VERSION);
+			if (BSF_BACKEND_ABI_MIN == BSF_BACKEND_ABI_VERSION)
+				printf("bsflowd %s (backend interface version %u)\n",
+				       PACKAGE_VERSION, BSF_BACKEND_ABI_VERSION);
+			else
+				printf("bsflowd %s (backend interface versions %u to %u)\n",
+				       PACKAGE_VERSION, BSF_BACKEND_ABI_MIN,
+				       BSF_BACKEND_ABI_VERSION);
 			return EXIT_OK;
 		case 'h':
 			usage(stdout);

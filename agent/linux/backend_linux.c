@@ -240,7 +240,7 @@ static int op_read_delays(void *vst, unsigned w, uint32_t port, struct bsf_port_
 	p = &st->ports[port];
 	if (st->state[LINUXBE_SRC_QDISC] != LINUXBE_ACTIVE)
 		return 0;
-	/* only where the qdisc reports a sojourn (codel, pie): never an estimate */
+	/* only where the qdisc reports a sojourn (codel, pie, cake): never an estimate */
 	for (q = 0; q < p->n_leaves && q < BSF_MAX_QUEUES; q++) {
 		struct linuxbe_leaf *lf = &p->leaves[q];
 		struct bsf_buf b;

@@ -18,7 +18,9 @@
  *   htb, mq, others         none (their leaves hold the packets)
  * Delay (xstats): codel ldelay and pie delay, both microseconds as the
  * kernel fills them (pie's header comment says ms; pie_dump_stats divides
- * ns by NSEC_PER_USEC).  fq_codel's qdisc-level xstats have no delay.
+ * ns by NSEC_PER_USEC); cake: the largest TCA_CAKE_TIN_STATS_PEAK_DELAY_US
+ * of its tins.  fq_codel's qdisc-level xstats have no delay (only its
+ * per-flow class stats do): unknown.
  */
 #include "config.h"
 
@@ -118,6 +120,32 @@ static int parse_xstats(struct linuxbe_tc *t, const struct nlattr *x, char *err,
 		}
 		memcpy(&cx, p, sizeof cx);
 		t->delay_ns = (uint64_t)cx.ldelay * 1000u;
+	} else if (strcmp(t->kind, "cake") == 0 && !t->is_class) {
+		const struct nlattr *cs[TCA_CAKE_STATS_MAX + 1], *tin;
+		uint64_t best = BSF_UNKNOWN;
+
+		if (linuxbe_attr_table(p, n, cs, TCA_CAKE_STATS_MAX, err, errlen) < 0)
+			return -1;
+		if (!cs[TCA_CAKE_STATS_TIN_STATS])
+			return 0;
+		mnl_attr_for_each_nested(tin, cs[TCA_CAKE_STATS_TIN_STATS])
+		{
+			const struct nlattr *ts[TCA_CAKE_TIN_STATS_MAX + 1];
+			uint32_t us;
+
+			if (linuxbe_attr_table(mnl_attr_get_payload(tin),
+					       mnl_attr_get_payload_len(tin), ts,
+					       TCA_CAKE_TIN_STATS_MAX, err, errlen) < 0)
+				return -1;
+			if (!ts[TCA_CAKE_TIN_STATS_PEAK_DELAY_US])
+				continue;
+			if (linuxbe_attr_u32(ts[TCA_CAKE_TIN_STATS_PEAK_DELAY_US], &us,
+					     "TCA_CAKE_TIN_STATS_PEAK_DELAY_US", err, errlen) < 0)
+				return -1;
+			if (best == BSF_UNKNOWN || (uint64_t)us * 1000u > best)
+				best = (uint64_t)us * 1000u;
+		}
+		t->delay_ns = best;
 	} else if (strcmp(t->kind, "pie") == 0 && !t->is_class) {
 		struct tc_pie_xstats px;
 

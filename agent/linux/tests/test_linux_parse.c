@@ -288,6 +288,52 @@ START_TEST(tc_fq_codel_codel)
 }
 END_TEST
 
+/* cake: the delay is the largest peak delay of its tins */
+START_TEST(tc_cake)
+{
+	struct nlb b;
+	struct linuxbe_tc t;
+	const struct nlmsghdr *m;
+
+	tc_start(&b, RTM_NEWQDISC, 3, 0x80010000u, TC_H_ROOT, "cake");
+	nlb_nest_start(&b, TCA_STATS2);
+	nlb_nest_start(&b, TCA_STATS_APP);
+	nlb_u32(&b, TCA_CAKE_STATS_MEMORY_USED, 9000);
+	nlb_nest_start(&b, TCA_CAKE_STATS_TIN_STATS);
+	nlb_nest_start(&b, 1);
+	nlb_u32(&b, TCA_CAKE_TIN_STATS_PEAK_DELAY_US, 1200);
+	nlb_u32(&b, TCA_CAKE_TIN_STATS_AVG_DELAY_US, 300);
+	nlb_nest_end(&b);
+	nlb_nest_start(&b, 2);
+	nlb_u32(&b, TCA_CAKE_TIN_STATS_PEAK_DELAY_US, 4500);
+	nlb_nest_end(&b);
+	nlb_nest_start(&b, 3);
+	nlb_u32(&b, TCA_CAKE_TIN_STATS_PEAK_DELAY_US, 20);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	m = nlb_end(&b);
+	ck_assert_msg(linuxbe_tc_parse(m, b.len, &t, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(t.delay_ns, 4500000);
+
+	/* a tin's peak delay of two bytes */
+	tc_start(&b, RTM_NEWQDISC, 3, 0x80010000u, TC_H_ROOT, "cake");
+	nlb_nest_start(&b, TCA_STATS2);
+	nlb_nest_start(&b, TCA_STATS_APP);
+	nlb_nest_start(&b, TCA_CAKE_STATS_TIN_STATS);
+	nlb_nest_start(&b, 1);
+	nlb_u16(&b, TCA_CAKE_TIN_STATS_PEAK_DELAY_US, 7);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	nlb_nest_end(&b);
+	m = nlb_end(&b);
+	ck_assert_int_eq(linuxbe_tc_parse(m, b.len, &t, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "PEAK_DELAY_US"));
+}
+END_TEST
+
 START_TEST(tc_malformed)
 {
 	struct nlb b;
@@ -773,6 +819,7 @@ int main(void)
 	tcase_add_test(tc, tc_htb_mq);
 	tcase_add_test(tc, tc_tbf);
 	tcase_add_test(tc, tc_fq_codel_codel);
+	tcase_add_test(tc, tc_cake);
 	tcase_add_test(tc, tc_malformed);
 	tcase_add_test(tc, dropmon_sw);
 	tcase_add_test(tc, dropmon_hw);

@@ -50,7 +50,8 @@ agent_linux_tests_test_linux_conf_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHE
 
 # End-to-end: network namespaces with a veth pair and an htb tree (runs
 # here as root); netdevsim + drop monitor + psample (skips where absent).
-LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh
+LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh \
+	agent/linux/tests/e2e-linux-reload.sh
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py
 

@@ -48,6 +48,13 @@ agent_linux_tests_test_linux_conf_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCO
 	$(CHECK_CFLAGS)
 agent_linux_tests_test_linux_conf_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
 
+check_PROGRAMS += agent/linux/tests/test_linux_qdisc
+TESTS += agent/linux/tests/test_linux_qdisc
+agent_linux_tests_test_linux_qdisc_SOURCES = agent/linux/tests/test_linux_qdisc.c
+agent_linux_tests_test_linux_qdisc_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
+	$(CHECK_CFLAGS)
+agent_linux_tests_test_linux_qdisc_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
+
 # End-to-end: network namespaces with a veth pair and an htb tree (runs
 # here as root); netdevsim + drop monitor + psample (skips where absent).
 LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh \

@@ -345,22 +345,44 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 	linuxbe_peak_fold(&pt->egress, sum, pt->egress_alloc, now);
 }
 
-static int poll_once(struct linuxbe_st *st, int first, char *err, size_t errlen)
+static void mark_classful(struct linuxbe_st *st)
 {
 	struct linuxbe_qd *qd = st->qd;
-	uint64_t t0 = mono_ns(), now = st->host->now_ns(st->host->arg);
 	uint32_t p;
 	size_t i;
 
-	qd->n = 0;
-	if (dump(st, RTM_GETQDISC, 0, err, errlen) < 0)
-		return -1;
 	for (p = 0; p < st->nports; p++)
 		qd->classful[p] = 0;
 	for (i = 0; i < qd->n; i++)
 		if (!qd->obj[i].is_class && qd->obj[i].parent == TC_H_ROOT &&
 		    is_multiq(qd->obj[i].kind))
 			qd->classful[qd->port[i]] = 1;
+}
+
+static int finish(struct linuxbe_st *st, int first, uint64_t now, char *err, size_t errlen)
+{
+	uint32_t p;
+
+	if (group(st) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (p = 0; p < st->nports; p++)
+		if (!st->ports[p].gone)
+			fold_port(st, p, now, first);
+	return 0;
+}
+
+static int poll_once(struct linuxbe_st *st, int first, char *err, size_t errlen)
+{
+	struct linuxbe_qd *qd = st->qd;
+	uint64_t t0 = mono_ns(), now = st->host->now_ns(st->host->arg);
+	uint32_t p;
+
+	qd->n = 0;
+	if (dump(st, RTM_GETQDISC, 0, err, errlen) < 0)
+		return -1;
+	mark_classful(st);
 	for (p = 0; p < st->nports; p++) {
 		struct linuxbe_port *pt = &st->ports[p];
 
@@ -371,16 +393,34 @@ static int poll_once(struct linuxbe_st *st, int first, char *err, size_t errlen)
 		if (qd->dumped[p] && dump(st, RTM_GETTCLASS, (int)pt->ifindex, err, errlen) < 0)
 			return -1;
 	}
-	if (group(st) < 0) {
-		snprintf(err, errlen, "out of memory");
+	if (finish(st, first, now, err, errlen) < 0)
 		return -1;
-	}
-	for (p = 0; p < st->nports; p++)
-		if (!st->ports[p].gone)
-			fold_port(st, p, now, first);
 	st->qdisc_polls++;
 	st->qdisc_poll_ns += mono_ns() - t0;
 	return 0;
+}
+
+/* ---- the same steps without netlink, for the unit tests ---- */
+
+void linuxbe_qdisc_begin(struct linuxbe_st *st)
+{
+	st->qd->n = 0;
+}
+
+int linuxbe_qdisc_add(struct linuxbe_st *st, const struct nlmsghdr *nlh, size_t len, char *err,
+		      size_t errlen)
+{
+	return obj_cb(nlh, len, st, err, errlen);
+}
+
+int linuxbe_qdisc_fold(struct linuxbe_st *st, int first, uint64_t now, char *err, size_t errlen)
+{
+	uint32_t p;
+
+	mark_classful(st);
+	for (p = 0; p < st->nports; p++)
+		st->qd->dumped[p] = 1; /* the caller added every class it has */
+	return finish(st, first, now, err, errlen);
 }
 
 int linuxbe_qdisc_poll(struct linuxbe_st *st, char *err, size_t errlen)
@@ -402,15 +442,22 @@ static void on_timer(void *arg)
 	linuxbe_qdisc_poll(st, e, sizeof e);
 }
 
+int linuxbe_qdisc_alloc(struct linuxbe_st *st)
+{
+	st->qd = calloc(1, sizeof *st->qd);
+	if (!st->qd || !(st->qd->classful = calloc(st->nports + 1, sizeof(int))) ||
+	    !(st->qd->dumped = calloc(st->nports + 1, sizeof(int))) ||
+	    !(st->qd->start = calloc(st->nports + 2, sizeof(size_t))))
+		return -1;
+	return 0;
+}
+
 int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen)
 {
 	uint32_t p;
 	unsigned with = 0;
 
-	st->qd = calloc(1, sizeof *st->qd);
-	if (!st->qd || !(st->qd->classful = calloc(st->nports + 1, sizeof(int))) ||
-	    !(st->qd->dumped = calloc(st->nports + 1, sizeof(int))) ||
-	    !(st->qd->start = calloc(st->nports + 2, sizeof(size_t)))) {
+	if (linuxbe_qdisc_alloc(st) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

@@ -161,6 +161,14 @@ void linuxbe_linkmon_close(struct linuxbe_st *st);
 int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen);
 int linuxbe_qdisc_poll(struct linuxbe_st *st, char *err, size_t errlen);
 void linuxbe_qdisc_close(struct linuxbe_st *st);
+/* The poller's steps without netlink (unit tests): allocate its state,
+ * start a poll, add one RTM_NEWQDISC / RTM_NEWTCLASS message, fold the
+ * poll (first: map the queues) at time now. */
+int linuxbe_qdisc_alloc(struct linuxbe_st *st);
+void linuxbe_qdisc_begin(struct linuxbe_st *st);
+int linuxbe_qdisc_add(struct linuxbe_st *st, const struct nlmsghdr *nlh, size_t len, char *err,
+		      size_t errlen);
+int linuxbe_qdisc_fold(struct linuxbe_st *st, int first, uint64_t now, char *err, size_t errlen);
 /* dmrun.c: NET_DM */
 int linuxbe_dropmon_open(struct linuxbe_st *st, char *why, size_t whylen);
 void linuxbe_dropmon_close(struct linuxbe_st *st);

@@ -55,31 +55,33 @@ static void dm_read(int fd, void *arg)
 	int left, any = 0;
 
 	(void)fd;
-	n = mnl_socket_recvfrom(st->dm, buf, sizeof buf);
-	if (n < 0) {
-		if (errno == ENOBUFS)
-			st->dm_sock_lost++; /* at least one alert */
-		return;
-	}
-	left = (int)n;
-	for (h = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left);
-	     h = mnl_nlmsg_next(h, &left)) {
-		struct linuxbe_drop d;
-		struct bsf_event *e;
-		char e2[256];
-
-		if (h->nlmsg_type != st->dm_family)
-			continue;
-		if (linuxbe_dropmon_parse(h, h->nlmsg_len, &d, e2, sizeof e2) < 0) {
-			if (st->src_errors[LINUXBE_SRC_DROPMON]++ == 0)
-				linuxbe_log(st, LOG_WARNING, "%s (logged once)", e2);
-			continue;
+	for (int round = 0; round < 256; round++) {
+		n = mnl_socket_recvfrom(st->dm, buf, sizeof buf);
+		if (n < 0) {
+			if (errno == ENOBUFS)
+				st->dm_sock_lost++; /* at least one alert */
+			break;
 		}
-		e = linuxbe_evq_slot(st, BSF_EV_DROP);
-		if (!e)
-			continue;
-		linuxbe_dropmon_event(st, &d, e);
-		any = 1;
+		left = (int)n;
+		for (h = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left);
+		     h = mnl_nlmsg_next(h, &left)) {
+			struct linuxbe_drop d;
+			struct bsf_event *e;
+			char e2[256];
+
+			if (h->nlmsg_type != st->dm_family)
+				continue;
+			if (linuxbe_dropmon_parse(h, h->nlmsg_len, &d, e2, sizeof e2) < 0) {
+				if (st->src_errors[LINUXBE_SRC_DROPMON]++ == 0)
+					linuxbe_log(st, LOG_WARNING, "%s (logged once)", e2);
+				continue;
+			}
+			e = linuxbe_evq_slot(st, BSF_EV_DROP);
+			if (!e)
+				continue;
+			linuxbe_dropmon_event(st, &d, e);
+			any = 1;
+		}
 	}
 	if (any && st->host->events_ready)
 		st->host->events_ready(st->host->arg);
@@ -151,6 +153,7 @@ int linuxbe_dropmon_open(struct linuxbe_st *st, char *why, size_t whylen)
 		snprintf(why, whylen, "dropmon absent (%s)", e);
 		return -1;
 	}
+	linuxbe_nl_listener(st->dm, 4 << 20);
 	if (mnl_socket_setsockopt(st->dm, NETLINK_ADD_MEMBERSHIP, &grp, sizeof grp) < 0) {
 		if (errno == EPERM)
 			snprintf(why, whylen,

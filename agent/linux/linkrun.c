@@ -14,6 +14,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <regex.h>
+#include <stdlib.h>
 #include <linux/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -110,6 +112,32 @@ uint64_t linuxbe_link_pool(struct linuxbe_st *st, uint32_t port)
 	return p->pool;
 }
 
+/* Whether a new interface would be a port under the config's `ports`. */
+static int wanted(const struct linuxbe_st *st, const struct linuxbe_link *l)
+{
+	const struct linuxbe_conf *c = &st->conf;
+	unsigned i;
+
+	if (c->ports_auto)
+		return l->switchdev;
+	if (c->n_ports == 1 && c->ports[0][0] == '/') {
+		regex_t re;
+		char *body = strndup(c->ports[0] + 1, strlen(c->ports[0]) - 2);
+		int m = 0;
+
+		if (body && regcomp(&re, body, REG_EXTENDED | REG_NOSUB) == 0) {
+			m = regexec(&re, l->name, 0, NULL, 0) == 0;
+			regfree(&re);
+		}
+		free(body);
+		return m;
+	}
+	for (i = 0; i < c->n_ports; i++)
+		if (strcmp(c->ports[i], l->name) == 0)
+			return 1;
+	return 0;
+}
+
 static void linkmon_read(int fd, void *arg)
 {
 	struct linuxbe_st *st = arg;
@@ -119,51 +147,56 @@ static void linkmon_read(int fd, void *arg)
 	int left;
 
 	(void)fd;
-	n = mnl_socket_recvfrom(st->rtmon, buf, sizeof buf);
-	if (n < 0) {
-		if (errno == ENOBUFS)
-			linuxbe_log(st, LOG_WARNING,
+	for (int round = 0; round < 256; round++) {
+		n = mnl_socket_recvfrom(st->rtmon, buf, sizeof buf);
+		if (n < 0) {
+			if (errno == ENOBUFS)
+				linuxbe_log(
+				    st, LOG_WARNING,
 				    "link notifications overflowed; state is re-read at the next "
 				    "counter poll");
-		return;
-	}
-	left = (int)n;
-	for (h = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left);
-	     h = mnl_nlmsg_next(h, &left)) {
-		struct linuxbe_link l;
-		char e[200];
-		uint32_t port;
-
-		if (h->nlmsg_type != RTM_NEWLINK && h->nlmsg_type != RTM_DELLINK)
-			continue;
-		if (linuxbe_link_parse(h, h->nlmsg_len, &l, e, sizeof e) < 0)
-			continue;
-		port = linuxbe_port_by_ifindex(st, l.ifindex);
-		if (port == UINT32_MAX) {
-			if (h->nlmsg_type == RTM_NEWLINK && l.name[0] &&
-			    linuxbe_port_by_ifindex(st, l.ifindex) == UINT32_MAX &&
-			    (l.switchdev || !st->conf.ports_auto))
-				linuxbe_log(st, LOG_NOTICE,
-					    "interface %s (ifindex %u) appeared; if it should be "
-					    "a port, reload bsflowd (SIGHUP) to pick it up",
-					    l.name, l.ifindex);
-			continue;
+			break;
 		}
-		if (h->nlmsg_type == RTM_DELLINK) {
-			if (!st->ports[port].gone)
-				linuxbe_log(st, LOG_WARNING,
+		left = (int)n;
+		for (h = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left);
+		     h = mnl_nlmsg_next(h, &left)) {
+			struct linuxbe_link l;
+			char e[200];
+			uint32_t port;
+
+			if (h->nlmsg_type != RTM_NEWLINK && h->nlmsg_type != RTM_DELLINK)
+				continue;
+			if (linuxbe_link_parse(h, h->nlmsg_len, &l, e, sizeof e) < 0)
+				continue;
+			port = linuxbe_port_by_ifindex(st, l.ifindex);
+			if (port == UINT32_MAX) {
+				if (h->nlmsg_type == RTM_NEWLINK && l.name[0] && wanted(st, &l))
+					linuxbe_log(
+					    st, LOG_NOTICE,
+					    "interface %s (ifindex %u) appeared and would be a "
+					    "port "
+					    "(linux ports); reload bsflowd (SIGHUP) to pick it up",
+					    l.name, l.ifindex);
+				continue;
+			}
+			if (h->nlmsg_type == RTM_DELLINK) {
+				if (!st->ports[port].gone)
+					linuxbe_log(
+					    st, LOG_WARNING,
 					    "port %s (ifindex %u) disappeared: its values are "
 					    "unknown; reload bsflowd (SIGHUP) to drop it",
 					    st->ports[port].name, l.ifindex);
-			st->ports[port].gone = 1;
-			st->ports[port].oper_up = 0;
-			st->ports[port].desc->oper_up = 0;
-			continue;
+				st->ports[port].gone = 1;
+				st->ports[port].oper_up = 0;
+				st->ports[port].desc->oper_up = 0;
+				continue;
+			}
+			st->ports[port].admin_up = (l.flags & IFF_UP) != 0;
+			st->ports[port].oper_up = l.operstate == UINT32_MAX
+						      ? (l.flags & IFF_RUNNING) != 0
+						      : l.operstate == 6;
+			st->ports[port].desc->oper_up = (uint8_t)st->ports[port].oper_up;
 		}
-		st->ports[port].admin_up = (l.flags & IFF_UP) != 0;
-		st->ports[port].oper_up =
-		    l.operstate == UINT32_MAX ? (l.flags & IFF_RUNNING) != 0 : l.operstate == 6;
-		st->ports[port].desc->oper_up = (uint8_t)st->ports[port].oper_up;
 	}
 }
 
@@ -176,6 +209,7 @@ int linuxbe_linkmon_open(struct linuxbe_st *st, char *err, size_t errlen)
 		linuxbe_linkmon_close(st);
 		return -1;
 	}
+	linuxbe_nl_listener(st->rtmon, 1 << 20);
 	st->rtmon_w =
 	    st->host->fd_watch(st->host->arg, mnl_socket_get_fd(st->rtmon), linkmon_read, st);
 	if (!st->rtmon_w) {

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -34,6 +36,15 @@ struct mnl_socket *linuxbe_nl_open(int bus, char *err, size_t errlen)
 	/* extended ACKs: the kernel's own message on errors (best effort) */
 	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof one);
 	return nl;
+}
+
+void linuxbe_nl_listener(struct mnl_socket *nl, int bytes)
+{
+	int fd = mnl_socket_get_fd(nl);
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof bytes) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
 }
 
 void linuxbe_nl_close(struct mnl_socket *nl)

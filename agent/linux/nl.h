@@ -21,6 +21,10 @@ typedef int (*linuxbe_nl_cb)(const struct nlmsghdr *nlh, size_t len, void *arg, 
  * off; NULL + err. */
 struct mnl_socket *linuxbe_nl_open(int bus, char *err, size_t errlen);
 void linuxbe_nl_close(struct mnl_socket *nl);
+/* A socket that listens to a multicast group: non-blocking (its reader
+ * drains it in a loop) with a receive buffer of bytes (forced past
+ * rmem_max where CAP_NET_ADMIN allows). */
+void linuxbe_nl_listener(struct mnl_socket *nl, int bytes);
 
 /* Send req (its nlmsg_seq is set here) and read replies until NLMSG_DONE
  * or the ACK; cb (may be NULL) sees every data message.  0, or -errno

@@ -55,77 +55,79 @@ static void ps_read(int fd, void *arg)
 	int left, any = 0;
 
 	(void)fd;
-	n = mnl_socket_recvfrom(st->ps, buf, sizeof buf);
-	if (n < 0) {
-		if (errno == ENOBUFS)
-			st->ps_unknown_port++;
-		return;
-	}
-	left = (int)n;
-	for (h = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left);
-	     h = mnl_nlmsg_next(h, &left)) {
-		struct linuxbe_sample s;
-		struct bsf_event *e;
-		char e2[256];
-		unsigned g;
-		uint32_t in, out, len;
-
-		if (h->nlmsg_type < NLMSG_MIN_TYPE)
-			continue;
-		if (linuxbe_psample_parse(h, h->nlmsg_len, &s, e2, sizeof e2) < 0) {
-			if (st->src_errors[LINUXBE_SRC_PSAMPLE]++ == 0)
-				linuxbe_log(st, LOG_WARNING, "%s (logged once)", e2);
-			continue;
+	for (int round = 0; round < 256; round++) {
+		n = mnl_socket_recvfrom(st->ps, buf, sizeof buf);
+		if (n < 0) {
+			if (errno == ENOBUFS)
+				st->ps_unknown_port++;
+			break;
 		}
-		if (s.group == st->conf.psample_group)
-			g = 0;
-		else if (s.group == st->conf.psample_group + 1)
-			g = 1;
-		else
-			continue; /* another program's group */
-		in = port_by_u16(st, s.iifindex);
-		out = port_by_u16(st, s.oifindex);
-		if (s.has_seq) {
-			if (st->ps_have_seq[g] && s.seq != st->ps_last_seq[g] + 1) {
-				uint32_t gap = s.seq - st->ps_last_seq[g] - 1;
+		left = (int)n;
+		for (h = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left);
+		     h = mnl_nlmsg_next(h, &left)) {
+			struct linuxbe_sample s;
+			struct bsf_event *e;
+			char e2[256];
+			unsigned g;
+			uint32_t in, out, len;
+
+			if (h->nlmsg_type < NLMSG_MIN_TYPE)
+				continue;
+			if (linuxbe_psample_parse(h, h->nlmsg_len, &s, e2, sizeof e2) < 0) {
+				if (st->src_errors[LINUXBE_SRC_PSAMPLE]++ == 0)
+					linuxbe_log(st, LOG_WARNING, "%s (logged once)", e2);
+				continue;
+			}
+			if (s.group == st->conf.psample_group)
+				g = 0;
+			else if (s.group == st->conf.psample_group + 1)
+				g = 1;
+			else
+				continue; /* another program's group */
+			in = port_by_u16(st, s.iifindex);
+			out = port_by_u16(st, s.oifindex);
+			if (s.has_seq) {
+				if (st->ps_have_seq[g] && s.seq != st->ps_last_seq[g] + 1) {
+					uint32_t gap = s.seq - st->ps_last_seq[g] - 1;
+					uint32_t p = g == 0 ? in : out;
+
+					if (p != UINT32_MAX)
+						st->ports[p].sample_drops += gap;
+					else
+						st->ps_unknown_port += gap;
+				}
+				st->ps_last_seq[g] = s.seq;
+				st->ps_have_seq[g] = 1;
+			}
+			e = linuxbe_evq_slot(st, BSF_EV_SAMPLE);
+			if (!e) {
 				uint32_t p = g == 0 ? in : out;
 
 				if (p != UINT32_MAX)
-					st->ports[p].sample_drops += gap;
-				else
-					st->ps_unknown_port += gap;
+					st->ports[p].sample_drops++;
+				continue;
 			}
-			st->ps_last_seq[g] = s.seq;
-			st->ps_have_seq[g] = 1;
+			e->in_port = in;
+			e->out_port = out;
+			e->sampling_rate = s.rate;
+			if (s.out_tc != UINT32_MAX) {
+				e->multicast = s.out_tc >= 8;
+				e->queue = s.out_tc >= 8 ? s.out_tc - 8 : s.out_tc;
+				e->tc = e->queue < 8 ? e->queue : UINT32_MAX;
+			}
+			e->depth_bytes = s.out_tc_occ != BSF_UNKNOWN ? s.out_tc_occ : 0;
+			e->transit_ns = s.latency_ns != BSF_UNKNOWN ? s.latency_ns : 0;
+			e->t_ns = s.t_ns != BSF_UNKNOWN ? s.t_ns : st->host->now_ns(st->host->arg);
+			e->frame_len = s.orig_size != UINT32_MAX ? s.orig_size + 4 : s.data_len + 4;
+			len = s.data_len;
+			if (len > BSF_HDR_MAX)
+				len = BSF_HDR_MAX;
+			if (len > st->conf.header_bytes)
+				len = st->conf.header_bytes;
+			memcpy(e->hdr, s.data, len);
+			e->hdr_len = len;
+			any = 1;
 		}
-		e = linuxbe_evq_slot(st, BSF_EV_SAMPLE);
-		if (!e) {
-			uint32_t p = g == 0 ? in : out;
-
-			if (p != UINT32_MAX)
-				st->ports[p].sample_drops++;
-			continue;
-		}
-		e->in_port = in;
-		e->out_port = out;
-		e->sampling_rate = s.rate;
-		if (s.out_tc != UINT32_MAX) {
-			e->multicast = s.out_tc >= 8;
-			e->queue = s.out_tc >= 8 ? s.out_tc - 8 : s.out_tc;
-			e->tc = e->queue < 8 ? e->queue : UINT32_MAX;
-		}
-		e->depth_bytes = s.out_tc_occ != BSF_UNKNOWN ? s.out_tc_occ : 0;
-		e->transit_ns = s.latency_ns != BSF_UNKNOWN ? s.latency_ns : 0;
-		e->t_ns = s.t_ns != BSF_UNKNOWN ? s.t_ns : st->host->now_ns(st->host->arg);
-		e->frame_len = s.orig_size != UINT32_MAX ? s.orig_size + 4 : s.data_len + 4;
-		len = s.data_len;
-		if (len > BSF_HDR_MAX)
-			len = BSF_HDR_MAX;
-		if (len > st->conf.header_bytes)
-			len = st->conf.header_bytes;
-		memcpy(e->hdr, s.data, len);
-		e->hdr_len = len;
-		any = 1;
 	}
 	if (any && st->host->events_ready)
 		st->host->events_ready(st->host->arg);
@@ -247,6 +249,7 @@ int linuxbe_psample_open(struct linuxbe_st *st, char *why, size_t whylen)
 		snprintf(why, whylen, "psample absent (%s)", e);
 		return -1;
 	}
+	linuxbe_nl_listener(st->ps, 8 << 20);
 	if (mnl_socket_setsockopt(st->ps, NETLINK_ADD_MEMBERSHIP, &grp, sizeof grp) < 0) {
 		if (errno == EPERM)
 			snprintf(why, whylen,

@@ -687,7 +687,7 @@ static int section_body(const char *clean, const char *name, size_t *off, size_t
 {
 	size_t nlen = strlen(name);
 	const char *p = clean;
-	int depth = 0, ln = 1;
+	int depth = 0, ln = 1, nl;
 
 	while (*p) {
 		const char *q = skip_lexical(p, &ln), *e;
@@ -706,13 +706,17 @@ static int section_body(const char *clean, const char *name, size_t *off, size_t
 			p++;
 			continue;
 		}
+		/* the newlines before a '{' count only if it opens the block:
+		 * otherwise the main loop counts them (`backend = linux`) */
+		nl = 0;
 		for (e = p + nlen; *e == ' ' || *e == '\t' || *e == '\n' || *e == '\r'; e++)
 			if (*e == '\n')
-				ln++;
+				nl++;
 		if (*e != '{') {
 			p += nlen;
 			continue;
 		}
+		ln += nl;
 		*off = (size_t)(e + 1 - clean);
 		*line = ln;
 		for (e++; *e;) {

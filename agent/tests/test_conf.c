@@ -159,6 +159,10 @@ static const struct {
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: plugin: option \"novalue\": not of the form key=value"},
     {"model {\n ports = abc\n}\n", "t.conf:2: ports: 'abc' is not an integer"},
+    /* the section's line after a `backend = model` line (its value once
+       counted the newlines after it twice) */
+    {"backend = model\n\nmodel {\n seed = 1\n ports = 0\n}\n",
+     "t.conf:5: ports: 0 is out of range 1..1024"},
     /* the visibility section: its own checks, with the file and line */
     {"visibility {\n bogus = 1\n}\n", "t.conf:2: visibility: no such option 'bogus'"},
     {"visibility {\n congestion q {\n  high = K\n }\n}\n",

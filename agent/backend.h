@@ -39,15 +39,16 @@
  *     BSF_FITS(out, type, field).  Never assign a whole struct to *out or
  *     memset it with sizeof *out.
  *   - what the daemon fills and the backend reads (bsf_host, the args):
- *     test BSF_FITS(host, struct bsf_host, field) before using a field appended later.
+ *     test BSF_FITS(host, struct bsf_host, field) before using a field
+ *     appended later.
  *
  * THREADS.  bsflowd runs one event loop on one thread, the loop thread.
  * Every backend op, and every host function except three, is called on the
  * loop thread only.  The exceptions: host->push_events, host->events_ready
- * and host->log may be called from ANY thread, at any time from the
- * moment open() returns (or from inside open()) until close() is called;
- * close() must stop (and join) the backend's own threads before it
- * returns, and no thread may call them after close() began.  These three
+ * and host->log may be called from ANY thread, at any time from inside
+ * open() until close() returns: close() must stop (and join) the
+ * backend's own threads before it returns, and no thread may call the
+ * host after that (the host is freed).  These three
  * never block for long (a mutex held for a copy) and never call back into
  * the backend.  A backend whose SDK delivers drops and samples on its own
  * thread pushes them with push_events (the daemon copies them into its own

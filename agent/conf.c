@@ -23,7 +23,6 @@
 #include "agent/conf.h"
 #include "agent/confval.h"
 #include "agent/flowsample.h"
-#include "agent/backend_model.h"
 #include "agent/model/scenario.h"
 #include "agent/linux/linuxcfg.h"
 #include "proto/sflow.h"
@@ -859,21 +858,17 @@ static struct conf *conf_parse_clean(const char *path, const char *text, char *e
 	return c;
 }
 
-/* The model section's values, checked by the model backend's check op
- * (the model library parses the section's text). */
+/* The model section's values, checked by the model library's parser on
+ * the section's text, as the model backend reads it (its check op, for
+ * -t, also builds the switch; a load only parses). */
 static int conf_check_model(const struct conf *c, char *err, size_t errlen)
 {
-	const struct bsf_backend_ops *ops = bsf_backend_model_ops();
-	struct bsf_backend_args args;
-	char report[256];
+	struct model_scenario sc;
+	int rc = model_scenario_parse_section(c->backend_section, c->file, c->backend_section_line,
+					      NULL, &sc, err, errlen);
 
-	memset(&args, 0, sizeof args);
-	args.size = sizeof args;
-	args.section_text = c->backend_section;
-	args.section_file = c->file;
-	args.section_line = c->backend_section_line;
-	args.config_file = c->file;
-	return ops->check(&args, report, sizeof report, err, errlen);
+	model_scenario_free(&sc);
+	return rc;
 }
 
 /* Parse the text of a config file (path names it in messages).  Its

@@ -564,6 +564,15 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 		    (unsigned long long)d->events_by_type[BSF_EV_DEQUEUE],
 		    (unsigned long long)((o->event_overflows ? o->event_overflows(d->be.st) : 0) +
 					 bsf_backend_push_lost_all(&d->be)));
+		if (bsf_backend_push_lost_all(&d->be))
+			log_notice(
+			    "status: backend %s: pushed events lost to a full queue: %llu "
+			    "drop, %llu sample, %llu enqueue, %llu dequeue, %llu other",
+			    o->name, (unsigned long long)bsf_backend_push_lost(&d->be, BSF_EV_DROP),
+			    (unsigned long long)bsf_backend_push_lost(&d->be, BSF_EV_SAMPLE),
+			    (unsigned long long)bsf_backend_push_lost(&d->be, BSF_EV_ENQUEUE),
+			    (unsigned long long)bsf_backend_push_lost(&d->be, BSF_EV_DEQUEUE),
+			    (unsigned long long)bsf_backend_push_lost(&d->be, 0));
 		log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 			   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
 			   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "

@@ -74,8 +74,9 @@ EXTRA_DIST += $(LINUXBE_CORPUS) agent/linux/fuzz/fuzz_linux.c
 FUZZ_CORPORA += $(LINUXBE_CORPUS)
 if FUZZING
 FUZZ_PROGS += agent/linux/fuzz/fuzz_linux
-agent_linux_fuzz_fuzz_linux_SOURCES = agent/linux/fuzz/fuzz_linux.c $(LINUXBE_PARSE_SOURCES)
-agent_linux_fuzz_fuzz_linux_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) \
+agent_linux_fuzz_fuzz_linux_SOURCES = agent/linux/fuzz/fuzz_linux.c $(LINUXBE_PARSE_SOURCES) \
+	agent/linux/ethtool.c agent/linux/nl.c
+agent_linux_fuzz_fuzz_linux_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 agent_linux_fuzz_fuzz_linux_LDADD = $(LIBMNL_LIBS)
 agent_linux_fuzz_fuzz_linux_LDFLAGS = -fsanitize=fuzzer,address,undefined

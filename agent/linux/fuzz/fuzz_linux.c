@@ -2,7 +2,7 @@
  * fuzz_linux.c - libFuzzer target over the linux backend's parsers: the
  * input is taken as one netlink message (copied to an aligned buffer) and
  * given to every parser (link, tc, NET_DM alert and stats, psample,
- * devlink), and as text to the kfree_skb format parser.  A parser may
+ * devlink, ethtool stats), and as text to the kfree_skb format parser.  A parser may
  * refuse the input; it must never read out of bounds or crash.
  */
 #include "config.h"
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agent/linux/linuxbe.h"
+#include "agent/linux/state.h"
 #include "agent/linux/tracepoint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -55,6 +56,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)x;
 		}
 		linuxbe_sb_parse(m, size, &r, err, sizeof err);
+		{
+			struct linuxbe_ethstats es;
+
+			linuxbe_ethstats_parse(m, size, &es, err, sizeof err);
+		}
 	}
 	memcpy(text, data, size);
 	text[size] = '\0';

@@ -60,9 +60,9 @@ int linuxbe_link_counters(struct linuxbe_st *st, uint32_t port, struct bsf_if_co
 			 rc < 0 ? e : "no IFLA_STATS64");
 		return -1;
 	}
-	/* the root qdisc's drops at this very moment */
-	if (st->state[LINUXBE_SRC_QDISC] == LINUXBE_ACTIVE)
-		linuxbe_qdisc_poll(st, e, sizeof e);
+	/* the root qdisc's drops now (a poll at most 1 ms old: the ports'
+	 * counters are read one after the other) */
+	linuxbe_qdisc_fresh(st);
 	out->in_octets = l.rx_bytes;
 	out->in_ucast = l.rx_packets >= l.multicast ? l.rx_packets - l.multicast : 0;
 	out->in_mcast = l.multicast;

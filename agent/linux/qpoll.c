@@ -396,7 +396,8 @@ static int poll_once(struct linuxbe_st *st, int first, char *err, size_t errlen)
 	if (finish(st, first, now, err, errlen) < 0)
 		return -1;
 	st->qdisc_polls++;
-	st->qdisc_poll_ns += mono_ns() - t0;
+	st->qdisc_last_mono_ns = mono_ns();
+	st->qdisc_poll_ns += st->qdisc_last_mono_ns - t0;
 	return 0;
 }
 
@@ -432,6 +433,15 @@ int linuxbe_qdisc_poll(struct linuxbe_st *st, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+void linuxbe_qdisc_fresh(struct linuxbe_st *st)
+{
+	char e[256];
+
+	if (st->state[LINUXBE_SRC_QDISC] == LINUXBE_ACTIVE &&
+	    mono_ns() - st->qdisc_last_mono_ns >= 1000000u)
+		linuxbe_qdisc_poll(st, e, sizeof e);
 }
 
 static void on_timer(void *arg)

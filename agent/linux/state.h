@@ -93,6 +93,7 @@ struct linuxbe_st {
 	struct bsf_fd_watch *rtmon_w;
 	struct bsf_timer *qdisc_timer;
 	uint64_t qdisc_polls, qdisc_poll_ns; /* cost, for the status and bench */
+	uint64_t qdisc_last_mono_ns;	     /* CLOCK_MONOTONIC of the last poll */
 	/* genl request socket (dropmon, devlink, ethtool) */
 	struct mnl_socket *genl;
 	uint16_t eth_family;
@@ -160,6 +161,8 @@ void linuxbe_linkmon_close(struct linuxbe_st *st);
 /* qpoll.c: the qdisc poller */
 int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen);
 int linuxbe_qdisc_poll(struct linuxbe_st *st, char *err, size_t errlen);
+/* Poll now unless the last poll is less than 1 ms old (counter reads). */
+void linuxbe_qdisc_fresh(struct linuxbe_st *st);
 void linuxbe_qdisc_close(struct linuxbe_st *st);
 /* The poller's steps without netlink (unit tests): allocate its state,
  * start a poll, add one RTM_NEWQDISC / RTM_NEWTCLASS message, fold the

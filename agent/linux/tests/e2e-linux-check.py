@@ -14,6 +14,8 @@
 #   - the log: QDISC_DROP counted by the tracepoint source (at least 95 %
 #     of the qdisc's drops; the tracepoint is system-wide, so other
 #     programs' drops may add), and dropmon, psample, sb reported absent.
+# Exit 0 all passed, 1 a failure, 3 all passed but the tracepoint source
+# was unavailable (no tracefs or perf here), so its check was not made.
 # Usage: e2e-linux-check.py COLLECT.json BSFLOWD.log TC_DROPS IFINDEX N BLAST_START_MS
 import json
 import math
@@ -82,7 +84,12 @@ else:
         fail("flow samples %d not within 4.5 sd of %.1f" % (flows, mean))
 text = open(log).read()
 m = re.findall(r"tracepoint drops by reason:.* QDISC_DROP (\d+)", text)
-if not m:
+tp_missing = re.search(r"linux: (tracepoint (absent|needs)[^\n]*)", text)
+if not m and tp_missing:
+    # no perf / tracefs here: the other checks stand, this one is skipped
+    print("SKIP: the tracepoint source is unavailable here (%s): QDISC_DROP "
+          "by reason not checked" % tp_missing.group(1))
+elif not m:
     fail("no QDISC_DROP count from the tracepoint source in the log")
 else:
     n = int(m[-1])
@@ -94,4 +101,5 @@ for src in ("dropmon", "psample", "sb"):
         fail("the log does not report %s absent" % src)
 if not re.search(r"linux: qdisc on 1 port", text):
     fail("the log does not report the qdisc source on 1 port")
-sys.exit(rc)
+# 3: everything checked passed, but the tracepoint check could not be made
+sys.exit(rc if rc or not tp_missing or m else 3)

@@ -116,6 +116,10 @@ rc=0
 }
 grep 'linux:' "$TMP/bsflowd.log"
 python3 "$HERE/e2e-linux-check.py" "$TMP/col.json" "$TMP/bsflowd.log" "${TCDROPS:-0}" "$IFX" \
-	$N 3500 || rc=1
+	$N 3500
+crc=$?
+# 3: the rest passed but the tracepoint check could not be made (said so)
+[ "$crc" = 3 ] && [ "$rc" = 0 ] && exit 77
+[ "$crc" = 0 ] || rc=1
 [ "$rc" = 0 ] || { cat "$TMP/tc.txt"; tail -n 20 "$TMP/bsflowd.log"; }
 exit $rc

@@ -35,7 +35,8 @@ struct conf_sink {
 
 static struct conf_sink *conf_cur_sink;
 
-static void conf_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void conf_errfunc(cfg_t *cfg, const char *fmt,
+							       va_list ap)
 {
 	struct conf_sink *s = conf_cur_sink;
 	char msg[512], sect[160];

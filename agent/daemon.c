@@ -31,7 +31,8 @@ static const struct sflow_own_sampler_stat *vis_sampler_stats(void *arg, size_t 
 	return bsf_visx_sampler_stats(arg, n);
 }
 
-static void host_log(void *arg, int priority, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void host_log(void *arg, int priority, const char *fmt,
+							   ...)
 {
 	va_list ap;
 

@@ -21,6 +21,7 @@
 
 #include "agent/addr.h"
 #include "agent/conf.h"
+#include "agent/confwire.h"
 #include "agent/confval.h"
 #include "agent/flowsample.h"
 #include "agent/model/scenario.h"
@@ -90,7 +91,13 @@ static int v_sub_agent(cfg_t *cfg, cfg_opt_t *opt)
 
 static int v_enterprise(cfg_t *cfg, cfg_opt_t *opt)
 {
-	/* 20 bits of the data_format tag; 0 is the standard enterprise */
+	const char *why = confwire_enterprise_refused(cfg_opt_getnint(opt, 0));
+
+	if (why) {
+		cfg_error(cfg, "enterprise = %ld: refused: %s", cfg_opt_getnint(opt, 0), why);
+		return -1;
+	}
+	/* 20 bits of the data_format tag */
 	return check_range(cfg, opt, 1, 1048575);
 }
 

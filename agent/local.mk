@@ -22,6 +22,7 @@ agent_libbsfagent_a_SOURCES = \
 	agent/notify.c agent/notify.h \
 	agent/plugin.c agent/plugin.h \
 	agent/conf.c agent/conf.h \
+	agent/confwire.c agent/confwire.h \
 	agent/export.c agent/export.h \
 	agent/resolve.c agent/resolve.h \
 	agent/poller.c agent/poller.h \

@@ -61,6 +61,8 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	bsf_evsample_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
 	sflow_enc_sampled_header(&w, &s, &sh);
 
+	if (p->header_only)
+		goto end;
 	bsf_flowsample_vlan(ev->hdr, sh.header_length, &vid, &pcp);
 	xs.src_vlan = vid;
 	xs.src_priority = pcp;
@@ -75,6 +77,7 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
 	sflow_enc_transit(&w, &s, ev->transit_ns);
 	sflow_enc_timestamp(&w, &s, ev->t_ns);
+end:
 	sflow_enc_sample_end(&w, &s);
 	if (w.err != SFLOW_OK)
 		return w.err;
@@ -158,6 +161,22 @@ int bsf_flows_build(struct bsf_flows *f, const struct bsf_event *ev, uint64_t po
 	p.out_ifindex = ev->out_port < f->nports ? f->ports[ev->out_port].ifindex : 0;
 	p.header_bytes = f->header_bytes;
 	r = bsf_flowsample_encode(&p, ev, buf, cap, len);
+	/* too big for the datagram: fewer header bytes, then 0:1 alone */
+	for (int only = 0; r == SFLOW_ERR_FULL && only < 2; only++) {
+		size_t over = only ? BSF_FLOW_OVERHEAD_MIN : BSF_FLOW_OVERHEAD;
+
+		if (cap < over + BSF_FLOW_HEADER_MIN)
+			continue;
+		p.header_only = only;
+		p.header_bytes = (uint32_t)((cap - over) & ~(size_t)3);
+		if (p.header_bytes > f->header_bytes)
+			p.header_bytes = f->header_bytes;
+		if (p.header_bytes < BSF_FLOW_HEADER_MIN)
+			p.header_bytes = BSF_FLOW_HEADER_MIN;
+		r = bsf_flowsample_encode(&p, ev, buf, cap, len);
+		if (r == SFLOW_OK)
+			f->cut++;
+	}
 	if (r == SFLOW_OK) {
 		fp->next_seq++;
 		fp->samples++;

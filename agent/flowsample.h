@@ -44,6 +44,8 @@
 /* Bytes of a sample made here besides its header bytes (all records,
  * header length a multiple of 4). */
 #define BSF_FLOW_OVERHEAD 164u
+/* The same with the 0:1 record alone (sample fields, 0:1's fixed part). */
+#define BSF_FLOW_OVERHEAD_MIN 76u
 /* A scratch buffer this big always holds a sample made here. */
 #define BSF_FLOW_SCRATCH 512u
 
@@ -57,6 +59,7 @@ struct bsf_flowsample_params {
 	uint32_t in_ifindex;   /* 0 = unknown */
 	uint32_t out_ifindex;  /* 0 = unknown; not used for multicast */
 	uint32_t header_bytes; /* most header bytes to send */
+	int header_only;       /* 0:1 alone, no other record (to fit a small datagram) */
 };
 
 /* Encode one 0:3 sample from ev into buf (cap bytes).  Returns 0 (SFLOW_OK)
@@ -86,6 +89,7 @@ struct bsf_flows {
 	struct bsf_flows_port *ports; /* by backend port index */
 	uint32_t header_bytes;
 	uint64_t no_source; /* sample events without a known input port */
+	uint64_t cut;	    /* samples sent with fewer header bytes or records */
 };
 
 /* Empty state with header_bytes BSF_FLOW_HEADER_DEFAULT. */
@@ -100,8 +104,11 @@ int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
 void bsf_flows_set_rate(struct bsf_flows *f, uint32_t port, uint32_t rate);
 /* Build the sample of ev (its input port's data source) with that port's
  * next sequence number, which then advances.  pool: the port's cumulative
- * sample pool (from the backend).  0, or an SFLOW_ERR_* (no port: counted
- * in no_source). */
+ * sample pool (from the backend).  A sample that does not fit in cap (the
+ * room a datagram leaves, datagram_bytes) is made smaller: first fewer
+ * header bytes (down to BSF_FLOW_HEADER_MIN), then the 0:1 record alone;
+ * such samples are counted in cut.  0, or an SFLOW_ERR_* (no port: counted
+ * in no_source; SFLOW_ERR_FULL: not even the smallest form fits). */
 int bsf_flows_build(struct bsf_flows *f, const struct bsf_event *ev, uint64_t pool, uint8_t *buf,
 		    size_t cap, size_t *len);
 /* n samples of port were lost before they could be built or sent. */

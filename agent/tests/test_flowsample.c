@@ -378,6 +378,61 @@ START_TEST(test_state_sequences)
 }
 END_TEST
 
+/* A sample too big for the room a datagram leaves: fewer header bytes
+ * first, then the 0:1 record alone; the same sequence numbers. */
+START_TEST(test_state_fit)
+{
+	struct bsf_flows f;
+	struct bsf_port_desc pd[3];
+	struct bsf_device_desc dev;
+	struct bsf_event ev;
+	uint8_t buf[BSF_FLOW_SCRATCH];
+	size_t len;
+	struct sflow_datagram d;
+	const struct sflow_record *r;
+
+	memset(pd, 0, sizeof pd);
+	memset(&dev, 0, sizeof dev);
+	for (int i = 0; i < 3; i++)
+		pd[i].ifindex = (uint32_t)(10 + i);
+	dev.nports = 3;
+	dev.ports = pd;
+	bsf_flows_init(&f);
+	ck_assert_int_eq(bsf_flows_set_device(&f, &dev), 0);
+	make_event(&ev, 0);
+	/* room 200: 164 bytes of records leave 36 of the 60 header bytes */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 1, buf, 200, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 200);
+	ck_assert_uint_eq(f.cut, 1);
+	decode_one(buf, len, &d);
+	ck_assert_uint_eq(d.samples[0].h.flow.sequence_number, 1);
+	ck_assert_uint_eq(d.samples[0].nrecords, 7);
+	r = find(&d.samples[0], SFLOW_FLOW_HEADER);
+	ck_assert_uint_eq(r->u.header.header_length, 36);
+	sflow_datagram_free(&d);
+	/* room 172 (datagram_bytes 200, IPv4 agent): not even 14 header bytes
+	 * fit beside the records, so 0:1 alone: 76 + 96 header bytes, of
+	 * which the event has 60 */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 2, buf, 172, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 76 + 60);
+	ck_assert_uint_eq(f.cut, 2);
+	decode_one(buf, len, &d);
+	ck_assert_uint_eq(d.samples[0].h.flow.sequence_number, 2);
+	ck_assert_uint_eq(d.samples[0].nrecords, 1);
+	r = find(&d.samples[0], SFLOW_FLOW_HEADER);
+	ck_assert_uint_eq(r->u.header.header_length, 60);
+	sflow_datagram_free(&d);
+	/* room 88: 12 header bytes would be below the minimum: nothing */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 3, buf, 88, &len), SFLOW_ERR_FULL);
+	ck_assert_uint_eq(f.ports[1].next_seq, 3);
+	/* a sample that fits is not cut */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 3, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 224);
+	ck_assert_uint_eq(f.cut, 2);
+	bsf_flows_fini(&f);
+}
+END_TEST
+
 /* drops = the backend's count (sample_drops) + the agent's own losses;
  * a new backend's count starts again from 0, the old one's is kept. */
 static uint32_t drops_of(struct bsf_flows *f, const struct bsf_event *ev)
@@ -446,6 +501,7 @@ static Suite *flowsample_suite(void)
 	tcase_add_test(tc, test_vlan);
 	tcase_add_test(tc, test_state_sequences);
 	tcase_add_test(tc, test_state_backend_drops);
+	tcase_add_test(tc, test_state_fit);
 	suite_add_tcase(s, tc);
 	return s;
 }

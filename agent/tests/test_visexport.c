@@ -421,10 +421,11 @@ START_TEST(drops_rate_reasons_only)
 END_TEST
 
 /* A sampled drop whose 0:5 does not fit datagram_bytes with bsflowd's own
- * visibility_event record goes out without it.  0:5 of a drop with no
- * header bytes: 8 (tag, length) + 28 (seven fields) + 4 (count) + 0:1 24
- * + 0:1036 12 + 0:1040 12 + 0:1043 16 = 104 bytes; in a 28-byte datagram
- * header, 132: within 200.  With E:1 (8 + 72): 212, over. */
+ * visibility_event record goes out without it.  0:5 of an egress drop
+ * with no header bytes: 8 (tag, length) + 28 (seven fields) + 4 (count)
+ * + 0:1 24 + 0:1036 12 + 0:1040 12 + 0:1043 16 + 0:1038 28
+ * ("egress_admission") = 132 bytes; in a 28-byte datagram header, 160:
+ * within 200.  With E:1 (8 + 72): 240, over. */
 START_TEST(drop_too_big_for_own_record)
 {
 	struct event_base *base = event_base_new();
@@ -439,6 +440,7 @@ START_TEST(drop_too_big_for_own_record)
 	start_daemon(&d, base, port, "datagram_bytes = 200\n",
 		     " sampler all {\n  every = 1\n }\n sample_drops = all\n");
 	drop_event(&ev);
+	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
 	ev.out_port = 1;
 	ev.queue = 2;
 	ev.depth_bytes = 4096;
@@ -461,12 +463,12 @@ START_TEST(drop_too_big_for_own_record)
 			for (uint32_t j = 0; j < sm->nrecords; j++)
 				if (sm->records[j].tag >> 12 == SFLOW_ENT_OWN_DEFAULT)
 					nown++;
-			ck_assert_uint_eq(sm->length, 96); /* the body: 104 - 8 */
+			ck_assert_uint_eq(sm->length, 124); /* the body: 132 - 8 */
 		}
 		sflow_datagram_free(&dg);
 	}
 	ck_assert_uint_eq(n0, 1);
-	ck_assert_uint_eq(nrec, 4);
+	ck_assert_uint_eq(nrec, 5);
 	ck_assert_uint_eq(nown, 0);
 	ck_assert_uint_eq(d.events.drops.sent, 1);
 	ck_assert_uint_eq(d.events.drops.suppressed_rate, 0);

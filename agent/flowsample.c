@@ -47,9 +47,14 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	h.drops = p->drops;
 	h.input_format = SFLOW_IF_FORMAT_IFINDEX;
 	h.input_value = p->in_ifindex;
-	if (mc) {
+	if (ev->reason != 0) {
+		/* sampled, then dropped: sFlow's discarded-packet output */
+		h.output_format = SFLOW_IF_FORMAT_DISCARDED;
+		h.output_value = ev->reason;
+	} else if (mc) {
 		h.output_format = SFLOW_IF_FORMAT_MULTIPLE;
-		h.output_value = BSF_FLOW_OUTPUT_MULTIPLE_UNKNOWN;
+		h.output_value =
+		    ev->multicast > 1 ? ev->multicast : BSF_FLOW_OUTPUT_MULTIPLE_UNKNOWN;
 	} else {
 		h.output_format = SFLOW_IF_FORMAT_IFINDEX;
 		h.output_value = p->out_ifindex;
@@ -70,12 +75,14 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	xs.dst_priority = pcp;
 	sflow_enc_ext_switch(&w, &s, &xs);
 
+	/* the depth is that of the egress queue record: both or neither */
 	if (!mc && p->out_ifindex != 0 && ev->queue != UINT32_MAX) {
 		sflow_enc_egress_queue(&w, &s, ev->queue);
 		sflow_enc_bst_egress_queue(&w, &s, ev->queue);
+		sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
 	}
-	sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
-	sflow_enc_transit(&w, &s, ev->transit_ns);
+	if (ev->reason == 0) /* a dropped packet has no transit */
+		sflow_enc_transit(&w, &s, ev->transit_ns);
 	sflow_enc_timestamp(&w, &s, ev->t_ns);
 end:
 	sflow_enc_sample_end(&w, &s);

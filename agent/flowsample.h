@@ -14,14 +14,21 @@
  *   0:1036  extended_egress_queue and 4413:1 extended_bst_egress_queue:
  *           the egress queue, when the output port and queue are known and
  *           the packet is unicast (both need a single output port);
- *   0:1040  extended_queue: queue depth in bytes met at enqueue (saturated);
- *   0:1039  extended_transit: ns from arrival to departure (saturated);
- *   0:1043  extended_timestamp: departure, ns since the Unix epoch.
+ *   0:1040  extended_queue: queue depth in bytes met at enqueue (saturated),
+ *           with 0:1036 only (the depth is that queue's);
+ *   0:1039  extended_transit: ns from arrival to departure (saturated),
+ *           not for a packet dropped after it was sampled;
+ *   0:1043  extended_timestamp: departure (or drop), ns since the Unix
+ *           epoch.
  *
  * input = the input port's ifIndex; output = the output port's ifIndex
  * (0 unknown), or for a multicast packet output_format 2 "multiple" with
- * value 0 (the number of outputs is not known).  Queue depth and transit
- * time of a multicast sample are those of the first copy to leave.
+ * the number of outputs (ev->multicast when above 1, else 0: not known),
+ * or for a packet dropped after it was sampled (ev->reason non-zero)
+ * output_format 1 "discarded" with the drop's reason code, so that every
+ * sampled packet is reported and sample_pool / samples stays the rate.
+ * The transit time of a multicast sample is that of the first copy to
+ * leave.
  *
  * sample_pool and drops are cumulative per data source and go on the wire
  * as 32-bit counters that wrap.  drops counts the port's samples lost

@@ -12,9 +12,9 @@
 # and ifInUcastPkts = N; samplePool never goes back, is at most N and
 # ends within 1000 of N; sequence numbers 1, 2, ... per data source;
 # every sample has 0:1 (128 header bytes or the frame less its FCS),
-# 0:1001, 0:1039, 0:1040, 0:1043, unicast ones 0:1036 and 4413:1 on queue
-# 0 and their output port, multicast ones output "multiple" and no queue
-# record; transit at least the serialization time.  Then tshark reads the
+# 0:1001, 0:1039, 0:1043, unicast ones 0:1036, 4413:1 on queue 0, 0:1040
+# and their output port, multicast ones output "multiple 2" (the group's
+# two ports) and no queue record (no 0:1040 either); transit at least the serialization time.  Then tshark reads the
 # -w file and must show every packet with its Ethernet, IPv4 and TCP or
 # UDP headers, and the summary counts samples by output port and queue.
 . "$(dirname "$0")/e2e-lib.sh"

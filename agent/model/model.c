@@ -701,6 +701,36 @@ static void call_trace(struct model *m, const struct mpkt *b, int departed, unsi
 	m->trace(m->trace_arg, &tr);
 }
 
+/* Packet b, marked for sampling, is dropped (reason, out_port, slot and
+ * depth as for its drop event): its sample event carries the reason, so
+ * that every marked packet is reported (sFlow: output format 1,
+ * discarded). */
+static __attribute__((noinline, cold)) void sample_dropped(struct model *m, const struct mpkt *b,
+							   unsigned reason, unsigned out_port,
+							   unsigned slot, uint32_t depth)
+{
+	struct model_event *e = ev_slot(m);
+	m->ports[b->in_port].ctr.samples_dropped++;
+	if (e == NULL) {
+		m->ports[b->in_port].ctr.samples_lost++;
+		return;
+	}
+	e->type = MODEL_EV_SAMPLE;
+	e->reason = (uint16_t)reason;
+	e->t_ns = m->now;
+	e->in_port = b->in_port;
+	e->out_port = (uint16_t)out_port;
+	e->queue = slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : (uint8_t)(slot & 7);
+	e->mc = (b->flags & MP_MC) != 0;
+	e->tc = b->tc;
+	e->pg = b->pg;
+	e->depth_bytes = depth;
+	e->len = b->len;
+	e->flow_id = b->flow_id;
+	e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
+	ev_hdr(m, e, b);
+}
+
 /* A packet (ingress side, slot = MODEL_QUEUE_NONE) or a copy (slot) dropped. */
 static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, unsigned reason,
 		      unsigned out_port, unsigned slot, uint32_t depth)
@@ -726,7 +756,7 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 		ev_hdr(m, e, b);
 	}
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
-		m->ports[b->in_port].ctr.samples_dropped++;
+		sample_dropped(m, b, reason, out_port, slot, depth);
 	if (m->trace != NULL)
 		call_trace(m, b, 0, cause, slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : slot & 7,
 			   (b->flags & MP_MC) != 0, out_port, depth, -1);
@@ -1258,9 +1288,15 @@ static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpk
 		qev_note(m, MODEL_EV_DEQUEUE, b, cp, port, s, deq_cnt, soj);
 	if (b->flags & MP_SAMPLE) {
 		b->flags &= (uint8_t)~MP_SAMPLE;
-		if (ev_copy(m, MODEL_EV_SAMPLE, b, cp, port, s, soj, cp->depth_enq) == NULL) {
+		struct model_event *e =
+		    ev_copy(m, MODEL_EV_SAMPLE, b, cp, port, s, soj, cp->depth_enq);
+		if (e == NULL) {
 			/* the ring is full: the sample is lost for its data source */
 			m->ports[b->in_port].ctr.samples_lost++;
+		} else if (b->mc_group) {
+			const struct model_mc_group *mg = &m->cfg.mc_groups[b->mc_group - 1];
+			for (unsigned k = 0; k < mg->nports; k++)
+				e->n_out += mg->ports[k] != b->in_port;
 		}
 	}
 	if (m->trace != NULL)
@@ -1480,7 +1516,8 @@ static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P
 	if (!charged) {
 		/* every copy dropped at egress; counted there */
 		if (b->flags & MP_SAMPLE)
-			P->ctr.samples_dropped++;
+			sample_dropped(m, b, MODEL_REASON_UNKNOWN, MODEL_PORT_NONE,
+				       MODEL_QUEUE_NONE, 0);
 		pkt_free(m, b);
 	}
 }

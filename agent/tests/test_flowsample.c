@@ -235,15 +235,73 @@ START_TEST(test_multicast)
 	make_params(&p);
 	ev.multicast = 1;
 	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
-	/* no 0:1036 and no 4413:1: 224 - 24 */
-	ck_assert_uint_eq(len, 200);
+	/* no 0:1036, 4413:1 and 0:1040 (its depth needs 0:1036): 224 - 36 */
+	ck_assert_uint_eq(len, 188);
 	decode_one(buf, len, &d);
 	s = &d.samples[0];
 	ck_assert_uint_eq(s->h.flow.output_format, 2);
-	ck_assert_uint_eq(s->h.flow.output_value, 0);
-	ck_assert_uint_eq(s->nrecords, 5);
+	ck_assert_uint_eq(s->h.flow.output_value, 0); /* number of outputs unknown */
+	ck_assert_uint_eq(s->nrecords, 4);
 	ck_assert_ptr_null(find(s, SFLOW_FLOW_EGRESS_QUEUE));
+	ck_assert_ptr_null(find(s, SFLOW_FLOW_QUEUE_DEPTH));
 	ck_assert_ptr_nonnull(find(s, SFLOW_FLOW_TRANSIT));
+	sflow_datagram_free(&d);
+	/* known: 3 outputs */
+	ev.multicast = 3;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	decode_one(buf, len, &d);
+	ck_assert_uint_eq(d.samples[0].h.flow.output_format, 2);
+	ck_assert_uint_eq(d.samples[0].h.flow.output_value, 3);
+	sflow_datagram_free(&d);
+	/* unicast with its output port unknown: no queue, no depth */
+	ev.multicast = 0;
+	p.out_ifindex = 0;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 188);
+	decode_one(buf, len, &d);
+	ck_assert_ptr_null(find(&d.samples[0], SFLOW_FLOW_QUEUE_DEPTH));
+	sflow_datagram_free(&d);
+}
+END_TEST
+
+/* A packet dropped after it was sampled: output format 1 (discarded)
+ * with the drop's reason, no transit; the queue records when known. */
+START_TEST(test_dropped)
+{
+	struct bsf_event ev;
+	struct bsf_flowsample_params p;
+	uint8_t buf[BSF_FLOW_SCRATCH];
+	size_t len = 0;
+	struct sflow_datagram d;
+	const struct sflow_sample *s;
+
+	make_event(&ev, 0);
+	make_params(&p);
+	ev.reason = 259; /* no_buffer_space */
+	ev.transit_ns = 0;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	/* 224 less 0:1039 (12) */
+	ck_assert_uint_eq(len, 212);
+	ck_assert_uint_eq(be32(buf + 40), 1);	/* output format: discarded */
+	ck_assert_uint_eq(be32(buf + 44), 259); /* the reason */
+	decode_one(buf, len, &d);
+	s = &d.samples[0];
+	ck_assert_uint_eq(s->h.flow.output_format, 1);
+	ck_assert_uint_eq(s->h.flow.output_value, 259);
+	ck_assert_ptr_null(find(s, SFLOW_FLOW_TRANSIT));
+	ck_assert_ptr_nonnull(find(s, SFLOW_FLOW_EGRESS_QUEUE));
+	ck_assert_ptr_nonnull(find(s, SFLOW_FLOW_QUEUE_DEPTH));
+	sflow_datagram_free(&d);
+	/* a forwarding drop (ACL) of a multicast packet: no queue */
+	ev.reason = 258;
+	ev.multicast = 1;
+	ev.queue = UINT32_MAX;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	decode_one(buf, len, &d);
+	s = &d.samples[0];
+	ck_assert_uint_eq(s->h.flow.output_format, 1);
+	ck_assert_uint_eq(s->h.flow.output_value, 258);
+	ck_assert_uint_eq(s->nrecords, 3); /* 0:1, 0:1001, 0:1043 */
 	sflow_datagram_free(&d);
 }
 END_TEST
@@ -502,6 +560,7 @@ static Suite *flowsample_suite(void)
 	tcase_add_test(tc, test_state_sequences);
 	tcase_add_test(tc, test_state_backend_drops);
 	tcase_add_test(tc, test_state_fit);
+	tcase_add_test(tc, test_dropped);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1277,6 +1277,14 @@ static inline void count_in(struct model_if_counters *c, unsigned cast)
 			       cast * sizeof(uint64_t)))++;
 }
 
+/* Packet b, counted by count_in, is discarded at ingress: IF-MIB's
+ * ifIn*Pkts count delivered packets only (the discard is in in_discards). */
+static inline void uncount_in(struct model_if_counters *c, const struct mpkt *b)
+{
+	(*(uint64_t *)(void *)((char *)c + offsetof(struct model_if_counters, in_ucast) +
+			       ((b->flags & MP_CAST_M) >> MP_CAST_S) * sizeof(uint64_t)))--;
+}
+
 /* What a departure reports, when anything asks: its queue event, its
  * sample, its trace (in this order). */
 static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpkt *b,
@@ -1466,6 +1474,7 @@ static __attribute__((noinline, cold)) void fwd_drop(struct model *m, struct mpo
 	m->st.fwd_dropped++;
 	P->drop_in[cause]++;
 	P->ctr.in_discards++;
+	uncount_in(&P->ctr, b);
 	unsigned op = b->mc_group || b->out_port >= m->np ? MODEL_PORT_NONE : b->out_port;
 	note_drop(m, b, cause, b->fwd_drop, op, MODEL_QUEUE_NONE, 0);
 	pkt_free(m, b);
@@ -1477,6 +1486,7 @@ static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P,
 	m->st.ing_dropped++;
 	P->drop_in[MODEL_DROP_ING_LIMIT]++;
 	P->ctr.in_discards++;
+	uncount_in(&P->ctr, b);
 	if (b->flags & MP_MC) {
 		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, MODEL_PORT_NONE,
 			  MODEL_QUEUE_NONE, 0);

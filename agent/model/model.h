@@ -397,7 +397,9 @@ enum model_drop_cause {
 unsigned model_drop_reason(enum model_drop_cause c);
 const char *model_drop_cause_name(enum model_drop_cause c);
 
-/* Cumulative; in_* count packets received on the port (before any drop),
+/* Cumulative; in_* count packets received on the port and not discarded
+ * at ingress (IF-MIB's ifIn*Pkts: delivered; the discarded ones are in
+ * in_discards only; a packet dropped later, at egress, was delivered),
  * out_* copies transmitted.  Unicast/multicast/broadcast is taken from the
  * destination MAC when the packet has >= 6 header bytes, else from
  * mc_group.  in_discards: packets dropped at ingress (forwarding drops and

@@ -16,6 +16,7 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <dlfcn.h>
 #include <event2/event.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -371,6 +372,15 @@ START_TEST(congestion_port_samples)
 	ck_assert_uint_eq(d.vis.port_samples_failed, 0);
 	/* the 4 passed starts asked: sent + skipped + not sent */
 	ck_assert_uint_eq(d.vis.port_samples_asked, 4);
+	/* the port samples read the regular samples' peak window, closing its
+	 * peaks, so that the next regular sample does not report them again */
+	{
+		unsigned *wr = dlsym(d.be.plugin.handle, "testplugin_window_reads");
+
+		ck_assert_ptr_nonnull(wr);
+		ck_assert_uint_eq(wr[1], 0);
+		ck_assert_uint_ge(wr[0], 3);
+	}
 	/* a new pipeline: the status counts start again */
 	bsf_visx_set_pipeline(&d.vis, NULL, 0);
 	ck_assert_uint_eq(d.vis.port_samples_asked + d.vis.port_samples, 0);

@@ -26,6 +26,8 @@
 
 /* How many times open() succeeded: the reload test reads it with dlsym. */
 int testplugin_opens;
+/* port buffer reads by peak window (0, 1), for the visibility test (dlsym) */
+unsigned testplugin_window_reads[2];
 /* set_queue_events flags by [port][queue], for the loader test (dlsym) */
 unsigned testplugin_qev[2][2];
 
@@ -106,6 +108,8 @@ static void fill(struct bsf_buf *b, uint64_t peak)
 static int tp_read_port_buffers(void *st, unsigned window, uint32_t port,
 				struct bsf_port_buffers *out, char *err, size_t errlen)
 {
+	if (window < 2)
+		testplugin_window_reads[window]++;
 	memset(out, 0, sizeof *out);
 	fill(&out->ingress_uc, 100);
 	fill(&out->ingress_mc, 0);

@@ -130,8 +130,9 @@ def flows(path, n_main):
         h = el["0:1"]
         size = h["sampledPacketSize"]
         # the model synthesizes Ethernet/IPv4/TCP or UDP headers (54 or 42
-        # bytes); never more than 128 bytes nor into the FCS
-        if h["strippedBytes"] != 4 or not min(42, size - 4) <= h["headerLen"] <= min(128, size - 4):
+        # bytes) and a zero payload: header_bytes (128) or the frame less
+        # its FCS, never into the FCS
+        if h["strippedBytes"] != 4 or h["headerLen"] != min(128, size - 4):
             fail("sample %s #%d: header %d bytes of %d (stripped %d)" % (s["sourceId"], s["sampleSequenceNo"], h["headerLen"], size, h["strippedBytes"]))
             break
         out = s["outputPort"]

@@ -635,9 +635,17 @@ static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
 		n = m->cfg.event_hdr_bytes;
 	if (h == NULL)
 		n = 0;
-	e->hdr_len = (uint16_t)n;
 	if (n > 0)
 		memcpy(e->hdr, h, n);
+	/* a source's zero payload (pkt.h), up to the frame's 4-byte FCS */
+	if (n > 0 && m->srcs[b->src].src.zero_payload && n < m->cfg.event_hdr_bytes &&
+	    n + 4 < b->len) {
+		uint32_t end =
+		    b->len - 4 < m->cfg.event_hdr_bytes ? b->len - 4 : m->cfg.event_hdr_bytes;
+		memset(e->hdr + n, 0, end - n);
+		n = end;
+	}
+	e->hdr_len = (uint16_t)n;
 }
 
 static unsigned cause_of_code(unsigned code)

@@ -20,6 +20,7 @@ noinst_LIBRARIES += agent/libbsfagent.a
 agent_libbsfagent_a_SOURCES = \
 	agent/addr.c agent/addr.h \
 	agent/notify.c agent/notify.h \
+	agent/pidfile.c agent/pidfile.h \
 	agent/plugin.c agent/plugin.h \
 	agent/conf.c agent/conf.h \
 	agent/confwire.c agent/confwire.h \

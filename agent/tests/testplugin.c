@@ -8,7 +8,8 @@
  * sends no events.  Compiled with -DTESTPLUGIN_ABI=N it claims interface
  * version N instead (the refusal tests: 99, and 1, the version before
  * queue events), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at
- * all.
+ * all, and with -DTESTPLUGIN_DATA_ENTRY as well a data symbol of the entry
+ * point's name.
  * The option "fail=1" makes open() fail with a message; testplugin_opens
  * counts the successful opens.
  */
@@ -191,4 +192,8 @@ const struct bsf_backend_ops *testplugin_not_the_entry(void)
 {
 	return &tp_ops;
 }
+#ifdef TESTPLUGIN_DATA_ENTRY
+/* the entry's name on data, not a function: calling it would crash */
+const unsigned char bsf_backend_entry[16] = {0xff, 0xff, 0xff, 0xff};
+#endif
 #endif

@@ -25,6 +25,7 @@ agent_libbsfagent_a_SOURCES = \
 	agent/conf.c agent/conf.h \
 	agent/confwire.c agent/confwire.h \
 	agent/export.c agent/export.h \
+	agent/seqspace.c agent/seqspace.h \
 	agent/resolve.c agent/resolve.h \
 	agent/poller.c agent/poller.h \
 	agent/counters.c agent/counters.h \

@@ -157,8 +157,13 @@ void bsf_events_route(struct bsf_events *e, const struct bsf_event *ev)
 	enum bsf_visx_drop verdict;
 
 	e->by_type[ev->type < ntypes ? ev->type : 0]++;
-	if (ev->type == BSF_EV_SAMPLE)
+	if (ev->type == BSF_EV_SAMPLE) {
 		route_sample(e, ev);
+		/* a packet dropped after it was sampled never departed: its
+		 * drop event tells the visibility monitors about it */
+		if (ev->reason != 0)
+			return;
+	}
 	verdict = bsf_visx_feed(e->vis, ev, &rec, &rec_valid);
 	if (ev->type != BSF_EV_DROP || verdict == BSF_VISX_DROP_TAKEN)
 		return;

@@ -517,6 +517,47 @@ START_TEST(drop_outside_ports_not_taken)
 }
 END_TEST
 
+/* A packet sampled and then dropped (a sample event with a drop reason)
+ * never departed: it is not a departure for the monitors (its drop event
+ * is what they see), so its transit time raises no high-delay event; the
+ * same sample without a reason does. */
+START_TEST(dropped_sample_not_a_departure)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct bsf_event ev;
+	struct vis_pipeline_stats st;
+
+	start_daemon(&d, base, 9, "",
+		     " delay_profile dp {\n  thresholds = {1us}\n }\n"
+		     " sampler all {\n  every = 1\n }\n sample_delay = all\n");
+	/* as with a backend without queue event streams (the test plugin
+	 * has them): port 1's samples are the monitors' departures */
+	ck_assert_ptr_nonnull(d.vis.streamed);
+	d.vis.streamed[1] = 0;
+	memset(&ev, 0, sizeof ev);
+	ev.type = BSF_EV_SAMPLE;
+	ev.in_port = 0;
+	ev.out_port = 1;
+	ev.queue = 0;
+	ev.tc = UINT32_MAX;
+	ev.frame_len = 100;
+	ev.t_ns = 1 * SEC;
+	ev.transit_ns = 10000; /* 10 us, above the 1 us threshold */
+	ev.reason = 259;
+	bsf_events_route(&d.events, &ev);
+	vis_pipeline_get_stats(d.vis.p, &st);
+	ck_assert_uint_eq(st.raised[VIS_EV_HIGH_DELAY], 0);
+	ev.reason = 0;
+	ev.t_ns += 1000;
+	bsf_events_route(&d.events, &ev);
+	vis_pipeline_get_stats(d.vis.p, &st);
+	ck_assert_uint_eq(st.raised[VIS_EV_HIGH_DELAY], 1);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("visexport");
@@ -528,6 +569,7 @@ int main(void)
 	snprintf(plugin, sizeof plugin, "%s/agent/tests/.libs/testplugin.so", b ? b : ".");
 	bsf_log_init("test_visexport", 0, 1);
 	tcase_add_test(tc, sampler_stats_split);
+	tcase_add_test(tc, dropped_sample_not_a_departure);
 	tcase_add_test(tc, drop_record_params);
 	tcase_add_test(tc, congestion_port_samples);
 	tcase_add_test(tc, drops_rate_reasons_only);

@@ -15,7 +15,9 @@ MODEL_CORE_SOURCES = \
 	agent/model/model_tick.c \
 	agent/model/model_setup.c \
 	agent/model/model_drop.c \
-	agent/model/model_telem.c
+	agent/model/model_telem.c \
+	agent/model/model_iarb.h agent/model/model_iarb.c \
+	agent/model/model_flowbuf.h agent/model/model_flowbuf.c
 agent_model_libmodel_a_SOURCES = $(MODEL_CORE_SOURCES)
 
 # Fidelity tests (Check): each against a closed form; see tests/*.c.
@@ -60,6 +62,16 @@ agent_model_tests_test_hugemem_SOURCES = agent/model/tests/test_hugemem.c \
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_hugemem_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_hugemem_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_iarb
+TESTS += agent/model/tests/test_model_iarb
+agent_model_tests_test_model_iarb_SOURCES = agent/model/tests/test_model_iarb.c
+agent_model_tests_test_model_iarb_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_iarb_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_flowbuf
+TESTS += agent/model/tests/test_model_flowbuf
+agent_model_tests_test_model_flowbuf_SOURCES = agent/model/tests/test_model_flowbuf.c
+agent_model_tests_test_model_flowbuf_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_flowbuf_LDADD = $(MODEL_TEST_LDADD)
 
 # The safety net (agent/model/tests/README): golden digests of fixed
 # scenarios (make bless rewrites golden/digests.txt), the reference

@@ -17,7 +17,8 @@ MODEL_CORE_SOURCES = \
 	agent/model/model_drop.c \
 	agent/model/model_telem.c \
 	agent/model/model_iarb.h agent/model/model_iarb.c \
-	agent/model/model_flowbuf.h agent/model/model_flowbuf.c
+	agent/model/model_flowbuf.h agent/model/model_flowbuf.c \
+	agent/model/model_ext.c
 agent_model_libmodel_a_SOURCES = $(MODEL_CORE_SOURCES)
 
 # Fidelity tests (Check): each against a closed form; see tests/*.c.
@@ -67,6 +68,12 @@ TESTS += agent/model/tests/test_model_iarb
 agent_model_tests_test_model_iarb_SOURCES = agent/model/tests/test_model_iarb.c
 agent_model_tests_test_model_iarb_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_iarb_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_ext
+TESTS += agent/model/tests/test_model_ext
+agent_model_tests_test_model_ext_SOURCES = agent/model/tests/test_model_ext.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
+agent_model_tests_test_model_ext_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_ext_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_model_flowbuf
 TESTS += agent/model/tests/test_model_flowbuf
 agent_model_tests_test_model_flowbuf_SOURCES = agent/model/tests/test_model_flowbuf.c

@@ -71,6 +71,7 @@ void model_iarb_defaults(struct model_iarb_config *c, uint32_t n_ports)
 	c->lat_am_clk = 47;
 	c->lat_pb_clk = 87;
 	c->clock_hz = 1000000000ULL;
+	c->egr_over_pc = 9000;
 }
 
 uint64_t model_iarb_clk_ns(const struct model_iarb *ia, uint32_t clk)

@@ -59,6 +59,8 @@ struct model_iarb_config {
 	uint32_t lat_pb_clk;   /* through PB (default 87 clocks) */
 	uint64_t clock_hz;     /* default 1 GHz */
 	uint64_t pb_pfc_bytes; /* PB usage asserting PFC on lossless traffic; 0: off */
+	uint32_t egr_over_pc;  /* in the engine: egress buffer over-utilized at this
+				  use of the whole buffer (hundredths of %, 9000) */
 };
 
 /* What the caller knows about a packet's surroundings at enqueue. */

@@ -57,6 +57,8 @@ check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
 TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh \
 	agent/model/tests/test_traffic_tshark.sh
 EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_traffic_tshark.sh
+TESTS += agent/model/tests/test_sim_flowbuf.sh
+EXTRA_DIST += agent/model/tests/test_sim_flowbuf.sh
 
 MODEL_TRAFFIC_TEST_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(CHECK_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'

@@ -243,6 +243,17 @@ struct bsf_backend_args {
 	void *sampling_arg;
 };
 
+/* Own counter records a backend adds to a data source's counters sample
+ * (read_own_records): complete sFlow counter records (tag, length, body,
+ * in XDR; bsflowd-structures(7)), nrec of them in the len bytes of buf. */
+#define BSF_OWN_RECORDS_MAX 1024
+#define BSF_PORT_DEVICE	    0xFFFFFFFFu /* read_own_records: the device */
+struct bsf_own_records {
+	uint32_t nrec;
+	uint32_t len;
+	uint8_t buf[BSF_OWN_RECORDS_MAX];
+};
+
 struct bsf_backend_ops {
 	uint32_t abi_version; /* BSF_BACKEND_ABI_VERSION */
 	const char *name;
@@ -312,6 +323,19 @@ struct bsf_backend_ops {
 	 * events still queued when the count grew.
 	 */
 	uint64_t (*queue_events_lost)(void *st);
+	/*
+	 * Optional (NULL if not; appended, so older backends leave it NULL):
+	 * own counter records of the backend's beyond the buffer ones (the
+	 * model's ingress arbitration E:8 and flow regions E:9), for port
+	 * (0..nports-1) or the device (BSF_PORT_DEVICE), tagged with the
+	 * given own enterprise, peaks closed for window as read_port_buffers
+	 * does.  Returns 0 (out->nrec 0: none for this data source), or -1
+	 * with a message in err.  The agent appends them to the data
+	 * source's counters sample after its own records, and leaves them
+	 * out first when the sample does not fit.
+	 */
+	int (*read_own_records)(void *st, unsigned window, uint32_t port, uint32_t enterprise,
+				struct bsf_own_records *out, char *err, size_t errlen);
 };
 
 /* The symbol a plugin exports. */

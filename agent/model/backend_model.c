@@ -45,6 +45,7 @@
 
 #include "agent/backend.h"
 #include "agent/model/backend_model.h"
+#include "agent/model/backend_model_own.h"
 #include "agent/backends.h"
 #include "agent/log.h"
 #include "agent/model/model.h"
@@ -666,6 +667,15 @@ static uint64_t bm_queue_events_lost(void *st)
 	return b->qev_lost;
 }
 
+static int bm_read_own_records(void *st, unsigned window, uint32_t port, uint32_t enterprise,
+			       struct bsf_own_records *out, char *err, size_t errlen)
+{
+	struct bm *b = st;
+
+	return bsf_backend_model_own_records(b->m, b->nports, window, port, enterprise, out, err,
+					     errlen);
+}
+
 const struct bsf_backend_ops *bsf_backend_model_ops(void)
 {
 	static const struct bsf_backend_ops ops = {
@@ -686,6 +696,7 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void)
 	    .sample_drops = bm_sample_drops,
 	    .set_queue_events = bm_set_queue_events,
 	    .queue_events_lost = bm_queue_events_lost,
+	    .read_own_records = bm_read_own_records,
 	};
 
 	return &ops;

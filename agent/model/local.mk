@@ -108,7 +108,8 @@ agent_model_tests_test_marker_ref_LDADD = agent/model/libmodel.a -lm
 # ---- the model backend: the model served to bsflowd through agent/backend.h
 # (run in real time), and its unit test (queue events).
 noinst_LIBRARIES += agent/model/libbackend_model.a
-agent_model_libbackend_model_a_SOURCES = agent/model/backend_model.c agent/model/backend_model.h
+agent_model_libbackend_model_a_SOURCES = agent/model/backend_model.c agent/model/backend_model.h \
+	agent/model/backend_model_own.c agent/model/backend_model_own.h
 agent_model_libbackend_model_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
 check_PROGRAMS += agent/model/tests/test_backend_model_qev
 TESTS += agent/model/tests/test_backend_model_qev

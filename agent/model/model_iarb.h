@@ -11,7 +11,7 @@
  * did.  Off unless a model_iarb is made (model_iarb_new).
  *
  * Defaults and what is ours: see model_iarb_defaults and
- * man/bsflow-sim.1 (ingress arbitration).  The hysteresis, the
+ * bsflowd.conf(5) (ingress_arbitration).  The hysteresis, the
  * oversubscription rate window and the AM hold time are [NOT IN PATENT]
  * defaults of ours.
  */

@@ -12,8 +12,9 @@
  *
  * Defaults and what is ours: see model_iarb_defaults and
  * bsflowd.conf(5) (ingress_arbitration).  The hysteresis, the
- * oversubscription rate window and the AM hold time are [NOT IN PATENT]
- * defaults of ours.
+ * oversubscription rate window (10 us) and holding a SOP in the AM (and a
+ * packet in the PB) until its ready time are [NOT IN PATENT] choices of
+ * ours.
  */
 #ifndef BSFLOWD_MODEL_MODEL_IARB_H
 #define BSFLOWD_MODEL_MODEL_IARB_H

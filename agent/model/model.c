@@ -1162,15 +1162,18 @@ static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, 
 	if (bf & MP_MC) {
 		mc_copy_done(m, b, cp);
 	} else {
+		if (bf & MP_EXT)
+			model_ext_release(m, b);
 		release_ingress(m, b, 0);
 		pkt_free(m, b);
 	}
 }
 
 /* A departure's flags that tx_rare handles: a sample, a multicast copy
- * (or body), a class other than unicast, a packet in the headroom.  A
+ * (or body), a class other than unicast, a packet in the headroom, one
+ * the flow-based admission counted.  A
  * copy has its body's flags but MP_SAMPLE, and MP_MC. */
-#define MP_TX_RARE (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)
+#define MP_TX_RARE (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM | MP_EXT)
 _Static_assert(CAST_UC == 0, "tx_done: unicast tested as 0");
 
 static void tx_done_any(struct model *m, unsigned port);
@@ -1290,24 +1293,45 @@ static __attribute__((noinline, cold)) void fwd_drop(struct model *m, struct mpo
 }
 
 /* Ingress admission drops packet b. */
-static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P, struct mpkt *b)
+/* A packet dropped at ingress for cause (MODEL_DROP_ING_LIMIT, or
+ * MODEL_DROP_WRED from the flow-based admission). */
+static __attribute__((noinline)) void ing_drop_why(struct model *m, struct mport *P, struct mpkt *b,
+						   unsigned cause)
 {
+	unsigned reason = model_drop_reason(cause);
+	if (b->flags & MP_EXT)
+		model_ext_release(m, b);
 	m->st.ing_dropped++;
-	P->drop_in[MODEL_DROP_ING_LIMIT]++;
+	P->drop_in[cause]++;
 	P->ctr.in_discards++;
 	uncount_in(&P->ctr, b);
 	if (b->flags & MP_MC) {
-		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, MODEL_PORT_NONE,
-			  MODEL_QUEUE_NONE, 0);
+		note_drop(m, b, cause, reason, MODEL_PORT_NONE, MODEL_QUEUE_NONE, 0);
 	} else {
 		/* reported for its unicast target */
 		unsigned uport = b->out_port, uslot = m->ports[uport].tc_ucq[b->tc];
 		struct mqueue *q = &m->ports[uport].q[uslot];
-		qcold(m, uport, uslot)->drops[MODEL_DROP_ING_LIMIT]++;
-		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport, uslot,
-			  depth32(m, q));
+		qcold(m, uport, uslot)->drops[cause]++;
+		note_drop(m, b, cause, reason, uport, uslot, depth32(m, q));
 	}
 	pkt_free(m, b);
+}
+
+static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P, struct mpkt *b)
+{
+	ing_drop_why(m, P, b, MODEL_DROP_ING_LIMIT);
+}
+
+/* The optional mechanisms' part of a unicast arrival (model_ext.c):
+ * 1 if it dropped the packet. */
+static __attribute__((noinline, cold)) int arrive_ext(struct model *m, struct mport *P,
+						      struct mpg *g, struct mpkt *b)
+{
+	unsigned d = model_ext_arrive(m, P, g, b);
+	if (d == 0)
+		return 0;
+	ing_drop_why(m, P, b, d - 1);
+	return 1;
 }
 
 /* Egress admission of an admitted multicast packet, copy by copy; the
@@ -1360,6 +1384,8 @@ static inline __attribute__((always_inline)) void arrive_admitted(struct model *
 		if (!E->busy)
 			start_tx_first(m, E, b->out_port, b); /* (uport, read again) */
 	} else {
+		if (__builtin_expect(b->flags & MP_EXT, 0))
+			model_ext_release(m, b);
 		pkt_free(m, b); /* dropped at egress; counted there */
 	}
 }
@@ -1424,6 +1450,8 @@ arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned
 		fwd_drop(m, P, b);
 		return;
 	}
+	if (__builtin_expect(m->ext_on, 0) && !mc && arrive_ext(m, P, g, b))
+		return;
 	/* ingress admission: the device's cells after it within
 	 * total_cells (see struct mpeak), then its PG's, mostly within its
 	 * minimum (no growth of its shared use: grow_of) */

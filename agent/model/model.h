@@ -163,6 +163,8 @@ struct model_mc_group {
 			       the config allowed) */
 };
 
+struct model_iarb_config;
+struct model_fb_config;
 struct model_config {
 	uint32_t cell_bytes;			  /* default MODEL_CELL_DEFAULT */
 	uint32_t total_cells;			  /* whole buffer; no admission beyond it */
@@ -187,6 +189,12 @@ struct model_config {
 					(default 1000 ns; 0 = no background) */
 	uint32_t marker_tick_queues; /* queues refreshed per tick, round robin
 					(default 64; 0 = all) */
+	/* optional mechanisms, NULL: off (heap, freed by
+	 * model_config_release; model_new copies them): ingress
+	 * arbitration with accelerated memory (model_iarb.h), flow-based
+	 * shared-buffer admission (model_flowbuf.h) */
+	const struct model_iarb_config *iarb;
+	const struct model_fb_config *fb;
 };
 
 /*
@@ -223,6 +231,11 @@ struct model_err {
 struct model *model_new(const struct model_config *cfg, struct model_err *err);
 /* Frees everything, and calls each source's free(). */
 void model_free(struct model *m);
+
+/* The optional mechanisms of a model, NULL when off (their counters:
+ * model_iarb_read, model_fb_read). */
+struct model_iarb *model_iarb_of(struct model *m);
+struct model_fb *model_fb_of(struct model *m);
 
 /* The copied configuration (for describe()). */
 const struct model_config *model_config_of(const struct model *m);

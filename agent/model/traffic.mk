@@ -10,14 +10,15 @@ agent_model_libmodel_a_SOURCES += \
 	agent/model/headers.c agent/model/headers.h \
 	agent/model/traffic.c agent/model/traffic.h \
 	agent/model/replay.c agent/model/replay.h \
-	agent/model/scenario.c agent/model/scenario.h
+	agent/model/scenario.c agent/model/scenario.h \
+	agent/model/scenario_ext.c agent/model/scenario_ext.h
 
 MODEL_TRAFFIC_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS)
 MODEL_TRAFFIC_LIBS = agent/model/libmodel.a agent/libconfval.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS)
 
 # bsflow-sim: run a scenario on virtual time and print statistics.
 bin_PROGRAMS += agent/model/bsflow-sim
-agent_model_bsflow_sim_SOURCES = agent/model/sim.c
+agent_model_bsflow_sim_SOURCES = agent/model/sim.c agent/model/sim_ext.c agent/model/sim_ext.h
 agent_model_bsflow_sim_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
 agent_model_bsflow_sim_LDADD = $(MODEL_TRAFFIC_LIBS)
 
@@ -57,6 +58,8 @@ check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
 TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh \
 	agent/model/tests/test_traffic_tshark.sh
 EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_traffic_tshark.sh
+TESTS += agent/model/tests/test_sim_flowbuf.sh
+EXTRA_DIST += agent/model/tests/test_sim_flowbuf.sh
 
 MODEL_TRAFFIC_TEST_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(CHECK_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
@@ -90,4 +93,5 @@ dist_scenarios_DATA = \
 	etc/scenarios/demo.conf \
 	etc/scenarios/incast.conf \
 	etc/scenarios/pfc.conf \
+	etc/scenarios/flowbuf.conf \
 	etc/scenarios/replay.conf

@@ -34,13 +34,13 @@ agent_model_bench_bench_model_LDADD = $(MODEL_TRAFFIC_LIBS)
 # the one built in DIR (another checkout's build directory), both running
 # the benchmark's scenario in turns in one program (bench_ab.c).
 AB_ARGS =
-bench-ab: agent/model/libmodel.a
+bench-ab: agent/model/libmodel.a agent/libconfval.a
 	@if test -z "$(BASE)"; then \
 	  echo "make bench-ab: say which build to compare with: BASE=<its build directory>" >&2; \
 	  exit 2; \
 	fi
 	CC='$(CC)' CFLAGS='$(CFLAGS) $(AM_CFLAGS) -Wno-error' NM='$(NM)' OBJCOPY='$(OBJCOPY)' \
-	  LIBS='$(AM_LDFLAGS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm' \
+	  LIBS='$(AM_LDFLAGS) $(abs_top_builddir)/agent/libconfval.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm' \
 	  $(SHELL) $(srcdir)/agent/model/bench/bench-ab.sh '$(BASE)' '$(abs_top_builddir)' $(AB_ARGS)
 .PHONY: bench-ab
 EXTRA_DIST += agent/model/bench/bench-ab.sh agent/model/bench/bench_ab.c \

@@ -172,11 +172,16 @@ int main(int argc, char **argv)
 		return EXIT_CONFIG;
 	}
 	if (check) {
-		rc = bsf_backend_check(c, err, sizeof err);
-		if (rc < 0)
+		char report[1024];
+
+		rc = bsf_backend_check(c, report, sizeof report, err, sizeof err);
+		if (rc < 0) {
 			fprintf(stderr, "%s\n", err);
-		else
+		} else {
+			if (report[0])
+				printf("%s: backend %s\n", c->file, report);
 			printf("%s: configuration OK\n", c->file);
+		}
 		conf_free(c);
 		bsf_daemon_fini(&d);
 		event_base_free(base);

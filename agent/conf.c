@@ -23,6 +23,7 @@
 #include "agent/conf.h"
 #include "agent/confval.h"
 #include "agent/flowsample.h"
+#include "agent/model/backend_model.h"
 #include "agent/model/scenario.h"
 #include "proto/sflow.h"
 
@@ -675,6 +676,82 @@ nomem:
 	return NULL;
 }
 
+/*
+ * Where the body of the first top-level `name { ... }` block of clean (a
+ * text whose comments are blanked) lies: *off and *len of what is between
+ * its braces, *line the line of its first byte.  0, or -1 if there is none.
+ */
+static int section_body(const char *clean, const char *name, size_t *off, size_t *len, int *line)
+{
+	size_t nlen = strlen(name);
+	const char *p = clean;
+	int depth = 0, ln = 1;
+
+	while (*p) {
+		const char *q = skip_lexical(p, &ln), *e;
+		int d = 1;
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\n')
+			ln++;
+		if (*p == '{' || *p == '}')
+			depth += *p == '{' ? 1 : -1;
+		if (depth != 0 || strncmp(p, name, nlen) != 0 ||
+		    (p != clean && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			p++;
+			continue;
+		}
+		for (e = p + nlen; *e == ' ' || *e == '\t' || *e == '\n' || *e == '\r'; e++)
+			if (*e == '\n')
+				ln++;
+		if (*e != '{') {
+			p += nlen;
+			continue;
+		}
+		*off = (size_t)(e + 1 - clean);
+		*line = ln;
+		for (e++; *e;) {
+			q = skip_lexical(e, &ln);
+			if (q != e) {
+				e = q;
+				continue;
+			}
+			if (*e == '{')
+				d++;
+			else if (*e == '}' && --d == 0)
+				break;
+			e++;
+		}
+		*len = (size_t)(e - clean) - *off;
+		return 0;
+	}
+	return -1;
+}
+
+/* c's backend section from text (the original, comments included), for
+ * the backend to parse: c->backend_section, c->backend_section_line. */
+static int conf_take_section(struct conf *c, const char *text, const char *clean)
+{
+	const char *name = c->backend == CONF_BACKEND_MODEL   ? "model"
+			   : c->backend == CONF_BACKEND_LINUX ? "linux"
+							      : "plugin";
+	size_t off, len;
+	int line;
+
+	if (section_body(clean, name, &off, &len, &line) < 0)
+		return 0;
+	c->backend_section = malloc(len + 1);
+	if (!c->backend_section)
+		return -1;
+	memcpy(c->backend_section, text + off, len);
+	c->backend_section[len] = '\0';
+	c->backend_section_line = line;
+	return 0;
+}
+
 /* Read a whole file into a NUL-terminated buffer (NULL with errno set). */
 static char *read_file(const char *path)
 {
@@ -767,19 +844,6 @@ static struct conf *conf_parse_clean(const char *path, const char *text, char *e
 		cfg_free(cfg);
 		return NULL;
 	}
-	if (c->backend == CONF_BACKEND_MODEL) {
-		/* the model section's values are checked by the model library */
-		struct model_scenario sc;
-
-		memset(&sc, 0, sizeof sc);
-		if (model_scenario_from_cfg(cfg_getsec(cfg, "model"), path, NULL, &sc, err,
-					    errlen) < 0) {
-			model_scenario_free(&sc);
-			conf_free(c);
-			return NULL;
-		}
-		model_scenario_free(&sc);
-	}
 	/* the visibility section's values are checked by its library */
 	if (vis_conf_single(cfg, path, err, errlen) < 0 ||
 	    vis_conf_from_cfg(cfg_getsec(cfg, "visibility"), path, &c->vis, err, errlen) < 0) {
@@ -787,6 +851,23 @@ static struct conf *conf_parse_clean(const char *path, const char *text, char *e
 		return NULL;
 	}
 	return c;
+}
+
+/* The model section's values, checked by the model backend's check op
+ * (the model library parses the section's text). */
+static int conf_check_model(const struct conf *c, char *err, size_t errlen)
+{
+	const struct bsf_backend_ops *ops = bsf_backend_model_ops();
+	struct bsf_backend_args args;
+	char report[256];
+
+	memset(&args, 0, sizeof args);
+	args.size = sizeof args;
+	args.section_text = c->backend_section;
+	args.section_file = c->file;
+	args.section_line = c->backend_section_line;
+	args.config_file = c->file;
+	return ops->check(&args, report, sizeof report, err, errlen);
 }
 
 /* Parse the text of a config file (path names it in messages).  Its
@@ -802,7 +883,16 @@ static struct conf *conf_parse(const char *path, const char *text, char *err, si
 		return NULL;
 	}
 	c = conf_parse_clean(path, clean, err, errlen);
+	if (c && conf_take_section(c, text, clean) < 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		conf_free(c);
+		c = NULL;
+	}
 	free(clean);
+	if (c && c->backend == CONF_BACKEND_MODEL && conf_check_model(c, err, errlen) < 0) {
+		conf_free(c);
+		c = NULL;
+	}
 	return c;
 }
 
@@ -887,6 +977,7 @@ void conf_free(struct conf *c)
 	free(c->plugin_options);
 	free(c->backend_path);
 	free(c->backend_text);
+	free(c->backend_section);
 	free(c->vis_text);
 	vis_config_release(&c->vis);
 	free(c->collectors);

@@ -21,6 +21,9 @@ agent_libbsfagent_a_SOURCES = \
 	agent/addr.c agent/addr.h \
 	agent/notify.c agent/notify.h \
 	agent/plugin.c agent/plugin.h \
+	agent/abiwrap.c agent/abiwrap.h \
+	agent/evqueue.c agent/evqueue.h \
+	agent/host.c agent/host.h \
 	agent/conf.c agent/conf.h \
 	agent/export.c agent/export.h \
 	agent/resolve.c agent/resolve.h \
@@ -39,7 +42,7 @@ agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS
 # what every agent program links
 BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libbackend_model.a agent/visibility/libvis.a \
 	agent/model/libmodel.a \
-	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lpthread -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -145,3 +148,12 @@ agent/bench/bench-daemon: $(srcdir)/agent/bench/bench-daemon.sh agent/bsflowd
 	    -e 's|%ABS_TOP_SRCDIR%|$(abs_top_srcdir)|g' \
 	    $(srcdir)/agent/bench/bench-daemon.sh >$@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
+# ---- backend ABI 3: a plugin of version 2 (refused) and one of an older
+# layout of version 3 (smaller table and events: used, test_plugin.c)
+check_LTLIBRARIES += agent/tests/testplugin_abi2.la agent/tests/testplugin_old.la
+agent_tests_testplugin_abi2_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_abi2_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=2
+agent_tests_testplugin_abi2_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_old_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_old_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_OLD_LAYOUT
+agent_tests_testplugin_old_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)

@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "agent/discard.h"
@@ -134,7 +135,8 @@ START_TEST(test_layout_egress)
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len, 196);
-	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72); /* no own record here */
+	/* no own record here; 44 more for the longest function name */
+	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72 - 44);
 	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 
@@ -198,6 +200,54 @@ START_TEST(test_layout_forwarding)
 }
 END_TEST
 
+/* A backend that names the dropping function: 0:1038 carries it instead
+ * of the stage's symbol; the log line names reason, function and trap. */
+START_TEST(test_function)
+{
+	static const char fn[] = "__dev_queue_xmit+0xd01/0xf30"; /* 28 bytes */
+	struct bsf_event ev;
+	struct bsf_discard_params p;
+	uint8_t buf[BSF_DISCARD_SCRATCH];
+	size_t len = 0;
+	struct sflow_datagram d;
+	const struct sflow_record *r;
+	char line[300];
+
+	make_drop(&ev, BSF_STAGE_FORWARDING, 257, UINT32_MAX);
+	snprintf(ev.function, sizeof ev.function, "%s", fn);
+	make_params(&p, 0);
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	/* 40 + 84 + 16 + (8 + 4 + 28) = 180 ("forwarding" gave 164) */
+	ck_assert_uint_eq(len, 180);
+	ck_assert_uint_eq(be32(buf + 140), 1038);
+	ck_assert_uint_eq(be32(buf + 144), 32);
+	ck_assert_uint_eq(be32(buf + 148), 28);
+	ck_assert_int_eq(memcmp(buf + 152, fn, 28), 0);
+	decode_one(buf, len, &d);
+	r = find(&d.samples[0], SFLOW_FLOW_FUNCTION);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->u.function.len, 28);
+	ck_assert_int_eq(memcmp(r->u.function.symbol, fn, 28), 0);
+	sflow_datagram_free(&d);
+	/* even with no stage */
+	ev.stage = BSF_STAGE_UNKNOWN;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 180);
+
+	bsf_discard_describe(&ev, line, sizeof line);
+	ck_assert_str_eq(line, "reason 257 at __dev_queue_xmit+0xd01/0xf30");
+	snprintf(ev.reason_name, sizeof ev.reason_name, "QDISC_DROP");
+	snprintf(ev.trap_name, sizeof ev.trap_name, "ingress_vlan_filter");
+	bsf_discard_describe(&ev, line, sizeof line);
+	ck_assert_str_eq(line, "reason 257 (QDISC_DROP) at __dev_queue_xmit+0xd01/0xf30, trap "
+			       "-/ingress_vlan_filter");
+	ev.function[0] = '\0';
+	ev.stage = BSF_STAGE_WRED;
+	bsf_discard_describe(&ev, line, sizeof line);
+	ck_assert_str_eq(line, "reason 257 (QDISC_DROP) at wred, trap -/ingress_vlan_filter");
+}
+END_TEST
+
 START_TEST(test_layout_vis_record)
 {
 	struct bsf_event ev;
@@ -238,10 +288,15 @@ START_TEST(test_layout_vis_record)
 	ck_assert_uint_eq(be32(buf + 164), 1038);
 	for (uint32_t i = 0; i < 20; i++)
 		ck_assert_uint_eq(be32(buf + 192 + 4 * i), want[i]);
-	/* the longest notification: "ingress_admission" and the record */
+	/* the longest notification: a function of 63 bytes and the record */
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 44);
+	memset(ev.function, 'f', BSF_NAME_MAX - 1);
+	ev.function[BSF_NAME_MAX - 1] = '\0';
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD);
+	ev.function[0] = '\0';
 	/* a standard enterprise for the own record is refused */
 	p.enterprise = 0;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
@@ -460,6 +515,7 @@ static Suite *discard_suite(void)
 	tcase_add_test(tc, test_layout_egress);
 	tcase_add_test(tc, test_layout_forwarding);
 	tcase_add_test(tc, test_layout_vis_record);
+	tcase_add_test(tc, test_function);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_bucket_burst);
 	tcase_add_test(tc, test_bucket_steady);

@@ -370,6 +370,12 @@ struct bsf_host {
 	 * loop; returns how many were taken (the rest are counted as lost,
 	 * per event type, and reported by the daemon).  Any thread. */
 	size_t (*push_events)(void *arg, const struct bsf_event *ev, size_t n);
+	/* Appended (test BSF_FITS before use).  Call cb(fd, cbarg) on the
+	 * loop thread whenever fd is writable, until fd_unwatch (for a client
+	 * library that connects or writes without blocking, e.g. hiredis's
+	 * async API); NULL if it cannot.  Loop thread only. */
+	struct bsf_fd_watch *(*fd_watch_write)(void *arg, int fd, void (*cb)(int fd, void *cbarg),
+					       void *cbarg);
 };
 
 /* What open() and check() get, valid during the call only (copy what you

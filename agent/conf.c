@@ -25,6 +25,7 @@
 #include "agent/flowsample.h"
 #include "agent/model/backend_model.h"
 #include "agent/model/scenario.h"
+#include "agent/sonic/sonic_conf.h"
 #include "proto/sflow.h"
 
 struct conf_sink {
@@ -173,6 +174,15 @@ static int v_backend(cfg_t *cfg, cfg_opt_t *opt)
 
 	if (!s || strcmp(s, "model") == 0)
 		return 0;
+	if (strcmp(s, "sonic") == 0) {
+#ifndef HAVE_SONIC
+		cfg_error(cfg, "backend = sonic: this bsflowd was built without it (configure "
+			       "--without-sonic, or hiredis missing)");
+		return -1;
+#else
+		return 0;
+#endif
+	}
 	if (strcmp(s, "linux") == 0) {
 		cfg_error(cfg, "backend = linux: not built yet in this version of bsflowd; use "
 			       "model or the path of a backend plugin");
@@ -329,6 +339,7 @@ static cfg_t *conf_new_cfg(void)
 	    CFG_STR("backend", "model", CFGF_NONE),
 	    CFG_SEC("model", model_conf_opts(), CFGF_NONE),
 	    CFG_SEC("plugin", plugin_opts, CFGF_NONE),
+	    CFG_SEC("sonic", sonic_conf_opts(), CFGF_NONE),
 	    CFG_INT("header_bytes", BSF_FLOW_HEADER_DEFAULT, CFGF_NONE),
 	    CFG_SEC("sampling", sampling_opts, CFGF_NODEFAULT),
 	    CFG_SEC("drops", drops_opts, CFGF_NONE),
@@ -608,6 +619,8 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 		c->backend = CONF_BACKEND_MODEL;
 	} else if (strcmp(backend, "linux") == 0) {
 		c->backend = CONF_BACKEND_LINUX;
+	} else if (strcmp(backend, "sonic") == 0) {
+		c->backend = CONF_BACKEND_SONIC;
 	} else {
 		cfg_t *pl = cfg_getsec(cfg, "plugin");
 		unsigned n = cfg_size(pl, "option");
@@ -626,7 +639,9 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, i
 			c->n_plugin_options++;
 		}
 	}
-	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN ? "plugin" : "model");
+	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN	? "plugin"
+				     : c->backend == CONF_BACKEND_SONIC ? "sonic"
+									: "model");
 	if (!sectext)
 		goto nomem;
 	/* the backend applies the sampling rates when it opens: a change of
@@ -737,6 +752,7 @@ static int conf_take_section(struct conf *c, const char *text, const char *clean
 {
 	const char *name = c->backend == CONF_BACKEND_MODEL   ? "model"
 			   : c->backend == CONF_BACKEND_LINUX ? "linux"
+			   : c->backend == CONF_BACKEND_SONIC ? "sonic"
 							      : "plugin";
 	size_t off, len;
 	int line;
@@ -893,6 +909,15 @@ static struct conf *conf_parse(const char *path, const char *text, char *err, si
 		conf_free(c);
 		c = NULL;
 	}
+	if (c && c->backend == CONF_BACKEND_SONIC) {
+		struct sonic_conf sc;
+
+		if (sonic_conf_parse(c->backend_section, c->file, c->backend_section_line, &sc, err,
+				     errlen) < 0) {
+			conf_free(c);
+			c = NULL;
+		}
+	}
 	return c;
 }
 
@@ -1018,6 +1043,8 @@ const char *conf_backend_name(const struct conf *c)
 		return "model";
 	case CONF_BACKEND_LINUX:
 		return "linux";
+	case CONF_BACKEND_SONIC:
+		return "sonic";
 	default:
 		return c->backend_path;
 	}

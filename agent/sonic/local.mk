@@ -24,3 +24,8 @@ BSF_SONIC_LIBS = agent/sonic/libbackend_sonic.a $(HIREDIS_LIBS)
 else
 BSF_SONIC_LIBS =
 endif
+
+# ---- tests
+if SONIC
+TESTS += agent/sonic/tests/e2e-sonic.sh
+endif

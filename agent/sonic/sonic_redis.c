@@ -15,7 +15,7 @@
 #include "agent/sonic/sonic_redis.h"
 
 #define BACKOFF_MIN_NS 1000000000ull
-#define BACKOFF_MAX_NS 30000000000ull
+#define BACKOFF_MAX_NS 5000000000ull
 
 struct sonic_redis {
 	const struct bsf_host *host;

@@ -3,7 +3,7 @@
  * daemon's loop through the host table (fd watches for read and write
  * readiness, timers), so that a slow, absent or restarting Redis never
  * blocks the loop: connects without blocking, reconnects with backoff
- * (1 s doubling to 30 s) and counts what happened.
+ * (1 s doubling to 5 s) and counts what happened.
  */
 #ifndef BSFLOWD_AGENT_SONIC_REDIS_H
 #define BSFLOWD_AGENT_SONIC_REDIS_H

@@ -27,5 +27,12 @@ endif
 
 # ---- tests
 if SONIC
-TESTS += agent/sonic/tests/e2e-sonic.sh
+TESTS += agent/sonic/tests/e2e-sonic.sh agent/sonic/tests/test_sonic_parse
+check_PROGRAMS += agent/sonic/tests/test_sonic_parse
+agent_sonic_tests_test_sonic_parse_SOURCES = agent/sonic/tests/test_sonic_parse.c
+agent_sonic_tests_test_sonic_parse_CFLAGS = $(AM_CFLAGS) $(HIREDIS_CFLAGS) $(LIBCONFUSE_CFLAGS) \
+	$(CHECK_CFLAGS)
+agent_sonic_tests_test_sonic_parse_LDADD = agent/sonic/libbackend_sonic.a \
+	agent/sonic/libsonic_conf.a agent/libconfval.a proto/libsflow.a $(HIREDIS_LIBS) \
+	$(LIBCONFUSE_LIBS) $(CHECK_LIBS) -lm
 endif

@@ -1088,6 +1088,8 @@ void sonic_backend_get_stats(void *p, struct sonic_backend_stats *out)
 	out->connects = r->connects;
 	out->disconnects = r->disconnects;
 	out->connect_failures = r->failures;
+	out->reads = r->reads;
+	out->writes = r->writes;
 }
 
 const struct bsf_backend_ops *bsf_backend_sonic_ops(void)

@@ -22,6 +22,7 @@ struct sonic_backend_stats {
 	uint64_t refreshes;    /* map refreshes completed */
 	uint64_t bad_values;   /* fields that were not numbers */
 	uint64_t connects, disconnects, connect_failures;
+	uint64_t reads, writes; /* socket readable / writable wake-ups */
 };
 void sonic_backend_get_stats(void *st, struct sonic_backend_stats *out);
 

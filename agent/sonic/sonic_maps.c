@@ -129,6 +129,7 @@ int sonic_tables_set_fields(struct sonic_tables *t, enum sonic_table tab, size_t
 	row->f = calloc(2 * n + 1, sizeof *row->f);
 	if (!row->f)
 		return -1;
+	row->nf = n; /* the slots not filled yet are NULL: freed as such */
 	for (size_t k = 0; k < 2 * n; k++) {
 		const redisReply *e = r->element[k];
 
@@ -139,12 +140,9 @@ int sonic_tables_set_fields(struct sonic_tables *t, enum sonic_table tab, size_t
 		}
 		row->f[k] = dupn(e->str, e->len);
 		if (!row->f[k]) {
-			row->nf = (k + 1) / 2;
 			row_free_fields(row);
 			return -1;
 		}
-		if (k % 2)
-			row->nf = k / 2 + 1;
 	}
 	return 0;
 }

@@ -39,6 +39,7 @@ static void on_readable(int fd, void *arg)
 	struct sonic_redis *r = arg;
 
 	(void)fd;
+	r->stats.reads++;
 	if (r->ac)
 		redisAsyncHandleRead(r->ac);
 }
@@ -48,6 +49,7 @@ static void on_writable(int fd, void *arg)
 	struct sonic_redis *r = arg;
 
 	(void)fd;
+	r->stats.writes++;
 	if (r->ac)
 		redisAsyncHandleWrite(r->ac);
 }

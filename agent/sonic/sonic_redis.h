@@ -16,9 +16,10 @@ struct redisAsyncContext;
 struct sonic_redis;
 
 struct sonic_redis_stats {
-	uint64_t connects;    /* connections made */
-	uint64_t failures;    /* connection attempts that failed */
-	uint64_t disconnects; /* connections lost (or dropped as stalled) */
+	uint64_t connects;	/* connections made */
+	uint64_t failures;	/* connection attempts that failed */
+	uint64_t disconnects;	/* connections lost (or dropped as stalled) */
+	uint64_t reads, writes; /* times the socket was found readable, writable */
 };
 
 /* A connection to the unix socket path (if non-empty) or host:port.

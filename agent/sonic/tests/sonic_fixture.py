@@ -33,11 +33,12 @@ SAI_PORT_STAT_IF_IN_ERRORS is "n/a"; Ethernet8 queue 1's watermark is
 "garbage"; Ethernet12 queue 2 has no counters at all.
 """
 import json
+import os
 import socket
 import sys
 
 CONFIG_DB, APPL_DB, COUNTERS_DB = 4, 0, 2
-NPORTS = 32
+NPORTS = int(os.environ.get("SONIC_FIXTURE_PORTS", "32"))  # the benchmark: 64
 MIB = 1 << 20
 POOLS = {  # name: (type, mode, size)
     "ingress_lossless_pool": ("ingress", "dynamic", 12 * MIB),

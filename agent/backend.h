@@ -494,6 +494,9 @@ struct bsf_backend_ops {
 	 * port's 0:2 Ethernet counters.  0, or -1 with a message. */
 	int (*read_eth_counters)(void *st, uint32_t port, struct bsf_eth_counters *out, char *err,
 				 size_t errlen);
+	/* Appended.  Optional (NULL if not): log the backend's own status
+	 * lines through host->log, with the daemon's (SIGUSR1, exit). */
+	void (*log_status)(void *st);
 };
 
 /* ---- helpers, for the daemon and backends alike ---- */

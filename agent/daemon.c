@@ -366,6 +366,8 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 			log_notice("status: backend %s: simulation lag %.3f ms behind the wall "
 				   "clock",
 				   o->name, (double)o->lag_ns(d->be.st) / 1e6);
+		if (o->log_status)
+			o->log_status(d->be.st);
 	}
 }
 

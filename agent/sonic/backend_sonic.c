@@ -153,6 +153,8 @@ struct sonic_st {
 	struct sonic_tables tabs;
 	uint64_t cycle_start_ns, last_ok_ns, last_refresh_ns;
 	int have_maps;
+	int fallback; /* the ports came from config_db.json: queues and PGs
+			 assumed 8 + 8 and 8 */
 
 	struct sonic_backend_stats stats;
 	uint64_t bad_logged_ns;
@@ -780,9 +782,12 @@ static int build_desc(struct sonic_st *st)
 		d->ifindex = p->ifindex;
 		snprintf(d->name, sizeof d->name, "%s", p->name);
 		d->speed_bps = p->speed_bps == UNK ? 0 : p->speed_bps;
-		d->n_uc_queues = (uint8_t)cap_u(p->nuc ? p->nuc : 1, BSF_MAX_QUEUES);
-		d->n_mc_queues = (uint8_t)cap_u(p->nmc, BSF_MAX_QUEUES);
-		d->n_pgs = (uint8_t)cap_u(p->npg, BSF_MAX_PGS);
+		d->n_uc_queues = (uint8_t)cap_u(p->nuc	       ? p->nuc
+						: st->fallback ? 8
+							       : 1,
+						BSF_MAX_QUEUES);
+		d->n_mc_queues = (uint8_t)cap_u(st->fallback ? 8 : p->nmc, BSF_MAX_QUEUES);
+		d->n_pgs = (uint8_t)cap_u(st->fallback ? 8 : p->npg, BSF_MAX_PGS);
 		d->oper_up = 0;
 		st->rp[i].first_obj = (int)nobj;
 		st->rp[i].oper = BSF_UNKNOWN32;
@@ -823,35 +828,83 @@ static int build_desc(struct sonic_st *st)
 	return all_cmds(st);
 }
 
+/* A whole file (at most 16 MiB) as a string, or NULL with errno set. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < (16 << 20) &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = calloc(1, (size_t)len + 1)) &&
+	    fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+		errno = EIO;
+	}
+	fclose(f);
+	return buf;
+}
+
 static int load_conf(const struct bsf_backend_args *args, struct sonic_conf *sc, char *report,
 		     size_t reportlen, char *err, size_t errlen)
 {
-	char jerr[200], *json = NULL;
-	FILE *f;
-	long len;
+	char jerr[200], *json;
 
 	if (sonic_conf_parse(args->section_text, args->section_file, args->section_line, sc, err,
 			     errlen) < 0)
 		return -1;
 	if (report && reportlen)
 		report[0] = '\0';
-	f = fopen(sc->dbconfig, "r");
-	if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len < (1 << 20) &&
-	    fseek(f, 0, SEEK_SET) == 0 && (json = calloc(1, (size_t)len + 1)) &&
-	    fread(json, 1, (size_t)len, f) == (size_t)len) {
+	json = read_text(sc->dbconfig);
+	if (json) {
 		if (sonic_conf_apply_json(sc, json, jerr, sizeof jerr) < 0 && report)
 			snprintf(report, reportlen, "sonic: %.200s: %.120s (using defaults)",
 				 sc->dbconfig, jerr);
-	} else if (report && (sc->config_db < 0 || sc->counters_db < 0 || sc->appl_db < 0 ||
-			      (!sc->redis[0]))) {
+	} else if (report &&
+		   (sc->config_db < 0 || sc->counters_db < 0 || sc->appl_db < 0 || !sc->redis[0])) {
 		snprintf(report, reportlen, "sonic: %.200s: %.120s (using defaults)", sc->dbconfig,
-			 f ? "unreadable" : strerror(errno));
+			 strerror(errno));
 	}
 	free(json);
-	if (f)
-		fclose(f);
 	sonic_conf_defaults(sc);
 	return 0;
+}
+
+/* config_db.json's PORT table, into st->tabs. */
+static void port_scalar(void *arg, const char *path, const char *val, size_t len)
+{
+	struct sonic_st *st = arg;
+	char name[BSF_NAME_MAX], v[128];
+	const char *dot;
+
+	if (strncmp(path, "PORT.", 5) != 0 || !(dot = strchr(path + 5, '.')) ||
+	    (size_t)(dot - path - 5) >= sizeof name || len >= sizeof v)
+		return;
+	memcpy(name, path + 5, (size_t)(dot - path - 5));
+	name[dot - path - 5] = '\0';
+	memcpy(v, val, len);
+	v[len] = '\0';
+	sonic_tables_add_field(&st->tabs, SONIC_T_PORT, name, dot + 1, v);
+}
+
+/* Redis is down at open: the ports from config_db.json, their queues
+ * and PGs not known yet.  0, or -1. */
+static int ports_from_file(struct sonic_st *st)
+{
+	char *json = read_text(st->conf.config_db_json);
+	int rc = -1;
+
+	sonic_tables_free(&st->tabs);
+	if (json && sonic_json_scalars(json, port_scalar, st) == 0 &&
+	    sonic_dev_build(&st->dev, &st->tabs, st->conf.ports, st->conf.ifindex_offset,
+			    st->host->log, st->host->arg) == 0)
+		rc = 0;
+	free(json);
+	sonic_tables_free(&st->tabs);
+	return rc;
 }
 
 static int sonic_check(const struct bsf_backend_args *args, char *report, size_t reportlen,
@@ -899,12 +952,22 @@ static void *sonic_open(const struct bsf_backend_args *args, char *err, size_t e
 		free(st);
 		return NULL;
 	}
-	if (sync_load(st, why, sizeof why) < 0)
-		st->host->log(st->host->arg, LOG_ERR,
-			      "sonic: redis %s: %s: starting without ports (only the device "
-			      "sample); they are exported once the backend is reopened",
-			      st->conf.unix_path[0] ? st->conf.unix_path : st->conf.host, why);
-	else
+	if (sync_load(st, why, sizeof why) < 0) {
+		st->fallback = 1;
+		if (ports_from_file(st) == 0)
+			st->host->log(st->host->arg, LOG_ERR,
+				      "sonic: redis %s: %s: starting with the %u ports of %s "
+				      "(values unknown until Redis answers)",
+				      st->conf.unix_path[0] ? st->conf.unix_path : st->conf.host,
+				      why, st->dev.nports, st->conf.config_db_json);
+		else
+			st->host->log(st->host->arg, LOG_ERR,
+				      "sonic: redis %s: %s, and %s: %s: starting without ports "
+				      "(only the device sample); they are exported once the "
+				      "backend is reopened",
+				      st->conf.unix_path[0] ? st->conf.unix_path : st->conf.host,
+				      why, st->conf.config_db_json, strerror(errno));
+	} else
 		st->host->log(st->host->arg, LOG_INFO,
 			      "sonic: %u front-panel ports, %u ingress and %u egress pools",
 			      st->dev.nports, st->dev.ning, st->dev.negr);
@@ -1079,6 +1142,35 @@ static int sonic_read_delays(void *p, unsigned window, uint32_t port, struct bsf
 	return 0; /* SONiC publishes no queue delays: all unknown */
 }
 
+static void sonic_log_status(void *p)
+{
+	struct sonic_st *st = p;
+	struct sonic_backend_stats s;
+	uint64_t t = now_ns(st);
+	char where[300];
+
+	sonic_backend_get_stats(st, &s);
+	if (st->conf.unix_path[0])
+		snprintf(where, sizeof where, "%s", st->conf.unix_path);
+	else
+		snprintf(where, sizeof where, "%s:%d", st->conf.host, st->conf.port);
+	st->host->log(st->host->arg, LOG_NOTICE,
+		      "status: sonic: redis %s %s; %llu connections made, %llu lost, %llu "
+		      "attempts failed",
+		      where, sonic_redis_ctx(st->redis) ? "connected" : "NOT connected",
+		      (unsigned long long)s.connects, (unsigned long long)s.disconnects,
+		      (unsigned long long)s.connect_failures);
+	st->host->log(st->host->arg, LOG_NOTICE,
+		      "status: sonic: %llu poll cycles (%llu cut short, %llu ticks skipped while "
+		      "one ran), the last complete %s%llu ms ago; %llu map refreshes; %llu values "
+		      "that were not numbers; %u ports exported",
+		      (unsigned long long)s.polls, (unsigned long long)s.polls_failed,
+		      (unsigned long long)s.stalls, st->last_ok_ns ? "" : "(none) ",
+		      (unsigned long long)(st->last_ok_ns ? (t - st->last_ok_ns) / 1000000u : 0),
+		      (unsigned long long)s.refreshes, (unsigned long long)s.bad_values,
+		      st->desc.nports);
+}
+
 void sonic_backend_get_stats(void *p, struct sonic_backend_stats *out)
 {
 	const struct sonic_st *st = p;
@@ -1107,6 +1199,7 @@ const struct bsf_backend_ops *bsf_backend_sonic_ops(void)
 	    .read_delays = sonic_read_delays,
 	    .check = sonic_check,
 	    .read_eth_counters = sonic_read_eth,
+	    .log_status = sonic_log_status,
 	};
 	return &ops;
 }

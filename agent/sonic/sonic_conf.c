@@ -15,17 +15,10 @@
 #include "agent/sonic/sonic_conf.h"
 
 static cfg_opt_t sonic_opts[] = {
-    CONF_V("database_config"),
-    CONF_V("redis"),
-    CONF_V("config_db"),
-    CONF_V("appl_db"),
-    CONF_V("counters_db"),
-    CONF_V("ports"),
-    CONF_V("poll_interval"),
-    CONF_V("map_refresh"),
-    CONF_V("connect_timeout"),
-    CONF_V("ifindex_offset"),
-    CFG_END(),
+    CONF_V("database_config"), CONF_V("redis"),		 CONF_V("config_db_json"),
+    CONF_V("config_db"),       CONF_V("appl_db"),	 CONF_V("counters_db"),
+    CONF_V("ports"),	       CONF_V("poll_interval"),	 CONF_V("map_refresh"),
+    CONF_V("connect_timeout"), CONF_V("ifindex_offset"), CFG_END(),
 };
 
 cfg_opt_t *sonic_conf_opts(void)
@@ -108,6 +101,7 @@ static int from_cfg(cfg_t *sec, struct conf_ctx *x, struct sonic_conf *sc)
 
 	if (get_str(x, sec, "database_config", sc->dbconfig, sizeof sc->dbconfig) < 0 ||
 	    get_str(x, sec, "redis", sc->redis, sizeof sc->redis) < 0 ||
+	    get_str(x, sec, "config_db_json", sc->config_db_json, sizeof sc->config_db_json) < 0 ||
 	    get_str(x, sec, "ports", sc->ports, sizeof sc->ports) < 0 ||
 	    get_db(x, sec, "config_db", &sc->config_db) < 0 ||
 	    get_db(x, sec, "appl_db", &sc->appl_db) < 0 ||
@@ -129,6 +123,7 @@ static void init(struct sonic_conf *sc)
 {
 	memset(sc, 0, sizeof *sc);
 	snprintf(sc->dbconfig, sizeof sc->dbconfig, "%s", SONIC_DBCONFIG_DEFAULT);
+	snprintf(sc->config_db_json, sizeof sc->config_db_json, "%s", SONIC_CONFIG_DB_JSON_DEFAULT);
 	sc->config_db = sc->appl_db = sc->counters_db = -1;
 	snprintf(sc->ports, sizeof sc->ports, "Ethernet*");
 	sc->poll_ns = 1000000000ull;
@@ -369,6 +364,16 @@ static void jdb_scalar(void *arg, const char *path, const char *val, size_t len)
 		else if (strcmp(dot + 1, "port") == 0)
 			j->port[k] = atoi(v);
 	}
+}
+
+int sonic_json_scalars(const char *json,
+		       void (*scalar)(void *arg, const char *path, const char *val, size_t len),
+		       void *arg)
+{
+	struct jr r = {.p = json, .scalar = scalar, .arg = arg};
+
+	jws(&r);
+	return *r.p == '{' ? jvalue(&r) : -1;
 }
 
 int sonic_conf_apply_json(struct sonic_conf *sc, const char *json, char *err, size_t errlen)

@@ -12,11 +12,14 @@
 
 #define SONIC_DBCONFIG_DEFAULT "/var/run/redis/sonic-db/database_config.json"
 #define SONIC_SOCKET_DEFAULT   "/var/run/redis/redis.sock"
+/* CONFIG_DB as saved on disk: the ports when Redis is down at start */
+#define SONIC_CONFIG_DB_JSON_DEFAULT "/etc/sonic/config_db.json"
 
 struct sonic_conf {
-	char dbconfig[256];  /* database_config.json */
-	char redis[256];     /* as configured: "" (from the json), a path, host:port */
-	char unix_path[256]; /* resolved: the socket, or "" for TCP */
+	char dbconfig[256];	  /* database_config.json */
+	char config_db_json[256]; /* config_db.json */
+	char redis[256];	  /* as configured: "" (from the json), a path, host:port */
+	char unix_path[256];	  /* resolved: the socket, or "" for TCP */
 	char host[128];
 	int port;
 	int config_db, appl_db, counters_db; /* -1: from the json */
@@ -41,6 +44,13 @@ int sonic_conf_parse(const char *body, const char *file, int first_line, struct 
  * ids.  0, or -1 with a message (the defaults stay: the SONiC socket and
  * databases 4, 0, 2). */
 int sonic_conf_apply_json(struct sonic_conf *sc, const char *json, char *err, size_t errlen);
+
+/* Call scalar(arg, path, value, len) for every scalar of a JSON object,
+ * path its object keys joined by '.' ("PORT.Ethernet0.index"; arrays add
+ * nothing).  0, or -1 (not JSON). */
+int sonic_json_scalars(const char *json,
+		       void (*scalar)(void *arg, const char *path, const char *val, size_t len),
+		       void *arg);
 
 /* Defaults for whatever is still open (no json). */
 void sonic_conf_defaults(struct sonic_conf *sc);

@@ -147,6 +147,33 @@ int sonic_tables_set_fields(struct sonic_tables *t, enum sonic_table tab, size_t
 	return 0;
 }
 
+int sonic_tables_add_field(struct sonic_tables *t, enum sonic_table tab, const char *key,
+			   const char *name, const char *value)
+{
+	struct sonic_rows *rs = &t->t[tab];
+	struct sonic_row *row = NULL;
+	char **nf;
+
+	for (size_t i = 0; i < rs->n && !row; i++)
+		if (strcmp(rs->r[i].key, key) == 0)
+			row = &rs->r[i];
+	if (!row && !(row = rows_add(rs, key, strlen(key))))
+		return -1;
+	nf = realloc(row->f, (2 * row->nf + 3) * sizeof *nf);
+	if (!nf)
+		return -1;
+	row->f = nf;
+	nf[2 * row->nf] = dupn(name, strlen(name));
+	nf[2 * row->nf + 1] = dupn(value, strlen(value));
+	if (!nf[2 * row->nf] || !nf[2 * row->nf + 1]) {
+		free(nf[2 * row->nf]);
+		free(nf[2 * row->nf + 1]);
+		return -1;
+	}
+	row->nf++;
+	return 0;
+}
+
 const char *sonic_row_get(const struct sonic_row *row, const char *name)
 {
 	for (size_t i = 0; row && i < row->nf; i++)

@@ -79,6 +79,10 @@ int sonic_tables_add_keys(struct sonic_tables *t, enum sonic_table tab, const st
  * keeps no fields). */
 int sonic_tables_set_fields(struct sonic_tables *t, enum sonic_table tab, size_t i,
 			    const struct redisReply *r);
+/* Add field name = value to the row of table tab keyed key (created if
+ * need be).  0, or -1 (out of memory). */
+int sonic_tables_add_field(struct sonic_tables *t, enum sonic_table tab, const char *key,
+			   const char *name, const char *value);
 /* Field name of row, or NULL. */
 const char *sonic_row_get(const struct sonic_row *row, const char *name);
 

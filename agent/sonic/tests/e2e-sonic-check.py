@@ -13,6 +13,7 @@ Windows of receive time (unixSecondsUTC, whole seconds: 1 s margins):
 """
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -218,6 +219,11 @@ def main():
             err("bsflowd's log has no line with %r" % want)
     if log.count(": connected") < 2:
         err("bsflowd's log does not show the reconnection")
+    m = re.search(r"status: sonic: redis \S+ connected; (\d+) connections made, (\d+) lost",
+                  log)
+    if not m or int(m.group(1)) < 2 or int(m.group(2)) < 1:
+        err("bsflowd's status (SIGUSR1) does not count the reconnection: %s"
+            % (m.group(0) if m else "no status line"))
     print("checked windows: %s" % stats)
     if errors:
         print("%d failures" % len(errors))

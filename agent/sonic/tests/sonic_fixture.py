@@ -11,6 +11,7 @@ tests, written with raw RESP over redis-server's unix socket.
                                      write them
   sonic_fixture.py get SOCK DB KEY   one hash, as JSON
   sonic_fixture.py dbconfig SOCK     a database_config.json on stdout
+  sonic_fixture.py configdb -        a config_db.json (the ports) on stdout
 
 The expected values of the tests are computed from the numbers below
 (expected_*), independently of bsflowd.
@@ -326,10 +327,22 @@ def dbconfig(sock):
         "VERSION": "1.0"}, indent=4)
 
 
+def config_db_json():
+    """CONFIG_DB as SONiC saves it (/etc/sonic/config_db.json): the ports"""
+    ports = {port_name(i): {"alias": "etp%d" % (i + 1), "index": str(i + 1),
+                            "speed": "100000", "admin_status": "up"} for i in range(NPORTS)}
+    ports["Ethernet-IB0"] = {"index": "99", "role": "Inb"}
+    return json.dumps({"DEVICE_METADATA": {"localhost": {"hwsku": "test"}}, "PORT": ports},
+                      indent=4)
+
+
 def main():
     cmd, sock = sys.argv[1], sys.argv[2]
     if cmd == "dbconfig":
         print(dbconfig(sock))
+        return
+    if cmd == "configdb":
+        print(config_db_json())
         return
     r = Redis(sock)
     if cmd == "load":

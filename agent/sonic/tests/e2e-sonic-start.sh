@@ -11,6 +11,14 @@ FIX="$HERE/sonic_fixture.py"
 REDIS=${REDIS_SERVER:-$(command -v redis-server)}
 [ -n "$REDIS" ] && [ -x "$REDIS" ] || e2e_skip "redis-server not installed (Debian: redis-server)"
 e2e_init sonic-start
+# the shipped example section, uncommented, passes bsflowd -t
+sed -e 's/^backend = model$/backend = sonic/' -e '/^#sonic {/,/^#}/s/^#//' \
+	"$top_srcdir/etc/bsflowd.conf" >"$TMP/example.conf"
+out=$("$BSFLOWD" -t -f "$TMP/example.conf" 2>&1) || fail "bsflowd -t on the example sonic section: $out"
+case $out in
+*"backend sonic: redis /var/run/redis/redis.sock, databases CONFIG_DB 4, APPL_DB 0, COUNTERS_DB 2"*) ;;
+*) fail "bsflowd -t on the example sonic section: $out" ;;
+esac
 SOCK="$TMP/redis.sock"
 python3 "$FIX" dbconfig "$SOCK" >"$TMP/database_config.json"
 python3 "$FIX" configdb - >"$TMP/config_db.json"

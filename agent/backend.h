@@ -90,7 +90,9 @@
  * table (timers, fd watches, clock, thread-safe push) in place of the
  * libevent base and the libconfuse section, the section as text, check(),
  * read_eth_counters() and the event's names (function, reason_name,
- * trap_group, trap_name) and sampling_rate.  See bsflowd-backend(3).
+ * trap_group, trap_name) and sampling_rate; appended within 3: the host's
+ * fd_watch_write (write readiness, for asynchronous clients such as
+ * hiredis) and the optional op log_status.  See bsflowd-backend(3).
  */
 #ifndef BSFLOWD_BACKEND_H
 #define BSFLOWD_BACKEND_H

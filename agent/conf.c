@@ -177,7 +177,7 @@ static int v_backend(cfg_t *cfg, cfg_opt_t *opt)
 	if (strcmp(s, "sonic") == 0) {
 #ifndef HAVE_SONIC
 		cfg_error(cfg, "backend = sonic: this bsflowd was built without it (configure "
-			       "--without-sonic, or hiredis missing)");
+			       "--without-sonic)");
 		return -1;
 #else
 		return 0;

@@ -18,6 +18,8 @@ struct bsf_abiwrap {
 	struct bsf_device_desc dev; /* describe() in the daemon's layout */
 	struct bsf_port_desc *ports;
 	uint32_t ports_cap;
+	uint64_t (*push_lost)(void *arg);
+	void *push_arg;
 };
 
 void bsf_abi_ops_copy(struct bsf_backend_ops *dst, const struct bsf_backend_ops *src)
@@ -191,14 +193,22 @@ static int w_set_queue_events(void *st, uint32_t port, uint32_t queue, uint32_t 
 	return w->be.set_queue_events(w->st, port, queue, multicast, flags, err, errlen);
 }
 
+/* The backend's count (or, without one, all it lost, as the visibility
+ * export reads a backend without it) plus what the daemon's queue lost. */
 static uint64_t w_queue_events_lost(void *st)
 {
 	struct bsf_abiwrap *w = st;
+	uint64_t n = 0;
 
-	return w->be.queue_events_lost(w->st);
+	if (w->be.queue_events_lost)
+		n = w->be.queue_events_lost(w->st);
+	else if (w->be.event_overflows)
+		n = w->be.event_overflows(w->st);
+	return n + (w->push_lost ? w->push_lost(w->push_arg) : 0);
 }
 
-struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st, char *err,
+struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
+				    uint64_t (*push_lost)(void *arg), void *push_arg, char *err,
 				    size_t errlen)
 {
 	struct bsf_abiwrap *w = calloc(1, sizeof *w);
@@ -210,6 +220,8 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 	}
 	bsf_abi_ops_copy(&w->be, ops);
 	w->st = st;
+	w->push_lost = push_lost;
+	w->push_arg = push_arg;
 	b = &w->be;
 	w->ops.abi_version = BSF_BACKEND_ABI_VERSION;
 	w->ops.size = sizeof w->ops;
@@ -228,7 +240,7 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 	w->ops.drop_events_lost = b->drop_events_lost ? w_drop_events_lost : NULL;
 	w->ops.sample_drops = b->sample_drops ? w_sample_drops : NULL;
 	w->ops.set_queue_events = b->set_queue_events ? w_set_queue_events : NULL;
-	w->ops.queue_events_lost = b->queue_events_lost ? w_queue_events_lost : NULL;
+	w->ops.queue_events_lost = b->queue_events_lost || push_lost ? w_queue_events_lost : NULL;
 	w->ops.check = b->check;
 	w->ops.read_eth_counters = b->read_eth_counters ? w_read_eth_counters : NULL;
 	w->ops.log_status = b->log_status ? w_log_status : NULL;

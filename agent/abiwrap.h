@@ -10,7 +10,8 @@
  *    backend's sizes zero, ports read with the backend's stride);
  *  - each read gets an out-struct pre-filled by bsf_*_init() (size set);
  *  - read_events() gets slots pre-filled by bsf_event_init(), and the
- *    names in what comes back are NUL-terminated.
+ *    names in what comes back are NUL-terminated;
+ *  - queue_events_lost() also counts the losses of pushed events.
  */
 #ifndef BSFLOWD_AGENT_ABIWRAP_H
 #define BSFLOWD_AGENT_ABIWRAP_H
@@ -31,9 +32,14 @@ struct bsf_abiwrap;
 #define BSF_ABI_DEVICE_MIN	 BSF_ABI_END(struct bsf_device_desc, n_cpu_queues)
 #define BSF_ABI_PORT_MIN	 BSF_ABI_END(struct bsf_port_desc, sampling_rate)
 
-/* Wrap (ops, st), st opened by ops.  NULL with a message in err if out of
+/* Wrap (ops, st), st opened by ops.  push_lost(push_arg), if not NULL,
+ * counts the events of queue streams the backend pushed and the daemon's
+ * queue lost (cumulative): the wrapper's queue_events_lost adds them to
+ * the backend's own count, so that the visibility monitors see a gap
+ * whichever queue lost the events.  NULL with a message in err if out of
  * memory or if describe() gives sizes below the minimum. */
-struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st, char *err,
+struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
+				    uint64_t (*push_lost)(void *arg), void *push_arg, char *err,
 				    size_t errlen);
 /* The wrapper's table and state, to call as the backend's. */
 const struct bsf_backend_ops *bsf_abiwrap_ops(const struct bsf_abiwrap *w);

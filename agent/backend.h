@@ -39,15 +39,16 @@
  *     BSF_FITS(out, type, field).  Never assign a whole struct to *out or
  *     memset it with sizeof *out.
  *   - what the daemon fills and the backend reads (bsf_host, the args):
- *     test BSF_FITS(host, struct bsf_host, field) before using a field appended later.
+ *     test BSF_FITS(host, struct bsf_host, field) before using a field
+ *     appended later.
  *
  * THREADS.  bsflowd runs one event loop on one thread, the loop thread.
  * Every backend op, and every host function except three, is called on the
  * loop thread only.  The exceptions: host->push_events, host->events_ready
- * and host->log may be called from ANY thread, at any time from the
- * moment open() returns (or from inside open()) until close() is called;
- * close() must stop (and join) the backend's own threads before it
- * returns, and no thread may call them after close() began.  These three
+ * and host->log may be called from ANY thread, at any time from inside
+ * open() until close() returns: close() must stop (and join) the
+ * backend's own threads before it returns, and no thread may call the
+ * host after that (the host is freed).  These three
  * never block for long (a mutex held for a copy) and never call back into
  * the backend.  A backend whose SDK delivers drops and samples on its own
  * thread pushes them with push_events (the daemon copies them into its own
@@ -138,8 +139,8 @@ enum bsf_cap {
 	BSF_CAP_PGS = 1u << 4,		   /* priority-group shared/headroom peaks */
 	BSF_CAP_POOLS = 1u << 5,	   /* service pools */
 	BSF_CAP_CPU_QUEUES = 1u << 6,	   /* CPU port queues */
-	BSF_CAP_DELAY_NONTAGGED = 1u << 7, /* seed 004 per-queue latency */
-	BSF_CAP_DELAY_MARKER = 1u << 8,	   /* seed 000 marker queue delay */
+	BSF_CAP_DELAY_NONTAGGED = 1u << 7, /* non-tagged latency method, per queue */
+	BSF_CAP_DELAY_MARKER = 1u << 8,	   /* marker method queue delay */
 	BSF_CAP_DROP_EVENTS = 1u << 9,	   /* events of type BSF_EV_DROP */
 	BSF_CAP_SAMPLE_EVENTS = 1u << 10,  /* events of type BSF_EV_SAMPLE */
 	BSF_CAP_MODEL_CLOCK = 1u << 11,	   /* a simulation: reports lag */
@@ -233,10 +234,10 @@ struct bsf_device_buffers {
 
 /* Per-queue delay as seen by one read window (ns; BSF_UNKNOWN if not). */
 struct bsf_queue_delay {
-	uint64_t nontagged_latest_ns; /* seed 004: last completed measurement */
-	uint64_t nontagged_max_ns;    /* seed 004: max since this window's last read */
+	uint64_t nontagged_latest_ns; /* non-tagged: last completed measurement */
+	uint64_t nontagged_max_ns;    /* non-tagged: max since this window's last read */
 	uint64_t nontagged_count;     /* measurements since this window's last read */
-	uint64_t marker_ns;	      /* seed 000: current marker delay */
+	uint64_t marker_ns;	      /* marker method: current delay */
 };
 
 struct bsf_port_delays {

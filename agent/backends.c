@@ -104,6 +104,17 @@ static void open_error(const struct conf *c, const char *msg, char *err, size_t 
 	}
 }
 
+/* Pushed events of the queue streams lost to the host's full queue:
+ * enqueues, dequeues, and drops (a streamed queue's drops are among
+ * them). */
+static uint64_t push_stream_lost(void *arg)
+{
+	struct bsf_evq *q = arg;
+
+	return bsf_evq_lost(q, BSF_EV_ENQUEUE) + bsf_evq_lost(q, BSF_EV_DEQUEUE) +
+	       bsf_evq_lost(q, BSF_EV_DROP);
+}
+
 int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_base *base,
 		     void (*drain)(void *arg), void *drain_arg, char *err, size_t errlen)
 {
@@ -126,7 +137,8 @@ int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_
 		open_error(c, msg, err, errlen);
 		goto fail;
 	}
-	be->wrap = bsf_abiwrap_new(raw, st, msg, sizeof msg);
+	be->wrap = bsf_abiwrap_new(raw, st, be->host->q ? push_stream_lost : NULL, be->host->q, msg,
+				   sizeof msg);
 	if (!be->wrap) {
 		raw->close(st);
 		open_error(c, msg, err, errlen);

@@ -84,6 +84,10 @@ struct conf *conf_load_text(const char *text, const char *name, char *err, size_
 struct conf *conf_load_default(char *err, size_t errlen);
 void conf_free(struct conf *c);
 
+/* The option tree of bsflowd.conf (cfg_opt_t *; static storage), for
+ * tests that walk it. */
+void *conf_opts(void);
+
 /* The backend's own libconfuse section (cfg_t *), or NULL. */
 void *conf_backend_section(const struct conf *c);
 /* 1 when a and b select the same backend with the same settings, so a

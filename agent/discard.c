@@ -71,6 +71,11 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	sym = ev->function[0] ? ev->function : bsf_discard_stage_symbol(ev->stage);
 	if (sym)
 		sflow_enc_function(&w, &s, sym);
+	/* the platform's names of the drop, when the backend gives them */
+	if (ev->trap_group[0] || ev->trap_name[0])
+		sflow_enc_hw_trap(&w, &s, ev->trap_group, ev->trap_name);
+	if (ev->reason_name[0])
+		sflow_enc_linux_reason(&w, &s, ev->reason_name);
 	if (p->vis) /* last: tools that stop at an unknown record see the rest */
 		sflow_own_enc_vis_event(&w, &s, p->enterprise, p->vis);
 	sflow_enc_sample_end(&w, &s);

@@ -18,6 +18,10 @@
  *           kernel symbol), else where in the pipeline, one of the symbols
  *           "forwarding", "ingress_admission", "egress_admission", "wred"
  *           (left out when the backend says neither);
+ *   0:1041  extended_hw_trap: the hardware trap's group and name, when the
+ *           backend gives either (bsf_event.trap_group, trap_name);
+ *   0:1042  extended_linux_reason: the platform's own reason string, e.g.
+ *           the kernel's "QDISC_DROP" (bsf_event.reason_name), when given;
  *   E:1     the own visibility_event record of the drop (type 1: its
  *           visibility event id, queue, reason, depth), for drops that
  *           passed the visibility drop sampler (bsf_discard_params.vis),
@@ -69,9 +73,12 @@ struct sflow_own_vis_event;
  * BSF_NAME_MAX - 1 bytes, 64 on the wire with its padding, where the
  * longest stage symbol "ingress_admission" takes 20; the own
  * visibility_event record). */
-#define BSF_DISCARD_OVERHEAD (136u - 20u + 64u + 8u + 72u)
+#define BSF_DISCARD_OVERHEAD (136u - 20u + 64u + BSF_DISCARD_NAMES + 8u + 72u)
+/* 0:1041 and 0:1042 with names of BSF_NAME_MAX - 1 bytes: (8 + 4 + 64 + 4 +
+ * 64) + (8 + 4 + 64) */
+#define BSF_DISCARD_NAMES (144u + 76u)
 /* A scratch buffer this big always holds a notification made here. */
-#define BSF_DISCARD_SCRATCH 512u
+#define BSF_DISCARD_SCRATCH 1024u
 
 /* The symbol sent in 0:1038 for a bsf_stage, or NULL (unknown stage). */
 const char *bsf_discard_stage_symbol(uint32_t stage);

@@ -255,6 +255,14 @@ void bsf_events_log_status(const struct bsf_events *e)
 		   (unsigned long long)e->by_type[BSF_EV_DEQUEUE],
 		   (unsigned long long)((o->event_overflows ? o->event_overflows(e->be->st) : 0) +
 					bsf_backend_push_lost_all(e->be)));
+	if (bsf_backend_push_lost_all(e->be))
+		log_notice("status: backend %s: pushed events lost to a full queue: %llu "
+			   "drop, %llu sample, %llu enqueue, %llu dequeue, %llu other",
+			   o->name, (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DROP),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_SAMPLE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_ENQUEUE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DEQUEUE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, 0));
 	log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 		   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
 		   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "

@@ -20,8 +20,9 @@ struct event_base;
 struct bsf_evq;
 struct bsf_host_obj;
 
-/* The events pushed that the daemon's queue holds at most. */
-#define BSF_HOST_QUEUE 65536
+/* The events pushed that the daemon's queue holds at most (about 8 MB of
+ * struct bsf_event, touched only as far as it fills). */
+#define BSF_HOST_QUEUE 16384
 
 struct bsf_hostimpl {
 	struct bsf_host host; /* what the backend gets: &hi->host */

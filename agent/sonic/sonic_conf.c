@@ -26,13 +26,6 @@ cfg_opt_t *sonic_conf_opts(void)
 	return sonic_opts;
 }
 
-static void syntax_error(cfg_t *cfg, const char *fmt, va_list ap)
-{
-	(void)cfg;
-	(void)fmt;
-	(void)ap; /* the caller reports it */
-}
-
 static int get_str(struct conf_ctx *x, cfg_t *sec, const char *key, char *out, size_t size)
 {
 	const struct conf_val *v = conf_get(sec, key);
@@ -56,14 +49,7 @@ static int get_time(struct conf_ctx *x, cfg_t *sec, const char *key, uint64_t lo
 {
 	const struct conf_val *v = conf_get(sec, key);
 
-	if (!v)
-		return 0;
-	if (conf_time(x, v, key, out) < 0)
-		return -1;
-	if (*out < lo)
-		return conf_fail(x, v, key, "\"%s\" is below %llu ms", v->text,
-				 (unsigned long long)(lo / 1000000u));
-	return 0;
+	return v ? conf_time(x, v, key, lo, CONF_TIME_MAX, out) : 0;
 }
 
 /* "host:port" into sc (host and port), or a path of a unix socket. */
@@ -78,16 +64,14 @@ static int split_redis(struct conf_ctx *x, const struct conf_val *v, struct soni
 	if (s[0] == '/' || !colon) {
 		if (s[0] != '/')
 			return conf_fail(x, v, "redis",
-					 "\"%s\" is neither a socket path (starting with /) "
-					 "nor host:port",
-					 sc->redis);
+					 "neither a socket path (starting with /) nor "
+					 "host:port");
 		snprintf(sc->unix_path, sizeof sc->unix_path, "%s", s);
 		return 0;
 	}
 	p = strtol(colon + 1, &end, 10);
 	if (colon == s || *end || p < 1 || p > 65535 || (size_t)(colon - s) >= sizeof sc->host)
-		return conf_fail(x, v, "redis", "\"%s\" is not host:port (port 1..65535)",
-				 sc->redis);
+		return conf_fail(x, v, "redis", "not host:port (port 1..65535)");
 	memcpy(sc->host, s, (size_t)(colon - s));
 	sc->host[colon - s] = '\0';
 	sc->port = (int)p;
@@ -137,11 +121,7 @@ int sonic_conf_parse(const char *body, const char *file, int first_line, struct 
 	cfg_opt_t top[] = {CFG_SEC("sonic", sonic_opts, CFGF_NONE), CFG_END()};
 	const char *name = file ? file : "(config)";
 	size_t nl = first_line > 1 ? (size_t)first_line - 1 : 0;
-	struct conf_ctx x = {.file = name,
-			     .top = "sonic: ",
-			     .wording = CONF_WORDING_DOUBLE,
-			     .err = err,
-			     .errlen = errlen};
+	struct conf_ctx x = {.file = name, .err = err, .errlen = errlen};
 	char *text, *clean;
 	size_t blen;
 	cfg_t *root;
@@ -161,23 +141,23 @@ int sonic_conf_parse(const char *body, const char *file, int first_line, struct 
 	memcpy(text + nl, "sonic {", 7);
 	memcpy(text + nl + 7, body, blen);
 	memcpy(text + nl + 7 + blen, "\n}\n", sizeof "\n}\n");
-	clean = conf_blank_comments(text);
+	clean = conf_blank_comments(text, name, err, errlen);
 	free(text);
-	root = clean ? cfg_init(top, CFGF_NONE) : NULL;
+	if (!clean)
+		return -1;
+	root = cfg_init(top, CFGF_NONE);
 	if (!root) {
 		free(clean);
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	cfg_set_error_function(root, syntax_error);
-	rc = cfg_parse_buf(root, clean);
+	rc = conf_lib_parse(root, name, clean, err, errlen);
 	free(clean);
-	if (rc != CFG_SUCCESS) {
-		snprintf(err, errlen, "%s:%d: sonic: syntax error in the section (an unknown key?)",
-			 name, first_line);
+	if (rc < 0) {
 		cfg_free(root);
 		return -1;
 	}
+	conf_enter(&x, NULL, "sonic", NULL, first_line);
 	rc = from_cfg(cfg_getsec(root, "sonic"), &x, sc);
 	cfg_free(root);
 	return rc;

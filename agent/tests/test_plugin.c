@@ -212,6 +212,42 @@ START_TEST(old_layout)
 }
 END_TEST
 
+static uint64_t five_lost(void *arg)
+{
+	return *(uint64_t *)arg;
+}
+
+/* The wrapper's queue_events_lost: the backend's own count (testplugin:
+ * always 0) plus the stream events the daemon's push queue lost, so that
+ * the visibility monitors see a gap wherever the events were lost. */
+START_TEST(wrap_push_lost)
+{
+	struct bsf_plugin p;
+	struct bsf_backend_args args;
+	struct bsf_abiwrap *w;
+	const struct bsf_backend_ops *o;
+	uint64_t lost = 5;
+	char path[512], err[512];
+	void *st;
+
+	plugin_path(path, sizeof path, "testplugin");
+	ck_assert_msg(bsf_plugin_load(path, &p, err, sizeof err) == 0, "%s", err);
+	memset(&args, 0, sizeof args);
+	args.size = sizeof args;
+	st = p.ops->open(&args, err, sizeof err);
+	ck_assert_ptr_nonnull(st);
+	w = bsf_abiwrap_new(p.ops, st, five_lost, &lost, err, sizeof err);
+	ck_assert_ptr_nonnull(w);
+	o = bsf_abiwrap_ops(w);
+	ck_assert_uint_eq(o->queue_events_lost(bsf_abiwrap_st(w)), 5);
+	lost = 7;
+	ck_assert_uint_eq(o->queue_events_lost(bsf_abiwrap_st(w)), 7);
+	o->close(bsf_abiwrap_st(w));
+	bsf_abiwrap_free(w);
+	bsf_plugin_unload(&p);
+}
+END_TEST
+
 START_TEST(missing_symbol)
 {
 	struct bsf_plugin p;
@@ -285,6 +321,7 @@ int main(void)
 	tcase_add_test(tc, abi_range);
 	tcase_add_test(tc, ops_too_small);
 	tcase_add_test(tc, old_layout);
+	tcase_add_test(tc, wrap_push_lost);
 	tcase_add_test(tc, missing_symbol);
 	tcase_add_test(tc, not_a_file);
 	tcase_add_test(tc, not_a_shared_object);

@@ -190,8 +190,9 @@ static const struct {
     {"\nbackend = linux\n",
      "t.conf:2: backend = linux: not built yet in this version of bsflowd; allowed: model or the "
      "path of a backend plugin"},
-    {"backend = foo\n", "t.conf:1: backend = foo: unknown backend; allowed: model or the path "
-			"of a plugin .so (containing a /)"},
+    {"backend = foo\n",
+     "t.conf:1: backend = foo: unknown backend; allowed: model, sonic or the path "
+     "of a plugin .so (containing a /)"},
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: plugin: option = novalue: not key=value; allowed: \"key=value\""},
     {"model {\n ports = abc\n}\n",

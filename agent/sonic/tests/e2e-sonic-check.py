@@ -6,8 +6,8 @@ fixture's numbers (sonic_fixture.py), not from bsflowd's code.
 usage: e2e-sonic-check.py COLLECT_OUT EVENTS BSFLOWD_LOG WM_BEFORE WM_AFTER
 
 Windows of receive time (unixSecondsUTC, whole seconds: 1 s margins):
-  hold   phase 3 fed 2 s ago .. Redis stopped: every value exactly phase 3
-  gap    Redis stopped + 4 s .. restarted: every value unknown
+  hold   phase 3 fed 2 s ago .. Redis killed: every value exactly phase 3
+  gap    Redis gone + 4 s .. restarted: every value unknown
   after  restarted + 7 s .. end: every value exactly phase 4 (new oids)
   other  consistent with one phase 0..4 (counters of one phase per port)
 """
@@ -38,7 +38,7 @@ def load_events(path):
 
 
 def window(t, ev):
-    if ev["phase3"] + 2 <= t <= ev["stop"] - 1:
+    if ev["phase3"] + 2 <= t <= ev["kill"] - 1:
         return "hold"
     if ev["stop"] + 4 <= t <= ev["restart"] - 1:
         return "gap"

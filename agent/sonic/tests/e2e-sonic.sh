@@ -81,9 +81,10 @@ for p in 1 2 3; do
 done
 sleep 5
 watermarks wm-before 0
-mark stop
+mark kill
 kill "$rpid"
 wait "$rpid" 2>/dev/null
+mark stop # redis-server has exited (a loaded host may take it a while)
 sleep 10
 redis_start
 python3 "$FIX" load "$SOCK" 1 && python3 "$FIX" feed "$SOCK" 4 1 || fail "reload"

@@ -3,7 +3,8 @@
  * the header written by hand for IPv4 and IPv6 agents, filling exactly to
  * the size limit and one byte over it (SFLOW_ERR_FULL, then flush and add
  * again), the sample cap, samples that can never fit (SFLOW_ERR_TOOBIG,
- * refused whole) and samples with inexact framing (SFLOW_ERR_INVALID).
+ * refused whole), samples with inexact framing (SFLOW_ERR_INVALID), and
+ * the encoders never writing past any capacity short of a whole sample.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -356,6 +357,72 @@ START_TEST(scratch_too_small)
 }
 END_TEST
 
+/* Encode one counters sample of every fixed-size counter record, one flow
+ * sample and one discard sample with variable and fixed flow records into
+ * buf[cap]; returns the sflow_w status and leaves the length in *len. */
+static int encode_all(uint8_t *buf, size_t cap, size_t *len)
+{
+	static const uint8_t hdr[5] = {1, 2, 3, 4, 5};
+	struct sflow_w w;
+	struct sflow_sample_enc s;
+	struct sflow_counters_sample ch = {1, 0, 7};
+	struct sflow_flow_sample fh = {2, 0, 7, 1000, 5000, 0, 0, 7, 0, 8};
+	struct sflow_discard_sample dh = {3, 0, 7, 0, 7, 8, 263};
+	struct sflow_if_counters ifc = {0};
+	struct sflow_eth_counters eth = {0};
+	struct sflow_bst_device bd = {10, 20};
+	struct sflow_bst_port bp = {1, 2, 3, 4, 8, {0}, 8, {0}};
+	struct sflow_sampled_header sh = {1, 64, 4, 5, hdr};
+	struct sflow_ext_switch sw = {1, 2, 3, 4};
+
+	sflow_w_init(&w, buf, cap);
+	sflow_enc_counters_begin(&w, &s, &ch);
+	sflow_enc_if_counters(&w, &s, &ifc);
+	sflow_enc_eth_counters(&w, &s, &eth);
+	sflow_enc_bst_device(&w, &s, &bd);
+	sflow_enc_bst_port(&w, &s, &bp);
+	sflow_enc_sample_end(&w, &s);
+	sflow_enc_flow_begin(&w, &s, &fh);
+	sflow_enc_sampled_header(&w, &s, &sh);
+	sflow_enc_ext_switch(&w, &s, &sw);
+	sflow_enc_egress_queue(&w, &s, 3);
+	sflow_enc_timestamp(&w, &s, 42);
+	sflow_enc_sample_end(&w, &s);
+	sflow_enc_discard_begin(&w, &s, &dh);
+	sflow_enc_sampled_header(&w, &s, &sh);
+	sflow_enc_sample_end(&w, &s);
+	*len = w.len;
+	return w.err;
+}
+
+START_TEST(every_capacity_stays_inside)
+{
+	/* Sizes by hand from the formats: counters sample 8 + 12 + 4 = 24,
+	 * generic 8 + 16*4 + 3*8 = 96, ethernet 8 + 13*4 = 60, BST device
+	 * 8 + 8 = 16, BST port 8 + (4 + 1 + 8 + 1 + 8)*4 = 96: 292.  Flow
+	 * sample 8 + 40 + 4 = 52, sampled header 8 + 16 + 5 + 3 = 32, switch
+	 * 8 + 16 = 24, egress queue 12, timestamp 16: 136.  Discard sample
+	 * 8 + 28 + 4 = 40 + 32: 72.  Total 500.  Every capacity below that
+	 * fails with SFLOW_ERR_FULL and writes nothing past the capacity. */
+	enum { TOTAL = 500 };
+	static uint8_t buf[TOTAL + 16];
+	size_t cap, len, i;
+
+	for (cap = 0; cap <= TOTAL; cap++) {
+		memset(buf, 0xA5, sizeof buf);
+		if (cap < TOTAL) {
+			ck_assert_int_eq(encode_all(buf, cap, &len), SFLOW_ERR_FULL);
+			ck_assert_uint_le(len, cap);
+		} else {
+			ck_assert_int_eq(encode_all(buf, cap, &len), SFLOW_OK);
+			ck_assert_uint_eq(len, TOTAL);
+		}
+		for (i = cap; i < sizeof buf; i++)
+			ck_assert_uint_eq(buf[i], 0xA5);
+	}
+}
+END_TEST
+
 START_TEST(own_sample_framing)
 {
 	/* sflow_enc_sample_begin + fixed fields + records_begin + a generic
@@ -409,6 +476,7 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, bad_framing);
 	tcase_add_test(tc, encoder_full_then_flush);
 	tcase_add_test(tc, scratch_too_small);
+	tcase_add_test(tc, every_capacity_stays_inside);
 	tcase_add_test(tc, own_sample_framing);
 	suite_add_tcase(s, tc);
 	return s;

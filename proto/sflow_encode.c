@@ -450,6 +450,31 @@ int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size
 	return SFLOW_OK;
 }
 
+void sflow_builder_open(struct sflow_dgram_builder *b, struct sflow_w *w)
+{
+	size_t room = b->len <= b->max_bytes ? b->max_bytes - b->len : 0;
+
+	sflow_w_init(w, b->buf + b->len, room);
+}
+
+int sflow_builder_commit(struct sflow_dgram_builder *b, const struct sflow_w *w)
+{
+	/* w must be the writer sflow_builder_open() gave for this state of b */
+	if (w->buf != b->buf + b->len || w->len > w->cap || w->cap > b->max_bytes - b->len)
+		return SFLOW_ERR_INVALID;
+	if (w->err == SFLOW_ERR_FULL)
+		return b->nsamples ? SFLOW_ERR_FULL : SFLOW_ERR_TOOBIG;
+	if (w->err != SFLOW_OK)
+		return w->err;
+	if (w->len < 8 || (w->len & 3) != 0 || be32(w->buf + 4) != w->len - 8)
+		return SFLOW_ERR_INVALID;
+	if (b->max_samples && b->nsamples >= b->max_samples)
+		return SFLOW_ERR_FULL;
+	b->len += w->len;
+	b->nsamples++;
+	return SFLOW_OK;
+}
+
 const uint8_t *sflow_builder_finish(struct sflow_dgram_builder *b, uint32_t sequence_number,
 				    uint32_t uptime_ms, size_t *len)
 {

@@ -423,6 +423,77 @@ START_TEST(every_capacity_stays_inside)
 }
 END_TEST
 
+/* A counters sample with generic and ethernet records: 24 + 96 + 60 = 180
+ * bytes (sizes from the formats), encoded through w. */
+static void enc_port(struct sflow_w *w, uint32_t seq)
+{
+	struct sflow_sample_enc s;
+	struct sflow_counters_sample h = {seq, 0, 3};
+	struct sflow_if_counters ifc = {0};
+	struct sflow_eth_counters eth = {0};
+
+	sflow_enc_counters_begin(w, &s, &h);
+	sflow_enc_if_counters(w, &s, &ifc);
+	sflow_enc_eth_counters(w, &s, &eth);
+	sflow_enc_sample_end(w, &s);
+}
+
+START_TEST(encode_in_place)
+{
+	/* 400-byte datagrams: header 28 + two samples of 180 = 388; the third
+	 * does not fit (FULL, nothing past 400 written), then goes first in
+	 * the next datagram */
+	struct sflow_addr a;
+	struct sflow_w w;
+	const uint8_t *out;
+	size_t n;
+	struct sflow_datagram d;
+	struct sflow_decode_error err;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 400, 0), SFLOW_OK);
+	memset(b.buf + 400, 0xA5, sizeof b.buf - 400);
+	for (uint32_t i = 1; i <= 2; i++) {
+		sflow_builder_open(&b, &w);
+		enc_port(&w, i);
+		ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+	}
+	ck_assert_uint_eq(b.len, 388);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 3);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_ERR_FULL);
+	ck_assert_uint_eq(b.len, 388);
+	ck_assert_uint_eq(b.buf[400], 0xA5);
+	out = sflow_builder_finish(&b, 1, 1, &n);
+	ck_assert_uint_eq(n, 388);
+	ck_assert_int_eq(sflow_decode(out, n, NULL, &d, &err), SFLOW_OK);
+	ck_assert_uint_eq(d.nsamples, 2);
+	ck_assert_uint_eq(d.samples[1].length, 172);
+	sflow_datagram_free(&d);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 3);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+	ck_assert_uint_eq(b.len, 28 + 180);
+
+	/* 200-byte datagrams: 28 + 180 = 208 can never fit */
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 1);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_ERR_TOOBIG);
+	ck_assert_uint_eq(b.len, 28);
+
+	/* the sample cap */
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 1), SFLOW_OK);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 1);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 2);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_ERR_FULL);
+	ck_assert_uint_eq(b.len, 28 + 180);
+}
+END_TEST
+
 START_TEST(own_sample_framing)
 {
 	/* sflow_enc_sample_begin + fixed fields + records_begin + a generic
@@ -477,6 +548,7 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, encoder_full_then_flush);
 	tcase_add_test(tc, scratch_too_small);
 	tcase_add_test(tc, every_capacity_stays_inside);
+	tcase_add_test(tc, encode_in_place);
 	tcase_add_test(tc, own_sample_framing);
 	suite_add_tcase(s, tc);
 	return s;

@@ -3,8 +3,7 @@
  * the header written by hand for IPv4 and IPv6 agents, filling exactly to
  * the size limit and one byte over it (SFLOW_ERR_FULL, then flush and add
  * again), the sample cap, samples that can never fit (SFLOW_ERR_TOOBIG,
- * refused whole), samples with inexact framing (SFLOW_ERR_INVALID), and
- * the encoders never writing past any capacity short of a whole sample.
+ * refused whole) and samples with inexact framing (SFLOW_ERR_INVALID).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -357,7 +356,11 @@ START_TEST(scratch_too_small)
 }
 END_TEST
 
-/* Encode one counters sample of every fixed-size counter record, one flow
+/* The encoders never write past any capacity short of whole samples
+ * (every_capacity_stays_inside), and encode straight into a datagram
+ * (encode_in_place).
+ *
+ * Encode one counters sample of every fixed-size counter record, one flow
  * sample and one discard sample with variable and fixed flow records into
  * buf[cap]; returns the sflow_w status and leaves the length in *len. */
 static int encode_all(uint8_t *buf, size_t cap, size_t *len)

@@ -1067,6 +1067,34 @@ int model_scenario_parse_text(const char *text, const char *name,
 	return parse_text(text, name ? name : "(text)", opts, sc, err, errlen);
 }
 
+int model_scenario_parse_section(const char *body, const char *file, int first_line,
+				 const struct model_scenario_opts *opts, struct model_scenario *sc,
+				 char *err, size_t errlen)
+{
+	const char *name = file ? file : "(config)";
+	size_t nl = first_line > 1 ? (size_t)first_line - 1 : 0;
+	size_t blen = body ? strlen(body) : 0;
+	char *text;
+	int rc;
+
+	if (!body)
+		return model_scenario_from_cfg(NULL, name, opts, sc, err, errlen);
+	/* the section again, its opening brace on its first line */
+	text = malloc(nl + sizeof "model {" - 1 + blen + sizeof "\n}\n");
+	if (!text) {
+		memset(sc, 0, sizeof(*sc));
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	memset(text, '\n', nl);
+	memcpy(text + nl, "model {", 7);
+	memcpy(text + nl + 7, body, blen);
+	memcpy(text + nl + 7 + blen, "\n}\n", sizeof "\n}\n");
+	rc = parse_text(text, name, opts, sc, err, errlen);
+	free(text);
+	return rc;
+}
+
 int model_scenario_parse_file(const char *path, const struct model_scenario_opts *opts,
 			      struct model_scenario *sc, char *err, size_t errlen)
 {

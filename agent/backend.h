@@ -282,13 +282,16 @@ enum bsf_event_flag {
 struct bsf_event {
 	uint32_t size;	      /* sizeof(struct bsf_event) of whoever filled it */
 	uint32_t type;	      /* enum bsf_event_type */
-	uint32_t reason;      /* drops: sFlow discard reason code */
+	uint32_t reason;      /* drops: sFlow discard reason code; samples: 0,
+				 or the reason the sampled packet was then
+				 dropped (sent with output format 1) */
 	uint32_t stage;	      /* drops: enum bsf_stage */
 	uint32_t in_port;     /* port index, or UINT32_MAX unknown */
 	uint32_t out_port;    /* port index, UINT32_MAX unknown */
 	uint32_t queue;	      /* egress queue, UINT32_MAX unknown */
 	uint32_t multicast;   /* 1: replicated to several outputs (queue events:
-				 a multicast queue) */
+				 a multicast queue); samples: the number of
+				 outputs instead when known and above 1 */
 	uint32_t frame_len;   /* original frame length, FCS included */
 	uint64_t t_ns;	      /* Unix-epoch ns of the event */
 	uint64_t depth_bytes; /* queue depth met at enqueue (samples) or at the

@@ -616,7 +616,8 @@ static void event_to_bsf(const struct bm *b, const struct model_event *m, struct
 	e->in_port = m->in_port == MODEL_PORT_NONE ? UINT32_MAX : m->in_port;
 	e->out_port = m->out_port == MODEL_PORT_NONE ? UINT32_MAX : m->out_port;
 	e->queue = m->queue == MODEL_QUEUE_NONE ? UINT32_MAX : m->queue;
-	e->multicast = m->mc;
+	/* a multicast sample: its number of outputs when more than one */
+	e->multicast = m->mc && m->n_out > 1 ? m->n_out : m->mc;
 	e->frame_len = m->len;
 	e->t_ns = b->t0_wall_ns + m->t_ns;
 	e->depth_bytes = m->depth_bytes;

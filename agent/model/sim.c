@@ -149,7 +149,7 @@ static int report_read(struct report *r, struct model *m, const char *file,
 
 		model_read_counters(m, p, &pr->c);
 		model_read_drops(m, p, &pr->d);
-		pr->rx_pkts = c->in_ucast + c->in_mcast + c->in_bcast;
+		pr->rx_pkts = c->in_ucast + c->in_mcast + c->in_bcast + c->in_discards;
 		pr->tx_pkts = c->out_ucast + c->out_mcast + c->out_bcast;
 		pr->pfc_xoff = sum_xoff(c);
 		for (q = 0; q < cfg->ports[p].n_ucq; q++)

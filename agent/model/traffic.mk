@@ -51,7 +51,8 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_traffic_rng \
 	agent/model/tests/test_traffic_replay \
 	agent/model/tests/test_scenario \
-	agent/model/tests/test_model_source
+	agent/model/tests/test_model_source \
+	agent/model/tests/test_sample_pool
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
 TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh \
 	agent/model/tests/test_traffic_tshark.sh
@@ -79,6 +80,9 @@ agent_model_tests_test_scenario_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
 agent_model_tests_test_model_source_SOURCES = agent/model/tests/test_model_source.c
 agent_model_tests_test_model_source_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_model_source_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+agent_model_tests_test_sample_pool_SOURCES = agent/model/tests/test_sample_pool.c
+agent_model_tests_test_sample_pool_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_sample_pool_LDADD = $(MODEL_TRAFFIC_TEST_LIBS) -lm
 
 # Example scenarios (installed next to bsflowd.conf).
 scenariosdir = $(sysconfdir)/bsflowd/scenarios

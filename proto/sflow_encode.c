@@ -491,6 +491,24 @@ int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size
 	return SFLOW_OK;
 }
 
+static void reverse(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; n > 1 && i < n / 2; i++) {
+		uint8_t t = p[i];
+
+		p[i] = p[n - 1 - i];
+		p[n - 1 - i] = t;
+	}
+}
+
+/* p[0..a) p[a..a+n) -> p[a..a+n) p[0..a), in place. */
+static void rotate(uint8_t *p, size_t a, size_t n)
+{
+	reverse(p, a);
+	reverse(p + a, n);
+	reverse(p, a + n);
+}
+
 void sflow_builder_open(struct sflow_dgram_builder *b, struct sflow_w *w)
 {
 	size_t room = b->len <= b->max_bytes ? b->max_bytes - b->len : 0;
@@ -511,6 +529,13 @@ int sflow_builder_commit(struct sflow_dgram_builder *b, const struct sflow_w *w)
 		return SFLOW_ERR_INVALID;
 	if (b->max_samples && b->nsamples >= b->max_samples)
 		return SFLOW_ERR_FULL;
+	if (be32(w->buf) >= 1 && be32(w->buf) <= 4) {
+		/* standard: moved behind the standard ones, ahead of all others,
+		 * as sflow_builder_add places it (a rotation in place) */
+		if (b->std_end < b->len)
+			rotate(b->buf + b->std_end, b->len - b->std_end, w->len);
+		b->std_end += w->len;
+	}
 	b->len += w->len;
 	b->nsamples++;
 	return SFLOW_OK;

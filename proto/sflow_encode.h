@@ -110,6 +110,7 @@ int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size
  * sample cap is reached: finish, open and encode it again); SFLOW_ERR_TOOBIG
  * (it did not fit an empty datagram); or w's own error.  A sample not
  * committed leaves b as it was (its bytes are overwritten by the next).
+ * A standard sample goes ahead of the others, as with sflow_builder_add.
  */
 void sflow_builder_open(struct sflow_dgram_builder *b, struct sflow_w *w);
 int sflow_builder_commit(struct sflow_dgram_builder *b, const struct sflow_w *w);

@@ -532,6 +532,27 @@ START_TEST(encode_in_place)
 	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_ERR_TOOBIG);
 	ck_assert_uint_eq(b.len, 28);
 
+	/* ordering: a 0:5 added, then a counters sample committed in place:
+	 * the 0:4 goes first, the 0:5 after it */
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
+	{
+		uint8_t disc[12];
+
+		tu_put32(disc, SFLOW_TAG(0, 5));
+		tu_put32(disc + 4, 4);
+		tu_put32(disc + 8, 0x55AA55AA);
+		ck_assert_int_eq(sflow_builder_add(&b, disc, sizeof disc), SFLOW_OK);
+		sflow_builder_open(&b, &w);
+		enc_port(&w, 9);
+		ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+		out = sflow_builder_finish(&b, 1, 1, &n);
+		ck_assert_uint_eq(n, 28 + 180 + 12);
+		ck_assert_uint_eq(tu_get32(out + 28), SFLOW_TAG(0, 4));
+		ck_assert_uint_eq(tu_get32(out + 28 + 4), 172);
+		ck_assert_uint_eq(tu_get32(out + 28 + 8), 9); /* its sequence */
+		ck_assert_mem_eq(out + 28 + 180, disc, sizeof disc);
+	}
+
 	/* the sample cap */
 	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 1), SFLOW_OK);
 	sflow_builder_open(&b, &w);

@@ -37,9 +37,12 @@
  * admitted or dropped at once; it stays at the head of its queue, and in
  * the buffer, while it is being sent, and departs when its last bit is
  * out: (len + overhead_bytes) * 8 / speed after transmission began
- * (kept to the femtosecond per port, events on whole ns).  Sojourn =
- * departure - arrival; an idle switch forwards a packet in exactly its
- * serialization time.  Events at the same ns run departures first, then
+ * (kept to the femtosecond per port, also across idle time: a port that
+ * went idle at ns t with its last bit out at t + f (f < 1 ns) starts a
+ * transmission at t only at t + f; events on whole ns, the ns below the
+ * exact time).  So no port sends above its line rate at any speed.
+ * Sojourn = departure - arrival; an idle switch forwards a packet in its
+ * serialization time (in whole ns: rounded down).  Events at the same ns run departures first, then
  * arrivals (lower port/source index first), then PFC releases and the
  * marker tick.
  *

@@ -220,7 +220,8 @@ struct msum {
  * stay 0; model_read_counters adds them). */
 struct mport {
 	_Alignas(MODEL_LINE) uint64_t fs_per_byte; /* femtoseconds per byte on the wire */
-	uint32_t frac_fs; /* sub-ns end (fs, < 1 ns) of the transmission in progress */
+	uint32_t frac_fs; /* sub-ns end (fs, < 1 ns) of the transmission in progress,
+			     or, idle, of the last one (which ended at idle_ns) */
 	uint32_t overhead;
 	uint8_t busy;
 	uint8_t in_slot;   /* slot being transmitted */
@@ -244,6 +245,8 @@ struct mport {
 	uint8_t ndwrr;
 	uint8_t rr, rr_turn;
 	uint8_t dwrr_list[MQ_SLOTS];
+	uint64_t idle_ns; /* the ns whose departure left the port idle: the
+			     line is free only frac_fs later */
 	struct msum sum_pg, sum_uc, sum_mc;
 	uint64_t drop_in[MODEL_DROP_NCAUSES], drop_out[MODEL_DROP_NCAUSES];
 	struct mpg pg[MODEL_NUM_PG];

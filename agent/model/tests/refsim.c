@@ -45,7 +45,9 @@
  *  - serialization: (len + overhead_bytes) * femtoseconds per byte
  *    (8e15 / speed, rounded), kept to the femtosecond on a port sending
  *    back to back, the departure on the whole ns below; a port that goes
- *    idle forgets the fraction;
+ *    idle keeps the fraction: a transmission starting at the ns the last
+ *    one ended begins after it (the line is busy until then), one
+ *    starting later at its own ns;
  *  - PFC of lossless PGs: a packet its PG does not take (but the device
  *    does) goes into the PG's headroom if it fits there; XOFF when a
  *    charge takes the PG's shared use to xoff_cells (or, xoff_cells 0,
@@ -125,8 +127,9 @@ struct port {
 	uint32_t pg_cells[MODEL_NUM_PG];
 	struct pgstate pfc[MODEL_NUM_PG];
 	int busy;
-	unsigned slot; /* in transmission */
-	uint64_t frac; /* fs beyond the last departure's ns */
+	unsigned slot;	 /* in transmission */
+	uint64_t frac;	 /* fs beyond the last departure's ns */
+	uint64_t idle_t; /* the ns the port went idle (its line free frac later) */
 	unsigned dw[NSLOTS], ndw, rr;
 	int turn; /* the queue at rr has had its quantum this visit */
 };
@@ -419,12 +422,12 @@ static int start_tx(struct sim *s, unsigned port, int back_to_back)
 		k = pick_dwrr(s, P);
 	if (k < 0) {
 		P->busy = 0;
-		P->frac = 0;
+		P->idle_t = s->now; /* frac kept: the line is free at idle_t + frac */
 		return 0;
 	}
 	const struct queue *q = &P->q[k];
 	uint64_t fs = (uint64_t)(q->v[q->head].b->p->len + P->c->overhead_bytes) * P->fs_per_byte;
-	if (back_to_back)
+	if (back_to_back || s->now == P->idle_t)
 		fs += P->frac;
 	P->busy = 1;
 	P->slot = (unsigned)k;

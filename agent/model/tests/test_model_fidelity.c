@@ -1,0 +1,109 @@
+/*
+ * test_model_fidelity.c - the fidelity gaps of issue 22 section 4, each
+ * against a physical bound or a closed form: a port never sends above
+ * its line rate, whatever the frame's serialization time (10G .. 800G,
+ * 64 B frames, shorter than 1 ns at 800G).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/model/model.h"
+#include "agent/model/tests/tsrc.h"
+
+#define G1 1000000000ULL
+
+static const uint64_t speeds[] = {10 * G1, 100 * G1, 400 * G1, 800 * G1};
+
+/* Departures of one egress port: the first arrival and, per departure,
+ * the bytes on the wire so far (frames + 20 B of preamble and gap). */
+struct rate_check {
+	uint64_t bps;
+	uint64_t t0;	    /* earliest arrival (the line cannot start before) */
+	uint64_t wire;	    /* bytes on the wire departed so far */
+	uint64_t n, drops;  /* departures, drops */
+	uint64_t violation; /* departures earlier than the line allows */
+	uint64_t t_last;
+};
+
+static void rate_trace(void *arg, const struct model_trace *tr)
+{
+	struct rate_check *c = arg;
+	if (!tr->departed) {
+		c->drops++;
+		return;
+	}
+	c->n++;
+	c->wire += tr->len + 20;
+	c->t_last = tr->t_ns;
+	/* the departure's ns is the last bit's, rounded down: the line has
+	 * sent c->wire bytes by t_ns + 1 at the latest, so
+	 * wire * 8e9 / bps < t_ns + 1 - t0, in integers:
+	 * wire * 8e9 < (t_ns + 1 - t0) * bps */
+	unsigned __int128 need = (unsigned __int128)c->wire * 8000000000ULL;
+	unsigned __int128 have = (unsigned __int128)(tr->t_ns + 1 - c->t0) * c->bps;
+	if (need >= have)
+		c->violation++;
+}
+
+/* Two senders at 100 % of the line rate into one port of the same speed,
+ * 64 B frames (84 B on the wire: 67.2, 6.72, 1.68, 0.84 ns): the egress
+ * port never sends above its line rate, so the last of the 2N frames
+ * leaves no earlier than 2N frame times after the first arrival. */
+START_TEST(test_line_rate)
+{
+	uint64_t bps = speeds[_i];
+	const uint64_t n = 20000;
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 3, bps), 0);
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	double ser = tsrc_ser_ns(64, bps);
+	struct rate_check c = {bps, 1000, 0, 0, 0, 0, 0};
+	model_set_trace(m, rate_trace, &c);
+	for (unsigned k = 0; k < 2; k++) {
+		struct tsrc_spec sp = {0};
+		sp.in_port = (uint16_t)k;
+		sp.out_port = 2;
+		sp.t0_ns = 1000;
+		sp.gap_ns = ser;
+		sp.len = 64;
+		sp.count = n;
+		tadd(m, &sp);
+	}
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	ck_assert_uint_eq(c.drops, 0);
+	ck_assert_uint_eq(c.n, 2 * n);
+	ck_assert_msg(c.violation == 0, "%llu G: %llu departures above the line rate",
+		      (unsigned long long)(bps / G1), (unsigned long long)c.violation);
+	/* and the port is busy all along: the last departure is within a
+	 * frame (and the rounding) of 2N frame times */
+	double want = 1000 + 2.0 * (double)n * ser;
+	ck_assert_msg((double)c.t_last <= want + ser + 1 && (double)c.t_last >= want - 1,
+		      "%llu G: last departure %llu, want %.1f", (unsigned long long)(bps / G1),
+		      (unsigned long long)c.t_last, want);
+	model_free(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("model_fidelity");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_line_rate, 0, 4);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

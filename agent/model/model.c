@@ -1173,6 +1173,7 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 	q_mk_dequeue(q, deq_cnt, now);
 	uint64_t soj = now - b->t_arr;
 	q->sum += soj;
+	q->sum_fs += P->frac_fs; /* the last bit left frac_fs after now */
 	if (soj > q->max)
 		q->max = soj;
 	q->hist[log2_bucket(soj)]++;

@@ -42,9 +42,9 @@
  * transmission at t only at t + f; events on whole ns, the ns below the
  * exact time).  So no port sends above its line rate at any speed.
  * Sojourn = departure - arrival; an idle switch forwards a packet in its
- * serialization time (in whole ns: rounded down).  Events at the same ns run departures first, then
- * arrivals (lower port/source index first), then PFC releases and the
- * marker tick.
+ * serialization time (in whole ns: rounded down; exact in the
+ * ground-truth sum, struct model_delay sum_sub_fs).  Events at the same ns run departures first,
+ *then arrivals (lower port/source index first), then PFC releases and the marker tick.
  *
  * Admission order: forwarding drop (model_pkt.fwd_drop) -> device full ->
  * ingress PG min / shared limit / ingress pool (lossless: headroom) ->
@@ -493,7 +493,9 @@ struct model_delay {
 				 (at least the current delay at that read) */
 	/* ground truth over every departed packet, cumulative */
 	uint64_t n;
-	uint64_t sum_ns;
+	uint64_t sum_ns;     /* sojourns in whole ns (each rounded down) */
+	uint64_t sum_sub_fs; /* what they leave out, in fs: the exact sum is
+				sum_ns + sum_sub_fs / 1e6 ns */
 	uint64_t max_ns;
 	uint64_t hist[MODEL_DELAY_HIST];
 };

@@ -177,6 +177,7 @@ struct mqueue {
 	uint64_t mk_max, nt_latest, nt_max;
 	uint64_t nt_count; /* seed 004 delays measured */
 	struct mpeak *egr; /* its port's egr_uc or egr_mc */
+	uint64_t sum_fs;   /* the sub-ns parts (fs) the sojourns in sum leave out */
 	/* end of line 2, line 3: shared-use limit (static or dynamic), read
 	 * above the minimum only; the packet limit (QCHK_LIMIT) */
 	uint32_t lim_cells, min_cells;

@@ -221,6 +221,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->mk_max_ns = w->mk_max;
 	d->n = q->deq_cnt;
 	d->sum_ns = q->sum;
+	d->sum_sub_fs = q->sum_fs;
 	d->max_ns = q->max;
 	memcpy(d->hist, qcold(m, port, slot)->hist, sizeof(d->hist));
 	w->nt_max = 0;

@@ -118,7 +118,8 @@ static void read_queue(struct model *m, struct report *r, unsigned p, unsigned q
 	w->drops = mc ? pr->d.mcq[q] : pr->d.ucq[q];
 	w->occ = mc ? &r->b->ports[p].mcq[q] : &r->b->ports[p].ucq[q];
 	w->drops_total = sum_causes(w->drops);
-	w->mean_ns = w->d.n ? (double)w->d.sum_ns / w->d.n : 0.0;
+	w->mean_ns =
+	    w->d.n ? ((double)w->d.sum_ns + (double)w->d.sum_sub_fs / 1e6) / (double)w->d.n : 0.0;
 	if (w->d.n > 0 || w->drops_total > 0 || w->occ->peak_cells > 0)
 		r->nqr++;
 }

@@ -2,7 +2,8 @@
  * test_model_fidelity.c - the fidelity gaps of issue 22 section 4, each
  * against a physical bound or a closed form: a port never sends above
  * its line rate, whatever the frame's serialization time (10G .. 800G,
- * 64 B frames, shorter than 1 ns at 800G).
+ * 64 B frames, shorter than 1 ns at 800G); the sojourn through an idle
+ * port is its serialization time exactly (in the ground-truth sum).
  */
 #include "config.h"
 
@@ -89,12 +90,60 @@ START_TEST(test_line_rate)
 }
 END_TEST
 
+/* Packets one at a time through an idle port: each sojourn is the
+ * frame's serialization time, 84 B * 8 / rate = 67.2, 6.72, 1.68, 0.84
+ * ns: the trace and the maximum give it rounded down, the ground-truth
+ * sum exactly (sum_ns + sum_sub_fs / 1e6). */
+static void idle_trace(void *arg, const struct model_trace *tr)
+{
+	uint64_t *soj = arg;
+	if (tr->departed)
+		*soj = tr->t_ns - tr->t_arr_ns;
+}
+
+START_TEST(test_idle_sojourn)
+{
+	uint64_t bps = speeds[_i];
+	const uint64_t n = 1000;
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 2, bps), 0);
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	uint64_t soj = UINT64_MAX;
+	model_set_trace(m, idle_trace, &soj);
+	struct tsrc_spec sp = {0};
+	sp.in_port = 0;
+	sp.out_port = 1;
+	sp.t0_ns = 100;
+	sp.gap_ns = 1000; /* > 67.2 ns: the port is idle at each arrival */
+	sp.len = 64;
+	sp.count = n;
+	tadd(m, &sp);
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	/* 84 B on the wire: 672e9 / bps ns = 672e15 / bps fs, an integer at
+	 * these speeds */
+	uint64_t fs = 672000000000000000ULL / bps;
+	ck_assert_uint_eq(soj, fs / 1000000);
+	struct model_delay d;
+	ck_assert_int_eq(model_read_delay(m, 0, 1, 0, 0, &d), 0);
+	ck_assert_uint_eq(d.n, n);
+	ck_assert_uint_eq(d.max_ns, fs / 1000000);
+	ck_assert_msg(d.sum_ns * 1000000 + d.sum_sub_fs == n * fs,
+		      "%llu G: sum %llu ns + %llu fs, want %llu x %llu fs",
+		      (unsigned long long)(bps / G1), (unsigned long long)d.sum_ns,
+		      (unsigned long long)d.sum_sub_fs, (unsigned long long)n,
+		      (unsigned long long)fs);
+	model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_fidelity");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_line_rate, 0, 4);
+	tcase_add_loop_test(tc, test_idle_sojourn, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -908,13 +908,16 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		     m->cfg.egr_pool_cells[q->pool], m->ep_pk[q->pool].cur) ||
 	     (uint64_t)m->ep_pk[q->pool].cur + d > m->cfg.egr_pool_cells[q->pool]))
 		cause = MODEL_DROP_EGR_LIMIT;
-	if (cause != MODEL_DROP_NCAUSES) {
+	if (cause != MODEL_DROP_NCAUSES && !m->ports[b->in_port].pg[b->pg].lossless) {
 		/* (a unicast packet's port and slot found again, not kept in
 		 * registers) */
 		copy_drop(m, b, mc ? port : b->out_port, mc ? s : (unsigned)(q - P->q), cause,
 			  depth);
 		return 0;
 	}
+	/* a copy from a lossless PG is never dropped at egress: ingress
+	 * admission (its PG, headroom and PFC, the device) bounds it; its
+	 * queue and egress pool may go beyond their limits (model.h) */
 	struct mpkt *cp = b;
 	if (mc) { /* a constant where this is inlined: (b->flags & MP_MC) != 0 */
 		cp = pkt_alloc(m);

@@ -31,7 +31,9 @@
  *    min) / (max - min) evaluated in that order), queue beyond its
  *    minimum: static or dynamic limit against its egress pool, and the
  *    pool's room; the first that fails names the cause; a dropped
- *    unicast packet charges nothing;
+ *    unicast packet charges nothing; a packet of a lossless PG is never
+ *    dropped there (the checks run, WRED's draw included, and are
+ *    ignored);
  *  - multicast: the copies in group order, never to the ingress port, to
  *    the multicast queue tc_to_mcq[tc] (the unicast one without multicast
  *    queues); the body is charged at ingress (PG, device) once, when its
@@ -455,7 +457,8 @@ static int enqueue(struct sim *s, struct body *b, unsigned port, unsigned k)
 	else if (!fits(q->cells, b->cells, c->min_cells, &c->shared,
 		       s->cfg->egr_pool_cells[c->pool], egr_pool_use(s, c->pool)))
 		cause = MODEL_DROP_EGR_LIMIT;
-	if (cause != MODEL_DROP_NCAUSES) {
+	const struct model_port_config *ic = s->ports[b->p->in_port].c;
+	if (cause != MODEL_DROP_NCAUSES && !ic->pg[b->pg].lossless) {
 		report(s, b, 0, cause, k & 7, b->mc, port, depth, -1);
 		return 0;
 	}

@@ -3,11 +3,14 @@
  * against a physical bound or a closed form: a port never sends above
  * its line rate, whatever the frame's serialization time (10G .. 800G,
  * 64 B frames, shorter than 1 ns at 800G); the sojourn through an idle
- * port is its serialization time exactly (in the ground-truth sum).
+ * port is its serialization time exactly (in the ground-truth sum); a
+ * lossless class under incast is never dropped at egress, whatever its
+ * egress queue's limits.
  */
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +140,83 @@ START_TEST(test_idle_sojourn)
 }
 END_TEST
 
+/* A lossless class (PG 3, tc 3, headroom by the rule of
+ * test_model_pfc_wred.c: 24 cells for 1500 B at 10G and 1 us) under 4:1
+ * incast at 75 % of each ingress link, its egress queue with a dynamic
+ * limit of alpha x the free cells of a 2000-cell egress pool (alpha
+ * 1/128 .. 8: below the ingress thresholds or above them), a packet
+ * limit and WRED: no copy is dropped at egress, every packet departs
+ * (conservation), and the senders are paused (XOFF sent). */
+static const double alphas[] = {1.0 / 128, 1.0 / 8, 1.0, 8.0};
+
+START_TEST(test_lossless_no_egress_drop)
+{
+	const unsigned nin = 4, out = 4;
+	const uint64_t n = 3000;
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 5, 10 * G1), 0);
+	cfg.egr_pool_cells[0] = 2000;
+	for (unsigned i = 0; i < 5; i++) {
+		struct model_port_config *p = &cfg.ports[i];
+		p->n_ucq = 4;
+		for (unsigned t = 0; t < 4; t++)
+			p->tc_to_ucq[t] = (uint8_t)t;
+		p->pfc_delay_ns = 1000;
+		struct model_pg_config *g = &p->pg[3];
+		g->lossless = 1;
+		g->shared.mode = MODEL_LIMIT_STATIC;
+		g->shared.cells = 60;
+		g->headroom_cells = 24;
+		g->xoff_cells = 0;
+		g->xon_cells = 30;
+		struct model_queue_config *q = &p->ucq[3];
+		q->shared.mode = MODEL_LIMIT_DYNAMIC;
+		q->shared.alpha = alphas[_i];
+		q->limit_pkts = 4;
+		q->wred.enabled = 1;
+		q->wred.min_bytes = 3000;
+		q->wred.max_bytes = 9000;
+		q->wred.max_prob = 0.5;
+	}
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	for (unsigned i = 0; i < nin; i++) {
+		struct tsrc_spec sp = {0};
+		sp.in_port = (uint16_t)i;
+		sp.out_port = out;
+		sp.tc = 3;
+		sp.gap_ns = tsrc_ser_ns(1500, 10 * G1) / 0.75;
+		sp.len = 1500;
+		sp.count = n;
+		sp.t0_ns = 100 * i;
+		tadd(m, &sp);
+	}
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	struct model_port_drops d;
+	model_read_drops(m, out, &d);
+	uint64_t drops = 0;
+	for (unsigned c = 0; c < MODEL_DROP_NCAUSES; c++)
+		drops += d.ucq[3][c];
+	struct model_delay dl;
+	model_read_delay(m, 0, out, 3, 0, &dl);
+	uint64_t xoff = 0, ing = 0;
+	for (unsigned i = 0; i < nin; i++) {
+		struct model_if_counters c;
+		model_read_counters(m, i, &c);
+		xoff += c.pfc_xoff[3];
+		ing += c.in_discards;
+	}
+	ck_assert_msg(drops == 0 && ing == 0 && dl.n == nin * n,
+		      "alpha %g: %llu dropped at egress, %llu at ingress, %llu of %llu departed",
+		      alphas[_i], (unsigned long long)drops, (unsigned long long)ing,
+		      (unsigned long long)dl.n, (unsigned long long)(nin * n));
+	ck_assert_uint_gt(xoff, 0);
+	struct model_err err;
+	ck_assert_msg(model_audit(m, &err) == 0, "audit: %s", err.msg);
+	model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_fidelity");
@@ -144,6 +224,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_line_rate, 0, 4);
 	tcase_add_loop_test(tc, test_idle_sojourn, 0, 4);
+	tcase_add_loop_test(tc, test_lossless_no_egress_drop, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,11 +7,11 @@
  * How it runs: every arrival is pushed into one binary heap at the start;
  * a transmission pushes its end, PFC its senders' releases.  The heap pops
  * by (time, kind, port, sequence): at the same ns departures (kind 0) run
- * before arrivals (kind 1), arrivals by ingress port, then in the order of
- * their port's list, and PFC releases (kind 2) last, in the order they
- * were scheduled (model.h: "departures first, then arrivals (lower
- * port/source index first), then PFC releases"; the test adds one source
- * per ingress port, in port order).
+ * before arrivals (kind 1), arrivals by their tie key (model.h: a hash of
+ * the ns and the source index, here the ingress port: the test adds one
+ * source per ingress port, in port order), then ingress port, then in the
+ * order of their port's list, and PFC releases (kind 2) last, in the
+ * order they were scheduled.
  * Occupancy is counted per object (queue, PG, device); a pool's shared
  * use is recounted from its objects whenever it is needed, as the sum of
  * max(0, cells - min) over the PGs (queues) drawing from it.
@@ -160,12 +160,30 @@ struct sim {
 
 /* ---------------------------------------------------------------- heap */
 
+/* model.h's tie key, written out: the splitmix64 finalizer of
+ * t + (source + 1) * 0x9E3779B97F4A7C15. */
+static uint64_t tie_key(uint64_t t, unsigned src)
+{
+	uint64_t z = t + ((uint64_t)src + 1) * 0x9E3779B97F4A7C15ULL;
+	z ^= z >> 30;
+	z *= 0xBF58476D1CE4E5B9ULL;
+	z ^= z >> 27;
+	z *= 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	return z;
+}
+
 static int ev_less(const struct ev *a, const struct ev *b)
 {
 	if (a->t != b->t)
 		return a->t < b->t;
 	if (a->kind != b->kind)
 		return a->kind < b->kind;
+	if (a->kind == 1 && a->port != b->port) {
+		uint64_t ka = tie_key(a->t, a->port), kb = tie_key(b->t, b->port);
+		if (ka != kb)
+			return ka < kb;
+	}
 	if (a->port != b->port)
 		return a->port < b->port;
 	return a->seq < b->seq;

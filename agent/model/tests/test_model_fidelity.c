@@ -5,7 +5,8 @@
  * 64 B frames, shorter than 1 ns at 800G); the sojourn through an idle
  * port is its serialization time exactly (in the ground-truth sum); a
  * lossless class under incast is never dropped at egress, whatever its
- * egress queue's limits.
+ * egress queue's limits; perfectly synchronised senders into a full
+ * queue share it equally.
  */
 #include "config.h"
 
@@ -217,6 +218,51 @@ START_TEST(test_lossless_no_egress_drop)
 }
 END_TEST
 
+/* Four senders in lockstep (same times: 1000 B at 10G line rate each)
+ * into one port whose queue holds 40 cells: 3 in 4 packets are dropped,
+ * and the ties at each ns are broken fairly, so each sender gets a
+ * quarter of the departures (binomial: the standard deviation of a share
+ * over 20000 departures is 0.003; allowed 0.02). */
+static void share_trace(void *arg, const struct model_trace *tr)
+{
+	uint64_t *dep = arg;
+	if (tr->departed && tr->in_port < 4)
+		dep[tr->in_port]++;
+}
+
+START_TEST(test_fair_ties)
+{
+	const unsigned nin = 4;
+	const uint64_t n = 20000;
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 5, 10 * G1), 0);
+	cfg.ports[4].ucq[0].shared.cells = 40;
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	uint64_t dep[4] = {0};
+	model_set_trace(m, share_trace, dep);
+	for (unsigned i = 0; i < nin; i++) {
+		struct tsrc_spec sp = {0};
+		sp.in_port = (uint16_t)i;
+		sp.out_port = 4;
+		sp.t0_ns = 1000;
+		sp.gap_ns = tsrc_ser_ns(1000, 10 * G1); /* 816 ns */
+		sp.len = 1000;
+		sp.count = n;
+		tadd(m, &sp);
+	}
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	uint64_t tot = dep[0] + dep[1] + dep[2] + dep[3];
+	ck_assert_uint_ge(tot, n - 10); /* the port sends at line rate */
+	for (unsigned i = 0; i < nin; i++) {
+		double share = (double)dep[i] / (double)tot;
+		ck_assert_msg(fabs(share - 0.25) < 0.02, "sender %u: share %.4f of %llu", i, share,
+			      (unsigned long long)tot);
+	}
+	model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_fidelity");
@@ -225,6 +271,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_line_rate, 0, 4);
 	tcase_add_loop_test(tc, test_idle_sojourn, 0, 4);
 	tcase_add_loop_test(tc, test_lossless_no_egress_drop, 0, 4);
+	tcase_add_test(tc, test_fair_ties);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,10 +48,11 @@
  * Events at the same ns run departures first, then arrivals, then PFC
  * releases and the marker tick.  Arrivals at the same ns from different
  * sources take turns fairly: they run in the order of a key drawn afresh
- * for each ns and source, model_tie_key(t, source index) (lowest first,
- * then the lower source index; a source's packets at that ns together,
- * in its order), so perfectly synchronised senders each go first equally
- * often instead of the lowest index always.
+ * for each source and period of 65536 ns (65.5 us), model_tie_key(t, source index)
+ * (lowest first, then the lower source index; a source's packets at that
+ * ns together, in its order), so perfectly synchronised senders each go
+ * first equally often in the long run instead of the lowest index
+ * always.
  *
  * Admission order: forwarding drop (model_pkt.fwd_drop) -> device full ->
  * ingress PG min / shared limit / ingress pool (lossless: headroom) ->
@@ -214,15 +215,17 @@ struct model_config {
  */
 int model_config_init(struct model_config *cfg, unsigned nports, uint64_t speed_bps);
 /* The tie key of an arrival at ns t from source src (model_add_source
- * order, from 0): the splitmix64 finalizer of t + (src + 1) x
- * 0x9E3779B97F4A7C15, i.e. a fresh pseudo-random order of the sources
- * for every ns (see Timing above). */
-static inline uint64_t model_tie_key(uint64_t t, uint32_t src)
+ * order, from 0): the top 16 bits of the splitmix64 finalizer of
+ * (t >> MODEL_TIE_SHIFT) + (src + 1) x 0x9E3779B97F4A7C15, i.e. a fresh
+ * pseudo-random order of the sources for every period of 65536 ns (see
+ * Timing above). */
+#define MODEL_TIE_SHIFT 16
+static inline uint32_t model_tie_key(uint64_t t, uint32_t src)
 {
-	uint64_t z = t + (uint64_t)(src + 1) * 0x9E3779B97F4A7C15ULL;
+	uint64_t z = (t >> MODEL_TIE_SHIFT) + (uint64_t)(src + 1) * 0x9E3779B97F4A7C15ULL;
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
+	return (uint32_t)((z ^ (z >> 31)) >> 48);
 }
 
 /* Free what model_config_init (or the caller, with malloc) put in cfg. */

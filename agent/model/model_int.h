@@ -434,6 +434,9 @@ struct model {
 	uint8_t sq_stale; /* the heap is not built (sq_after_scan) */
 	uint32_t *spend;
 	uint64_t *spart;
+	uint32_t *tie_ord; /* every source in tie key order for period tie_e
+			      (model_arrival.c arr_place; UINT64_MAX: none) */
+	uint64_t tie_e;
 	struct arr_ent *arr;	      /* the stream: packets, then a marker */
 	struct arr_ent *arr_next;     /* the next arrival, or the marker */
 	uint32_t arr_cap;	      /* entries of arr (MSRC_BATCH per source + 1) */

@@ -8,7 +8,7 @@
  * a transmission pushes its end, PFC its senders' releases.  The heap pops
  * by (time, kind, port, sequence): at the same ns departures (kind 0) run
  * before arrivals (kind 1), arrivals by their tie key (model.h: a hash of
- * the ns and the source index, here the ingress port: the test adds one
+ * the 65536-ns period and the source index, here the ingress port: the test adds one
  * source per ingress port, in port order), then ingress port, then in the
  * order of their port's list, and PFC releases (kind 2) last, in the
  * order they were scheduled.
@@ -160,17 +160,17 @@ struct sim {
 
 /* ---------------------------------------------------------------- heap */
 
-/* model.h's tie key, written out: the splitmix64 finalizer of
- * t + (source + 1) * 0x9E3779B97F4A7C15. */
-static uint64_t tie_key(uint64_t t, unsigned src)
+/* model.h's tie key, written out: the top 16 bits of the splitmix64
+ * finalizer of (t >> 16) + (source + 1) * 0x9E3779B97F4A7C15. */
+static unsigned tie_key(uint64_t t, unsigned src)
 {
-	uint64_t z = t + ((uint64_t)src + 1) * 0x9E3779B97F4A7C15ULL;
+	uint64_t z = t / 65536 + ((uint64_t)src + 1) * 0x9E3779B97F4A7C15ULL;
 	z ^= z >> 30;
 	z *= 0xBF58476D1CE4E5B9ULL;
 	z ^= z >> 27;
 	z *= 0x94D049BB133111EBULL;
 	z ^= z >> 31;
-	return z;
+	return (unsigned)(z >> 48);
 }
 
 static int ev_less(const struct ev *a, const struct ev *b)
@@ -180,7 +180,7 @@ static int ev_less(const struct ev *a, const struct ev *b)
 	if (a->kind != b->kind)
 		return a->kind < b->kind;
 	if (a->kind == 1 && a->port != b->port) {
-		uint64_t ka = tie_key(a->t, a->port), kb = tie_key(b->t, b->port);
+		unsigned ka = tie_key(a->t, a->port), kb = tie_key(b->t, b->port);
 		if (ka != kb)
 			return ka < kb;
 	}

@@ -521,7 +521,8 @@ static int add_gen(struct model_scenario *sc, const struct model_gen_conf *c)
 
 static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct model_scenario *sc)
 {
-	static const char *const arrivals[] = {"constant", "poisson", "onoff", NULL};
+	static const char *const arrivals[] = {"constant", "poisson", "onoff", "poisson_link",
+					       NULL};
 	static const char *const dests[] = {"fixed",	   "uniform", "hotspot",
 					    "permutation", "incast",  NULL};
 	static const char *const protos[] = {"udp", "tcp", NULL};
@@ -714,6 +715,7 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		double line = (double)cfg->ports[ports[i]].speed_bps;
 
 		g.in_port = ports[i];
+		g.link_bps = line;
 		g.rate_bps = rate_bps > 0 ? rate_bps : rate_frac * line;
 		if (g.rate_bps > line * (1 + 1e-9)) {
 			conf_fail(x, ratev, "rate",

@@ -1172,6 +1172,7 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 		if (lat > q->nt_max)
 			q->nt_max = lat;
 		q->nt_count++;
+		q->nt_sum += lat;
 	}
 	q_mk_dequeue(q, deq_cnt, now);
 	uint64_t soj = now - b->t_arr;

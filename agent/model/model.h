@@ -512,6 +512,11 @@ struct model_delay {
 	uint64_t nt_latest_ns; /* last measurement (0 if none yet) */
 	uint64_t nt_max_ns;    /* max since this window's last read */
 	uint64_t nt_count;     /* measurements, cumulative */
+	uint64_t nt_sum_ns;    /* their sum, cumulative.  Their mean is biased
+				  low against the true mean delay (by 21-48 %
+				  at load 0.5-0.9 for M/D/1): a measurement
+				  starts only when none is running, i.e. with a
+				  packet that just found the queue short */
 	uint64_t nt_win_count; /* measurements since this window's last read */
 	/* seed 000 marker method */
 	uint64_t mk_delay_ns; /* current stored delay */

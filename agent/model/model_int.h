@@ -189,6 +189,7 @@ struct mqueue {
 	/* WRED */
 	uint32_t wred_min, wred_max;
 	double wred_maxp;
+	uint64_t nt_sum; /* seed 004 delays measured: their sum (ns) */
 };
 
 /* Line 0: what admission, the sender's pause test and the PG's

@@ -216,6 +216,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->nt_latest_ns = q->nt_latest;
 	d->nt_max_ns = w->nt_max;
 	d->nt_count = q->nt_count;
+	d->nt_sum_ns = q->nt_sum;
 	d->nt_win_count = q->nt_count - w->nt_seen;
 	d->mk_delay_ns = cur;
 	d->mk_max_ns = w->mk_max;

@@ -141,7 +141,9 @@ struct model_queue_config {
 	struct model_limit shared; /* shared limit in the egress pool */
 	uint8_t pool;		   /* egress service pool index */
 	uint8_t sched;		   /* enum model_sched */
-	uint32_t weight;	   /* DWRR: quantum = weight * dwrr_quantum bytes */
+	uint32_t weight;	   /* DWRR: quantum = weight * dwrr_quantum bytes;
+				      the deficit counts frame bytes (len), not
+				      overhead_bytes (a documented choice) */
 	uint32_t limit_pkts;	   /* 0, or tail-drop above this many packets
 				      in the queue (the one in transmission
 				      included): a "queue length" limit */

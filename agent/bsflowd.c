@@ -13,15 +13,19 @@
 #include <event2/event.h>
 #include <getopt.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "agent/daemon.h"
 #include "agent/log.h"
 #include "agent/notify.h"
+#include "agent/pidfile.h"
 
 /* Exit codes (bsflowd(8)) */
 #define EXIT_OK	     0
@@ -44,7 +48,22 @@ static void usage(FILE *f)
 		SYSCONFDIR);
 }
 
-static int drop_privileges(const char *user)
+/* Keep only capability cap (effective and permitted) after the switch to
+ * the user; PR_SET_KEEPCAPS kept the permitted set across setuid. */
+static int keep_only_cap(int cap)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof data);
+	data[cap / 32].effective = data[cap / 32].permitted = 1u << (cap % 32);
+	return (int)syscall(SYS_capset, &h, data);
+}
+
+/* keep_net_admin: the linux backend's pollers need CAP_NET_ADMIN after the
+ * switch (devlink occupancy snapshots, removing its samplers and stopping
+ * the drop monitor at exit); nothing else is kept. */
+static int drop_privileges(const char *user, int keep_net_admin)
 {
 	struct passwd *pw;
 
@@ -54,31 +73,27 @@ static int drop_privileges(const char *user)
 		log_errx("-u %s: no such user", user);
 		return -1;
 	}
+	if (keep_net_admin && prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) < 0) {
+		log_err("-u %s: cannot keep CAP_NET_ADMIN", user);
+		return -1;
+	}
 	if (setgroups(1, &pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0) {
 		log_err("-u %s: cannot switch to the user", user);
 		return -1;
+	}
+	if (keep_net_admin) {
+		if (keep_only_cap(CAP_NET_ADMIN) < 0) {
+			log_err("-u %s: cannot keep CAP_NET_ADMIN", user);
+			return -1;
+		}
+		prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L);
 	}
 	if (setuid(0) == 0) {
 		log_errx("-u %s: could regain root after dropping privileges", user);
 		return -1;
 	}
-	log_info("running as user %s (uid %u)", user, (unsigned)pw->pw_uid);
-	return 0;
-}
-
-static int write_pidfile(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		log_err("pid file %s", path);
-		return -1;
-	}
-	fprintf(f, "%ld\n", (long)getpid());
-	if (fclose(f) != 0) {
-		log_err("pid file %s", path);
-		return -1;
-	}
+	log_info("running as user %s (uid %u)%s", user, (unsigned)pw->pw_uid,
+		 keep_net_admin ? " with CAP_NET_ADMIN (backend linux)" : "");
 	return 0;
 }
 
@@ -92,7 +107,7 @@ int main(int argc, char **argv)
 	};
 	const char *conf_path = SYSCONFDIR "/bsflowd.conf";
 	const char *pidfile = NULL, *user = NULL;
-	int explicit = 0, debug = 0, check = 0, ch, is_default, rc;
+	int explicit = 0, debug = 0, check = 0, ch, is_default, rc, pidfd = -1;
 	unsigned long run_for = 0;
 	struct bsf_daemon d;
 	struct event_base *base;
@@ -133,8 +148,13 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'V':
-			printf("bsflowd %s (backend interface version %u)\n", PACKAGE_VERSION,
-			       BSF_BACKEND_ABI_VERSION);
+			if (BSF_BACKEND_ABI_MIN == BSF_BACKEND_ABI_VERSION)
+				printf("bsflowd %s (backend interface version %u)\n",
+				       PACKAGE_VERSION, BSF_BACKEND_ABI_VERSION);
+			else
+				printf("bsflowd %s (backend interface versions %u to %u)\n",
+				       PACKAGE_VERSION, BSF_BACKEND_ABI_MIN,
+				       BSF_BACKEND_ABI_VERSION);
 			return EXIT_OK;
 		case 'h':
 			usage(stdout);
@@ -172,11 +192,16 @@ int main(int argc, char **argv)
 		return EXIT_CONFIG;
 	}
 	if (check) {
-		rc = bsf_backend_check(c, err, sizeof err);
-		if (rc < 0)
+		char report[1024];
+
+		rc = bsf_backend_check(c, report, sizeof report, err, sizeof err);
+		if (rc < 0) {
 			fprintf(stderr, "%s\n", err);
-		else
+		} else {
+			if (report[0])
+				printf("%s: backend %s\n", c->file, report);
 			printf("%s: configuration OK\n", c->file);
+		}
 		if (rc >= 0 && c->n_collectors == 0)
 			fprintf(stderr, "%s: warning: no collector section: nothing will be sent\n",
 				c->file);
@@ -189,23 +214,25 @@ int main(int argc, char **argv)
 		log_notice("%s does not exist: running the built-in default configuration "
 			   "(model backend, demo scenario, collector 127.0.0.1:6343)",
 			   conf_path);
-	if (bsf_daemon_signals(&d, (unsigned)run_for) < 0) {
-		log_errx("cannot install the signal handlers");
-		conf_free(c);
-		bsf_daemon_fini(&d);
-		event_base_free(base);
-		return EXIT_RUNTIME;
-	}
-	if (bsf_daemon_apply(&d, c, err, sizeof err) < 0) {
+	/* before anything opens: a second instance stops here */
+	if (pidfile && (pidfd = pidfile_create(pidfile, err, sizeof err)) < 0) {
 		log_errx("%s", err);
 		conf_free(c);
 		bsf_daemon_fini(&d);
 		event_base_free(base);
 		return EXIT_RUNTIME;
 	}
-	if (pidfile && write_pidfile(pidfile) < 0)
+	if (bsf_daemon_signals(&d, (unsigned)run_for) < 0) {
+		log_errx("cannot install the signal handlers");
+		conf_free(c);
 		goto fail;
-	if (user && drop_privileges(user) < 0)
+	}
+	if (bsf_daemon_apply(&d, c, err, sizeof err) < 0) {
+		log_errx("%s", err);
+		conf_free(c);
+		goto fail;
+	}
+	if (user && drop_privileges(user, d.conf->backend == CONF_BACKEND_LINUX) < 0)
 		goto fail;
 	log_notice("bsflowd %s started", PACKAGE_VERSION);
 	{
@@ -224,13 +251,13 @@ int main(int argc, char **argv)
 	if (debug)
 		bsf_daemon_log_status(&d);
 	rc = d.exit_code;
-	if (pidfile)
-		unlink(pidfile);
+	pidfile_remove(pidfile, pidfd);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	log_notice("exiting");
 	return rc;
 fail:
+	pidfile_remove(pidfile, pidfd);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	return EXIT_RUNTIME;

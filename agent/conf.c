@@ -21,8 +21,10 @@
 
 #include "agent/addr.h"
 #include "agent/conf.h"
+#include "agent/confwire.h"
 #include "agent/confval.h"
 #include "agent/flowsample.h"
+#include "agent/linux/linuxcfg.h"
 #include "agent/model/scenario.h"
 #include "proto/sflow.h"
 
@@ -80,6 +82,7 @@ static cfg_opt_t conf_top_opts[] = {
     CONF_V("backend"),
     CFG_SEC("model", NULL, CFGF_NONE), /* model_conf_opts(), set in conf_opts */
     CFG_SEC("plugin", plugin_opts, CFGF_NONE),
+    CFG_SEC("linux", NULL, CFGF_NONE), /* linuxbe_conf_opts(), set in conf_opts */
     CONF_V("header_bytes"),
     CFG_SEC("sampling", sampling_opts, CFGF_NODEFAULT),
     CFG_SEC("drops", drops_opts, CFGF_NONE),
@@ -94,6 +97,8 @@ void *conf_opts(void)
 			o->subopts = model_conf_opts();
 		else if (strcmp(o->name, "visibility") == 0)
 			o->subopts = vis_conf_opts();
+		else if (strcmp(o->name, "linux") == 0)
+			o->subopts = linuxbe_conf_opts();
 	}
 	return conf_top_opts;
 }
@@ -262,9 +267,19 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 	}
 	c->sub_agent_id = 0;
 	c->enterprise = SFLOW_ENT_OWN_DEFAULT;
-	if (get_u32(x, agent, "sub_agent_id", 0, 4294967295LL, &c->sub_agent_id) < 0 ||
-	    /* 20 bits of the data_format tag; 0 is the standard enterprise */
-	    get_u32(x, agent, "enterprise", 1, 1048575, &c->enterprise) < 0)
+	if (get_u32(x, agent, "sub_agent_id", 0, 4294967295LL, &c->sub_agent_id) < 0)
+		return -1;
+	/* 0 and 4413 cannot tag bsflowd's own records (confwire.h) */
+	if ((v = conf_get(agent, "enterprise"))) {
+		char *end;
+		long e = strtol(v->text, &end, 10);
+		const char *why = *end == '\0' ? confwire_enterprise_refused(e) : NULL;
+
+		if (why)
+			return conf_fail(x, v, "enterprise", "refused: %s", why);
+	}
+	/* 20 bits of the data_format tag */
+	if (get_u32(x, agent, "enterprise", 1, 1048575, &c->enterprise) < 0)
 		return -1;
 	conf_enter(x, NULL, NULL, NULL, 0);
 	n = CONF_DEFAULT_POLLING_INTERVAL;
@@ -280,19 +295,17 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 		int k;
 
 		c->backend_line = v->line;
-		if (strcmp(v->text, "linux") == 0)
-			return conf_fail(x, v, "backend",
-					 "not built yet in this version of bsflowd; allowed: model "
-					 "or the path of a backend plugin");
-		if (strchr(v->text, '/')) {
+		if (strcmp(v->text, "linux") == 0) {
+			c->backend = CONF_BACKEND_LINUX;
+		} else if (strchr(v->text, '/')) {
 			c->backend = CONF_BACKEND_PLUGIN;
 			c->backend_path = strdup(v->text);
 			if (!c->backend_path)
 				return conf_fail(x, NULL, NULL, "out of memory");
 		} else if (conf_enum(x, v, "backend", fixed, &k) < 0) {
 			return conf_fail(x, v, "backend",
-					 "unknown backend; allowed: model or the path of a plugin "
-					 ".so (containing a /)");
+					 "unknown backend; allowed: model, linux or the path of a "
+					 "plugin .so (containing a /)");
 		}
 	}
 	return 0;
@@ -480,7 +493,9 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, c
 	    build_flows(&x, cfg, c) < 0)
 		goto fail;
 	backend = conf_backend_name(c);
-	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN ? "plugin" : "model");
+	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN	? "plugin"
+				     : c->backend == CONF_BACKEND_LINUX ? "linux"
+									: "model");
 	if (!sectext)
 		goto nomem;
 	/* the backend applies the sampling rates when it opens: a change of
@@ -513,6 +528,86 @@ fail:
 	return NULL;
 }
 
+/*
+ * Where the body of the first top-level `name { ... }` block of clean (a
+ * text whose comments are blanked) lies: *off and *len of what is between
+ * its braces, *line the line of its first byte.  0, or -1 if there is none.
+ */
+static int section_body(const char *clean, const char *name, size_t *off, size_t *len, int *line)
+{
+	size_t nlen = strlen(name);
+	const char *p = clean;
+	int depth = 0, ln = 1, nl;
+
+	while (*p) {
+		const char *q = skip_lexical(p, &ln), *e;
+		int d = 1;
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\n')
+			ln++;
+		if (*p == '{' || *p == '}')
+			depth += *p == '{' ? 1 : -1;
+		if (depth != 0 || strncmp(p, name, nlen) != 0 ||
+		    (p != clean && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+			p++;
+			continue;
+		}
+		/* the newlines before a '{' count only if it opens the block:
+		 * otherwise the main loop counts them (`backend = linux`) */
+		nl = 0;
+		for (e = p + nlen; *e == ' ' || *e == '\t' || *e == '\n' || *e == '\r'; e++)
+			if (*e == '\n')
+				nl++;
+		if (*e != '{') {
+			p += nlen;
+			continue;
+		}
+		ln += nl;
+		*off = (size_t)(e + 1 - clean);
+		*line = ln;
+		for (e++; *e;) {
+			q = skip_lexical(e, &ln);
+			if (q != e) {
+				e = q;
+				continue;
+			}
+			if (*e == '{')
+				d++;
+			else if (*e == '}' && --d == 0)
+				break;
+			e++;
+		}
+		*len = (size_t)(e - clean) - *off;
+		return 0;
+	}
+	return -1;
+}
+
+/* c's backend section from text (the original, comments included), for
+ * the backend to parse: c->backend_section, c->backend_section_line. */
+static int conf_take_section(struct conf *c, const char *text, const char *clean)
+{
+	const char *name = c->backend == CONF_BACKEND_MODEL   ? "model"
+			   : c->backend == CONF_BACKEND_LINUX ? "linux"
+							      : "plugin";
+	size_t off, len;
+	int line;
+
+	if (section_body(clean, name, &off, &len, &line) < 0)
+		return 0;
+	c->backend_section = malloc(len + 1);
+	if (!c->backend_section)
+		return -1;
+	memcpy(c->backend_section, text + off, len);
+	c->backend_section[len] = '\0';
+	c->backend_section_line = line;
+	return 0;
+}
+
 /* conf_parse on text whose comments are blanked (conf_blank_comments). */
 static struct conf *conf_parse_clean(const char *path, const char *text, char *err, size_t errlen)
 {
@@ -541,19 +636,6 @@ static struct conf *conf_parse_clean(const char *path, const char *text, char *e
 		cfg_free(cfg);
 		return NULL;
 	}
-	if (c->backend == CONF_BACKEND_MODEL) {
-		/* the model section's values are checked by the model library */
-		struct model_scenario sc;
-
-		memset(&sc, 0, sizeof sc);
-		if (model_scenario_from_cfg(cfg_getsec(cfg, "model"), path, NULL, &sc, err,
-					    errlen) < 0) {
-			model_scenario_free(&sc);
-			conf_free(c);
-			return NULL;
-		}
-		model_scenario_free(&sc);
-	}
 	/* the visibility section's values are checked by its library */
 	if (vis_conf_single(cfg, path, err, errlen) < 0 ||
 	    vis_conf_from_cfg(cfg_getsec(cfg, "visibility"), path, &c->vis, err, errlen) < 0) {
@@ -561,6 +643,19 @@ static struct conf *conf_parse_clean(const char *path, const char *text, char *e
 		return NULL;
 	}
 	return c;
+}
+
+/* The model section's values, checked by the model library's parser on
+ * the section's text, as the model backend reads it (its check op, for
+ * -t, also builds the switch; a load only parses). */
+static int conf_check_model(const struct conf *c, char *err, size_t errlen)
+{
+	struct model_scenario sc;
+	int rc = model_scenario_parse_section(c->backend_section, c->file, c->backend_section_line,
+					      NULL, &sc, err, errlen);
+
+	model_scenario_free(&sc);
+	return rc;
 }
 
 /* Parse the text of a config file (path names it in messages).  Its
@@ -577,7 +672,16 @@ static struct conf *conf_parse(const char *path, const char *text, char *err, si
 	if (!clean)
 		return NULL;
 	c = conf_parse_clean(path, clean, err, errlen);
+	if (c && conf_take_section(c, text, clean) < 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		conf_free(c);
+		c = NULL;
+	}
 	free(clean);
+	if (c && c->backend == CONF_BACKEND_MODEL && conf_check_model(c, err, errlen) < 0) {
+		conf_free(c);
+		c = NULL;
+	}
 	return c;
 }
 
@@ -659,6 +763,7 @@ void conf_free(struct conf *c)
 	free(c->plugin_options);
 	free(c->backend_path);
 	free(c->backend_text);
+	free(c->backend_section);
 	free(c->vis_text);
 	vis_config_release(&c->vis);
 	free(c->collectors);

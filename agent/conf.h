@@ -54,6 +54,11 @@ struct conf {
 	char **plugin_options; /* "key=value" strings, n_plugin_options */
 	size_t n_plugin_options;
 	char *backend_text; /* canonical text of the backend and its section */
+	/* the body of the backend's section (model, linux or plugin), between
+	 * its braces, comments included, for the backend's own parser; NULL if
+	 * absent; backend_section_line: the line of its first byte */
+	char *backend_section;
+	int backend_section_line;
 	struct conf_collector *collectors;
 	size_t n_collectors;
 	/* packet sampling and drop notifications (flows.mk) */

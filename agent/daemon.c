@@ -17,6 +17,8 @@
 
 #include "agent/addr.h"
 #include "agent/daemon.h"
+#include "agent/linux/backend_linux.h"
+#include "agent/abiwrap.h"
 #include "agent/export.h"
 #include "agent/log.h"
 #include "agent/notify.h"
@@ -31,16 +33,9 @@ static const struct sflow_own_sampler_stat *vis_sampler_stats(void *arg, size_t 
 	return bsf_visx_sampler_stats(arg, n);
 }
 
-static void host_log(void *arg, int priority, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	bsf_vlog(priority, fmt, ap);
-	va_end(ap);
-}
-
-static void host_events_ready(void *arg)
+/* The backend pushed events or called events_ready (host.h): drain them
+ * on the next turn of the loop. */
+static void backend_drain(void *arg)
 {
 	struct bsf_daemon *d = arg;
 
@@ -90,9 +85,6 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 	d->base = base;
 	d->conf_path = conf_path;
 	d->conf_explicit = conf_explicit;
-	d->host.log = host_log;
-	d->host.events_ready = host_events_ready;
-	d->host.arg = d;
 	d->x = export_new(base);
 	if (!d->x)
 		return -1;
@@ -185,7 +177,7 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 	if (resolve_agent(c, &agent, err, errlen) < 0)
 		return -1;
 	memset(&nbe, 0, sizeof nbe);
-	if (reopen && bsf_backend_open(&nbe, c, d->base, &d->host, err, errlen) < 0)
+	if (reopen && bsf_backend_open(&nbe, c, d->base, backend_drain, d, err, errlen) < 0)
 		return -1;
 	/* the visibility pipeline: kept when its section and the number of
 	 * ports are the same, else built for the backend that will run */
@@ -376,6 +368,8 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 			log_notice("status: backend %s: simulation lag %.3f ms behind the wall "
 				   "clock",
 				   o->name, (double)o->lag_ns(d->be.st) / 1e6);
+		if (d->conf && d->conf->backend == CONF_BACKEND_LINUX && d->be.wrap)
+			linuxbe_log_status(bsf_abiwrap_backend_st(d->be.wrap));
 	}
 }
 

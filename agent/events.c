@@ -25,8 +25,9 @@ static void route_sample(struct bsf_events *e, const struct bsf_event *ev)
 {
 	const struct bsf_backend_ops *o = e->be->ops;
 	uint8_t buf[BSF_FLOW_SCRATCH];
-	uint64_t pool = 0;
-	size_t len = 0;
+	uint64_t pool = 0, cut, n;
+	size_t len = 0, room;
+	int r;
 
 	if (o->sample_pool && ev->in_port < e->flows.nports)
 		pool = o->sample_pool(e->be->st, ev->in_port);
@@ -34,17 +35,34 @@ static void route_sample(struct bsf_events *e, const struct bsf_event *ev)
 	if (o->sample_drops && ev->in_port < e->flows.nports)
 		bsf_flows_backend_lost(&e->flows, ev->in_port,
 				       o->sample_drops(e->be->st, ev->in_port));
-	if (bsf_flows_build(&e->flows, ev, pool, buf, sizeof buf, &len) != SFLOW_OK) {
+	room = export_sample_room(e->x);
+	if (room > sizeof buf)
+		room = sizeof buf;
+	cut = e->flows.cut;
+	r = bsf_flows_build(&e->flows, ev, pool, buf, room, &len);
+	if (r == SFLOW_OK && export_add(e->x, buf, len) < 0)
+		r = SFLOW_ERR_FULL;
+	if (r != SFLOW_OK) {
+		if (r == SFLOW_ERR_FULL) /* no room: counted in the port's drops */
+			bsf_flows_lost(&e->flows, ev->in_port, 1);
 		e->flow_samples_lost++;
-		return;
+		e->flow_lost_unlogged++;
+	} else {
+		e->flow_samples_sent++;
+		e->flow_cut_unlogged += e->flows.cut - cut;
 	}
-	if (export_add(e->x, buf, len) < 0) {
-		/* datagram_bytes too small for it: counted in the port's drops */
-		bsf_flows_lost(&e->flows, ev->in_port, 1);
-		e->flow_samples_lost++;
-		return;
+	if ((e->flow_lost_unlogged || e->flow_cut_unlogged) &&
+	    bsf_ratelimit_hit(&e->flow_fit_rl, bsf_now_ns(), &n)) {
+		if (e->flow_cut_unlogged)
+			log_warnx("packet samples: %llu sent with fewer header bytes or without "
+				  "their extended records: datagram_bytes (%u) too small for them",
+				  (unsigned long long)e->flow_cut_unlogged, e->datagram_bytes);
+		if (e->flow_lost_unlogged)
+			log_warnx("packet samples: %llu lost (not built or too big for "
+				  "datagram_bytes %u; counted in their data source's drops)",
+				  (unsigned long long)e->flow_lost_unlogged, e->datagram_bytes);
+		e->flow_cut_unlogged = e->flow_lost_unlogged = 0;
 	}
-	e->flow_samples_sent++;
 }
 
 uint64_t bsf_events_drops_lost(const struct bsf_events *e)
@@ -52,7 +70,8 @@ uint64_t bsf_events_drops_lost(const struct bsf_events *e)
 	const struct bsf_backend_ops *o = e->be->ops;
 
 	return e->drop_events_lost_closed +
-	       (o && o->drop_events_lost ? o->drop_events_lost(e->be->st) : 0);
+	       (o && o->drop_events_lost ? o->drop_events_lost(e->be->st) : 0) +
+	       bsf_backend_push_lost(e->be, BSF_EV_DROP);
 }
 
 /* Encode drop ev as a 0:5 with p and queue it for export: 1, or 0 if it
@@ -80,6 +99,14 @@ static void notify_drop(struct bsf_events *e, const struct bsf_event *ev,
 	int ok;
 
 	enum bsf_discard_verdict v = bsf_discard_offer(&e->drops, ev->t_ns, &tr);
+
+	if (bsf_log_verbosity() >= 2) {
+		char what[300];
+
+		bsf_discard_describe(ev, what, sizeof what);
+		log_debug("drop: in port %u, out port %u, queue %u: %s", ev->in_port, ev->out_port,
+			  ev->queue, what);
+	}
 
 	if (tr & BSF_DISCARD_RESUMED)
 		log_notice("drop notifications: circuit breaker closed after %u s, "
@@ -139,8 +166,13 @@ void bsf_events_route(struct bsf_events *e, const struct bsf_event *ev)
 	enum bsf_visx_drop verdict;
 
 	e->by_type[ev->type < ntypes ? ev->type : 0]++;
-	if (ev->type == BSF_EV_SAMPLE)
+	if (ev->type == BSF_EV_SAMPLE) {
 		route_sample(e, ev);
+		/* a packet dropped after it was sampled never departed: its
+		 * drop event tells the visibility monitors about it */
+		if (ev->reason != 0)
+			return;
+	}
 	verdict = bsf_visx_feed(e->vis, ev, &rec, &rec_valid);
 	if (ev->type != BSF_EV_DROP || verdict == BSF_VISX_DROP_TAKEN)
 		return;
@@ -157,7 +189,10 @@ void bsf_events_drain(struct bsf_events *e)
 		return;
 	do {
 		bsf_visx_check_lost(e->vis);
-		n = e->be->ops->read_events(e->be->st, ev, EVENT_BATCH);
+		/* what it pushed from any thread, then what it queued itself */
+		n = bsf_backend_pop_events(e->be, ev, EVENT_BATCH);
+		if (n < EVENT_BATCH && e->be->ops->read_events)
+			n += e->be->ops->read_events(e->be->st, ev + n, EVENT_BATCH - n);
 		for (size_t i = 0; i < n; i++)
 			bsf_events_route(e, &ev[i]);
 	} while (n == EVENT_BATCH && ++rounds < 64);
@@ -197,6 +232,7 @@ int bsf_events_init(struct bsf_events *e, struct event_base *base, struct bsf_ba
 	bsf_discard_limiter_init(&e->drops, &dc);
 	e->discard_seq = 1;
 	bsf_ratelimit_init(&e->drop_fit_rl, 60ull * 1000000000ull);
+	bsf_ratelimit_init(&e->flow_fit_rl, 60ull * 1000000000ull);
 	return 0;
 }
 
@@ -241,7 +277,16 @@ void bsf_events_log_status(const struct bsf_events *e)
 		   (unsigned long long)e->by_type[BSF_EV_SAMPLE],
 		   (unsigned long long)e->by_type[BSF_EV_ENQUEUE],
 		   (unsigned long long)e->by_type[BSF_EV_DEQUEUE],
-		   (unsigned long long)(o->event_overflows ? o->event_overflows(e->be->st) : 0));
+		   (unsigned long long)((o->event_overflows ? o->event_overflows(e->be->st) : 0) +
+					bsf_backend_push_lost_all(e->be)));
+	if (bsf_backend_push_lost_all(e->be))
+		log_notice("status: backend %s: pushed events lost to a full queue: %llu "
+			   "drop, %llu sample, %llu enqueue, %llu dequeue, %llu other",
+			   o->name, (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DROP),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_SAMPLE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_ENQUEUE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DEQUEUE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, 0));
 	log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 		   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
 		   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "

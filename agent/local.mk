@@ -5,6 +5,8 @@
 
 sbin_PROGRAMS += agent/bsflowd
 pkginclude_HEADERS += agent/backend.h
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = agent/bsflowd-backend.pc
 
 # Config values checked after libconfuse has read them (confval.h): shared
 # by the daemon, the model's scenario section and the visibility section.
@@ -20,9 +22,15 @@ noinst_LIBRARIES += agent/libbsfagent.a
 agent_libbsfagent_a_SOURCES = \
 	agent/addr.c agent/addr.h \
 	agent/notify.c agent/notify.h \
+	agent/pidfile.c agent/pidfile.h \
 	agent/plugin.c agent/plugin.h \
+	agent/abiwrap.c agent/abiwrap.h \
+	agent/evqueue.c agent/evqueue.h \
+	agent/host.c agent/host.h \
 	agent/conf.c agent/conf.h \
+	agent/confwire.c agent/confwire.h \
 	agent/export.c agent/export.h \
+	agent/seqspace.c agent/seqspace.h \
 	agent/resolve.c agent/resolve.h \
 	agent/poller.c agent/poller.h \
 	agent/counters.c agent/counters.h \
@@ -37,9 +45,10 @@ agent_libbsfagent_a_SOURCES = \
 agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
 # what every agent program links
-BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libbackend_model.a agent/visibility/libvis.a \
-	agent/model/libmodel.a \
-	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libbackend_model.a agent/linux/liblinuxbe.a \
+	agent/visibility/libvis.a agent/model/libmodel.a agent/libconfval.a agent/liblog.a \
+	proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) $(LIBMNL_LIBS) \
+	-lpthread -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -113,9 +122,9 @@ agent_tests_test_flows_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_flows_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
 
 # The test plugins: a good one, one with a wrong interface version, one
-# without the entry point.  The tests load them from .libs/.
+# without the entry point, one whose entry point is data.  The tests load them from .libs/.
 check_LTLIBRARIES += agent/tests/testplugin.la agent/tests/testplugin_badabi.la \
-	agent/tests/testplugin_nosym.la
+	agent/tests/testplugin_nosym.la agent/tests/testplugin_dataentry.la
 BSF_TESTPLUGIN_LDFLAGS = -module -rpath /nowhere -avoid-version
 agent_tests_testplugin_la_SOURCES = agent/tests/testplugin.c
 agent_tests_testplugin_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
@@ -125,6 +134,10 @@ agent_tests_testplugin_badabi_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
 agent_tests_testplugin_nosym_la_SOURCES = agent/tests/testplugin.c
 agent_tests_testplugin_nosym_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_NO_ENTRY
 agent_tests_testplugin_nosym_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_dataentry_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_dataentry_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_NO_ENTRY \
+	-DTESTPLUGIN_DATA_ENTRY
+agent_tests_testplugin_dataentry_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
 
 # ---- make demo: bsflowd on the demo scenario for about 20 s, with
 # bsflow-collect receiving on a free loopback port and a per-port table.
@@ -149,3 +162,42 @@ agent/bench/bench-daemon: $(srcdir)/agent/bench/bench-daemon.sh agent/bsflowd
 	    -e 's|%ABS_TOP_SRCDIR%|$(abs_top_srcdir)|g' \
 	    $(srcdir)/agent/bench/bench-daemon.sh >$@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
+
+# ---- backend ABI 3: a plugin of version 2 (refused) and one of an older
+# layout of version 3 (smaller table and events: used, test_plugin.c)
+check_LTLIBRARIES += agent/tests/testplugin_abi2.la agent/tests/testplugin_old.la
+agent_tests_testplugin_abi2_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_abi2_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=2
+agent_tests_testplugin_abi2_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_old_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_old_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_OLD_LAYOUT
+agent_tests_testplugin_old_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+
+# ---- the backend threading contract under ThreadSanitizer: a plugin
+# pushing from its own thread into the real daemon loop.  The daemon's
+# queue, host and backend files are compiled into the test (instrumented);
+# the rest comes from the library.  Without TSan it skips (BSF_TSAN_SKIP).
+check_PROGRAMS += agent/tests/test_push_thread
+TESTS += agent/tests/test_push_thread
+check_LTLIBRARIES += agent/tests/testplugin_thread.la
+agent_tests_test_push_thread_SOURCES = agent/tests/test_push_thread.c \
+	agent/evqueue.c agent/host.c agent/backends.c agent/abiwrap.c
+agent_tests_test_push_thread_CFLAGS = $(BSF_AGENT_TEST_CFLAGS) $(BSF_TSAN_CFLAGS)
+agent_tests_test_push_thread_LDFLAGS = $(AM_LDFLAGS) $(BSF_TSAN_CFLAGS)
+agent_tests_test_push_thread_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_testplugin_thread_la_SOURCES = agent/tests/testplugin_thread.c
+agent_tests_testplugin_thread_la_CFLAGS = $(AM_CFLAGS) $(BSF_TSAN_CFLAGS)
+agent_tests_testplugin_thread_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+
+# the pushed events' queue alone
+check_PROGRAMS += agent/tests/test_evqueue
+TESTS += agent/tests/test_evqueue
+agent_tests_test_evqueue_SOURCES = agent/tests/test_evqueue.c
+agent_tests_test_evqueue_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_evqueue_LDADD = $(BSF_AGENT_TEST_LIBS)
+
+# backend.h on its own, as C++ and as strict ISO C (compilers from configure)
+TESTS += agent/tests/header-lang.sh
+EXTRA_DIST += agent/tests/header-lang.sh
+AM_TESTS_ENVIRONMENT += BSF_CXX='$(BSF_CXX)'; export BSF_CXX; \
+	BSF_CLANG='$(BSF_CLANG)'; export BSF_CLANG;

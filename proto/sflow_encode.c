@@ -278,6 +278,39 @@ void sflow_enc_function(struct sflow_w *w, struct sflow_sample_enc *s, const cha
 	sflow_enc_record_end(w, m);
 }
 
+void sflow_enc_hw_trap(struct sflow_w *w, struct sflow_sample_enc *s, const char *group,
+		       const char *trap)
+{
+	size_t n, k, m;
+
+	if (w->err != SFLOW_OK)
+		return;
+	if (!group || !trap || (n = bounded_len(group, SFLOW_DGRAM_MAX)) > SFLOW_DGRAM_MAX ||
+	    (k = bounded_len(trap, SFLOW_DGRAM_MAX)) > SFLOW_DGRAM_MAX) {
+		w->err = SFLOW_ERR_INVALID;
+		return;
+	}
+	m = sflow_enc_record_begin(w, s, SFLOW_FLOW_HW_TRAP);
+	sflow_w_opaque(w, group, (uint32_t)n);
+	sflow_w_opaque(w, trap, (uint32_t)k);
+	sflow_enc_record_end(w, m);
+}
+
+void sflow_enc_linux_reason(struct sflow_w *w, struct sflow_sample_enc *s, const char *reason)
+{
+	size_t n, m;
+
+	if (w->err != SFLOW_OK)
+		return;
+	if (!reason || (n = bounded_len(reason, SFLOW_DGRAM_MAX)) > SFLOW_DGRAM_MAX) {
+		w->err = SFLOW_ERR_INVALID;
+		return;
+	}
+	m = sflow_enc_record_begin(w, s, SFLOW_FLOW_LINUX_REASON);
+	sflow_w_opaque(w, reason, (uint32_t)n);
+	sflow_enc_record_end(w, m);
+}
+
 void sflow_enc_transit(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t delay_ns)
 {
 	enc_u32_record(w, s, SFLOW_FLOW_TRANSIT, sflow_sat32(delay_ns));
@@ -356,6 +389,7 @@ int sflow_builder_init(struct sflow_dgram_builder *b, const struct sflow_addr *a
 	/* version, address type, address, sub-agent, sequence, uptime, count */
 	b->hdr_len = 4 + 4 + addr_len(agent->type) + 4 + 4 + 4 + 4;
 	b->len = b->hdr_len;
+	b->std_end = b->hdr_len;
 	b->nsamples = 0;
 	return SFLOW_OK;
 }
@@ -376,7 +410,14 @@ int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size
 		return SFLOW_ERR_FULL;
 	if (len > b->max_bytes - b->len)
 		return SFLOW_ERR_FULL;
-	memcpy(b->buf + b->len, sample, len);
+	if (be32(sample) >= 1 && be32(sample) <= 4) {
+		/* standard: after the standard ones, before all others */
+		memmove(b->buf + b->std_end + len, b->buf + b->std_end, b->len - b->std_end);
+		memcpy(b->buf + b->std_end, sample, len);
+		b->std_end += len;
+	} else {
+		memcpy(b->buf + b->len, sample, len);
+	}
 	b->len += len;
 	b->nsamples++;
 	return SFLOW_OK;
@@ -397,6 +438,7 @@ const uint8_t *sflow_builder_finish(struct sflow_dgram_builder *b, uint32_t sequ
 		return 0; /* cannot happen after a successful init */
 	*len = b->len;
 	b->len = b->hdr_len;
+	b->std_end = b->hdr_len;
 	b->nsamples = 0;
 	return b->buf;
 }

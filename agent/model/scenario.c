@@ -28,6 +28,7 @@
 
 #include "agent/confval.h"
 #include "agent/model/headers.h"
+#include "agent/model/scenario_ext.h"
 
 static cfg_opt_t port_opts[] = {CONF_V("speed"), CONF_V("name"), CONF_V("sampling_rate"),
 				CFG_END()};
@@ -81,6 +82,8 @@ static cfg_opt_t model_opts[] = {
     CFG_SEC("mc_group", mcg_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
     CFG_SEC("traffic", traffic_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
     CFG_SEC("replay", replay_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
+    CFG_SEC("ingress_arbitration", model_scen_iarb_opts, CFGF_NONE),
+    CFG_SEC("flow_admission", model_scen_fb_opts, CFGF_NONE),
     CFG_END()};
 
 cfg_opt_t *model_conf_opts(void)
@@ -940,6 +943,8 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 		return -1;
 	if (opts && opts->set_seed)
 		sc->cfg.seed = opts->seed;
+	if (model_scen_ext_build(&x, sec, &sc->cfg) < 0)
+		return -1;
 	for (i = 0; sec && i < cfg_size(sec, "traffic"); i++) {
 		cfg_t *ts = cfg_getnsec(sec, "traffic", i);
 
@@ -1083,6 +1088,34 @@ int model_scenario_parse_text(const char *text, const char *name,
 			      char *err, size_t errlen)
 {
 	return parse_text(text, name ? name : "(text)", opts, sc, err, errlen);
+}
+
+int model_scenario_parse_section(const char *body, const char *file, int first_line,
+				 const struct model_scenario_opts *opts, struct model_scenario *sc,
+				 char *err, size_t errlen)
+{
+	const char *name = file ? file : "(config)";
+	size_t nl = first_line > 1 ? (size_t)first_line - 1 : 0;
+	size_t blen = body ? strlen(body) : 0;
+	char *text;
+	int rc;
+
+	if (!body)
+		return model_scenario_from_cfg(NULL, name, opts, sc, err, errlen);
+	/* the section again, its opening brace on its first line */
+	text = malloc(nl + sizeof "model {" - 1 + blen + sizeof "\n}\n");
+	if (!text) {
+		memset(sc, 0, sizeof(*sc));
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	memset(text, '\n', nl);
+	memcpy(text + nl, "model {", 7);
+	memcpy(text + nl + 7, body, blen);
+	memcpy(text + nl + 7 + blen, "\n}\n", sizeof "\n}\n");
+	rc = parse_text(text, name, opts, sc, err, errlen);
+	free(text);
+	return rc;
 }
 
 int model_scenario_parse_file(const char *path, const struct model_scenario_opts *opts,

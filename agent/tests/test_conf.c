@@ -148,7 +148,14 @@ static const struct {
     {"collector x {\n address = 1.2.3.4\n port = 0\n}\n",
      "t.conf:3: collector \"x\": port = 0: out of range; allowed: 1..65535"},
     {"agent {\n enterprise = 0\n}\n",
-     "t.conf:2: agent: enterprise = 0: out of range; allowed: 1..1048575"},
+     "t.conf:2: agent: enterprise = 0: refused: 0 is the enterprise of the standard sFlow "
+     "structures; bsflowd's own records need an enterprise number of their own (an IANA "
+     "Private Enterprise Number)"},
+    {"agent {\n enterprise = 4413\n}\n",
+     "t.conf:2: agent: enterprise = 4413: refused: 4413 is Broadcom's, whose 4413:1, 4413:2 "
+     "and 4413:3 (BST buffer structures) bsflowd also sends: its own records would carry "
+     "the same tags and collectors would misread them; use an IANA Private Enterprise "
+     "Number of your own"},
     {"agent {\n enterprise = 1048576\n}\n",
      "t.conf:2: agent: enterprise = 1048576: out of range; allowed: 1..1048575"},
     {"agent {\n sub_agent_id = 4294967296\n}\n",
@@ -187,15 +194,19 @@ static const struct {
     {"collector x {\n address = a\n}\ncollector x {\n address = b\n}\n",
      "t.conf:4: \"x\": a second section of that name; allowed: one"},
     /* backends */
-    {"\nbackend = linux\n",
-     "t.conf:2: backend = linux: not built yet in this version of bsflowd; allowed: model or the "
-     "path of a backend plugin"},
-    {"backend = foo\n", "t.conf:1: backend = foo: unknown backend; allowed: model or the path "
-			"of a plugin .so (containing a /)"},
+    {"\nbackend = linux\nlinux {\n bogus = 1\n}\n",
+     "t.conf:4: linux: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
+    {"backend = foo\n",
+     "t.conf:1: backend = foo: unknown backend; allowed: model, linux or the path "
+     "of a plugin .so (containing a /)"},
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: plugin: option = novalue: not key=value; allowed: \"key=value\""},
     {"model {\n ports = abc\n}\n",
      "t.conf:2: model: ports = abc: not an integer; allowed: 1..1024"},
+    /* the section's line after a `backend = model` line (its value once
+       counted the newlines after it twice) */
+    {"backend = model\n\nmodel {\n seed = 1\n ports = 0\n}\n",
+     "t.conf:5: model: ports = 0: out of range; allowed: 1..1024"},
     /* the visibility section: its own checks, with the file and line */
     {"visibility {\n bogus = 1\n}\n",
      "t.conf:2: visibility: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},

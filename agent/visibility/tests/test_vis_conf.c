@@ -845,7 +845,7 @@ END_TEST
 /* Lists are kept as merged ranges: wide ranges such as {0-1023} or
  * {1024-65535} are one range each, items in any order merge when they
  * touch or overlap, 64 separate ranges are accepted and 65 are an error
- * naming the item that starts the 65th (by value); a FIG 15 hierarchy by
+ * naming the item that starts the 65th (by value); an aggregate hierarchy by
  * groups of ports on a 1024-port switch builds and routes by group. */
 START_TEST(set_ranges)
 {

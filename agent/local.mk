@@ -34,6 +34,7 @@ agent_libbsfagent_a_SOURCES = \
 	agent/evsample.c agent/evsample.h \
 	agent/backends.c agent/backends.h \
 	agent/daemon.c agent/daemon.h \
+	agent/control.c agent/control.h \
 	agent/events.c agent/events.h \
 	agent/visexport.c agent/visexport.h \
 	agent/flowsample.c agent/flowsample.h \
@@ -70,8 +71,8 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_sampling_model \
 	agent/tests/test_flows_conf
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
-TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh
-EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcount.py agent/tests/testnet.h \
+TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh
+EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh agent/tests/udpcount.py agent/tests/testnet.h \
 	agent/demo.sh agent/demo.awk
 
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c

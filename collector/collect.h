@@ -14,6 +14,7 @@
 #include "collector/output.h"
 #include "collector/pcapw.h"
 #include "collector/print.h"
+#include "collector/prometheus.h"
 #include "collector/table.h"
 
 #define COLLECT_DEFAULT_PORT 6343
@@ -40,7 +41,10 @@ struct collect_opts {
 	int quiet;
 	int summary_stdout;
 	int no_summary;
-	int table; /* --table */
+	int table;		/* --table */
+	const char *prometheus; /* --prometheus ADDR:PORT, or NULL */
+	double prom_expire;	/* --prometheus-expire seconds */
+	uint64_t prom_max;	/* --prometheus-max-series */
 };
 
 struct collect_ctx {
@@ -49,6 +53,7 @@ struct collect_ctx {
 	struct collect_checks *checks;
 	struct collect_pcapw *pcapw;
 	struct collect_table *table; /* --table, or NULL */
+	struct collect_prom *prom;   /* --prometheus, or NULL */
 	double table_drawn;	     /* monotonic seconds of the last redraw */
 	uint64_t received;	     /* datagrams handed to process, -c counts these */
 	int exit_code;		     /* set by --strict */

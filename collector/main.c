@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "collector/collect.h"
+#include "collector/httpd.h"
 
 /* Set by SIGINT/SIGTERM; the inputs poll it between datagrams. */
 static volatile sig_atomic_t stop_requested;
@@ -26,7 +27,15 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-enum { OPT_STRICT = 256, OPT_SUMMARY, OPT_NO_SUMMARY, OPT_TABLE };
+enum {
+	OPT_STRICT = 256,
+	OPT_SUMMARY,
+	OPT_NO_SUMMARY,
+	OPT_TABLE,
+	OPT_PROM,
+	OPT_PROM_EXPIRE,
+	OPT_PROM_MAX
+};
 
 static const struct option long_opts[] = {
     {"port", required_argument, NULL, 'p'},
@@ -42,6 +51,9 @@ static const struct option long_opts[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"no-summary", no_argument, NULL, OPT_NO_SUMMARY},
     {"table", no_argument, NULL, OPT_TABLE},
+    {"prometheus", required_argument, NULL, OPT_PROM},
+    {"prometheus-expire", required_argument, NULL, OPT_PROM_EXPIRE},
+    {"prometheus-max-series", required_argument, NULL, OPT_PROM_MAX},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -50,7 +62,9 @@ static const struct option long_opts[] = {
 static const char synopsis[] =
     "usage: bsflow-collect [-46jqhV] [-p port] [-b address] [-r file.pcap]\n"
     "                      [-w out.pcap] [-e enterprise] [-c count] [-t seconds]\n"
-    "                      [--strict] [--summary | --no-summary] [--table]\n";
+    "                      [--strict] [--summary | --no-summary] [--table]\n"
+    "                      [--prometheus addr:port [--prometheus-expire seconds]\n"
+    "                       [--prometheus-max-series n]]\n";
 
 static void usage(FILE *fp)
 {
@@ -74,6 +88,10 @@ static void usage(FILE *fp)
 	      "              buffer %, discards, drops by reason, queue delay,\n"
 	      "              visibility events) redrawn at most twice a second as\n"
 	      "              datagrams arrive\n"
+	      "  --prometheus ADDR:PORT  serve the decoded values on http://ADDR:PORT/metrics\n"
+	      "              (Prometheus text format, or OpenMetrics when asked)\n"
+	      "  --prometheus-expire S   forget series not renewed for S seconds (default 300)\n"
+	      "  --prometheus-max-series N  at most N series (default 20000)\n"
 	      "  -h, -V      help, version\n",
 	      fp);
 }
@@ -135,6 +153,8 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 	o->port = COLLECT_DEFAULT_PORT;
 	o->own_enterprise = SFLOW_ENT_OWN_DEFAULT;
 	o->fmt = COLLECT_FMT_TEXT;
+	o->prom_expire = COLLECT_PROM_EXPIRE_DEFAULT;
+	o->prom_max = COLLECT_PROM_MAX_SERIES_DEFAULT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
 		switch (ch) {
@@ -197,6 +217,25 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 			o->table = 1;
 			o->quiet = 1;
 			break;
+		case OPT_PROM:
+			o->prometheus = optarg;
+			break;
+		case OPT_PROM_EXPIRE:
+			errno = 0;
+			o->prom_expire = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->prom_expire > 0) ||
+			    o->prom_expire > 1e9)
+				return usage_error(
+				    "--prometheus-expire: '%s' is not a number of seconds (> 0)",
+				    optarg);
+			break;
+		case OPT_PROM_MAX:
+			if (parse_u64(optarg, 1, 100000000, &v))
+				return usage_error("--prometheus-max-series: '%s' is not a count "
+						   "(1..100000000)",
+						   optarg);
+			o->prom_max = v;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(COLLECT_EXIT_OK);
@@ -223,6 +262,7 @@ int main(int argc, char **argv)
 	struct collect_opts opts;
 	struct collect_ctx ctx;
 	struct sigaction sa;
+	struct collect_httpd *httpd = NULL;
 	int rc;
 	char err[256];
 
@@ -257,6 +297,20 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opts.prometheus) {
+		ctx.prom =
+		    collect_prom_new(opts.own_enterprise, opts.prom_expire, (size_t)opts.prom_max);
+		if (ctx.prom)
+			httpd = collect_httpd_start(opts.prometheus, ctx.prom, err, sizeof(err));
+		if (!ctx.prom || !httpd) {
+			fprintf(stderr, "bsflow-collect: --prometheus %s: %s\n", opts.prometheus,
+				ctx.prom ? err : "out of memory");
+			collect_prom_free(ctx.prom);
+			collect_checks_free(ctx.checks);
+			return COLLECT_EXIT_ERROR;
+		}
+	}
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -271,6 +325,8 @@ int main(int argc, char **argv)
 	if (ctx.exit_code)
 		rc = ctx.exit_code;
 
+	collect_httpd_stop(httpd);
+	collect_prom_free(ctx.prom);
 	if (ctx.table) {
 		collect_table_render(ctx.table, stdout, 0);
 		collect_table_free(ctx.table);

@@ -13,6 +13,14 @@
 #include "collector/collect.h"
 #include "proto/sflow_decode.h"
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* --table: account the datagram; redraw at most twice a second. */
 static void table_update(struct collect_ctx *c, const struct sflow_datagram *d)
 {
@@ -42,6 +50,8 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 	if (rc != SFLOW_OK) {
 		fflush(c->out.fp);
 		collect_checks_malformed(c->checks, rx, &err);
+		if (c->prom)
+			collect_prom_malformed(c->prom, mono_now());
 		if (c->opts->strict) {
 			fprintf(stderr, "bsflow-collect: --strict: malformed datagram: %s\n",
 				err.msg);
@@ -59,6 +69,8 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 			collect_pcapw_datagram(c->pcapw, rx, &d);
 		if (c->table)
 			table_update(c, &d);
+		if (c->prom)
+			collect_prom_datagram(c->prom, &d, mono_now());
 		sflow_datagram_free(&d);
 		if (c->opts->strict && collect_checks_own_errors(c->checks) > own_errors) {
 			fflush(c->out.fp);

@@ -13,7 +13,8 @@ E2E_TESTS = \
 	tests/e2e-flows.sh \
 	tests/e2e-drops.sh \
 	tests/e2e-visibility.sh \
-	tests/e2e-dns.sh
+	tests/e2e-dns.sh \
+	tests/e2e-prometheus.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) \
 	tests/e2e-lib.sh \

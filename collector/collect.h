@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #include "collector/checks.h"
+#include "collector/filter.h"
+#include "collector/forward.h"
+#include "collector/lines.h"
 #include "collector/output.h"
 #include "collector/pcapw.h"
 #include "collector/print.h"
@@ -41,10 +44,12 @@ struct collect_opts {
 	int quiet;
 	int summary_stdout;
 	int no_summary;
-	int table;		/* --table */
-	const char *prometheus; /* --prometheus ADDR:PORT, or NULL */
-	double prom_expire;	/* --prometheus-expire seconds */
-	uint64_t prom_max;	/* --prometheus-max-series */
+	int table;		      /* --table */
+	const char *prometheus;	      /* --prometheus ADDR:PORT, or NULL */
+	double prom_expire;	      /* --prometheus-expire seconds */
+	uint64_t prom_max;	      /* --prometheus-max-series */
+	int lines;		      /* 'l' (-l CSV), 'g' (-g grep lines) or 0 */
+	struct collect_filter filter; /* --agent, --source, --type, --reason */
 };
 
 struct collect_ctx {
@@ -54,6 +59,7 @@ struct collect_ctx {
 	struct collect_pcapw *pcapw;
 	struct collect_table *table; /* --table, or NULL */
 	struct collect_prom *prom;   /* --prometheus, or NULL */
+	struct collect_forward *fwd; /* -f, or NULL */
 	double table_drawn;	     /* monotonic seconds of the last redraw */
 	uint64_t received;	     /* datagrams handed to process, -c counts these */
 	int exit_code;		     /* set by --strict */

@@ -16,7 +16,10 @@ collector_libcollect_a_SOURCES = \
 	collector/pcapw.c collector/pcapw.h \
 	collector/table.c collector/table.h \
 	collector/prometheus.c collector/prometheus.h \
-	collector/httpd.c collector/httpd.h
+	collector/httpd.c collector/httpd.h \
+	collector/lines.c collector/lines.h \
+	collector/forward.c collector/forward.h \
+	collector/filter.c collector/filter.h
 collector_libcollect_a_CFLAGS = $(AM_CFLAGS) $(LIBPCAP_CFLAGS)
 collector_bsflow_collect_SOURCES = collector/main.c
 collector_bsflow_collect_CFLAGS = $(AM_CFLAGS) $(LIBPCAP_CFLAGS)
@@ -29,12 +32,14 @@ TESTS += \
 	collector/tests/decode-pcap.sh \
 	collector/tests/tshark.sh \
 	collector/tests/mutate.sh \
-	collector/tests/udp.sh
+	collector/tests/udp.sh \
+	collector/tests/lines.sh
 EXTRA_DIST += \
 	collector/tests/decode-pcap.sh \
 	collector/tests/tshark.sh \
 	collector/tests/mutate.sh \
 	collector/tests/udp.sh \
+	collector/tests/lines.sh \
 	collector/tests/gen-all-structures.py \
 	collector/tests/send-sflow.py \
 	collector/tests/data/all-structures.pcap \

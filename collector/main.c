@@ -34,7 +34,11 @@ enum {
 	OPT_TABLE,
 	OPT_PROM,
 	OPT_PROM_EXPIRE,
-	OPT_PROM_MAX
+	OPT_PROM_MAX,
+	OPT_AGENT,
+	OPT_SOURCE,
+	OPT_TYPE,
+	OPT_REASON
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +56,11 @@ static const struct option long_opts[] = {
     {"no-summary", no_argument, NULL, OPT_NO_SUMMARY},
     {"table", no_argument, NULL, OPT_TABLE},
     {"prometheus", required_argument, NULL, OPT_PROM},
+    {"forward", required_argument, NULL, 'f'},
+    {"agent", required_argument, NULL, OPT_AGENT},
+    {"source", required_argument, NULL, OPT_SOURCE},
+    {"type", required_argument, NULL, OPT_TYPE},
+    {"reason", required_argument, NULL, OPT_REASON},
     {"prometheus-expire", required_argument, NULL, OPT_PROM_EXPIRE},
     {"prometheus-max-series", required_argument, NULL, OPT_PROM_MAX},
     {"help", no_argument, NULL, 'h'},
@@ -60,11 +69,13 @@ static const struct option long_opts[] = {
 };
 
 static const char synopsis[] =
-    "usage: bsflow-collect [-46jqhV] [-p port] [-b address] [-r file.pcap]\n"
+    "usage: bsflow-collect [-46gjlqhV] [-p port] [-b address] [-r file.pcap]\n"
     "                      [-w out.pcap] [-e enterprise] [-c count] [-t seconds]\n"
     "                      [--strict] [--summary | --no-summary] [--table]\n"
     "                      [--prometheus addr:port [--prometheus-expire seconds]\n"
-    "                       [--prometheus-max-series n]]\n";
+    "                       [--prometheus-max-series n]]\n"
+    "                      [-f host/port]... [--agent address]... [--source t:i]...\n"
+    "                      [--type flow|counters|drop|event]... [--reason name]...\n";
 
 static void usage(FILE *fp)
 {
@@ -76,6 +87,11 @@ static void usage(FILE *fp)
 	      "  -r FILE     read datagrams from a pcap file instead of the network\n"
 	      "  -w FILE     write sampled and discarded packet headers to a pcap file\n"
 	      "  -j          JSON output, one object per datagram per line\n"
+	      "  -l          one CSV line per sample (FLOW, CNTR, DROP, EVENT)\n"
+	      "  -g          one line per field, prefixed with agent, source, sample type\n"
+	      "  -f H/P      forward every datagram as received to host H port P (repeatable)\n"
+	      "  --agent A, --source T:I, --type flow|counters|drop|event, --reason NAME\n"
+	      "              show only the matching samples (each repeatable)\n"
 	      "  -e ENT      enterprise number of bsflowd's own structures (default 32473)\n"
 	      "  -c N        stop after N datagrams\n"
 	      "  -t S        stop after S seconds (capture time with -r)\n"
@@ -127,7 +143,7 @@ static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-#define SHORT_OPTS ":p:b:r:w:je:c:t:q46hV"
+#define SHORT_OPTS ":p:b:r:w:je:c:t:q46hVlgf:"
 
 /* The name of the option getopt just rejected, for the message: an
  * unknown long option (optopt 0) or a long option missing its argument is
@@ -143,8 +159,10 @@ static const char *bad_option(char **argv, int optind_now, char *buf, size_t n)
 	return buf;
 }
 
-static int parse_args(int argc, char **argv, struct collect_opts *o)
+static int parse_args(int argc, char **argv, struct collect_opts *o, struct collect_forward **fwd)
 {
+	char ferr[256];
+
 	int ch;
 	uint64_t v;
 	char *end, ob[8];
@@ -154,6 +172,7 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 	o->own_enterprise = SFLOW_ENT_OWN_DEFAULT;
 	o->fmt = COLLECT_FMT_TEXT;
 	o->prom_expire = COLLECT_PROM_EXPIRE_DEFAULT;
+	o->filter.own_enterprise = SFLOW_ENT_OWN_DEFAULT;
 	o->prom_max = COLLECT_PROM_MAX_SERIES_DEFAULT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
@@ -220,6 +239,30 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 		case OPT_PROM:
 			o->prometheus = optarg;
 			break;
+		case 'l':
+		case 'g':
+			o->lines = ch;
+			break;
+		case 'f':
+			if (collect_forward_add(fwd, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("-f: %s", ferr);
+			break;
+		case OPT_AGENT:
+			if (collect_filter_agent(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--agent: %s", ferr);
+			break;
+		case OPT_SOURCE:
+			if (collect_filter_source(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--source: '%s': %s", optarg, ferr);
+			break;
+		case OPT_TYPE:
+			if (collect_filter_type(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--type: %s", ferr);
+			break;
+		case OPT_REASON:
+			if (collect_filter_reason(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--reason: %s", ferr);
+			break;
 		case OPT_PROM_EXPIRE:
 			errno = 0;
 			o->prom_expire = strtod(optarg, &end);
@@ -252,6 +295,15 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 	}
 	if (optind < argc)
 		return usage_error("%s: unexpected argument", argv[optind]);
+	if (o->write_file && strcmp(o->write_file, "-") == 0) {
+		/* the pcap alone on standard output */
+		if (o->fmt == COLLECT_FMT_JSON || o->lines || o->table || o->summary_stdout)
+			return usage_error("-w -: the pcap goes to standard output alone; "
+					   "-j, -l, -g, --table and --summary cannot share it");
+		o->quiet = 1;
+	}
+	if (o->lines && (o->fmt == COLLECT_FMT_JSON || o->table))
+		return usage_error("-l and -g are outputs of their own: not with -j or --table");
 	if (o->read_file && (o->bind_addr || o->family))
 		return usage_error("-r: -b, -4 and -6 apply to the network, not to -r");
 	return 0;
@@ -263,16 +315,21 @@ int main(int argc, char **argv)
 	struct collect_ctx ctx;
 	struct sigaction sa;
 	struct collect_httpd *httpd = NULL;
+	struct collect_forward *fwd = NULL;
 	int rc;
 	char err[256];
 
-	rc = parse_args(argc, argv, &opts);
-	if (rc)
+	rc = parse_args(argc, argv, &opts, &fwd);
+	if (rc) {
+		collect_forward_free(fwd);
 		return rc;
+	}
+	opts.filter.own_enterprise = opts.own_enterprise;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.opts = &opts;
 	ctx.stop = &stop_requested;
+	ctx.fwd = fwd;
 	collect_out_init(&ctx.out, opts.fmt, stdout);
 	ctx.out.own_enterprise = opts.own_enterprise;
 	ctx.checks = collect_checks_new(stderr, opts.own_enterprise);
@@ -326,6 +383,10 @@ int main(int argc, char **argv)
 		rc = ctx.exit_code;
 
 	collect_httpd_stop(httpd);
+	if (collect_forward_errors(fwd))
+		fprintf(stderr, "bsflow-collect: -f: %llu datagrams could not be forwarded\n",
+			(unsigned long long)collect_forward_errors(fwd));
+	collect_forward_free(fwd);
 	collect_prom_free(ctx.prom);
 	if (ctx.table) {
 		collect_table_render(ctx.table, stdout, 0);

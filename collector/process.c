@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,11 +42,13 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 		    const struct collect_rx *rx)
 {
 	struct sflow_decode_opts dopts = {.own_enterprise = c->opts->own_enterprise};
-	struct sflow_datagram d;
+	struct sflow_datagram d, view = {0}, *shown = &d;
 	struct sflow_decode_error err;
 	int rc;
 
 	c->received++;
+	if (c->fwd)
+		collect_forward_send(c->fwd, buf, len);
 	rc = sflow_decode(buf, len, &dopts, &d, &err);
 	if (rc != SFLOW_OK) {
 		fflush(c->out.fp);
@@ -63,14 +66,25 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 
 		/* checks first: their reports go to stderr, flushed before output */
 		collect_checks_datagram(c->checks, rx, &d);
-		if (!c->opts->quiet)
-			collect_print_datagram(&c->out, rx, &d);
-		if (c->pcapw)
-			collect_pcapw_datagram(c->pcapw, rx, &d);
-		if (c->table)
-			table_update(c, &d);
 		if (c->prom)
 			collect_prom_datagram(c->prom, &d, mono_now());
+		if (collect_filter_active(&c->opts->filter))
+			shown =
+			    collect_filter_apply(&c->opts->filter, &d, &view) > 0 ? &view : NULL;
+		if (shown && !c->opts->quiet) {
+			if (c->opts->lines == 'l')
+				collect_lines_csv(c->out.fp, c->opts->own_enterprise, shown);
+			else if (c->opts->lines == 'g')
+				collect_lines_grep(c->out.fp, c->opts->own_enterprise, rx, shown);
+			else
+				collect_print_datagram(&c->out, rx, shown);
+		}
+		if (shown && c->pcapw)
+			collect_pcapw_datagram(c->pcapw, rx, shown);
+		if (shown && c->table)
+			table_update(c, shown);
+		if (view.samples)
+			free(view.samples);
 		sflow_datagram_free(&d);
 		if (c->opts->strict && collect_checks_own_errors(c->checks) > own_errors) {
 			fflush(c->out.fp);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/model/sim_series.h"
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
 
@@ -31,7 +32,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n");
+	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
+		   "                  [--interval SECONDS [--series FILE] [--csv]]\n");
 }
 
 static double now_s(void)
@@ -358,10 +360,20 @@ static void print_json(const struct report *r)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"file", required_argument, NULL, 'f'}, {"duration", required_argument, NULL, 'd'},
-	    {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},	    {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {{"file", required_argument, NULL, 'f'},
+						 {"duration", required_argument, NULL, 'd'},
+						 {"seed", required_argument, NULL, 's'},
+						 {"json", no_argument, NULL, 'j'},
+						 {"help", no_argument, NULL, 'h'},
+						 /* --interval: the time series (sim_series.h) */
+						 {"interval", required_argument, NULL, 'i'},
+						 {"series", required_argument, NULL, 'S'},
+						 {"csv", no_argument, NULL, 'C'},
+						 {NULL, 0, NULL, 0}};
+	double interval = 0;
+	const char *series = NULL;
+	FILE *series_fp = NULL;
+	int csv = 0;
 	struct model_scenario_opts so = {0, 0};
 	struct model_scenario sc;
 	struct report r;
@@ -374,6 +386,24 @@ int main(int argc, char **argv)
 
 	while ((ch = getopt_long(argc, argv, "f:d:s:jh", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'i':
+			errno = 0;
+			interval = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(interval >= 1e-9) ||
+			    interval > 1e6) {
+				fprintf(stderr,
+					"bsflow-sim: --interval: '%s' is not a number of seconds "
+					"in [0.000000001, 1000000]\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'S':
+			series = optarg;
+			break;
+		case 'C':
+			csv = 1;
+			break;
 		case 'f':
 			file = optarg;
 			break;
@@ -433,10 +463,34 @@ int main(int argc, char **argv)
 	dur_ns = duration > 0	      ? (uint64_t)llround(duration * 1e9)
 		 : sc.duration_ns > 0 ? sc.duration_ns
 				      : 1000000000ull;
+	memset(&r, 0, sizeof(r));
+	if (interval > 0 && series && strcmp(series, "-") != 0) {
+		series_fp = fopen(series, "w");
+		if (!series_fp) {
+			fprintf(stderr, "bsflow-sim: --series %s: %s\n", series, strerror(errno));
+			rc = EXIT_CONFIG;
+			goto out;
+		}
+	}
 	t0 = now_s();
-	model_run(m, dur_ns);
+	if (interval > 0) {
+		/* the series on stdout replaces the end-of-run report */
+		if (sim_series_run(m, dur_ns, (uint64_t)llround(interval * 1e9),
+				   series_fp ? series_fp : stdout, csv) < 0) {
+			fprintf(stderr, "bsflow-sim: cannot write the time series\n");
+			rc = EXIT_CONFIG;
+		}
+		if (series_fp && fclose(series_fp) != 0)
+			rc = EXIT_CONFIG;
+		if (!series_fp)
+			goto out;
+	} else {
+		model_run(m, dur_ns);
+	}
 	wall = now_s() - t0;
 
+	if (rc)
+		goto out;
 	if (report_read(&r, m, file, &sc, wall) < 0) {
 		fprintf(stderr, "bsflow-sim: out of memory\n");
 		rc = EXIT_CONFIG;

@@ -21,6 +21,7 @@ struct qprev {
 struct sim_series {
 	FILE *out;
 	int csv;
+	struct sim_plot *plot;
 	unsigned nports;
 	struct model_buffers *b;
 	struct qprev *prev; /* per port: MODEL_MAX_QUEUES uc then mc */
@@ -47,7 +48,7 @@ uint64_t sim_series_quantile(const uint64_t hist[MODEL_DELAY_HIST], double q)
 	return UINT64_MAX;
 }
 
-struct sim_series *sim_series_new(struct model *m, FILE *out, int csv)
+struct sim_series *sim_series_new(struct model *m, FILE *out, int csv, struct sim_plot *plot)
 {
 	const struct model_config *cfg = model_config_of(m);
 	struct sim_series *s = calloc(1, sizeof *s);
@@ -56,6 +57,7 @@ struct sim_series *sim_series_new(struct model *m, FILE *out, int csv)
 		return NULL;
 	s->out = out;
 	s->csv = csv;
+	s->plot = plot;
 	s->nports = cfg->nports;
 	s->b = model_buffers_new(m);
 	s->prev = calloc((size_t)cfg->nports * 2 * MODEL_MAX_QUEUES, sizeof *s->prev);
@@ -64,7 +66,7 @@ struct sim_series *sim_series_new(struct model *m, FILE *out, int csv)
 		sim_series_free(s);
 		return NULL;
 	}
-	if (csv)
+	if (csv && out)
 		fprintf(out, "time_s,port,queue,cast,bytes,peak_bytes,sent,drops,delay_p50_ns,"
 			     "delay_p99_ns,delay_p999_ns,pfc_xoff\n");
 	return s;
@@ -101,6 +103,11 @@ static void queue_row(struct sim_series *s, struct model *m, double t, unsigned 
 	memcpy(pv->hist, d.hist, sizeof pv->hist);
 	pv->n = d.n;
 	if (total == 0 && sent == 0 && o->cur_bytes == 0 && o->peak_bytes == 0)
+		return;
+	if (s->plot)
+		sim_plot_add(s->plot, t, p, q, mc, o->cur_bytes, o->peak_bytes, total,
+			     sim_series_quantile(hist, 0.99));
+	if (!s->out)
 		return;
 	if (s->csv) {
 		fprintf(s->out, "%.9f,%u,%u,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,\n", t, p, q,
@@ -140,7 +147,7 @@ static void port_row(struct sim_series *s, double t, unsigned p, const uint64_t 
 		any |= dx[g];
 		s->xoff[p][g] = xoff[g];
 	}
-	if (!any)
+	if (!any || !s->out)
 		return;
 	if (s->csv) {
 		fprintf(s->out, "%.9f,%u,,,,,,,,,,", t, p);
@@ -172,12 +179,13 @@ int sim_series_sample(struct sim_series *s, struct model *m)
 		model_read_counters(m, p, &c);
 		port_row(s, t, p, c.pfc_xoff);
 	}
-	return ferror(s->out) ? -1 : 0;
+	return s->out && ferror(s->out) ? -1 : 0;
 }
 
-int sim_series_run(struct model *m, uint64_t dur_ns, uint64_t interval_ns, FILE *out, int csv)
+int sim_series_run(struct model *m, uint64_t dur_ns, uint64_t interval_ns, FILE *out, int csv,
+		   struct sim_plot *plot)
 {
-	struct sim_series *s = sim_series_new(m, out, csv);
+	struct sim_series *s = sim_series_new(m, out, csv, plot);
 	int rc = 0;
 
 	if (!s)
@@ -191,7 +199,7 @@ int sim_series_run(struct model *m, uint64_t dur_ns, uint64_t interval_ns, FILE 
 	/* the rest of the run, as without --interval */
 	model_run(m, dur_ns);
 	sim_series_free(s);
-	if (fflush(out) != 0)
+	if (out && fflush(out) != 0)
 		rc = -1;
 	return rc;
 }

@@ -18,7 +18,8 @@ MODEL_TRAFFIC_LIBS = agent/model/libmodel.a agent/libconfval.a $(LIBCONFUSE_LIBS
 # bsflow-sim: run a scenario on virtual time and print statistics.
 bin_PROGRAMS += agent/model/bsflow-sim
 agent_model_bsflow_sim_SOURCES = agent/model/sim.c \
-	agent/model/sim_series.c agent/model/sim_series.h
+	agent/model/sim_series.c agent/model/sim_series.h \
+	agent/model/sim_plot.c agent/model/sim_plot.h
 agent_model_bsflow_sim_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
 agent_model_bsflow_sim_LDADD = $(MODEL_TRAFFIC_LIBS)
 
@@ -54,9 +55,9 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_scenario \
 	agent/model/tests/test_model_source
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
-TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh \
+TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
 	agent/model/tests/test_traffic_tshark.sh
-EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_traffic_tshark.sh
+EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh agent/model/tests/test_traffic_tshark.sh
 
 MODEL_TRAFFIC_TEST_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(CHECK_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'

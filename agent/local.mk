@@ -11,7 +11,7 @@ pkgconfig_DATA = agent/bsflowd-backend.pc
 # Config values checked after libconfuse has read them (confval.h): shared
 # by the daemon, the model's scenario section and the visibility section.
 noinst_LIBRARIES += agent/libconfval.a
-agent_libconfval_a_SOURCES = agent/confval.c agent/confval.h
+agent_libconfval_a_SOURCES = agent/confval.c agent/confval.h agent/confhint.c agent/confhint.h
 agent_libconfval_a_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
 # Logging (log.h): the daemon's modules and the built-in backends.
@@ -58,6 +58,7 @@ BSF_AGENT_TEST_LIBS = $(BSF_AGENT_LIBS) $(CHECK_LIBS)
 AGENT_UNIT_TESTS = \
 	agent/tests/test_conf \
 	agent/tests/test_conf_keys \
+	agent/tests/test_confhint \
 	agent/tests/test_addr \
 	agent/tests/test_plugin \
 	agent/tests/test_notify \
@@ -78,6 +79,9 @@ EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c
 agent_tests_test_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_confhint_SOURCES = agent/tests/test_confhint.c
+agent_tests_test_confhint_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_confhint_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_conf_keys_SOURCES = agent/tests/test_conf_keys.c
 agent_tests_test_conf_keys_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_conf_keys_LDADD = $(BSF_AGENT_TEST_LIBS)

@@ -126,7 +126,8 @@ static const struct {
     /* unknown keys (libconfuse's message, reworded) */
     {"\n\nbogus = 1\n", "t.conf:3: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
     {"agent {\n  adress = 1.2.3.4\n}\n",
-     "t.conf:2: agent: adress: unknown key; allowed: the keys of bsflowd.conf(5)"},
+     "t.conf:2: agent: adress: unknown key; allowed: the keys of bsflowd.conf(5); did you mean "
+     "address?"},
     /* wrong types */
     {"polling_interval = \"abc\"\n",
      "t.conf:1: polling_interval = abc: not an integer; allowed: 0..86400"},

@@ -323,6 +323,14 @@ static int build_collectors(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 			return conf_fail(
 			    x, NULL, "address",
 			    "missing; allowed: an IPv4 or IPv6 address or a host name");
+		if (strchr(v->text, ':') && strchr(v->text, ':') == strrchr(v->text, ':') &&
+		    strchr(v->text, ':')[1] &&
+		    strspn(strchr(v->text, ':') + 1, "0123456789") ==
+			strlen(strchr(v->text, ':') + 1))
+			return conf_fail(x, v, "address",
+					 "a port in the address; allowed: the address alone, with "
+					 "the port in port = %s",
+					 strchr(v->text, ':') + 1);
 		if (strlen(v->text) >= CONF_HOST_MAX || conf_host_kind(v->text) == 0)
 			return conf_fail(x, v, "address",
 					 "not an address or a host name; allowed: an IPv4 or IPv6 "

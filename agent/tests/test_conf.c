@@ -128,6 +128,10 @@ static const struct {
     {"agent {\n  adress = 1.2.3.4\n}\n",
      "t.conf:2: agent: adress: unknown key; allowed: the keys of bsflowd.conf(5); did you mean "
      "address?"},
+    /* host:port in an address */
+    {"collector c {\n  address = \"192.0.2.1:6343\"\n}\n",
+     "t.conf:2: collector \"c\": address = 192.0.2.1:6343: a port in the address; allowed: the "
+     "address alone, with the port in port = 6343"},
     /* wrong types */
     {"polling_interval = \"abc\"\n",
      "t.conf:1: polling_interval = abc: not an integer; allowed: 0..86400"},

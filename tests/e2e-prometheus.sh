@@ -10,6 +10,8 @@
 #    bsflow-collect decoded in its last counters sample of that port
 #    (bst_egress_queue_uc_pc[0] / 10000) and to the closed form: the
 #    queue is full, 1.0; and the port's egress unicast ratio 1250 / 10000;
+#  - every query of contrib/grafana/bsflowd-buffers.json runs on that
+#    server (and those not about drops, gaps or delays return series);
 #  - a 404 for another path.
 # Skips (77) without prometheus/promtool or curl.
 . "$(dirname "$0")/e2e-lib.sh"
@@ -63,7 +65,7 @@ fi
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/other")
 [ "$code" = 404 ] && echo "ok: 404 elsewhere" || fail "GET /other: $code"
 
-python3 - "$TMP/col.out" "$pport" <<'EOP' || rc=1
+python3 - "$TMP/col.out" "$pport" "$top_srcdir/contrib/grafana/bsflowd-buffers.json" <<'EOP' || rc=1
 import json, sys, urllib.parse, urllib.request
 path, pport = sys.argv[1], sys.argv[2]
 last = None
@@ -102,6 +104,17 @@ for q, decoded, closed in checks:
     else:
         print("FAIL: %s = %g in Prometheus, decoded %g, closed form %g" % (q, v, decoded, closed))
         ok = False
+# every query of the Grafana dashboard runs on this server with a result
+dash = json.load(open(sys.argv[3]))
+for panel in dash["panels"]:
+    for t in panel["targets"]:
+        q = t["expr"].replace("$agent", ".*").replace("$__rate_interval", "5s")
+        r = api({"query": q})
+        if r["status"] != "success":
+            print("FAIL: dashboard panel %r: %s" % (panel["title"], r)); ok = False
+        elif not r["data"]["result"] and "drop" not in q and "gaps" not in q and "delay" not in q:
+            print("FAIL: dashboard panel %r: no series for %s" % (panel["title"], q)); ok = False
+print("ok: the Grafana dashboard's %d panels query this server" % len(dash["panels"]))
 sys.exit(0 if ok else 1)
 EOP
 e2e_stop $cpid

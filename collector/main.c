@@ -38,7 +38,8 @@ enum {
 	OPT_AGENT,
 	OPT_SOURCE,
 	OPT_TYPE,
-	OPT_REASON
+	OPT_REASON,
+	OPT_WRITE_DROPS
 };
 
 static const struct option long_opts[] = {
@@ -61,6 +62,7 @@ static const struct option long_opts[] = {
     {"source", required_argument, NULL, OPT_SOURCE},
     {"type", required_argument, NULL, OPT_TYPE},
     {"reason", required_argument, NULL, OPT_REASON},
+    {"write-drops", required_argument, NULL, OPT_WRITE_DROPS},
     {"prometheus-expire", required_argument, NULL, OPT_PROM_EXPIRE},
     {"prometheus-max-series", required_argument, NULL, OPT_PROM_MAX},
     {"help", no_argument, NULL, 'h'},
@@ -74,7 +76,8 @@ static const char synopsis[] =
     "                      [--strict] [--summary | --no-summary] [--table]\n"
     "                      [--prometheus addr:port [--prometheus-expire seconds]\n"
     "                       [--prometheus-max-series n]]\n"
-    "                      [-f host/port]... [--agent address]... [--source t:i]...\n"
+    "                      [--write-drops out.pcap] [-f host/port]... [--agent address]... "
+    "[--source t:i]...\n"
     "                      [--type flow|counters|drop|event]... [--reason name]...\n";
 
 static void usage(FILE *fp)
@@ -86,6 +89,8 @@ static void usage(FILE *fp)
 	      "  -4, -6      IPv4 only, IPv6 only\n"
 	      "  -r FILE     read datagrams from a pcap file instead of the network\n"
 	      "  -w FILE     write sampled and discarded packet headers to a pcap file\n"
+	      "              (- for standard output alone)\n"
+	      "  --write-drops FILE  discarded packet headers to FILE, apart from -w's\n"
 	      "  -j          JSON output, one object per datagram per line\n"
 	      "  -l          one CSV line per sample (FLOW, CNTR, DROP, EVENT)\n"
 	      "  -g          one line per field, prefixed with agent, source, sample type\n"
@@ -259,6 +264,9 @@ static int parse_args(int argc, char **argv, struct collect_opts *o, struct coll
 			if (collect_filter_type(&o->filter, optarg, ferr, sizeof ferr) < 0)
 				return usage_error("--type: %s", ferr);
 			break;
+		case OPT_WRITE_DROPS:
+			o->drops_file = optarg;
+			break;
 		case OPT_REASON:
 			if (collect_filter_reason(&o->filter, optarg, ferr, sizeof ferr) < 0)
 				return usage_error("--reason: %s", ferr);
@@ -354,6 +362,17 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opts.drops_file) {
+		ctx.pcapw_drops = collect_pcapw_open(opts.drops_file, err, sizeof(err));
+		if (!ctx.pcapw_drops) {
+			fprintf(stderr, "bsflow-collect: --write-drops %s: %s\n", opts.drops_file,
+				err);
+			collect_pcapw_close(ctx.pcapw);
+			collect_checks_free(ctx.checks);
+			return COLLECT_EXIT_ERROR;
+		}
+	}
+
 	if (opts.prometheus) {
 		ctx.prom =
 		    collect_prom_new(opts.own_enterprise, opts.prom_expire, (size_t)opts.prom_max);
@@ -393,8 +412,20 @@ int main(int argc, char **argv)
 		collect_table_free(ctx.table);
 	}
 	fflush(stdout);
+	if (ctx.pcapw_drops) {
+		collect_checks_written(ctx.checks,
+				       collect_pcapw_count(ctx.pcapw_drops) +
+					   (ctx.pcapw ? collect_pcapw_count(ctx.pcapw) : 0));
+		if (collect_pcapw_close(ctx.pcapw_drops) != 0) {
+			fprintf(stderr, "bsflow-collect: --write-drops %s: write failed\n",
+				opts.drops_file);
+			if (!rc)
+				rc = COLLECT_EXIT_ERROR;
+		}
+	}
 	if (ctx.pcapw) {
-		collect_checks_written(ctx.checks, collect_pcapw_count(ctx.pcapw));
+		if (!ctx.pcapw_drops)
+			collect_checks_written(ctx.checks, collect_pcapw_count(ctx.pcapw));
 		if (collect_pcapw_close(ctx.pcapw) != 0) {
 			fprintf(stderr, "bsflow-collect: -w %s: write failed\n", opts.write_file);
 			if (!rc)

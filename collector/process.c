@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,28 @@ static double mono_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --write-drops: the drop notifications' packets to their file, the
+ * sampled packets to -w's. */
+static void write_apart(struct collect_ctx *c, const struct collect_rx *rx,
+			const struct sflow_datagram *d)
+{
+	struct collect_filter f;
+	struct sflow_datagram part;
+
+	memset(&f, 0, sizeof f);
+	f.own_enterprise = c->opts->own_enterprise;
+	f.types = COLLECT_TYPE_DROP;
+	if (collect_filter_apply(&f, d, &part) > 0)
+		collect_pcapw_datagram(c->pcapw_drops, rx, &part);
+	free(part.samples);
+	if (!c->pcapw)
+		return;
+	f.types = COLLECT_TYPE_FLOW;
+	if (collect_filter_apply(&f, d, &part) > 0)
+		collect_pcapw_datagram(c->pcapw, rx, &part);
+	free(part.samples);
 }
 
 /* --table: account the datagram; redraw at most twice a second. */
@@ -79,7 +102,9 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 			else
 				collect_print_datagram(&c->out, rx, shown);
 		}
-		if (shown && c->pcapw)
+		if (shown && c->pcapw_drops)
+			write_apart(c, rx, shown);
+		else if (shown && c->pcapw)
 			collect_pcapw_datagram(c->pcapw, rx, shown);
 		if (shown && c->table)
 			table_update(c, shown);

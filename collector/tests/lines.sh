@@ -8,6 +8,7 @@
 #  - -g: every line starts with the agent, data source and sample type;
 #  - --type, --reason, --agent, --source keep only matching samples;
 #  - -w - writes the same pcap as -w FILE and nothing else to stdout;
+#  - --write-drops puts the dropped packet (74 bytes) in its own file;
 #  - -f HOST/PORT forwards every datagram (a second bsflow-collect counts
 #    them);
 #  - usage errors exit 64.
@@ -56,6 +57,25 @@ out=$("$COLLECT" -l -r "$PCAP" --no-summary --source 2:1 --source 0:5 | cut -d, 
 "$COLLECT" -w - -r "$PCAP" --no-summary >"$TMP/stdout.pcap" 2>"$TMP/w.err" || fail "-w - exit $?"
 cmp -s "$TMP/w.pcap" "$TMP/stdout.pcap" && echo "ok: -w - is the pcap alone" ||
 	fail "-w - differs from -w FILE"
+
+# --write-drops: the drop's packet (frame 78 bytes less 4 stripped = 74)
+# apart; -w keeps the two sampled packets
+"$COLLECT" -q -r "$PCAP" --no-summary -w "$TMP/f.pcap" --write-drops "$TMP/d.pcap" ||
+	fail "--write-drops exit $?"
+out=$(python3 - "$TMP/f.pcap" "$TMP/d.pcap" <<'EOP'
+import struct, sys
+for p in sys.argv[1:]:
+    d = open(p, "rb").read()
+    i, lens = 24, []
+    while i < len(d):
+        incl, orig = struct.unpack("<II", d[i + 8:i + 16])
+        lens.append(orig)
+        i += 16 + incl
+    print(len(lens), lens[-1] if p.endswith("d.pcap") and lens else "")
+EOP
+)
+[ "$(echo $out)" = "2 1 74" ] && echo "ok: --write-drops: 2 sampled packets in -w, the 74-byte drop apart" ||
+	fail "--write-drops: $out"
 
 # -f: forward to a second collector
 "$COLLECT" -p 0 -b 127.0.0.1 -t 30 -j >"$TMP/fwd.out" 2>"$TMP/fwd.err" &

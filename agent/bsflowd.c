@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/confwarn.h"
 #include "agent/control.h"
 #include "agent/daemon.h"
 #include "agent/log.h"
@@ -216,6 +217,8 @@ int main(int argc, char **argv)
 		if (rc >= 0 && c->n_collectors == 0)
 			fprintf(stderr, "%s: warning: no collector section: nothing will be sent\n",
 				c->file);
+		if (rc >= 0)
+			conf_warn(c, stderr);
 		conf_free(c);
 		bsf_daemon_fini(&d);
 		event_base_free(base);

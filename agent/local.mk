@@ -35,6 +35,7 @@ agent_libbsfagent_a_SOURCES = \
 	agent/backends.c agent/backends.h \
 	agent/daemon.c agent/daemon.h \
 	agent/control.c agent/control.h \
+	agent/confwarn.c agent/confwarn.h \
 	agent/events.c agent/events.h \
 	agent/visexport.c agent/visexport.h \
 	agent/flowsample.c agent/flowsample.h \
@@ -72,8 +73,10 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_sampling_model \
 	agent/tests/test_flows_conf
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
-TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh
-EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh agent/tests/udpcount.py agent/tests/testnet.h \
+TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh \
+	agent/tests/check-warnings.sh
+EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh \
+	agent/tests/check-warnings.sh agent/tests/udpcount.py agent/tests/testnet.h \
 	agent/demo.sh agent/demo.awk
 
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c

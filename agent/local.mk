@@ -75,6 +75,9 @@ AGENT_UNIT_TESTS = \
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
 TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh \
 	agent/tests/check-warnings.sh
+# the demo's configuration, installed as an example
+examplesdir = $(docdir)/examples
+dist_examples_DATA = etc/examples/demo.conf
 EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh \
 	agent/tests/check-warnings.sh agent/tests/udpcount.py agent/tests/testnet.h \
 	agent/demo.sh agent/demo.awk

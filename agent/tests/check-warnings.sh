@@ -3,7 +3,8 @@
 # loads but would do nothing or not what was meant, and its hints:
 #  - a model section with no traffic or replay section: warned, exit 0;
 #  - a bare number among delay thresholds (seconds): warned with its line;
-#  - the shipped etc/bsflowd.conf: no warning;
+#  - the shipped etc/bsflowd.conf and etc/examples/demo.conf: no warning,
+#    and the example's model section is etc/scenarios/demo.conf's;
 #  - a misspelt key: "did you mean", exit 1; host:port in an address:
 #    "put the port in port =", exit 1; polling_interval = 20s: accepted.
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -42,6 +43,23 @@ case "$out" in
 *warning*) fail "etc/bsflowd.conf warned: $out" ;;
 *) echo "ok: etc/bsflowd.conf: no warning" ;;
 esac
+
+# etc/examples/demo.conf (make demo): good, no warning, and its model
+# section is etc/scenarios/demo.conf's without the duration
+out=$("$BSFLOWD" -t -f "$top_srcdir/etc/examples/demo.conf" 2>&1)
+case "$?:$out" in
+0:*warning*) fail "etc/examples/demo.conf warned: $out" ;;
+0:*"configuration OK"*) echo "ok: etc/examples/demo.conf: good, no warning" ;;
+*) fail "etc/examples/demo.conf: $out" ;;
+esac
+sed -n '/^model {/,/^}/p' "$top_srcdir/etc/examples/demo.conf" >"$tmp/ex.model"
+sed -n '/^model {/,/^}/p' "$top_srcdir/etc/scenarios/demo.conf" |
+	grep -v '^[[:space:]]*duration[[:space:]]*=' >"$tmp/sc.model"
+if [ -s "$tmp/ex.model" ] && cmp -s "$tmp/ex.model" "$tmp/sc.model"; then
+	echo "ok: etc/examples/demo.conf's model section is etc/scenarios/demo.conf's"
+else
+	fail "etc/examples/demo.conf's model section differs from etc/scenarios/demo.conf"
+fi
 
 printf 'polling_intervall = 20\n' >"$tmp/typo.conf"
 expect "misspelt key" 1 "polling_intervall: unknown key; allowed: the keys of bsflowd.conf(5); did you mean polling_interval?" "$tmp/typo.conf"

@@ -56,8 +56,10 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_model_source
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
 TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
+	agent/model/tests/test_replay_example.sh \
 	agent/model/tests/test_traffic_tshark.sh
-EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh agent/model/tests/test_traffic_tshark.sh
+EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh agent/model/tests/test_traffic_tshark.sh \
+	agent/model/tests/test_replay_example.sh
 
 MODEL_TRAFFIC_TEST_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(CHECK_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
@@ -88,4 +90,6 @@ dist_scenarios_DATA = \
 	etc/scenarios/demo.conf \
 	etc/scenarios/incast.conf \
 	etc/scenarios/pfc.conf \
-	etc/scenarios/replay.conf
+	etc/scenarios/replay.conf \
+	etc/scenarios/capture.pcap
+EXTRA_DIST += etc/scenarios/gen-capture.py

@@ -320,9 +320,10 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 			if (!c->backend_path)
 				return conf_fail(x, NULL, NULL, "out of memory");
 		} else if (conf_enum(x, v, "backend", fixed, &k) < 0) {
-			return conf_fail(x, v, "backend",
-					 "unknown backend; allowed: model, linux, sonic or the path of a "
-					 "plugin .so (containing a /)");
+			return conf_fail(
+			    x, v, "backend",
+			    "unknown backend; allowed: model, linux, sonic or the path of a "
+			    "plugin .so (containing a /)");
 		} else if (k == 1) {
 #ifndef HAVE_SONIC
 			return conf_fail(

@@ -865,7 +865,7 @@ static __attribute__((noinline)) unsigned queue_checks(struct model *m, const st
 }
 
 /*
- * The seed 000 marker of a queue (model_int.h mk_enqueue, mk_dequeue)
+ * The marker of a queue (model_int.h mk_enqueue, mk_dequeue)
  * with what the queue itself knows (struct qmarker): its marker's tail is
  * always its last copy (id enq_cnt, enqueued at its body's arrival), it
  * has a tail and a marker exactly while it is not empty; and q->mk_max >=
@@ -999,7 +999,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	*q->tailp = cp;
 	q->tailp = &cp->next;
 	P->nonempty |= q->bit;
-	/* seed 004: count only admitted packets */
+	/* non-tagged latency: count only admitted packets */
 	q->enq_cnt++;
 	if (q->nt_start_cnt <= q->deq_cnt) { /* no packet is flagged */
 		q->nt_start = now;
@@ -1152,7 +1152,7 @@ static __attribute__((noinline)) void mc_copy_done(struct model *m, struct mpkt 
 
 /* The rest of a departure (tx_done) when anything in it is rare: its
  * class counter, its notes, and the release of a multicast copy or of a
- * packet.  Its slot, sojourn, copy count and seed 004 latency (nt, -1
+ * packet.  Its slot, sojourn, copy count and non-tagged latency (nt, -1
  * if it measured none) are found again from the port and the queue. */
 static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, struct mpkt *b,
 					      struct mpkt *cp, unsigned port)
@@ -1219,7 +1219,7 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 	pk_sub(any ? q->egr : &P->egr_uc, inc);
 	m->st.copies_departed++;
 
-	/* delay: seed 004, seed 000, truth */
+	/* delay: non-tagged latency, marker method, truth */
 	uint64_t deq_cnt = ++q->deq_cnt;
 	if (deq_cnt == q->nt_start_cnt) {
 		uint64_t lat = now - q->nt_start;

@@ -7,7 +7,7 @@
  * egress (queue, service pool) limits, schedules each egress port with
  * strict priority and DWRR at line rate, and keeps the telemetry a backend
  * reports: occupancy and windowed peaks, interface counters, drops by
- * cause, queue delay (seed 004 non-tagged, seed 000 marker, ground truth)
+ * cause, queue delay (non-tagged, marker, ground truth)
  * and a bounded event ring (drops, sampled departures, PFC, and per-queue
  * enqueues and dequeues where asked).
  *
@@ -527,7 +527,7 @@ void model_get_stats(const struct model *m, struct model_stats *s);
  */
 #define MODEL_DELAY_HIST 64 /* bucket b: sojourn in [2^(b-1), 2^b) ns; b=0: 0 */
 struct model_delay {
-	/* seed 004 non-tagged method */
+	/* non-tagged method */
 	uint64_t nt_latest_ns; /* last measurement (0 if none yet) */
 	uint64_t nt_max_ns;    /* max since this window's last read */
 	uint64_t nt_count;     /* measurements, cumulative */
@@ -537,7 +537,7 @@ struct model_delay {
 				  starts only when none is running, i.e. with a
 				  packet that just found the queue short */
 	uint64_t nt_win_count; /* measurements since this window's last read */
-	/* seed 000 marker method */
+	/* marker method */
 	uint64_t mk_delay_ns; /* current stored delay */
 	uint64_t mk_max_ns;   /* max stored delay since this window's last read
 				 (at least the current delay at that read) */
@@ -556,9 +556,9 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 		     struct model_delay *d);
 
 /*
- * The seed 000 marker delay tracker, usable on its own (the model keeps one
+ * The marker delay tracker, usable on its own (the model keeps one
  * per queue).  Packet ids are any increasing numbers (the model uses the
- * queue's enqueue count).  Rules (FIG 7):
+ * queue's enqueue count).  Rules (the worked example of doc/glossary.md):
  *  - enqueue: tail := packet; if no marker, the packet becomes the marker;
  *  - refresh (on dequeue and on a background tick): delay :=
  *    max(now - marker_ts, delay of the last departed marker), or with no
@@ -566,7 +566,7 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
  *  - dequeue of the marker: the departed marker's delay is the last stored
  *    delay (not recomputed); marker := tail (none if the queue is now
  *    empty, then the departed delay is forgotten), then refresh.
- * Same-clock enqueues are applied before dequeues (FIG 7 t8).
+ * Same-clock enqueues are applied before dequeues (the worked example's step t8).
  */
 struct model_marker {
 	uint64_t tail_id, tail_ts; /* (the fields an enqueue touches first) */
@@ -668,7 +668,7 @@ struct model_trace {
 	uint32_t len, flow_id;
 	uint64_t t_arr_ns, t_ns;
 	uint32_t depth_bytes;  /* queue depth met at enqueue (or at the drop) */
-	int64_t nt_latency_ns; /* departure completed a seed-004 measurement
+	int64_t nt_latency_ns; /* departure completed a non-tagged measurement
 				  for its queue: the latency; else -1 */
 };
 

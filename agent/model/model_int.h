@@ -139,7 +139,7 @@ struct mqcold {
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
 };
 
-/* A queue's seed 000 marker (model.h struct model_marker without what the
+/* A queue's marker (model.h struct model_marker without what the
  * queue itself knows: its tail is its last copy, and it has a marker
  * exactly while it is not empty; model.c q_mk_enqueue, q_mk_dequeue). */
 struct qmarker {
@@ -149,8 +149,8 @@ struct qmarker {
 };
 
 /* Line 0: the queue, its occupancy and the fields every enqueue or
- * departure reads besides; line 1: what an enqueue adds (seed 004 and
- * seed 000 state); line 2: what a departure adds (ground truth, delay
+ * departure reads besides; line 1: what an enqueue adds (non-tagged latency and
+ * marker state); line 2: what a departure adds (ground truth, delay
  * maxima): a departure reads no other line.  Then the admission limits
  * an enqueue reads only while the queue is above its minimum, and the
  * rare fields.  Its length is enq_cnt - deq_cnt. */
@@ -168,15 +168,15 @@ struct mqueue {
 	uint8_t qev;			 /* MODEL_QEV_* mask: per-packet queue events wanted;
 					    and QEV_TRACE while a trace callback is set */
 	uint16_t bit;			 /* 1 << its slot (struct mport nonempty) */
-	/* seed 004 (a packet is flagged while nt_start_cnt > deq_cnt);
+	/* non-tagged latency (a packet is flagged while nt_start_cnt > deq_cnt);
 	 * enq_cnt is also the queue's last pkt_id (model.h) */
 	uint64_t enq_cnt, nt_start, nt_start_cnt;
-	struct qmarker mk; /* seed 000 */
+	struct qmarker mk; /* marker method */
 	/* line 2: ground truth (count: deq_cnt) */
 	uint64_t sum, max;
 	/* delay since the last read of any window (see struct mdelay_w) */
 	uint64_t mk_max, nt_latest, nt_max;
-	uint64_t nt_count; /* seed 004 delays measured */
+	uint64_t nt_count; /* non-tagged latency delays measured */
 	struct mpeak *egr; /* its port's egr_uc or egr_mc */
 	uint64_t sum_fs;   /* the sub-ns parts (fs) the sojourns in sum leave out */
 	/* end of line 2, line 3: shared-use limit (static or dynamic), read
@@ -190,7 +190,7 @@ struct mqueue {
 	/* WRED */
 	uint32_t wred_min, wred_max;
 	double wred_maxp;
-	uint64_t nt_sum; /* seed 004 delays measured: their sum (ns) */
+	uint64_t nt_sum; /* non-tagged latency delays measured: their sum (ns) */
 };
 
 /* Line 0: what admission, the sender's pause test and the PG's
@@ -483,7 +483,7 @@ struct model {
 	struct model_fb *fb;
 };
 
-/* The seed 000 marker rules (model.h), inline for the engine's hot path;
+/* The marker rules (model.h), inline for the engine's hot path;
  * model_marker.c exports them. */
 static inline void mk_enqueue(struct model_marker *mk, uint64_t id, uint64_t now)
 {
@@ -534,7 +534,7 @@ static inline uint32_t qindex(const struct mport *P, unsigned slot)
 	return P->qbase + (slot < MQ_MC ? slot : P->n_ucq + slot - MQ_MC);
 }
 
-/* A queue's marker delay now (seed 000 refresh). */
+/* A queue's marker delay now (marker refresh). */
 static inline uint64_t q_mk_refresh(struct mqueue *q, uint64_t now)
 {
 	struct qmarker *mk = &q->mk;

@@ -1,10 +1,10 @@
 /*
- * model_marker.c - the seed 000 marker-based queue delay tracker.
+ * model_marker.c - the marker-based queue delay tracker.
  *
  * Two timestamps per queue (marker and tail) and one stored delay: the
  * delay is max(now - marker_ts, delay of the last departed marker),
  * refreshed on dequeue and by a background tick.  See model.h for the
- * exact rules; the FIG 7 trace is the unit test.  The rules themselves
+ * exact rules; the worked example is the unit test.  The rules themselves
  * are inline in model_int.h, for the engine.
  */
 #include "config.h"

@@ -1,5 +1,5 @@
 /*
- * model_tick.c - the switch model's background marker tick: the seed 000
+ * model_tick.c - the switch model's background marker tick: the marker
  * marker of every queue holding packets refreshed in turn, k queue
  * positions every marker_tick_ns (model.h: marker_tick_ns,
  * marker_tick_queues), run by run_loop's careful path (model.c) when due.

@@ -5,8 +5,8 @@
  *   bsflow-sim -f FILE [--duration S] [--seed N] [--json]
  *
  * Prints per-port counters and buffer peaks, per-queue drops, peaks, BST
- * percentages and queue delay (ground truth, the seed 004 non-tagged
- * method, the seed 000 marker method), drops by cause, totals, and the
+ * percentages and queue delay (ground truth, the non-tagged
+ * method, the marker method), drops by cause, totals, and the
  * number of simulated packets per wall-clock second.  See bsflow-sim(1).
  * The figures are read once, after the run, into a struct report; the text
  * and JSON printers only format it.
@@ -87,7 +87,7 @@ struct queue_report {
 	double mean_ns; /* true mean sojourn, 0 with no packets */
 };
 
-/* The mean of the seed 004 non-tagged measurements, 0 with none: an
+/* The mean of the non-tagged measurements, 0 with none: an
  * estimate biased low (model.h struct model_delay nt_sum_ns), printed
  * next to the true mean to show by how much. */
 static double nt_mean(const struct queue_report *w)

@@ -195,7 +195,7 @@ static const struct {
      "t.conf:3: collector \"x\": device = abcdefghijklmnopq: too long; allowed: \"\" (none) or "
      "a device name of 1..15 characters"},
     /* collector addresses: literal or host name syntax, checked before
-     * any resolution (issue 18, item 15) */
+     * any resolution */
     {"collector x {\n address = \"\"\n}\n",
      "t.conf:2: collector \"x\": address = \"\": " ADDR_ALLOWED},
     {"collector x {\n address = \"::1::2\"\n}\n",
@@ -206,8 +206,7 @@ static const struct {
      "t.conf:2: collector \"x\": address = 1.2.3.999: " ADDR_ALLOWED},
     {"collector x {\n address = -a.example\n}\n",
      "t.conf:2: collector \"x\": address = -a.example: " ADDR_ALLOWED},
-    /* a section's own errors name its first line, not its closing brace
-     * (issue 18, item 16) */
+    /* a section's own errors name its first line, not its closing brace */
     {"collector x {\n port = 1\n}\n",
      "t.conf:2: collector \"x\": address: missing; allowed: an IPv4 or IPv6 address or a host "
      "name"},
@@ -261,8 +260,7 @@ static const struct {
      "t.conf:5: visibility: sample_drops = nosuch: no sampler named \"nosuch\""},
     {"collector \"#x\" {\n address = \"a#b\" # c\n}\n# d\nbogus = 1\n",
      "t.conf:5: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
-    /* a key given twice: libconfuse kept the last one silently (issue 18,
-     * item 16) */
+    /* a key given twice: libconfuse kept the last one silently */
     {"polling_interval = 5\n\npolling_interval = 7\n",
      "t.conf:3: polling_interval = 7: given twice (first on line 1); allowed: once"},
     {"collector x {\n address = a\n port = 1\n port = 2\n}\n",
@@ -273,8 +271,7 @@ static const struct {
     {"collector x {\n address = a\n", "t.conf:1: section not closed (missing })"},
     {"collector x {\n address = a\n}\n}\n", "t.conf:4: unexpected closing brace"},
     /* libconfuse 3.3 takes an open comment or string as the end of the
-     * file: everything after it was lost, "configuration OK" (issue 18,
-     * item 11) */
+     * file: everything after it was lost, "configuration OK" */
     {"collector x {\n address = a\n}\n/* old:\ncollector y {\n address = b\n}\nport = 99999\n",
      "t.conf:4: comment not closed (the /* opened here has no */)"},
     {"collector x {\n address = \"a\n}\n",
@@ -338,7 +335,7 @@ START_TEST(bad_file)
 }
 END_TEST
 
-/* Input is bounded before libconfuse sees it (issue 18, item 14): a
+/* Input is bounded before libconfuse sees it: a
  * FIFO or a device is refused at once (a FIFO with no writer used to hang
  * -t, /dev/urandom too), so are a file over 1 MiB and a line over 4096
  * characters (a 4 MiB number took 20 s to check). */

@@ -61,7 +61,7 @@
  *    time of the next (on its own line, whole ns up) apart; a held packet
  *    arrives (t_arr) when released;
  *  - trace records (struct model_trace) with the depth met at enqueue or
- *    at the drop and the seed 004 non-tagged latency: a queue flags the
+ *    at the drop and the non-tagged latency: a queue flags the
  *    first copy admitted while it has no flagged copy; the flagged copy's
  *    departure measures departure - its enqueue time.
  *
@@ -137,7 +137,7 @@ struct queue {
 	uint32_t cells;
 	uint64_t bytes;
 	uint64_t enq_cnt;
-	uint64_t nt_id, nt_t; /* seed 004: the flagged copy (0: none) */
+	uint64_t nt_id, nt_t; /* non-tagged latency: the flagged copy (0: none) */
 	int64_t deficit;
 };
 

@@ -1,5 +1,5 @@
 /*
- * test_marker_ref.c - the engine's seed 000 marker delay against the
+ * test_marker_ref.c - the engine's marker delay against the
  * reference tracker (model_marker_*, model.h) on randomized traffic.
  *
  * A random small switch (2-5 ports of mixed speeds, 1-3 unicast queues,
@@ -18,11 +18,11 @@
  * tick off (marker_tick_ns 0), the others with random periods.
  *
  * The tracker is fed in the engine's order of events.  model.h also says
- * that the tracker applies same-clock enqueues before dequeues (FIG 7
- * t8), where the engine runs a departure before an arrival of the same
+ * that the tracker applies same-clock enqueues before dequeues (the
+ * worked example's step t8), where the engine runs a departure before an arrival of the same
  * ns: a second tracker fed in that order shows how often the two orders
- * give different delays (printed, not a failure; see the report of
- * issue 17).
+ * give different delays (printed, not a failure: which order is right is
+ * an open question).
  *
  * TEST_MARKER_N configurations (default 500) from TEST_MARKER_SEED
  * (default 1); a failure prints the seed.  TEST_MARKER_TRACE=PORT:QUEUE

@@ -1,8 +1,8 @@
 /*
  * test_model_basic.c - fidelity tests of the switch model against closed
  * forms: conservation and zero-when-idle (a), constant load (b), 2:1
- * incast at line rate (c), seed 004 non-tagged latency and the seed 000
- * FIG 7 marker trace (f), determinism (i), the engine's event order
+ * incast at line rate (c), non-tagged latency and the
+ * marker worked example (f), determinism (i), the engine's event order
  * (dense and sparse), peak read windows.
  */
 #include "config.h"
@@ -330,7 +330,7 @@ START_TEST(test_incast_2to1)
 }
 END_TEST
 
-/* f. Seed 004: in a FIFO every measured latency is the true sojourn of
+/* f. Non-tagged latency: in a FIFO every measured latency is the true sojourn of
  * the packet it timed, also with drops (a dropped packet is never timed,
  * so measuring goes on). */
 struct nt_check {
@@ -431,9 +431,9 @@ START_TEST(test_nontagged_drop)
 }
 END_TEST
 
-/* f. Seed 000 FIG 7, driving the marker tracker with the trace's clocks:
- * background refresh at every clock = 0 mod 5; P59 and P62 (dequeued in
- * the trace) were enqueued between P38 and P63. */
+/* f. The marker worked example (doc/glossary.md), driving the marker tracker with the trace's
+ * clocks: background refresh at every clock = 0 mod 5; P59 and P62 (dequeued in the trace) were
+ * enqueued between P38 and P63. */
 START_TEST(test_marker_fig7)
 {
 	struct model_marker mk;
@@ -469,8 +469,8 @@ START_TEST(test_marker_fig7)
 	got[n++] = model_marker_refresh(&mk, 155); /* t9 */
 	static const uint64_t want[9] = {0, 9, 9, 10, 10, 15, 16, 16, 28};
 	for (unsigned i = 0; i < 9; i++)
-		ck_assert_msg(got[i] == want[i], "FIG 7 step t%u: delay %llu, want %llu", i,
-			      (unsigned long long)got[i], (unsigned long long)want[i]);
+		ck_assert_msg(got[i] == want[i], "worked example step t%u: delay %llu, want %llu",
+			      i, (unsigned long long)got[i], (unsigned long long)want[i]);
 	/* drain: no marker, the next enqueue restarts from its timestamp */
 	model_marker_dequeue(&mk, 92, 160, 0);
 	model_marker_dequeue(&mk, 105, 161, 0);

@@ -1,12 +1,12 @@
 /*
- * test_model_fidelity.c - the fidelity gaps of issue 22 section 4, each
+ * test_model_fidelity.c - the fidelity gaps an independent queueing review found, each
  * against a physical bound or a closed form: a port never sends above
  * its line rate, whatever the frame's serialization time (10G .. 800G,
  * 64 B frames, shorter than 1 ns at 800G); the sojourn through an idle
  * port is its serialization time exactly (in the ground-truth sum); a
  * lossless class under incast is never dropped at egress, whatever its
  * egress queue's limits; perfectly synchronised senders into a full
- * queue share it equally; the seed 004 non-tagged mean is biased low.
+ * queue share it equally; the non-tagged mean is biased low.
  */
 #include "config.h"
 
@@ -268,9 +268,9 @@ END_TEST
 
 /* M/D/1 at load 0.9 (Poisson arrivals of 1000 B at 10G: service 816 ns):
  * the true mean sojourn is Pollaczek-Khinchine's D (1 + rho / (2 (1 -
- * rho))) = 816 x 5.5 = 4488 ns (within 3 %), and the mean of the seed 004
+ * rho))) = 816 x 5.5 = 4488 ns (within 3 %), and the mean of the
  * non-tagged measurements (nt_sum_ns / nt_count) is well below it (at
- * most 0.8 of it: the issue measured 48 % low), as documented. */
+ * most 0.8 of it: a queueing review measured 48 % low), as documented. */
 START_TEST(test_nontagged_bias)
 {
 	struct model_config cfg;

@@ -13,7 +13,7 @@
  * jumbo frames, hotspots), fed identically to both (the engine through one
  * source per ingress port, in port order, replaying the list).  Both must
  * report the same trace records (struct model_trace: fate, cause, queue,
- * port, depth, arrival and departure or drop time, seed 004 latency) for
+ * port, depth, arrival and departure or drop time, non-tagged latency) for
  * every packet and copy, compared as sorted lists.
  *
  * TEST_REFSIM_N configurations (default 1000) are run from seed

@@ -228,7 +228,7 @@ static const struct bad {
 	const char *key;
 } bads[] = {
     {"ports = 0\n", 2, "ports"},
-    /* a port section's number: FILE:LINE too (issue 18, item 16), the
+    /* a port section's number: FILE:LINE too, the
      * line of its first key */
     {"ports = 4\nport 9 {\n speed = 1G\n}\n", 4,
      "port \"9\": not a port number or range; allowed: 0..3"},

@@ -167,11 +167,18 @@ START_TEST(reload)
 	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "asked to fail") != NULL, "%s", err);
 
+	/* a comment left open swallowed the rest of the file, and a reload
+	 * with it silently removed the collectors after it: refused with
+	 * the line it opened on */
+	write_conf("polling_interval = 5\n/* old:\ncollector c {\n address = 127.0.0.1\n}\n");
+	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, ":2: ") && strstr(err, "not closed"), "%s", err);
+
 	/* after all that, the old state is intact */
 	ck_assert_ptr_eq(d.conf, before);
 	ck_assert_int_eq(opens(&d), 1);
 	ck_assert_uint_eq(export_n_collectors(d.x), 1);
-	ck_assert_uint_eq(d.reload_failures, 4);
+	ck_assert_uint_eq(d.reload_failures, 5);
 	poll_and_flush(&d);
 	ck_assert_uint_eq(recv_seq(s1, 3), 2);
 	no_datagram(s2);

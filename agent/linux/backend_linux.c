@@ -23,6 +23,7 @@
 #include <linux/netlink.h>
 
 #include "agent/linux/backend_linux.h"
+#include "agent/linux/bpf/bpfrun.h"
 #include "agent/linux/nl.h"
 #include "agent/linux/state.h"
 #include "agent/linux/tracepoint.h"
@@ -206,6 +207,7 @@ static int op_read_port_buffers(void *vst, unsigned w, uint32_t port, struct bsf
 		return linuxbe_sb_port_buffers(st, w, port, out);
 	if (st->state[LINUXBE_SRC_QDISC] != LINUXBE_ACTIVE || p->gone)
 		return 0; /* unknown */
+	linuxbe_bpf_drain(st);
 	for (q = 0; q < p->n_leaves && q < BSF_MAX_QUEUES; q++)
 		leaf_take(&p->leaves[q], w, &out->uc[q]);
 	linuxbe_peak_take(&p->egress, w, &out->egress_uc, p->egress_alloc, 1);
@@ -240,7 +242,9 @@ static int op_read_delays(void *vst, unsigned w, uint32_t port, struct bsf_port_
 	p = &st->ports[port];
 	if (st->state[LINUXBE_SRC_QDISC] != LINUXBE_ACTIVE)
 		return 0;
-	/* only where the qdisc reports a sojourn (codel, pie, cake): never an estimate */
+	linuxbe_bpf_drain(st);
+	/* only where it is measured (the bpf source's per-packet sojourn) or
+	 * the qdisc reports one (codel, pie, cake): never an estimate */
 	for (q = 0; q < p->n_leaves && q < BSF_MAX_QUEUES; q++) {
 		struct linuxbe_leaf *lf = &p->leaves[q];
 		struct bsf_buf b;
@@ -267,6 +271,7 @@ static uint64_t op_sample_pool(void *vst, uint32_t port)
 
 static void st_free(struct linuxbe_st *st)
 {
+	linuxbe_bpf_close(st);
 	linuxbe_pkt_close(st);
 	linuxbe_tp_close(st);
 	linuxbe_psample_close(st);
@@ -393,6 +398,17 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 		if (rc == 0)
 			st->dev.caps |= BSF_CAP_BUFFERS | BSF_CAP_BUFFER_BYTES | BSF_CAP_PEAK_TIME;
 	}
+	/* bpf: exact peaks and sojourn of the queues the qdisc source mapped */
+	if (st->conf.mode[LINUXBE_SRC_BPF] == LINUXBE_OFF) {
+		st->state[LINUXBE_SRC_BPF] = LINUXBE_DISABLED;
+		snprintf(st->why[LINUXBE_SRC_BPF], sizeof st->why[0], "bpf off (config)");
+	} else {
+		rc = linuxbe_bpf_open(st, why, sizeof why);
+		if (settle(st, LINUXBE_SRC_BPF, rc, why, err, errlen) < 0)
+			goto fail;
+		if (rc == 0)
+			st->dev.caps |= BSF_CAP_DELAY_NONTAGGED;
+	}
 	/* drops: dropmon, else the tracepoint */
 	if (st->conf.mode[LINUXBE_SRC_DROPMON] == LINUXBE_OFF) {
 		st->state[LINUXBE_SRC_DROPMON] = LINUXBE_DISABLED;
@@ -486,6 +502,7 @@ void linuxbe_log_status(void *vst)
 			    (unsigned long long)st->dm_sock_lost);
 	if (st->tp)
 		linuxbe_tp_report(st);
+	linuxbe_bpf_log_status(st);
 }
 
 /* ---- check (bsflowd -t) ---- */
@@ -499,6 +516,8 @@ static const char *const needs[LINUXBE_NSRC] = {
     "CAP_NET_ADMIN (join the packets group; install_samplers: tc filters)",
     "CAP_PERFMON or CAP_SYS_ADMIN (perf_event_open; tracefs readable)",
     "CAP_NET_RAW (AF_PACKET socket)",
+    "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), kernel BTF (Linux >= 5.8), bsflowd built "
+    "with BPF support",
 };
 
 static int op_check(const struct bsf_backend_args *args, char *report, size_t reportlen, char *err,

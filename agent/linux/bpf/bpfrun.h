@@ -1,0 +1,22 @@
+/*
+ * bpfrun.h - the linux backend's `bpf` source (bpfrun.c): open (after the
+ * qdisc source has mapped the queues), drain the kernel's figures into
+ * the leaves before a window read, status, close.
+ */
+#ifndef BSFLOWD_LINUX_BPFRUN_H
+#define BSFLOWD_LINUX_BPFRUN_H
+
+#include <stddef.h>
+
+struct linuxbe_st;
+
+/* 0, or -1 with "bpf absent (...)" in why (no BTF, no capability, the
+ * verifier's refusal, built without BPF). */
+int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen);
+/* Fold what the kernel measured since the last drain into the leaves'
+ * peak windows and delays (at most once per ms). */
+void linuxbe_bpf_drain(struct linuxbe_st *st);
+void linuxbe_bpf_log_status(struct linuxbe_st *st);
+void linuxbe_bpf_close(struct linuxbe_st *st);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * bsflowd.bpf.h - what the linux backend's BPF object (bsflowd.bpf.c) and
+ * its loader (bpfrun.c) share: the per-queue statistics record and the
+ * sizes of the maps.  Plain fixed-width types only, so that both the BPF
+ * side (vmlinux.h) and the user side (stdint.h) compile it.
+ */
+#ifndef BSFLOWD_LINUX_BPF_H
+#define BSFLOWD_LINUX_BPF_H
+
+#define LINUXBE_BPF_SLOTS 1024 /* queues watched: ports x queues */
+#define LINUXBE_BPF_HIST  32   /* log2 buckets of the sojourn, ns */
+
+/* One queue's figures since the loader last drained this half (per CPU). */
+struct linuxbe_bpf_qstat {
+	__u64 peak_backlog;	      /* bytes, after an enqueue */
+	__u64 peak_t;		      /* CLOCK_MONOTONIC ns of that peak */
+	__u64 sojourn_max;	      /* ns */
+	__u64 sojourn_last;	      /* ns, the latest dequeue's */
+	__u64 sojourn_last_t;	      /* CLOCK_MONOTONIC ns of that dequeue */
+	__u64 sojourn_n;	      /* dequeues measured */
+	__u64 enq;		      /* enqueues seen */
+	__u64 hist[LINUXBE_BPF_HIST]; /* bucket b: sojourn in [2^b, 2^(b+1)) ns */
+};
+
+#endif

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# agent/linux/tests/e2e-linux-bpf-check.py - the assertions of
+# e2e-linux-bpf.sh on what bsflow-collect -j decoded: one queue (the tbf
+# root) on the port, and with LIMIT bytes at RATE bit/s (theory: a full
+# queue drains in LIMIT * 8 / RATE seconds, 48 ms for 30 000 B at 5 Mbit/s):
+#   - overload (counter samples in [BLAST_START, BLAST_END] ms of uptime):
+#     the 4413:2 queue percentage reaches >= 95 % of the limit, the per
+#     queue max sojourn (bsf_delay_uc_0_max_ns) reaches >= 40 ms and never
+#     exceeds the theory + 10 % + 2 ms in any sample;
+#   - paced traffic: in the counter samples after BLAST_END + 500 ms whose
+#     queue peak stayed at most one packet (<= 5 % of the limit), the max
+#     sojourn is under 2 ms, and there are at least two such samples with
+#     measurements (the paced sender ran from SLOW_START to SLOW_END).
+# Usage: e2e-linux-bpf-check.py COLLECT.json IFINDEX LIMIT RATE BLAST_START BLAST_END
+#        SLOW_START SLOW_END
+import json
+import sys
+
+col, ifx, limit, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+b0, b1, s0, s1 = (int(x) for x in sys.argv[5:9])
+theory_ns = limit * 8 * 1e9 / rate
+bound_ns = theory_ns * 1.1 + 2e6
+rc = 0
+
+
+def fail(msg):
+    global rc
+    print("FAIL: " + msg)
+    rc = 1
+
+
+pcs = []  # (uptime, pc of queue 0)
+dl = []  # (uptime, max ns, latest ns, count)
+both = []  # (uptime, pc, max ns, count) of one counter sample
+for line in open(col):
+    d = json.loads(line)
+    for s in d.get("samples", []):
+        if s.get("sourceId") != "0:%d" % ifx:
+            continue
+        pc = dm = None
+        for e in s.get("elements", []):
+            if e.get("counterBlock_tag") == "4413:2":
+                pc = e["bst_egress_queue_uc_pc"][0]
+                pcs.append((d["sysUpTime"], pc))
+            if "bsf_delay_uc_count" in e and e["bsf_delay_uc_count"] >= 1:
+                dm = (e["bsf_delay_uc_0_max_ns"], e["bsf_delay_uc_0_measurements"])
+                dl.append((d["sysUpTime"], e["bsf_delay_uc_0_max_ns"],
+                           e["bsf_delay_uc_0_latest_ns"], e["bsf_delay_uc_0_measurements"]))
+        if pc is not None and dm is not None:
+            both.append((d["sysUpTime"], pc, dm[0], dm[1]))
+print("theory: a full queue drains in %.1f ms; bound %.1f ms" % (theory_ns / 1e6, bound_ns / 1e6))
+if len(pcs) < 5 or len(dl) < 5:
+    fail("too few samples: %d 4413:2, %d with delays" % (len(pcs), len(dl)))
+    sys.exit(rc)
+over = [pc for up, pc in pcs if b0 <= up <= b1 + 1000]
+peak = max(over, default=-1)
+print("overload: queue peak %.2f %% of the limit" % (peak / 100.0))
+if peak < 9500:
+    fail("queue peak %.2f %% < 95 %% of the limit under overload" % (peak / 100.0))
+over_d = [(up, mx, n) for up, mx, lt, n in dl if b0 + 1000 <= up <= b1]
+mx = max((m for up, m, n in over_d if m != 0xFFFFFFFF), default=-1)
+print("overload: max sojourn %.2f ms over %d samples (%s measurements)" %
+      (mx / 1e6, len(over_d), [n for up, m, n in over_d]))
+if mx < 40e6:
+    fail("max sojourn %.2f ms < 40 ms under overload" % (mx / 1e6))
+for up, m, lt, n in dl:
+    if m != 0xFFFFFFFF and m > bound_ns:
+        fail("sojourn %.2f ms at %d ms > %.1f ms (theory + tolerance)" %
+             (m / 1e6, up, bound_ns / 1e6))
+slow = [(up, m, n) for up, pc, m, n in both if up >= b1 + 500 and pc <= 500 and n]
+print("paced: max sojourn per sample (ms): %s" % [round(m / 1e6, 3) for up, m, n in slow])
+if len(slow) < 2:
+    fail("%d samples with sojourn measured while the queue held at most one packet" % len(slow))
+for up, m, n in slow:
+    if n and m > 2e6:
+        fail("paced phase, %d ms: max sojourn %.3f ms > 2 ms" % (up, m / 1e6))
+sys.exit(rc)

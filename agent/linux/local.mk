@@ -79,7 +79,8 @@ agent_linux_tests_test_linux_qdisc_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CH
 # End-to-end: network namespaces with a veth pair and an htb tree (runs
 # here as root); netdevsim + drop monitor + psample (skips where absent).
 LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh \
-	agent/linux/tests/e2e-linux-reload.sh agent/linux/tests/e2e-linux-bpf.sh
+	agent/linux/tests/e2e-linux-reload.sh agent/linux/tests/e2e-linux-bpf.sh \
+	agent/linux/tests/e2e-linux-bpf-reload.sh
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py \
 	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py

@@ -30,6 +30,11 @@ command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
 grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" 2>/dev/null ||
 	skip "bsflowd built without BPF support (see configure's output)"
 [ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux)"
+# one bpf test at a time (e2e-linux-bpf-reload.sh counts the programs)
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"${TMPDIR:-/tmp}/bsflowd-bpf-e2e.lock"
+	flock 9
+fi
 A=bsfpa$$
 B=bsfpb$$
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bsf-bpf.XXXXXX") || exit 1

@@ -264,7 +264,9 @@ static uint64_t op_sample_pool(void *vst, uint32_t port)
 {
 	struct linuxbe_st *st = vst;
 
-	return port < st->nports ? linuxbe_link_pool(st, port) : 0;
+	if (port >= st->nports)
+		return 0;
+	return linuxbe_bpf_sampling(st) ? linuxbe_bpf_pool(st, port) : linuxbe_link_pool(st, port);
 }
 
 /* ---- open / close ---- */
@@ -398,17 +400,6 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 		if (rc == 0)
 			st->dev.caps |= BSF_CAP_BUFFERS | BSF_CAP_BUFFER_BYTES | BSF_CAP_PEAK_TIME;
 	}
-	/* bpf: exact peaks and sojourn of the queues the qdisc source mapped */
-	if (st->conf.mode[LINUXBE_SRC_BPF] == LINUXBE_OFF) {
-		st->state[LINUXBE_SRC_BPF] = LINUXBE_DISABLED;
-		snprintf(st->why[LINUXBE_SRC_BPF], sizeof st->why[0], "bpf off (config)");
-	} else {
-		rc = linuxbe_bpf_open(st, why, sizeof why);
-		if (settle(st, LINUXBE_SRC_BPF, rc, why, err, errlen) < 0)
-			goto fail;
-		if (rc == 0)
-			st->dev.caps |= BSF_CAP_DELAY_NONTAGGED;
-	}
 	/* drops: dropmon, else the tracepoint */
 	if (st->conf.mode[LINUXBE_SRC_DROPMON] == LINUXBE_OFF) {
 		st->state[LINUXBE_SRC_DROPMON] = LINUXBE_DISABLED;
@@ -452,14 +443,28 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 		if (rc == 0)
 			st->dev.caps |= BSF_CAP_SAMPLE_EVENTS;
 	}
+	/* bpf: exact peaks and sojourn of the queues the qdisc source mapped,
+	 * and samples at dequeue when psample is not active */
+	if (st->conf.mode[LINUXBE_SRC_BPF] == LINUXBE_OFF) {
+		st->state[LINUXBE_SRC_BPF] = LINUXBE_DISABLED;
+		snprintf(st->why[LINUXBE_SRC_BPF], sizeof st->why[0], "bpf off (config)");
+	} else {
+		rc = linuxbe_bpf_open(st, why, sizeof why);
+		if (settle(st, LINUXBE_SRC_BPF, rc, why, err, errlen) < 0)
+			goto fail;
+		if (rc == 0)
+			st->dev.caps |= BSF_CAP_DELAY_NONTAGGED |
+					(linuxbe_bpf_sampling(st) ? BSF_CAP_SAMPLE_EVENTS : 0);
+	}
 	if (st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_OFF ||
 	    (st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_AUTO &&
-	     st->state[LINUXBE_SRC_PSAMPLE] == LINUXBE_ACTIVE)) {
+	     (st->state[LINUXBE_SRC_PSAMPLE] == LINUXBE_ACTIVE || linuxbe_bpf_sampling(st)))) {
 		st->state[LINUXBE_SRC_PACKET] = LINUXBE_DISABLED;
 		snprintf(st->why[LINUXBE_SRC_PACKET], sizeof st->why[0], "packet %s",
-			 st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_OFF
-			     ? "off (config)"
-			     : "not needed (psample active)");
+			 st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_OFF ? "off (config)"
+			 : st->state[LINUXBE_SRC_PSAMPLE] == LINUXBE_ACTIVE
+			     ? "not needed (psample active)"
+			     : "not needed (bpf samples at dequeue)");
 	} else {
 		rc = linuxbe_pkt_open(st, why, sizeof why);
 		if (settle(st, LINUXBE_SRC_PACKET, rc, why, err, errlen) < 0)

@@ -40,6 +40,12 @@ struct linuxbe_bpf {
 	uint64_t hist[LINUXBE_BPF_SLOTS][LINUXBE_BPF_HIST]; /* cumulative */
 	uint64_t last_drain_mono;
 	uint64_t drains;
+	/* sampling (when neither psample nor a required packet source does) */
+	int sampling;
+	struct ring_buffer *rb;
+	struct bsf_fd_watch *rb_w;
+	uint64_t *pool; /* per port: packets dequeued from its watched queues */
+	uint64_t samples;
 };
 
 static uint64_t mono_ns(void)
@@ -51,13 +57,13 @@ static uint64_t mono_ns(void)
 }
 
 /* libbpf's messages during load (the verifier's refusal): kept for the
- * log line, last lines first to go when it is long */
-static char load_log[1024];
+ * log line, which quotes their end (where the verifier says why) */
+static char load_log[16384];
 
 static int print_cb(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	size_t n = strlen(load_log);
-	char line[512];
+	static char line[16384];
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
@@ -72,6 +78,61 @@ static void oneline(char *s)
 	for (; *s; s++)
 		if (*s == '\n' || *s == '\t')
 			*s = ' ';
+}
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct linuxbe_st *st = ctx;
+	struct linuxbe_bpf *b = st->bpf;
+	const struct linuxbe_bpf_sample *r = data;
+	struct linuxbe_port *pt;
+	struct bsf_event *e;
+	struct timespec ts;
+	uint64_t mono;
+	uint32_t len;
+
+	if (size < sizeof *r || r->slot >= b->nslots)
+		return 0;
+	pt = &st->ports[b->slot_port[r->slot]];
+	e = linuxbe_evq_slot(st, BSF_EV_SAMPLE);
+	if (!e) {
+		pt->sample_drops++;
+		return 0;
+	}
+	b->samples++;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	/* the data source is the port whose queue the packet leaves (its
+	 * sampling rate and pool), as for the packet source's outgoing
+	 * packets: in_port is that port, not the skb's input device */
+	e->in_port = b->slot_port[r->slot];
+	e->out_port = b->slot_port[r->slot];
+	e->queue = b->slot_q[r->slot];
+	e->tc = UINT32_MAX;
+	e->sampling_rate = pt->sampling_rate;
+	e->depth_bytes = r->backlog;
+	e->transit_ns = r->sojourn;
+	e->t_ns = st->host->now_ns(st->host->arg) - (mono - r->t);
+	e->frame_len = r->frame_len + 4; /* FCS */
+	len = r->hdr_len;
+	if (len > BSF_HDR_MAX)
+		len = BSF_HDR_MAX;
+	if (len > st->conf.header_bytes)
+		len = st->conf.header_bytes;
+	memcpy(e->hdr, r->hdr, len);
+	e->hdr_len = len;
+	return 0;
+}
+
+static void on_ring(int fd, void *arg)
+{
+	struct linuxbe_st *st = arg;
+
+	(void)fd;
+	if (ring_buffer__consume(st->bpf->rb) < 0)
+		st->src_errors[LINUXBE_SRC_BPF]++;
+	if (st->q.n && st->host->events_ready)
+		st->host->events_ready(st->host->arg);
 }
 
 int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
@@ -105,29 +166,39 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 	load_log[0] = 0;
 	libbpf_set_print(print_cb);
 	b->skel = bsflowd_bpf__open();
+	if (b->skel)
+		b->skel->data->hdr_bytes = st->conf.header_bytes;
 	err = b->skel ? bsflowd_bpf__load(b->skel) : -errno;
 	if (!err)
 		err = bsflowd_bpf__attach(b->skel);
 	libbpf_set_print(NULL);
 	if (err) {
 		oneline(load_log);
-		if (err == -EPERM || err == -EACCES)
-			snprintf(why, whylen, "bpf absent (needs CAP_BPF and CAP_PERFMON: %s)",
-				 strerror(-err));
+		size_t ll = strlen(load_log);
+		const char *tail = ll > 500 ? load_log + ll - 500 : load_log;
+
+		if (err == -EPERM)
+			snprintf(why, whylen,
+				 "bpf absent (needs CAP_BPF and CAP_PERFMON: %s: %.600s)",
+				 strerror(-err), tail);
 		else
-			snprintf(why, whylen, "bpf absent (load refused: %s: %.700s)",
-				 strerror(-err), load_log);
+			snprintf(why, whylen, "bpf absent (load refused: %s: ...%s)",
+				 strerror(-err), tail);
 		bsflowd_bpf__destroy(b->skel);
 		free(b->buf);
 		free(b);
 		return -1;
 	}
+	b->sampling = st->state[LINUXBE_SRC_PSAMPLE] != LINUXBE_ACTIVE &&
+		      st->conf.mode[LINUXBE_SRC_PACKET] != LINUXBE_ON;
 	fd = bpf_map__fd(b->skel->maps.queues);
 	for (p = 0; p < st->nports; p++) {
 		struct linuxbe_port *pt = &st->ports[p];
 
 		for (q = 0; q < pt->n_leaves && b->nslots < LINUXBE_BPF_SLOTS; q++) {
 			struct linuxbe_leaf *lf = &pt->leaves[q];
+			struct linuxbe_bpf_qinfo qi = {b->nslots,
+						       b->sampling ? pt->sampling_rate : 0};
 			uint32_t slot = b->nslots;
 			uint64_t key;
 			int named = 0;
@@ -136,11 +207,11 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 			 * children), or the root of a single-queue port (tbf, fq...) */
 			if (lf->qdisc) {
 				key = (uint64_t)pt->ifindex << 32 | lf->qdisc;
-				named |= bpf_map_update_elem(fd, &key, &slot, BPF_ANY) == 0;
+				named |= bpf_map_update_elem(fd, &key, &qi, BPF_ANY) == 0;
 			}
 			if (pt->n_leaves == 1 || lf->handle == pt->root_handle) {
 				key = (uint64_t)pt->ifindex << 32 | lf->handle;
-				named |= bpf_map_update_elem(fd, &key, &slot, BPF_ANY) == 0;
+				named |= bpf_map_update_elem(fd, &key, &qi, BPF_ANY) == 0;
 			}
 			if (!named)
 				continue;
@@ -151,10 +222,24 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 		}
 	}
 	st->bpf = b;
+	b->pool = calloc(st->nports ? st->nports : 1, sizeof *b->pool);
+	if (b->sampling) {
+		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.samples), on_sample, st, NULL);
+		b->rb_w = b->rb && st->host->fd_watch
+			      ? st->host->fd_watch(st->host->arg, ring_buffer__epoll_fd(b->rb),
+						   on_ring, st)
+			      : NULL;
+		if (!b->pool || !b->rb_w) {
+			snprintf(why, whylen, "bpf absent (cannot watch its ring buffer)");
+			linuxbe_bpf_close(st);
+			return -1;
+		}
+	}
 	snprintf(why, whylen,
-		 "bpf on %u queue%s (exact backlog peaks, per-packet qdisc sojourn; tp_btf "
+		 "bpf on %u queue%s (exact backlog peaks, per-packet qdisc sojourn%s; tp_btf "
 		 "qdisc_enqueue / qdisc_dequeue)",
-		 b->nslots, b->nslots == 1 ? "" : "s");
+		 b->nslots, b->nslots == 1 ? "" : "s",
+		 b->sampling ? ", 1-in-N samples at dequeue with queue, depth and sojourn" : "");
 	return 0;
 }
 
@@ -212,16 +297,20 @@ void linuxbe_bpf_drain(struct linuxbe_st *st)
 			}
 			t.sojourn_n += r->sojourn_n;
 			t.enq += r->enq;
+			t.deq += r->deq;
+			t.ring_lost += r->ring_lost;
 			for (k = 0; k < LINUXBE_BPF_HIST; k++)
 				t.hist[k] += r->hist[k];
 		}
-		if (!t.enq && !t.sojourn_n)
+		if (!t.enq && !t.sojourn_n && !t.deq && !t.ring_lost)
 			continue;
 		memset(b->buf, 0, (size_t)b->ncpu * sizeof *b->buf);
 		if (bpf_map_update_elem(fd, &idx, b->buf, BPF_ANY) != 0) {
 			linuxbe_src_fail(st, LINUXBE_SRC_BPF, strerror(errno));
 			return;
 		}
+		b->pool[b->slot_port[s]] += t.deq;
+		st->ports[b->slot_port[s]].sample_drops += t.ring_lost;
 		if (t.enq && lf->limit_unit != LINUXBE_LIMIT_PACKETS)
 			fold_max(&lf->bytes, t.peak_backlog,
 				 lf->limit_unit == LINUXBE_LIMIT_BYTES ? lf->limit : BSF_UNKNOWN,
@@ -243,6 +332,17 @@ void linuxbe_bpf_drain(struct linuxbe_st *st)
 	}
 }
 
+int linuxbe_bpf_sampling(const struct linuxbe_st *st)
+{
+	return st->bpf && st->bpf->sampling;
+}
+
+uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port)
+{
+	linuxbe_bpf_drain(st);
+	return st->bpf && port < st->nports ? st->bpf->pool[port] : 0;
+}
+
 void linuxbe_bpf_log_status(struct linuxbe_st *st)
 {
 	struct linuxbe_bpf *b = st->bpf;
@@ -250,6 +350,9 @@ void linuxbe_bpf_log_status(struct linuxbe_st *st)
 
 	if (!b)
 		return;
+	if (b->sampling)
+		linuxbe_log(st, LOG_NOTICE, "status: bpf: %llu samples read",
+			    (unsigned long long)b->samples);
 	for (s = 0; s < b->nslots; s++) {
 		char line[400];
 		size_t n = 0;
@@ -271,7 +374,11 @@ void linuxbe_bpf_close(struct linuxbe_st *st)
 
 	if (!b)
 		return;
+	if (b->rb_w && st->host->fd_unwatch)
+		st->host->fd_unwatch(b->rb_w);
+	ring_buffer__free(b->rb);
 	bsflowd_bpf__destroy(b->skel);
+	free(b->pool);
 	free(b->buf);
 	free(b);
 	st->bpf = NULL;
@@ -298,6 +405,19 @@ void linuxbe_bpf_drain(struct linuxbe_st *st)
 void linuxbe_bpf_log_status(struct linuxbe_st *st)
 {
 	(void)st;
+}
+
+int linuxbe_bpf_sampling(const struct linuxbe_st *st)
+{
+	(void)st;
+	return 0;
+}
+
+uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port)
+{
+	(void)st;
+	(void)port;
+	return 0;
 }
 
 void linuxbe_bpf_close(struct linuxbe_st *st)

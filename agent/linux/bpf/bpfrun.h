@@ -7,6 +7,7 @@
 #define BSFLOWD_LINUX_BPFRUN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct linuxbe_st;
 
@@ -17,6 +18,10 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen);
  * peak windows and delays (at most once per ms). */
 void linuxbe_bpf_drain(struct linuxbe_st *st);
 void linuxbe_bpf_log_status(struct linuxbe_st *st);
+/* The source samples packets at dequeue (psample not active, packet not
+ * required); its pool: packets dequeued from the port's watched queues. */
+int linuxbe_bpf_sampling(const struct linuxbe_st *st);
+uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port);
 void linuxbe_bpf_close(struct linuxbe_st *st);
 
 #endif

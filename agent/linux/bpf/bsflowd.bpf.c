@@ -8,7 +8,10 @@
  * by the skb, read back at dequeue): max, latest, count and a log2
  * histogram.  Figures go to one of two halves of a per-CPU array chosen
  * by `gen`; the loader flips gen, then reads and clears the other half,
- * so nothing is lost between two reads.  Needs Linux >= 5.8 (BTF,
+ * so nothing is lost between two reads.  Packets leaving a queue whose
+ * port samples 1-in-N are sampled at random with that probability into
+ * the `samples` ring buffer: header bytes, sojourn, the backlog met at
+ * enqueue, the time (a full ring counts the sample lost).  Needs Linux >= 5.8 (BTF,
  * tp_btf, the qdisc tracepoints of 5.1 and 5.16 for enqueue).
  */
 #include "vmlinux.h"
@@ -25,9 +28,16 @@ volatile __u32 gen; /* the half being written (0 or 1), set by the loader */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, LINUXBE_BPF_SLOTS);
-	__type(key, __u64);   /* ifindex << 32 | qdisc handle */
-	__type(value, __u32); /* slot */
+	__type(key, __u64); /* ifindex << 32 | qdisc handle */
+	__type(value, struct linuxbe_bpf_qinfo);
 } queues SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} samples SEC(".maps");
+
+volatile __u32 hdr_bytes = 128; /* header bytes per sample, set before load */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -38,8 +48,7 @@ struct {
 
 struct enq_info {
 	__u64 t;
-	__u32 slot;
-	__u32 pad;
+	__u64 backlog; /* met at enqueue */
 };
 
 struct {
@@ -49,16 +58,17 @@ struct {
 	__type(value, struct enq_info);
 } inflight SEC(".maps");
 
-static __always_inline struct linuxbe_bpf_qstat *stat_of(struct Qdisc *q, __u32 *slotp)
+static __always_inline struct linuxbe_bpf_qstat *stat_of(struct Qdisc *q,
+							 struct linuxbe_bpf_qinfo *qi)
 {
 	__u64 key = ((__u64)(__u32)q->dev_queue->dev->ifindex << 32) | q->handle;
-	__u32 *slot = bpf_map_lookup_elem(&queues, &key);
+	struct linuxbe_bpf_qinfo *v = bpf_map_lookup_elem(&queues, &key);
 	__u32 idx;
 
-	if (!slot)
+	if (!v)
 		return 0;
-	*slotp = *slot;
-	idx = *slot * 2 + (gen & 1);
+	*qi = *v;
+	idx = v->slot * 2 + (gen & 1);
 	return bpf_map_lookup_elem(&qstats, &idx);
 }
 
@@ -66,11 +76,11 @@ SEC("tp_btf/qdisc_enqueue")
 int BPF_PROG(bsf_enqueue, struct Qdisc *q, const struct netdev_queue *txq, struct sk_buff *skb)
 {
 	struct linuxbe_bpf_qstat *s;
+	struct linuxbe_bpf_qinfo qi;
 	struct enq_info ei = {};
-	__u64 now, backlog, key = (__u64)skb;
-	__u32 slot;
+	__u64 now, backlog, len, key = (__u64)skb;
 
-	s = stat_of(q, &slot);
+	s = stat_of(q, &qi);
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -81,7 +91,8 @@ int BPF_PROG(bsf_enqueue, struct Qdisc *q, const struct netdev_queue *txq, struc
 		s->peak_t = now;
 	}
 	ei.t = now;
-	ei.slot = slot;
+	len = skb->len;
+	ei.backlog = backlog > len ? backlog - len : 0;
 	bpf_map_update_elem(&inflight, &key, &ei, BPF_ANY);
 	return 0;
 }
@@ -115,28 +126,63 @@ static __always_inline __u32 log2_u64(__u64 v)
 	return r;
 }
 
+/* one sampled packet into the ring; a full ring counts it lost */
+static __always_inline void sample(struct linuxbe_bpf_qstat *s, __u32 slot, struct sk_buff *skb,
+				   __u64 now, __u64 sojourn, __u64 backlog)
+{
+	struct linuxbe_bpf_sample *e = bpf_ringbuf_reserve(&samples, sizeof *e, 0);
+	__u32 n, lin;
+
+	if (!e) {
+		s->ring_lost++;
+		return;
+	}
+	e->t = now;
+	e->sojourn = sojourn;
+	e->backlog = backlog;
+	e->slot = slot;
+	e->in_ifindex = skb->skb_iif;
+	e->frame_len = skb->len;
+	lin = skb->len - skb->data_len; /* the linear part */
+	n = hdr_bytes;
+	if (n > lin)
+		n = lin;
+	if (n > LINUXBE_BPF_HDR)
+		n = LINUXBE_BPF_HDR;
+	/* a bound the verifier sees (clang would drop a plain mask of a value
+	 * it knows is <= 128): n stays n, and the read stays in hdr[] */
+	asm volatile("%[n] &= 255" : [n] "+r"(n));
+	e->hdr_len = 0;
+	if (bpf_probe_read_kernel(e->hdr, n, skb->data) == 0)
+		e->hdr_len = n;
+	bpf_ringbuf_submit(e, 0);
+}
+
 SEC("tp_btf/qdisc_dequeue")
 int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int packets,
 	     struct sk_buff *skb)
 {
 	struct linuxbe_bpf_qstat *s;
+	struct linuxbe_bpf_qinfo qi;
 	struct enq_info *ei;
-	__u64 now, d, key;
-	__u32 slot, b;
+	__u64 now, d, key, backlog;
+	__u32 b;
 	int i;
 
 	if (!skb)
 		return 0;
-	s = stat_of(q, &slot);
+	s = stat_of(q, &qi);
 	if (!s)
 		return 0;
 	now = bpf_ktime_get_ns();
 	/* a bulk dequeue hands a list: its first packets (bounded loop) */
 	for (i = 0; i < 8 && skb; i++) {
 		key = (__u64)skb;
+		s->deq++;
 		ei = bpf_map_lookup_elem(&inflight, &key);
 		if (ei) {
 			d = now > ei->t ? now - ei->t : 0;
+			backlog = ei->backlog;
 			bpf_map_delete_elem(&inflight, &key);
 			if (d > s->sojourn_max)
 				s->sojourn_max = d;
@@ -146,6 +192,8 @@ int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int p
 			b = d ? log2_u64(d) : 0;
 			if (b < LINUXBE_BPF_HIST)
 				s->hist[b]++;
+			if (qi.rate && bpf_get_prandom_u32() % qi.rate == 0)
+				sample(s, qi.slot, skb, now, d, backlog);
 		}
 		skb = skb->next;
 	}

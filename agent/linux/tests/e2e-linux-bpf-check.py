@@ -10,14 +10,20 @@
 #   - paced traffic: in the counter samples after BLAST_END + 500 ms whose
 #     queue peak stayed at most one packet (<= 5 % of the limit), the max
 #     sojourn is under 2 ms, and there are at least two such samples with
-#     measurements (the paced sender ran from SLOW_START to SLOW_END).
+#     measurements (the paced sender ran from SLOW_START to SLOW_END);
+#   - packet samples (1-in-N at dequeue): their number within 4.5 binomial
+#     standard deviations (+2) of SENT / N (SENT: the packets the tbf sent,
+#     from tc -s); each carries the sender's UDP header (dst port 5001),
+#     0:1036 and 4413:1 queue 0, 0:1040 depth <= LIMIT, 0:1039 sojourn
+#     <= the bound, 0:1043; the largest sojourn >= 40 ms (overload).
 # Usage: e2e-linux-bpf-check.py COLLECT.json IFINDEX LIMIT RATE BLAST_START BLAST_END
-#        SLOW_START SLOW_END
+#        SLOW_START SLOW_END N SENT
 import json
+import math
 import sys
 
 col, ifx, limit, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-b0, b1, s0, s1 = (int(x) for x in sys.argv[5:9])
+b0, b1, s0, s1, N, sent = (int(x) for x in sys.argv[5:11])
 theory_ns = limit * 8 * 1e9 / rate
 bound_ns = theory_ns * 1.1 + 2e6
 rc = 0
@@ -32,10 +38,14 @@ def fail(msg):
 pcs = []  # (uptime, pc of queue 0)
 dl = []  # (uptime, max ns, latest ns, count)
 both = []  # (uptime, pc, max ns, count) of one counter sample
+flows = []  # element dicts by tag, of each packet sample of the port
 for line in open(col):
     d = json.loads(line)
     for s in d.get("samples", []):
         if s.get("sourceId") != "0:%d" % ifx:
+            continue
+        if s.get("sampleType") == "FLOWSAMPLE":
+            flows.append({e.get("flowBlock_tag"): e for e in s.get("elements", [])})
             continue
         pc = dm = None
         for e in s.get("elements", []):
@@ -74,4 +84,28 @@ if len(slow) < 2:
 for up, m, n in slow:
     if n and m > 2e6:
         fail("paced phase, %d ms: max sojourn %.3f ms > 2 ms" % (up, m / 1e6))
+mean = sent / N
+sd = math.sqrt(sent * (1.0 / N) * (1 - 1.0 / N))
+print("packet samples %d, sent %d / %d = %.1f (sd %.1f)" % (len(flows), sent, N, mean, sd))
+if abs(len(flows) - mean) > 4.5 * sd + 2:
+    fail("packet samples %d not within 4.5 sd of %.1f" % (len(flows), mean))
+tmax = -1
+for i, f in enumerate(flows):
+    missing = [t for t in ("0:1", "0:1036", "4413:1", "0:1040", "0:1039", "0:1043") if t not in f]
+    if missing:
+        fail("packet sample %d lacks %s" % (i, missing))
+        continue
+    if f["0:1"].get("UDPDstPort") != 5001:
+        fail("packet sample %d: not the sender's UDP header" % i)
+    if f["0:1036"]["egress_queue_id"] != 0 or f["4413:1"]["bst_egress_queue"] != 0:
+        fail("packet sample %d: queue not 0" % i)
+    if f["0:1040"]["queue_depth_bytes"] > limit:
+        fail("packet sample %d: depth %d > the limit" % (i, f["0:1040"]["queue_depth_bytes"]))
+    t = f["0:1039"]["transit_delay_nS"]
+    tmax = max(tmax, t)
+    if t > bound_ns:
+        fail("packet sample %d: sojourn %.2f ms > %.1f ms" % (i, t / 1e6, bound_ns / 1e6))
+print("packet samples: largest 0:1039 sojourn %.2f ms" % (tmax / 1e6))
+if flows and tmax < 40e6:
+    fail("largest sampled sojourn %.2f ms < 40 ms" % (tmax / 1e6))
 sys.exit(rc)

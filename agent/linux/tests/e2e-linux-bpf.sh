@@ -14,6 +14,7 @@
 COLLECT="$top_builddir/collector/bsflow-collect"
 BSFLOWD="$top_builddir/agent/bsflowd"
 HERE="$top_srcdir/agent/linux/tests"
+N=10
 
 skip() {
 	echo "SKIP: $*"
@@ -67,6 +68,9 @@ collector "c" {
 	port = 6343
 }
 polling_interval = 1
+sampling {
+	default = $N
+}
 backend = linux
 linux {
 	ports = {"vA"}
@@ -103,6 +107,8 @@ sleep 2
 $X python3 "$HERE/blast.py" 10.78.0.2 5001 4 1000 >/dev/null
 sleep 1
 $X python3 "$HERE/slow.py" 10.78.0.2 5001 3 1000 10 >/dev/null
+$X tc -s qdisc show dev vA >"$TMP/tc.txt"
+SENT=$(sed -n 's/^ Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p' "$TMP/tc.txt" | head -n 1)
 wait $dpid
 st=$?
 dpid=
@@ -120,7 +126,8 @@ rc=0
 	rc=1
 }
 grep 'linux:' "$TMP/bsflowd.log"
-python3 "$HERE/e2e-linux-bpf-check.py" "$TMP/col.json" "$IFX" 30000 5000000 3500 7500 8500 11500 ||
+python3 "$HERE/e2e-linux-bpf-check.py" "$TMP/col.json" "$IFX" 30000 5000000 3500 7500 8500 11500 \
+	$N "${SENT:-0}" ||
 	rc=1
 [ "$rc" = 0 ] || tail -n 20 "$TMP/bsflowd.log"
 exit $rc

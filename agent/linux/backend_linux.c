@@ -113,7 +113,8 @@ static uint64_t op_drop_events_lost(void *vst)
 {
 	struct linuxbe_st *st = vst;
 
-	return st->q.lost_drops + st->dm_kernel_lost + st->dm_sock_lost;
+	return st->q.lost_drops + st->dm_kernel_lost + st->dm_sock_lost +
+	       linuxbe_bpf_drops_lost(st);
 }
 
 static uint64_t op_sample_drops(void *vst, uint32_t port)
@@ -454,7 +455,8 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 			goto fail;
 		if (rc == 0)
 			st->dev.caps |= BSF_CAP_DELAY_NONTAGGED |
-					(linuxbe_bpf_sampling(st) ? BSF_CAP_SAMPLE_EVENTS : 0);
+					(linuxbe_bpf_sampling(st) ? BSF_CAP_SAMPLE_EVENTS : 0) |
+					(linuxbe_bpf_dropping(st) ? BSF_CAP_DROP_EVENTS : 0);
 	}
 	if (st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_OFF ||
 	    (st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_AUTO &&

@@ -25,6 +25,7 @@
 
 #if HAVE_BPF
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 
@@ -46,7 +47,16 @@ struct linuxbe_bpf {
 	struct bsf_fd_watch *rb_w;
 	uint64_t *pool; /* per port: packets dequeued from its watched queues */
 	uint64_t samples;
+	/* drops (when dropmon is not active) */
+	int dropping;
+	char (*reasons)[48]; /* enum skb_drop_reason names, from the kernel's BTF */
+	unsigned n_reasons;
+	uint64_t drop_events;
+	struct linuxbe_bpf_bucket *bk; /* ncpu, for the suppressed count */
 };
+
+/* Drop reports the kernel sends at most, per second, the whole host. */
+#define LINUXBE_BPF_DROP_RATE 10000u
 
 static uint64_t mono_ns(void)
 {
@@ -124,6 +134,115 @@ static int on_sample(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* reasons that happen on the way out through a qdisc: the port is the
+ * output, and queue_mapping its queue */
+static int egress_reason(const char *r)
+{
+	return strncmp(r, "QDISC", 5) == 0 || strncmp(r, "TC_EGRESS", 9) == 0 ||
+	       strncmp(r, "CAKE", 4) == 0 || strncmp(r, "FQ_", 3) == 0;
+}
+
+static int on_drop(void *ctx, void *data, size_t size)
+{
+	struct linuxbe_st *st = ctx;
+	struct linuxbe_bpf *b = st->bpf;
+	const struct linuxbe_bpf_drop *r = data;
+	const char *name;
+	struct bsf_event *e;
+	struct timespec ts;
+	uint32_t port, len;
+	uint64_t mono;
+
+	if (size < sizeof *r)
+		return 0;
+	port = linuxbe_port_by_ifindex(st, r->ifindex);
+	if (port == UINT32_MAX)
+		return 0;
+	e = linuxbe_evq_slot(st, BSF_EV_DROP);
+	if (!e)
+		return 0; /* counted in the queue's lost drops */
+	b->drop_events++;
+	name = r->reason < b->n_reasons ? b->reasons[r->reason] : "";
+	linuxbe_st_reason(st, name, "", "", &e->reason, &e->stage);
+	snprintf(e->reason_name, sizeof e->reason_name, "%s", name);
+	if (egress_reason(name)) {
+		struct linuxbe_port *pt = &st->ports[port];
+
+		e->out_port = port;
+		e->queue = pt->n_leaves <= 1 ? 0 : r->queue < pt->n_leaves ? r->queue : UINT32_MAX;
+	} else {
+		e->in_port = port;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	e->t_ns = st->host->now_ns(st->host->arg) - (mono - r->t);
+	e->frame_len = r->frame_len + 4; /* FCS */
+	len = r->hdr_len;
+	if (len > BSF_HDR_MAX)
+		len = BSF_HDR_MAX;
+	if (len > st->conf.header_bytes)
+		len = st->conf.header_bytes;
+	memcpy(e->hdr, r->hdr, len);
+	e->hdr_len = len;
+	return 0;
+}
+
+/* the names of enum skb_drop_reason, by value, from the kernel's BTF */
+static void load_reasons(struct linuxbe_bpf *b)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	const struct btf_enum *en;
+	int id;
+	unsigned i, max = 0;
+
+	if (!btf)
+		return;
+	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (t) {
+		en = btf_enum(t);
+		for (i = 0; i < btf_vlen(t); i++)
+			if (en[i].val >= 0 && (unsigned)en[i].val < 1024 &&
+			    (unsigned)en[i].val >= max)
+				max = (unsigned)en[i].val + 1;
+		b->reasons = calloc(max ? max : 1, sizeof *b->reasons);
+		if (b->reasons) {
+			b->n_reasons = max;
+			for (i = 0; i < btf_vlen(t); i++) {
+				const char *n = btf__name_by_offset(btf, en[i].name_off);
+
+				if (en[i].val < 0 || (unsigned)en[i].val >= max || !n)
+					continue;
+				if (strncmp(n, "SKB_DROP_REASON_", 16) == 0)
+					n += 16;
+				snprintf(b->reasons[en[i].val], sizeof b->reasons[0], "%s", n);
+			}
+		}
+	}
+	btf__free(btf);
+}
+
+uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st)
+{
+	struct linuxbe_bpf *b = st->bpf;
+	uint32_t zero = 0;
+	uint64_t n = 0;
+	int c;
+
+	if (!b || !b->dropping || !b->bk ||
+	    bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.bucket), &zero, b->bk) != 0)
+		return 0;
+	for (c = 0; c < b->ncpu; c++)
+		n += b->bk[c].suppressed + b->bk[c].lost;
+	return n;
+}
+
+int linuxbe_bpf_dropping(const struct linuxbe_st *st)
+{
+	return st->bpf && st->bpf->dropping;
+}
+
 static void on_ring(int fd, void *arg)
 {
 	struct linuxbe_st *st = arg;
@@ -138,7 +257,7 @@ static void on_ring(int fd, void *arg)
 int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 {
 	struct linuxbe_bpf *b;
-	uint32_t p, q;
+	uint32_t p, q, uncovered = 0;
 	int err, fd;
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
@@ -166,8 +285,13 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 	load_log[0] = 0;
 	libbpf_set_print(print_cb);
 	b->skel = bsflowd_bpf__open();
-	if (b->skel)
+	if (b->skel) {
 		b->skel->data->hdr_bytes = st->conf.header_bytes;
+		/* each CPU's bucket: its share of the rate, one second of burst */
+		b->skel->data->drop_cost_ns =
+		    1000000000ull * (uint64_t)b->ncpu / LINUXBE_BPF_DROP_RATE;
+		b->skel->data->drop_burst_ns = 1000000000ull;
+	}
 	err = b->skel ? bsflowd_bpf__load(b->skel) : -errno;
 	if (!err)
 		err = bsflowd_bpf__attach(b->skel);
@@ -191,9 +315,22 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 	}
 	b->sampling = st->state[LINUXBE_SRC_PSAMPLE] != LINUXBE_ACTIVE &&
 		      st->conf.mode[LINUXBE_SRC_PACKET] != LINUXBE_ON;
+	b->dropping = st->state[LINUXBE_SRC_DROPMON] != LINUXBE_ACTIVE;
+	if (b->dropping) {
+		int pfd = bpf_map__fd(b->skel->maps.ports);
+
+		load_reasons(b);
+		b->bk = calloc((size_t)b->ncpu, sizeof *b->bk);
+		for (p = 0; p < st->nports; p++) {
+			uint32_t one = 1;
+
+			bpf_map_update_elem(pfd, &st->ports[p].ifindex, &one, BPF_ANY);
+		}
+	}
 	fd = bpf_map__fd(b->skel->maps.queues);
 	for (p = 0; p < st->nports; p++) {
 		struct linuxbe_port *pt = &st->ports[p];
+		int covered = 0; /* the kernel's enqueues on this port are all seen */
 
 		for (q = 0; q < pt->n_leaves && b->nslots < LINUXBE_BPF_SLOTS; q++) {
 			struct linuxbe_leaf *lf = &pt->leaves[q];
@@ -215,16 +352,44 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 			}
 			if (!named)
 				continue;
+			if (lf->handle == pt->root_handle || pt->n_leaves == 1 ||
+			    strcmp(pt->root_kind, "mq") == 0 ||
+			    strcmp(pt->root_kind, "mqprio") == 0)
+				covered = 1;
 			lf->bpf = 1;
 			b->slot_port[slot] = p;
 			b->slot_q[slot] = q;
 			b->nslots++;
 		}
+		/* a classful root (htb, prio...) hides its leaves from the
+		 * tracepoints: the packet source samples such ports */
+		if (pt->sampling_rate && !covered)
+			uncovered++;
+	}
+	if (uncovered && b->sampling) {
+		uint64_t key, next;
+		struct linuxbe_bpf_qinfo qi;
+		int more = bpf_map_get_next_key(fd, NULL, &key) == 0;
+
+		b->sampling = 0; /* no rate: the programs sample nothing */
+		while (more) {
+			more = bpf_map_get_next_key(fd, &key, &next) == 0;
+			if (bpf_map_lookup_elem(fd, &key, &qi) == 0) {
+				qi.rate = 0;
+				bpf_map_update_elem(fd, &key, &qi, BPF_EXIST);
+			}
+			key = next;
+		}
 	}
 	st->bpf = b;
 	b->pool = calloc(st->nports ? st->nports : 1, sizeof *b->pool);
-	if (b->sampling) {
+	if (b->sampling || b->dropping) {
 		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.samples), on_sample, st, NULL);
+		if (b->rb && b->dropping &&
+		    ring_buffer__add(b->rb, bpf_map__fd(b->skel->maps.drops), on_drop, st) != 0) {
+			ring_buffer__free(b->rb);
+			b->rb = NULL;
+		}
 		b->rb_w = b->rb && st->host->fd_watch
 			      ? st->host->fd_watch(st->host->arg, ring_buffer__epoll_fd(b->rb),
 						   on_ring, st)
@@ -236,10 +401,12 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 		}
 	}
 	snprintf(why, whylen,
-		 "bpf on %u queue%s (exact backlog peaks, per-packet qdisc sojourn%s; tp_btf "
-		 "qdisc_enqueue / qdisc_dequeue)",
+		 "bpf on %u queue%s (exact backlog peaks, per-packet qdisc sojourn%s%s; tp_btf "
+		 "qdisc_enqueue / qdisc_dequeue%s)",
 		 b->nslots, b->nslots == 1 ? "" : "s",
-		 b->sampling ? ", 1-in-N samples at dequeue with queue, depth and sojourn" : "");
+		 b->sampling ? ", 1-in-N samples at dequeue with queue, depth and sojourn" : "",
+		 b->dropping ? ", drops with headers (at most 10000/s)" : "",
+		 b->dropping ? " / kfree_skb" : "");
 	return 0;
 }
 
@@ -350,9 +517,13 @@ void linuxbe_bpf_log_status(struct linuxbe_st *st)
 
 	if (!b)
 		return;
-	if (b->sampling)
-		linuxbe_log(st, LOG_NOTICE, "status: bpf: %llu samples read",
-			    (unsigned long long)b->samples);
+	if (b->sampling || b->dropping)
+		linuxbe_log(
+		    st, LOG_NOTICE,
+		    "status: bpf: %llu samples read, %llu drop events, %llu drops suppressed "
+		    "or lost in the kernel",
+		    (unsigned long long)b->samples, (unsigned long long)b->drop_events,
+		    (unsigned long long)linuxbe_bpf_drops_lost(st));
 	for (s = 0; s < b->nslots; s++) {
 		char line[400];
 		size_t n = 0;
@@ -379,6 +550,8 @@ void linuxbe_bpf_close(struct linuxbe_st *st)
 	ring_buffer__free(b->rb);
 	bsflowd_bpf__destroy(b->skel);
 	free(b->pool);
+	free(b->reasons);
+	free(b->bk);
 	free(b->buf);
 	free(b);
 	st->bpf = NULL;
@@ -417,6 +590,18 @@ uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port)
 {
 	(void)st;
 	(void)port;
+	return 0;
+}
+
+int linuxbe_bpf_dropping(const struct linuxbe_st *st)
+{
+	(void)st;
+	return 0;
+}
+
+uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st)
+{
+	(void)st;
 	return 0;
 }
 

@@ -22,6 +22,10 @@ void linuxbe_bpf_log_status(struct linuxbe_st *st);
  * required); its pool: packets dequeued from the port's watched queues. */
 int linuxbe_bpf_sampling(const struct linuxbe_st *st);
 uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port);
+/* The source reports drops (dropmon not active); drops its kernel token
+ * bucket suppressed or its ring lost, cumulative. */
+int linuxbe_bpf_dropping(const struct linuxbe_st *st);
+uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st);
 void linuxbe_bpf_close(struct linuxbe_st *st);
 
 #endif

@@ -11,7 +11,11 @@
  * so nothing is lost between two reads.  Packets leaving a queue whose
  * port samples 1-in-N are sampled at random with that probability into
  * the `samples` ring buffer: header bytes, sojourn, the backlog met at
- * enqueue, the time (a full ring counts the sample lost).  Needs Linux >= 5.8 (BTF,
+ * enqueue, the time (a full ring counts the sample lost).  On
+ * skb:kfree_skb, a packet dropped on one of the agent's ports (`ports`)
+ * goes to the `drops` ring with its reason, device, queue mapping and
+ * header bytes, at most at the rate a per-CPU token bucket allows (the
+ * bucket counts what it suppressed, exactly).  Needs Linux >= 5.8 (BTF,
  * tp_btf, the qdisc tracepoints of 5.1 and 5.16 for enqueue).
  */
 #include "vmlinux.h"
@@ -37,7 +41,28 @@ struct {
 	__uint(max_entries, 1 << 20);
 } samples SEC(".maps");
 
-volatile __u32 hdr_bytes = 128; /* header bytes per sample, set before load */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} drops SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32); /* ifindex of one of the agent's ports */
+	__type(value, __u32);
+} ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct linuxbe_bpf_bucket);
+} bucket SEC(".maps");
+
+volatile __u32 hdr_bytes = 128;		   /* header bytes per sample, set before load */
+volatile __u64 drop_cost_ns = 1000;	   /* one report costs 1e9 / (rate per CPU) ns of credit */
+volatile __u64 drop_burst_ns = 1000000000; /* the most credit: one second's reports */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -197,5 +222,74 @@ int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int p
 		}
 		skb = skb->next;
 	}
+	return 0;
+}
+
+/* the header bytes from the MAC header when it is set, else from data */
+static __always_inline __u32 copy_hdr(__u8 *dst, struct sk_buff *skb)
+{
+	unsigned char *from = skb->data;
+	__u32 n = hdr_bytes, lin = skb->len - skb->data_len;
+	__u16 mac = skb->mac_header;
+
+	if (mac != (__u16)~0U && skb->head + mac <= skb->data) {
+		from = skb->head + mac;
+		lin += (__u32)(skb->data - from);
+	}
+	if (n > lin)
+		n = lin;
+	if (n > LINUXBE_BPF_HDR)
+		n = LINUXBE_BPF_HDR;
+	asm volatile("%[n] &= 255" : [n] "+r"(n));
+	if (bpf_probe_read_kernel(dst, n, from) != 0)
+		return 0;
+	return n;
+}
+
+SEC("tp_btf/kfree_skb")
+int BPF_PROG(bsf_drop, struct sk_buff *skb, void *location, enum skb_drop_reason reason)
+{
+	struct linuxbe_bpf_bucket *bk;
+	struct linuxbe_bpf_drop *e;
+	struct net_device *dev;
+	__u32 ifindex, zero = 0;
+	__u64 now, credit;
+
+	if (!skb)
+		return 0;
+	dev = skb->dev;
+	if (!dev)
+		return 0;
+	ifindex = dev->ifindex;
+	if (!bpf_map_lookup_elem(&ports, &ifindex))
+		return 0;
+	bk = bpf_map_lookup_elem(&bucket, &zero);
+	if (!bk)
+		return 0;
+	now = bpf_ktime_get_ns();
+	credit = bk->tokens_ns + (now - bk->last);
+	if (credit > drop_burst_ns)
+		credit = drop_burst_ns;
+	bk->last = now;
+	if (credit < drop_cost_ns) {
+		bk->tokens_ns = credit;
+		bk->suppressed++;
+		return 0;
+	}
+	bk->tokens_ns = credit - drop_cost_ns;
+	e = bpf_ringbuf_reserve(&drops, sizeof *e, 0);
+	if (!e) {
+		bk->lost++;
+		return 0;
+	}
+	e->t = now;
+	e->ifindex = ifindex;
+	e->reason = (__u32)reason;
+	e->queue = skb->queue_mapping;
+	e->frame_len = skb->len;
+	e->suppressed = bk->suppressed;
+	e->pad = 0;
+	e->hdr_len = copy_hdr(e->hdr, skb);
+	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

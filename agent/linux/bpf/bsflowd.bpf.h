@@ -30,6 +30,28 @@ struct linuxbe_bpf_sample {
 	__u8 hdr[2 * LINUXBE_BPF_HDR]; /* (twice the size: a bound the verifier sees) */
 };
 
+/* A dropped packet (skb:kfree_skb) on one of the agent's ports (ring
+ * buffer `drops`). */
+struct linuxbe_bpf_drop {
+	__u64 t;	 /* CLOCK_MONOTONIC ns */
+	__u32 ifindex;	 /* skb->dev */
+	__u32 reason;	 /* enum skb_drop_reason (names from the kernel's BTF) */
+	__u32 queue;	 /* skb->queue_mapping */
+	__u32 frame_len; /* skb->len */
+	__u32 hdr_len;	 /* bytes in hdr, from the MAC header when set */
+	__u32 pad;
+	__u64 suppressed; /* drops the token bucket suppressed on this CPU so far */
+	__u8 hdr[2 * LINUXBE_BPF_HDR];
+};
+
+/* The per-CPU token bucket of drop reports. */
+struct linuxbe_bpf_bucket {
+	__u64 tokens_ns; /* credit, in ns of the refill period */
+	__u64 last;	 /* CLOCK_MONOTONIC ns of the last refill */
+	__u64 suppressed;
+	__u64 lost; /* drops lost to a full ring */
+};
+
 /* One queue's figures since the loader last drained this half (per CPU). */
 struct linuxbe_bpf_qstat {
 	__u64 peak_backlog;	      /* bytes, after an enqueue */

@@ -13,17 +13,27 @@
 #     measurements (the paced sender ran from SLOW_START to SLOW_END);
 #   - packet samples (1-in-N at dequeue): their number within 4.5 binomial
 #     standard deviations (+2) of SENT / N (SENT: the packets the tbf sent,
-#     from tc -s); each carries the sender's UDP header (dst port 5001),
-#     0:1036 and 4413:1 queue 0, 0:1040 depth <= LIMIT, 0:1039 sojourn
-#     <= the bound, 0:1043; the largest sojourn >= 40 ms (overload).
+#     from tc -s); >= 95 % carry the sender's UDP header (dst port 5001);
+#     each carries 0:1036 and 4413:1 queue 0, 0:1040 depth <= LIMIT, 0:1039 sojourn
+#     <= the bound, 0:1043; the largest sojourn >= 40 ms (overload);
+#   - drops (the bpf source's kfree_skb, rate-limited in the kernel): 0:5
+#     notifications of the sender's UDP packets (their header) with reason
+#     259 (no_buffer_space, QDISC_DROP), output ifIndex = the port and
+#     queue 0 (other drops on the port, IPv6 neighbour discovery, may come
+#     with other reasons); the drop
+#     events the log counts plus those it says the kernel suppressed make
+#     up the tbf's drops (TC_DROPS, from tc -s) exactly (+ at most 1 %
+#     of other drops on the port).
 # Usage: e2e-linux-bpf-check.py COLLECT.json IFINDEX LIMIT RATE BLAST_START BLAST_END
-#        SLOW_START SLOW_END N SENT
+#        SLOW_START SLOW_END N SENT TC_DROPS BSFLOWD.log
 import json
 import math
+import re
 import sys
 
 col, ifx, limit, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-b0, b1, s0, s1, N, sent = (int(x) for x in sys.argv[5:11])
+b0, b1, s0, s1, N, sent, tc_drops = (int(x) for x in sys.argv[5:12])
+logf = sys.argv[12]
 theory_ns = limit * 8 * 1e9 / rate
 bound_ns = theory_ns * 1.1 + 2e6
 rc = 0
@@ -39,9 +49,12 @@ pcs = []  # (uptime, pc of queue 0)
 dl = []  # (uptime, max ns, latest ns, count)
 both = []  # (uptime, pc, max ns, count) of one counter sample
 flows = []  # element dicts by tag, of each packet sample of the port
+discards = []  # (sample, its elements)
 for line in open(col):
     d = json.loads(line)
     for s in d.get("samples", []):
+        if s.get("sampleType") == "DISCARD":
+            discards.append((s, s.get("elements", [])))
         if s.get("sourceId") != "0:%d" % ifx:
             continue
         if s.get("sampleType") == "FLOWSAMPLE":
@@ -90,13 +103,14 @@ print("packet samples %d, sent %d / %d = %.1f (sd %.1f)" % (len(flows), sent, N,
 if abs(len(flows) - mean) > 4.5 * sd + 2:
     fail("packet samples %d not within 4.5 sd of %.1f" % (len(flows), mean))
 tmax = -1
+ours = 0  # samples of the sender's packets (a few others: IPv6 neighbour discovery)
 for i, f in enumerate(flows):
     missing = [t for t in ("0:1", "0:1036", "4413:1", "0:1040", "0:1039", "0:1043") if t not in f]
     if missing:
         fail("packet sample %d lacks %s" % (i, missing))
         continue
-    if f["0:1"].get("UDPDstPort") != 5001:
-        fail("packet sample %d: not the sender's UDP header" % i)
+    if f["0:1"].get("UDPDstPort") == 5001:
+        ours += 1
     if f["0:1036"]["egress_queue_id"] != 0 or f["4413:1"]["bst_egress_queue"] != 0:
         fail("packet sample %d: queue not 0" % i)
     if f["0:1040"]["queue_depth_bytes"] > limit:
@@ -105,7 +119,41 @@ for i, f in enumerate(flows):
     tmax = max(tmax, t)
     if t > bound_ns:
         fail("packet sample %d: sojourn %.2f ms > %.1f ms" % (i, t / 1e6, bound_ns / 1e6))
-print("packet samples: largest 0:1039 sojourn %.2f ms" % (tmax / 1e6))
+print("packet samples: largest 0:1039 sojourn %.2f ms; %d of the sender's packets" %
+      (tmax / 1e6, ours))
+if ours < 0.95 * len(flows):
+    fail("only %d of %d packet samples carry the sender's UDP header" % (ours, len(flows)))
 if flows and tmax < 40e6:
     fail("largest sampled sojourn %.2f ms < 40 ms" % (tmax / 1e6))
+
+
+def find(elems, key):
+    for e in elems:
+        for k, v in e.items():
+            if k.endswith(key):
+                return v
+    return None
+
+
+udp = [(d, el) for d, el in discards if find(el, "UDPDstPort") == 5001]
+print("0:5 drop notifications: %d, %d of the sender's UDP packets" % (len(discards), len(udp)))
+if not udp:
+    fail("no 0:5 drop notification of the sender's packets")
+for i, (d, el) in enumerate(udp):
+    if d.get("discardCode") != 259:
+        fail("drop %d: reason %s, 259 expected" % (i, d.get("discardCode")))
+    if d.get("outputPort") != ifx:
+        fail("drop %d: output %s, ifIndex %d expected" % (i, d.get("outputPort"), ifx))
+    if find(el, "egress_queue_id") != 0:
+        fail("drop %d: queue %s, 0 expected" % (i, find(el, "egress_queue_id")))
+    if rc:
+        break
+m = re.findall(r"status: bpf: \d+ samples read, (\d+) drop events, (\d+) drops suppressed", open(logf).read())
+if not m:
+    fail("no bpf drop counts in the log")
+else:
+    ev, sup = int(m[-1][0]), int(m[-1][1])
+    print("bpf drops: %d events + %d suppressed = %d; tc dropped %d" % (ev, sup, ev + sup, tc_drops))
+    if not (tc_drops <= ev + sup <= tc_drops * 1.01 + 100):
+        fail("events + suppressed %d do not make up the qdisc's %d drops" % (ev + sup, tc_drops))
 sys.exit(rc)

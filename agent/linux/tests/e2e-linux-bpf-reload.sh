@@ -4,8 +4,8 @@
 # creates (a veth pair with a tbf root), bsflowd with backend = linux and
 # bpf = on is reloaded 100 times (SIGHUP after changing qdisc_poll_ms, so
 # that the backend, and the BPF object with it, is closed and opened
-# again).  Checks with bpftool: after the 100 reloads exactly the two
-# programs (bsf_enqueue, bsf_dequeue) are loaded, as before them; a reload
+# again).  Checks with bpftool: after the 100 reloads exactly the three
+# programs (bsf_enqueue, bsf_dequeue, bsf_drop) are loaded, as before them; a reload
 # with bpf = off detaches them (none left); at exit none of the programs
 # or maps the daemon ever held remain (by name, from the first map id).  Serialised with e2e-linux-bpf.sh
 # (a lock file), which loads the same programs.  Needs root, ip(8), tc(8),
@@ -15,6 +15,7 @@
 : "${top_builddir:=.}"
 BSFLOWD="$top_builddir/agent/bsflowd"
 NRELOAD=${NRELOAD:-100}
+NPROG=3 # bsf_enqueue, bsf_dequeue, bsf_drop
 
 skip() {
 	echo "SKIP: $*"
@@ -101,8 +102,8 @@ set -- $(progs)
 echo "bsf_ programs before bsflowd: $before; with it: $1 ($2), maps $3"
 allmaps=$3
 rc=0
-[ "$1" = $((before + 2)) ] || {
-	echo "FAIL: $1 bsf_ programs loaded, $((before + 2)) expected"
+[ "$1" = $((before + NPROG)) ] || {
+	echo "FAIL: $1 bsf_ programs loaded, $((before + NPROG)) expected"
 	rc=1
 }
 n=1
@@ -116,10 +117,16 @@ while [ $n -le "$NRELOAD" ]; do
 		exit 1
 	}
 done
-set -- $(progs)
+# a reload opens the new backend before it closes the old one: wait for
+# the old one's programs to go (5 s at most)
+i=0
+while set -- $(progs) && [ "$1" != $((before + NPROG)) ] && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
 echo "after $NRELOAD reloads: $1 bsf_ programs ($2)"
-[ "$1" = $((before + 2)) ] || {
-	echo "FAIL: $1 bsf_ programs after $NRELOAD reloads, $((before + 2)) expected"
+[ "$1" = $((before + NPROG)) ] || {
+	echo "FAIL: $1 bsf_ programs after $NRELOAD reloads, $((before + NPROG)) expected"
 	rc=1
 }
 conf 10 off
@@ -142,7 +149,8 @@ set -- $(progs)
 left=$("$BPFTOOL" -j map show | python3 -c '
 import json, sys
 first = min(int(x) for x in sys.argv[1].split(","))
-names = ("queues", "qstats", "inflight", "bsflowd_.bss")
+names = ("queues", "qstats", "inflight", "samples", "drops", "ports", "bucket",
+         "bsflowd_.bss", "bsflowd_.data")
 print(len([m for m in json.load(sys.stdin) if m["id"] >= first and m.get("name") in names]))' \
 	"$allmaps")
 echo "after exit: $1 bsf_ programs, $left of the daemon's maps left"

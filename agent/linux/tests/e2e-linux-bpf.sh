@@ -77,6 +77,7 @@ linux {
 	bpf = on
 	packet = off
 	tracepoint = off
+	dropmon = off
 }
 EOC
 $X "$COLLECT" --strict -j -b 127.0.0.1 -p 6343 -t 16 >"$TMP/col.json" 2>"$TMP/col.err" &
@@ -109,6 +110,7 @@ sleep 1
 $X python3 "$HERE/slow.py" 10.78.0.2 5001 3 1000 10 >/dev/null
 $X tc -s qdisc show dev vA >"$TMP/tc.txt"
 SENT=$(sed -n 's/^ Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p' "$TMP/tc.txt" | head -n 1)
+TCDROPS=$(sed -n 's/^ Sent .* (dropped \([0-9]*\),.*/\1/p' "$TMP/tc.txt" | head -n 1)
 wait $dpid
 st=$?
 dpid=
@@ -127,7 +129,7 @@ rc=0
 }
 grep 'linux:' "$TMP/bsflowd.log"
 python3 "$HERE/e2e-linux-bpf-check.py" "$TMP/col.json" "$IFX" 30000 5000000 3500 7500 8500 11500 \
-	$N "${SENT:-0}" ||
+	$N "${SENT:-0}" "${TCDROPS:-0}" "$TMP/bsflowd.log" ||
 	rc=1
 [ "$rc" = 0 ] || tail -n 20 "$TMP/bsflowd.log"
 exit $rc

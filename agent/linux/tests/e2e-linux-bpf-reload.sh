@@ -53,11 +53,17 @@ ip netns exec "$A" tc qdisc add dev vA root handle 1: tbf rate 5mbit burst 5000 
 
 # programs named bsf_*: "COUNT PROGIDS MAPIDS"
 progs() {
-	"$BPFTOOL" -j prog show | python3 -c '
+	# bpftool can fail while a program goes away: try again
+	for _ in 1 2 3 4 5; do
+		"$BPFTOOL" -j prog show >"$TMP/progs.json" 2>/dev/null && break
+		sleep 0.1
+	done
+	python3 -c '
 import json, sys
 ps = [p for p in json.load(sys.stdin) if p.get("name", "").startswith("bsf_")]
 maps = sorted({m for p in ps for m in p.get("map_ids", [])})
-print(len(ps), ",".join(str(p["id"]) for p in ps) or "-", ",".join(map(str, maps)) or "-")'
+print(len(ps), ",".join(str(p["id"]) for p in ps) or "-", ",".join(map(str, maps)) or "-")' \
+		<"$TMP/progs.json"
 }
 conf() {
 	cat >"$TMP/bsflowd.conf" <<EOC
@@ -148,7 +154,7 @@ set -- $(progs)
 # bpf test out)
 left=$("$BPFTOOL" -j map show | python3 -c '
 import json, sys
-first = min(int(x) for x in sys.argv[1].split(","))
+first = min((int(x) for x in sys.argv[1].split(",") if x.isdigit()), default=1 << 62)
 names = ("queues", "qstats", "inflight", "samples", "drops", "ports", "bucket",
          "bsflowd_.bss", "bsflowd_.data")
 print(len([m for m in json.load(sys.stdin) if m["id"] >= first and m.get("name") in names]))' \

@@ -25,10 +25,15 @@ done
 
 # Tools only the tests use (tests that need one skip, saying so, without it).
 TESTDEPS="tshark:tshark pmacct:sfacctd mandoc:mandoc redis-server:redis-server"
+# and the linux backend's optional BPF source (configure says when it is off)
+TESTDEPS="$TESTDEPS clang:clang bpftool:bpftool libbpf-dev:/usr/include/bpf/libbpf.h"
 for d in $TESTDEPS; do
 	pkg=${d%%:*}
 	what=${d#*:}
-	command -v "$what" >/dev/null 2>&1 || [ -x "/usr/sbin/$what" ] || optional="$optional $pkg"
+	case $what in
+	/*) [ -e "$what" ] || optional="$optional $pkg" ;;
+	*) command -v "$what" >/dev/null 2>&1 || [ -x "/usr/sbin/$what" ] || optional="$optional $pkg" ;;
+	esac
 done
 
 if [ -n "$missing$optional" ] && [ "$(id -u)" = 0 ] && [ -f /etc/debian_version ] &&

@@ -50,7 +50,7 @@ agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS
 BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libbackend_model.a agent/linux/liblinuxbe.a \
 	$(BSF_SONIC_LIBS) agent/sonic/libsonic_conf.a agent/visibility/libvis.a agent/model/libmodel.a \
 	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) \
-	$(LIBPCAP_LIBS) $(LIBMNL_LIBS) -lpthread -lm
+	$(LIBPCAP_LIBS) $(LIBMNL_LIBS) $(LIBBPF_LIBS) -lpthread -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)

@@ -23,6 +23,7 @@
 #include <linux/netlink.h>
 
 #include "agent/linux/backend_linux.h"
+#include "agent/linux/bpf/bpfrun.h"
 #include "agent/linux/nl.h"
 #include "agent/linux/state.h"
 #include "agent/linux/tracepoint.h"
@@ -112,7 +113,8 @@ static uint64_t op_drop_events_lost(void *vst)
 {
 	struct linuxbe_st *st = vst;
 
-	return st->q.lost_drops + st->dm_kernel_lost + st->dm_sock_lost;
+	return st->q.lost_drops + st->dm_kernel_lost + st->dm_sock_lost +
+	       linuxbe_bpf_drops_lost(st);
 }
 
 static uint64_t op_sample_drops(void *vst, uint32_t port)
@@ -206,6 +208,7 @@ static int op_read_port_buffers(void *vst, unsigned w, uint32_t port, struct bsf
 		return linuxbe_sb_port_buffers(st, w, port, out);
 	if (st->state[LINUXBE_SRC_QDISC] != LINUXBE_ACTIVE || p->gone)
 		return 0; /* unknown */
+	linuxbe_bpf_drain(st);
 	for (q = 0; q < p->n_leaves && q < BSF_MAX_QUEUES; q++)
 		leaf_take(&p->leaves[q], w, &out->uc[q]);
 	linuxbe_peak_take(&p->egress, w, &out->egress_uc, p->egress_alloc, 1);
@@ -240,7 +243,9 @@ static int op_read_delays(void *vst, unsigned w, uint32_t port, struct bsf_port_
 	p = &st->ports[port];
 	if (st->state[LINUXBE_SRC_QDISC] != LINUXBE_ACTIVE)
 		return 0;
-	/* only where the qdisc reports a sojourn (codel, pie, cake): never an estimate */
+	linuxbe_bpf_drain(st);
+	/* only where it is measured (the bpf source's per-packet sojourn) or
+	 * the qdisc reports one (codel, pie, cake): never an estimate */
 	for (q = 0; q < p->n_leaves && q < BSF_MAX_QUEUES; q++) {
 		struct linuxbe_leaf *lf = &p->leaves[q];
 		struct bsf_buf b;
@@ -260,13 +265,16 @@ static uint64_t op_sample_pool(void *vst, uint32_t port)
 {
 	struct linuxbe_st *st = vst;
 
-	return port < st->nports ? linuxbe_link_pool(st, port) : 0;
+	if (port >= st->nports)
+		return 0;
+	return linuxbe_bpf_sampling(st) ? linuxbe_bpf_pool(st, port) : linuxbe_link_pool(st, port);
 }
 
 /* ---- open / close ---- */
 
 static void st_free(struct linuxbe_st *st)
 {
+	linuxbe_bpf_close(st);
 	linuxbe_pkt_close(st);
 	linuxbe_tp_close(st);
 	linuxbe_psample_close(st);
@@ -436,14 +444,29 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 		if (rc == 0)
 			st->dev.caps |= BSF_CAP_SAMPLE_EVENTS;
 	}
+	/* bpf: exact peaks and sojourn of the queues the qdisc source mapped,
+	 * and samples at dequeue when psample is not active */
+	if (st->conf.mode[LINUXBE_SRC_BPF] == LINUXBE_OFF) {
+		st->state[LINUXBE_SRC_BPF] = LINUXBE_DISABLED;
+		snprintf(st->why[LINUXBE_SRC_BPF], sizeof st->why[0], "bpf off (config)");
+	} else {
+		rc = linuxbe_bpf_open(st, why, sizeof why);
+		if (settle(st, LINUXBE_SRC_BPF, rc, why, err, errlen) < 0)
+			goto fail;
+		if (rc == 0)
+			st->dev.caps |= BSF_CAP_DELAY_NONTAGGED |
+					(linuxbe_bpf_sampling(st) ? BSF_CAP_SAMPLE_EVENTS : 0) |
+					(linuxbe_bpf_dropping(st) ? BSF_CAP_DROP_EVENTS : 0);
+	}
 	if (st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_OFF ||
 	    (st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_AUTO &&
-	     st->state[LINUXBE_SRC_PSAMPLE] == LINUXBE_ACTIVE)) {
+	     (st->state[LINUXBE_SRC_PSAMPLE] == LINUXBE_ACTIVE || linuxbe_bpf_sampling(st)))) {
 		st->state[LINUXBE_SRC_PACKET] = LINUXBE_DISABLED;
 		snprintf(st->why[LINUXBE_SRC_PACKET], sizeof st->why[0], "packet %s",
-			 st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_OFF
-			     ? "off (config)"
-			     : "not needed (psample active)");
+			 st->conf.mode[LINUXBE_SRC_PACKET] == LINUXBE_OFF ? "off (config)"
+			 : st->state[LINUXBE_SRC_PSAMPLE] == LINUXBE_ACTIVE
+			     ? "not needed (psample active)"
+			     : "not needed (bpf samples at dequeue)");
 	} else {
 		rc = linuxbe_pkt_open(st, why, sizeof why);
 		if (settle(st, LINUXBE_SRC_PACKET, rc, why, err, errlen) < 0)
@@ -486,6 +509,7 @@ void linuxbe_log_status(void *vst)
 			    (unsigned long long)st->dm_sock_lost);
 	if (st->tp)
 		linuxbe_tp_report(st);
+	linuxbe_bpf_log_status(st);
 }
 
 /* ---- check (bsflowd -t) ---- */
@@ -499,6 +523,8 @@ static const char *const needs[LINUXBE_NSRC] = {
     "CAP_NET_ADMIN (join the packets group; install_samplers: tc filters)",
     "CAP_PERFMON or CAP_SYS_ADMIN (perf_event_open; tracefs readable)",
     "CAP_NET_RAW (AF_PACKET socket)",
+    "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), kernel BTF (Linux >= 5.8), bsflowd built "
+    "with BPF support",
 };
 
 static int op_check(const struct bsf_backend_args *args, char *report, size_t reportlen, char *err,

@@ -16,18 +16,27 @@
 #include "agent/linux/linuxcfg.h"
 #include "proto/sflow_drops.h"
 
-const char *const linuxbe_src_names[LINUXBE_NSRC] = {"link",	"qdisc",      "sb",    "dropmon",
-						     "psample", "tracepoint", "packet"};
+const char *const linuxbe_src_names[LINUXBE_NSRC] = {"link",	"qdisc",      "sb",	"dropmon",
+						     "psample", "tracepoint", "packet", "bpf"};
 
 static cfg_opt_t linux_opts[] = {
-    CFG_STR_LIST("ports", "{auto}", CFGF_NONE), CFG_STR_LIST("queues", "{auto}", CFGF_NONE),
-    CFG_INT("qdisc_poll_ms", 10, CFGF_NONE),	CFG_INT("buffer_poll_ms", 1000, CFGF_NONE),
-    CFG_STR("link", "auto", CFGF_NONE),		CFG_STR("qdisc", "auto", CFGF_NONE),
-    CFG_STR("sb", "auto", CFGF_NONE),		CFG_STR("dropmon", "auto", CFGF_NONE),
-    CFG_STR("psample", "auto", CFGF_NONE),	CFG_STR("tracepoint", "auto", CFGF_NONE),
-    CFG_STR("packet", "auto", CFGF_NONE),	CFG_BOOL("install_samplers", cfg_false, CFGF_NONE),
-    CFG_INT("psample_group", 1, CFGF_NONE),	CFG_INT("header_bytes", 128, CFGF_NONE),
-    CFG_STR_LIST("reasons", "{}", CFGF_NONE),	CFG_END(),
+    CFG_STR_LIST("ports", "{auto}", CFGF_NONE),
+    CFG_STR_LIST("queues", "{auto}", CFGF_NONE),
+    CFG_INT("qdisc_poll_ms", 10, CFGF_NONE),
+    CFG_INT("buffer_poll_ms", 1000, CFGF_NONE),
+    CFG_STR("link", "auto", CFGF_NONE),
+    CFG_STR("qdisc", "auto", CFGF_NONE),
+    CFG_STR("sb", "auto", CFGF_NONE),
+    CFG_STR("dropmon", "auto", CFGF_NONE),
+    CFG_STR("psample", "auto", CFGF_NONE),
+    CFG_STR("tracepoint", "auto", CFGF_NONE),
+    CFG_STR("packet", "auto", CFGF_NONE),
+    CFG_STR("bpf", "auto", CFGF_NONE),
+    CFG_BOOL("install_samplers", cfg_false, CFGF_NONE),
+    CFG_INT("psample_group", 1, CFGF_NONE),
+    CFG_INT("header_bytes", 128, CFGF_NONE),
+    CFG_STR_LIST("reasons", "{}", CFGF_NONE),
+    CFG_END(),
 };
 
 cfg_opt_t *linuxbe_conf_opts(void)

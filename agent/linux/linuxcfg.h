@@ -22,6 +22,7 @@ enum linuxbe_src {
 	LINUXBE_SRC_PSAMPLE,
 	LINUXBE_SRC_TRACEPOINT,
 	LINUXBE_SRC_PACKET,
+	LINUXBE_SRC_BPF,
 	LINUXBE_NSRC
 };
 extern const char *const linuxbe_src_names[LINUXBE_NSRC];

@@ -27,6 +27,7 @@ struct linuxbe_leaf {
 	uint64_t delay_ns;	   /* latest, BSF_UNKNOWN */
 	unsigned delay_count[BSF_WINDOWS];
 	int seen; /* found in the last dump */
+	int bpf;  /* measured by the bpf source too (bpfrun.c) */
 };
 
 struct linuxbe_port {
@@ -74,6 +75,7 @@ struct linuxbe_tp;  /* tracepoint.c */
 struct linuxbe_pkt; /* packet.c */
 struct linuxbe_sb;  /* sbrun.c */
 struct linuxbe_qd;  /* qpoll.c */
+struct linuxbe_bpf; /* bpf/bpfrun.c */
 
 struct linuxbe_st {
 	const struct bsf_host *host;
@@ -119,6 +121,8 @@ struct linuxbe_st {
 	/* fallbacks */
 	struct linuxbe_tp *tp;
 	struct linuxbe_pkt *pkt;
+	/* bpf: exact peaks and sojourn */
+	struct linuxbe_bpf *bpf;
 	/* events the daemon pulls */
 	struct linuxbe_evq q;
 };

@@ -18,6 +18,12 @@ skip() {
 	exit 77
 }
 [ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
+# bsflowd may load the bpf source here (bpf = auto): one at a time with the
+# bpf tests, which count the programs loaded
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"${TMPDIR:-/tmp}/bsflowd-bpf-e2e.lock"
+	flock 9
+fi
 command -v ip >/dev/null 2>&1 || skip "ip(8) not installed (iproute2)"
 command -v tc >/dev/null 2>&1 || skip "tc(8) not installed (iproute2)"
 command -v python3 >/dev/null 2>&1 || skip "python3 not installed"

@@ -1,0 +1,31 @@
+/*
+ * bpfrun.h - the linux backend's `bpf` source (bpfrun.c): open (after the
+ * qdisc source has mapped the queues), drain the kernel's figures into
+ * the leaves before a window read, status, close.
+ */
+#ifndef BSFLOWD_LINUX_BPFRUN_H
+#define BSFLOWD_LINUX_BPFRUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct linuxbe_st;
+
+/* 0, or -1 with "bpf absent (...)" in why (no BTF, no capability, the
+ * verifier's refusal, built without BPF). */
+int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen);
+/* Fold what the kernel measured since the last drain into the leaves'
+ * peak windows and delays (at most once per ms). */
+void linuxbe_bpf_drain(struct linuxbe_st *st);
+void linuxbe_bpf_log_status(struct linuxbe_st *st);
+/* The source samples packets at dequeue (psample not active, packet not
+ * required); its pool: packets dequeued from the port's watched queues. */
+int linuxbe_bpf_sampling(const struct linuxbe_st *st);
+uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port);
+/* The source reports drops (dropmon not active); drops its kernel token
+ * bucket suppressed or its ring lost, cumulative. */
+int linuxbe_bpf_dropping(const struct linuxbe_st *st);
+uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st);
+void linuxbe_bpf_close(struct linuxbe_st *st);
+
+#endif

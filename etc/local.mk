@@ -1,5 +1,6 @@
 # etc/local.mk - the commented default configuration and the systemd unit
-# (included by the top Makefile.am).
+# with the linux backend's drop-ins, and the unit's test (included by the
+# top Makefile.am).
 #
 # The unit is generated from etc/bsflowd.service.in with the configured
 # paths and installed in $(systemdsystemunitdir), by default under the
@@ -18,7 +19,21 @@ EXTRA_DIST += etc/bsflowd.service.in etc/bsflowd.conf
 etc/bsflowd.service: $(srcdir)/etc/bsflowd.service.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) etc && \
 	sed -e 's|@sbindir[@]|$(sbindir)|g' -e 's|@sysconfdir[@]|$(sysconfdir)|g' \
+	  -e 's|@pkgdatadir[@]|$(pkgdatadir)|g' \
 	  $(srcdir)/etc/bsflowd.service.in >$@.tmp && mv $@.tmp $@
+
+# Drop-ins granting the linux backend's sources their capabilities (not
+# active until linked into /etc/systemd/system/bsflowd.service.d/).
+bsfsystemddir = $(pkgdatadir)/systemd
+dist_bsfsystemd_DATA = \
+	etc/systemd/linux.conf \
+	etc/systemd/linux-dropmon.conf \
+	etc/systemd/linux-tracepoint.conf \
+	etc/systemd/linux-bpf.conf
+
+# systemd-analyze verify and security --offline on the unit and drop-ins.
+TESTS += etc/tests/unit.sh
+EXTRA_DIST += etc/tests/unit.sh
 
 install-data-local: install-bsflowd-conf
 install-bsflowd-conf:

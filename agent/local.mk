@@ -6,6 +6,16 @@
 sbin_PROGRAMS += agent/bsflowd
 pkginclude_HEADERS += agent/backend.h
 
+# The header's pkg-config file (header only: in datadir, not libdir).
+pkgconfigdir = $(datadir)/pkgconfig
+pkgconfig_DATA = agent/bsflowd.pc
+CLEANFILES += agent/bsflowd.pc
+EXTRA_DIST += agent/bsflowd.pc.in
+agent/bsflowd.pc: $(srcdir)/agent/bsflowd.pc.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) agent && sed -e 's|@includedir[@]|$(includedir)|g' \
+	  -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' $(srcdir)/agent/bsflowd.pc.in >$@.tmp && \
+	  mv $@.tmp $@
+
 # Config values checked after libconfuse has read them (confval.h): shared
 # by the daemon, the model's scenario section and the visibility section.
 noinst_LIBRARIES += agent/libconfval.a

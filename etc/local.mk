@@ -10,7 +10,9 @@
 #
 # bsflowd.conf is installed in $(sysconfdir) only if no file of that name
 # is there: an installation never overwrites a user's configuration, and an
-# uninstallation removes it only if it is still the shipped one.
+# uninstallation removes it only if it is still the shipped one.  And only
+# if bsflowd was built to read it there: `make install sysconfdir=/etc`
+# after a build for /usr/local/etc is refused, naming the configure option.
 
 systemdsystemunit_DATA = etc/bsflowd.service
 CLEANFILES += etc/bsflowd.service
@@ -37,6 +39,12 @@ EXTRA_DIST += etc/tests/unit.sh
 
 install-data-local: install-bsflowd-conf
 install-bsflowd-conf:
+	@if ! tr '\000' '\n' <agent/bsflowd | grep -qxF '$(sysconfdir)/bsflowd.conf'; then \
+	  echo "make install: agent/bsflowd was built to read another bsflowd.conf than" \
+	    "$(sysconfdir)/bsflowd.conf: configure with --sysconfdir=$(sysconfdir)" \
+	    "(and --prefix) and build again rather than change the paths at install time" >&2; \
+	  exit 1; \
+	fi
 	$(MKDIR_P) '$(DESTDIR)$(sysconfdir)'
 	@if test -f '$(DESTDIR)$(sysconfdir)/bsflowd.conf'; then \
 	  echo "keeping the existing $(DESTDIR)$(sysconfdir)/bsflowd.conf"; \

@@ -76,10 +76,11 @@ build() { # dir: build the packages there, lintian them
 	ok "built: $(cd "$1/.." && echo ./*.deb)"
 	local changes
 	changes=$(ls "$1"/../*.changes)
-	if ! lintian --fail-on error,warning --allow-root "$changes"; then
+	if ! lintian --fail-on error,warning --allow-root "$changes" >"$1.lintian" 2>&1; then
+		cat "$1.lintian"
 		die "lintian reports errors or warnings on $changes"
 	fi
-	ok "lintian: no errors or warnings ($(lintian --allow-root "$changes" 2>&1 | wc -l) lines at the default level)"
+	ok "lintian: no errors or warnings ($(wc -l <"$1.lintian") lines of output at the default level)"
 }
 
 step "build from a fresh clone of $(git -C "$SRC" rev-parse --short HEAD)"

@@ -11,6 +11,7 @@
 #     interval), run the unit's ExecStartPre and ExecStart as its user with
 #     its options (no systemd as PID 1 here) and a notify socket, and see
 #     READY=1, WATCHDOG=1 and sFlow datagrams arrive at bsflow-collect;
+#     run its ExecReload lines (RELOADING=1, READY=1) and stop it;
 #  4. rebuild with a newer version whose shipped bsflowd.conf differs, and
 #     upgrade: the operator's file is kept (dpkg's question answered "keep",
 #     the new one left as .dpkg-dist);
@@ -193,9 +194,26 @@ grep -q '^READY=1' "$W/notify.out" || die "no READY=1: $(cat "$W/notify.out")"
 grep -q '^WATCHDOG=1' "$W/notify.out" || die "no WATCHDOG=1: $(cat "$W/notify.out")"
 n=$(grep -c '^startDatagram' "$W/collect.out" || true)
 [ "$n" -gt 0 ] || die "no datagram reached bsflow-collect: $(head "$W/collect.out")"
+ok "running as bsflowd: READY=1 and WATCHDOG=1 notified, $n datagrams decoded by bsflow-collect"
+
+# systemctl reload: the unit's ExecReload lines, in order
+sed -n 's/^ExecReload=//p' "$unit" | sed -e "s|\$BSFLOWD_OPTS|$BSFLOWD_OPTS|" -e "s|\$MAINPID|$dpid|" >"$W/reload"
+[ "$(wc -l <"$W/reload")" = 2 ] || die "ExecReload: $(cat "$W/reload")"
+read -ra check <<<"$(sed -n 1p "$W/reload")"
+read -ra signal <<<"$(sed -n 2p "$W/reload")"
+$RUNAS "${check[@]}" || die "ExecReload's check failed: ${check[*]}"
+"${signal[@]}" || die "ExecReload's signal failed: ${signal[*]}"
+for _ in $(seq 1 50); do
+	[ "$(grep -c '^READY=1' "$W/notify.out")" -ge 2 ] && break
+	sleep 0.1
+done
+grep -q '^RELOADING=1' "$W/notify.out" || die "no RELOADING=1 after the reload"
+[ "$(grep -c '^READY=1' "$W/notify.out")" -ge 2 ] || die "no READY=1 after the reload"
+kill -0 $dpid 2>/dev/null || die "bsflowd exited on reload"
+ok "reloaded as systemctl reload would: RELOADING=1, then READY=1"
 kill -TERM $dpid
 wait $dpid || die "bsflowd exited $? on SIGTERM"
-ok "running as bsflowd: READY=1 and WATCHDOG=1 notified, $n datagrams decoded by bsflow-collect"
+ok "stopped cleanly (SIGTERM)"
 
 step "upgrade to a rebuilt package with a newer version and a changed bsflowd.conf"
 git clone -q "$SRC" "$W/v2/src"

@@ -52,6 +52,7 @@ getent passwd bsflowd >/dev/null && user_existed=1
 KEEP=${1:-}
 W=${1:-$(mktemp -d /tmp/bsfpkg.XXXXXX)}
 mkdir -p "$W"
+chmod 0711 "$W" # the user bsflowd reaches the notify socket in it
 pids=()
 cleanup() {
 	local p
@@ -163,7 +164,11 @@ except socket.timeout:
     pass
 EOF
 pids+=("$!")
-sleep 0.5
+for _ in $(seq 1 100); do
+	[ -S "$W/notify/sock" ] && break
+	sleep 0.1
+done
+[ -S "$W/notify/sock" ] || die "the notify socket listener did not start"
 
 # the unit's command lines with its environment (/etc/default/bsflowd)
 BSFLOWD_OPTS=

@@ -1,12 +1,17 @@
 /*
- * backends.c - choose and open the configured backend (built-in or plugin).
+ * backends.c - choose and open the configured backend (built-in or
+ * plugin), with its host table and its ABI wrapper.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "agent/abiwrap.h"
+#include "agent/model/backend_model.h"
 #include "agent/backends.h"
+#include "agent/evqueue.h"
+#include "agent/host.h"
 #include "agent/sampling.h"
 
 static void prefix_line(const struct conf *c, char *err, size_t errlen, const char *msg)
@@ -17,15 +22,17 @@ static void prefix_line(const struct conf *c, char *err, size_t errlen, const ch
 		snprintf(err, errlen, "%s: %s", c->file, msg);
 }
 
-static int resolve_ops(struct bsf_backend *be, const struct conf *c, char *err, size_t errlen)
+/* The backend's own table (loaded, checked) into *raw. */
+static int resolve_ops(struct bsf_backend *be, const struct conf *c,
+		       const struct bsf_backend_ops **raw, char *err, size_t errlen)
 {
 	char msg[768];
 
 	memset(be, 0, sizeof *be);
 	switch (c->backend) {
 	case CONF_BACKEND_MODEL:
-		be->ops = bsf_backend_model_ops();
-		if (bsf_backend_check_ops(be->ops, "built-in backend model", msg, sizeof msg) < 0) {
+		*raw = bsf_backend_model_ops();
+		if (bsf_backend_check_ops(*raw, "built-in backend model", msg, sizeof msg) < 0) {
 			prefix_line(c, err, errlen, msg);
 			return -1;
 		}
@@ -35,7 +42,7 @@ static int resolve_ops(struct bsf_backend *be, const struct conf *c, char *err, 
 			prefix_line(c, err, errlen, msg);
 			return -1;
 		}
-		be->ops = be->plugin.ops;
+		*raw = be->plugin.ops;
 		return 0;
 	default:
 		prefix_line(c, err, errlen, "backend linux: not built yet in this version");
@@ -49,66 +56,136 @@ static uint32_t sampling_rate_cb(void *arg, const char *port_name, uint64_t spee
 	return bsf_sampling_resolve(arg, port_name, speed_bps, NULL);
 }
 
-int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_base *base,
-		     const struct bsf_host *host, char *err, size_t errlen)
+static void fill_args(struct bsf_backend_args *args, const struct conf *c)
 {
+	memset(args, 0, sizeof *args);
+	args->size = sizeof *args;
+	args->section_text = c->backend_section;
+	args->section_file = c->file;
+	args->section_line = c->backend_section_line;
+	args->options = (const char *const *)c->plugin_options;
+	args->n_options = c->n_plugin_options;
+	args->config_file = c->file;
+	if (c->sampling_set) {
+		args->sampling_rate = sampling_rate_cb;
+		args->sampling_arg = (void *)&c->sampling;
+	}
+}
+
+/* A backend's message, as "FILE:LINE: ..." */
+static void open_error(const struct conf *c, const char *msg, char *err, size_t errlen)
+{
+	char m2[700];
+	size_t flen = strlen(c->file);
+
+	if (strncmp(msg, c->file, flen) == 0 && msg[flen] == ':') {
+		/* already "FILE:LINE: ..." (the section's errors) */
+		snprintf(err, errlen, "%s", msg);
+	} else {
+		snprintf(m2, sizeof m2, "backend %s: %s", conf_backend_name(c),
+			 msg[0] ? msg : "cannot open (no reason given)");
+		prefix_line(c, err, errlen, m2);
+	}
+}
+
+/* Pushed events of the queue streams lost to the host's full queue:
+ * enqueues, dequeues, and drops (a streamed queue's drops are among
+ * them). */
+static uint64_t push_stream_lost(void *arg)
+{
+	struct bsf_evq *q = arg;
+
+	return bsf_evq_lost(q, BSF_EV_ENQUEUE) + bsf_evq_lost(q, BSF_EV_DEQUEUE) +
+	       bsf_evq_lost(q, BSF_EV_DROP);
+}
+
+int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_base *base,
+		     void (*drain)(void *arg), void *drain_arg, char *err, size_t errlen)
+{
+	const struct bsf_backend_ops *raw;
 	struct bsf_backend_args args;
 	char msg[512] = "";
+	void *st;
 
-	if (resolve_ops(be, c, err, errlen) < 0)
+	if (resolve_ops(be, c, &raw, err, errlen) < 0)
 		return -1;
-	memset(&args, 0, sizeof args);
-	args.base = base;
-	args.host = host;
-	args.cfg_section = conf_backend_section(c);
-	args.options = (const char *const *)c->plugin_options;
-	args.n_options = c->n_plugin_options;
-	args.config_file = c->file;
-	if (c->sampling_set) {
-		args.sampling_rate = sampling_rate_cb;
-		args.sampling_arg = (void *)&c->sampling;
+	be->host = bsf_host_new(base, drain, drain_arg);
+	if (!be->host) {
+		open_error(c, "out of memory", err, errlen);
+		goto fail;
 	}
-	be->st = be->ops->open(&args, msg, sizeof msg);
-	if (!be->st) {
-		char m2[700];
-		size_t flen = strlen(c->file);
-
-		if (strncmp(msg, c->file, flen) == 0 && msg[flen] == ':') {
-			/* already "FILE:LINE: ..." (the model section's errors) */
-			snprintf(err, errlen, "%s", msg);
-		} else {
-			snprintf(m2, sizeof m2, "backend %s: %s", conf_backend_name(c),
-				 msg[0] ? msg : "cannot open (no reason given)");
-			prefix_line(c, err, errlen, m2);
-		}
-		bsf_plugin_unload(&be->plugin);
-		memset(be, 0, sizeof *be);
-		return -1;
+	fill_args(&args, c);
+	args.host = &be->host->host;
+	st = raw->open(&args, msg, sizeof msg);
+	if (!st) {
+		open_error(c, msg, err, errlen);
+		goto fail;
 	}
+	be->wrap = bsf_abiwrap_new(raw, st, be->host->q ? push_stream_lost : NULL, be->host->q, msg,
+				   sizeof msg);
+	if (!be->wrap) {
+		raw->close(st);
+		open_error(c, msg, err, errlen);
+		goto fail;
+	}
+	be->ops = bsf_abiwrap_ops(be->wrap);
+	be->st = bsf_abiwrap_st(be->wrap);
 	return 0;
+fail:
+	bsf_host_free(be->host);
+	bsf_plugin_unload(&be->plugin);
+	memset(be, 0, sizeof *be);
+	return -1;
 }
 
 void bsf_backend_close(struct bsf_backend *be)
 {
 	if (be->ops && be->st)
 		be->ops->close(be->st);
+	bsf_abiwrap_free(be->wrap);
+	/* after close: no backend thread pushes any more */
+	bsf_host_free(be->host);
 	bsf_plugin_unload(&be->plugin);
 	memset(be, 0, sizeof *be);
 }
 
-int bsf_backend_check(const struct conf *c, char *err, size_t errlen)
+size_t bsf_backend_pop_events(struct bsf_backend *be, struct bsf_event *ev, size_t max)
 {
-	struct bsf_backend be;
+	return be->host && be->host->q ? bsf_evq_pop(be->host->q, ev, max) : 0;
+}
 
-	if (c->backend == CONF_BACKEND_MODEL) {
-		/* build the model (reads replay files) without running it */
-		if (bsf_backend_open(&be, c, NULL, NULL, err, errlen) < 0)
-			return -1;
-		bsf_backend_close(&be);
-		return 0;
-	}
-	if (resolve_ops(&be, c, err, errlen) < 0)
+uint64_t bsf_backend_push_lost(const struct bsf_backend *be, uint32_t type)
+{
+	return be->host && be->host->q ? bsf_evq_lost(be->host->q, type) : 0;
+}
+
+uint64_t bsf_backend_push_lost_all(const struct bsf_backend *be)
+{
+	return be->host && be->host->q ? bsf_evq_lost_all(be->host->q) : 0;
+}
+
+int bsf_backend_check(const struct conf *c, char *report, size_t reportlen, char *err,
+		      size_t errlen)
+{
+	const struct bsf_backend_ops *raw;
+	struct bsf_backend_ops ops;
+	struct bsf_backend be;
+	struct bsf_backend_args args;
+	char msg[512] = "";
+	int rc = 0;
+
+	if (reportlen)
+		report[0] = '\0';
+	if (resolve_ops(&be, c, &raw, err, errlen) < 0)
 		return -1;
+	bsf_abi_ops_copy(&ops, raw);
+	if (ops.check) {
+		fill_args(&args, c);
+		if (ops.check(&args, report, reportlen, msg, sizeof msg) < 0) {
+			open_error(c, msg, err, errlen);
+			rc = -1;
+		}
+	}
 	bsf_plugin_unload(&be.plugin);
-	return 0;
+	return rc;
 }

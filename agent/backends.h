@@ -1,6 +1,10 @@
 /*
  * backends.h - opening the configured backend: a built-in one (model) or
  * a plugin .so, behind one handle the daemon keeps.
+ *
+ * Each open backend has its own host table (host.h: timers, fd watches,
+ * its pushed events) and is seen through an ABI wrapper (abiwrap.h), so
+ * be->ops / be->st are always in the daemon's own layout.
  */
 #ifndef BSFLOWD_AGENT_BACKENDS_H
 #define BSFLOWD_AGENT_BACKENDS_H
@@ -11,22 +15,36 @@
 #include "agent/conf.h"
 #include "agent/plugin.h"
 
+struct event_base;
+struct bsf_abiwrap;
+struct bsf_hostimpl;
+
 struct bsf_backend {
-	const struct bsf_backend_ops *ops; /* NULL: none open */
-	void *st;
-	struct bsf_plugin plugin; /* plugins: the loaded object */
+	const struct bsf_backend_ops *ops; /* the wrapper's; NULL: none open */
+	void *st;			   /* the wrapper */
+	struct bsf_plugin plugin;	   /* plugins: the loaded object */
+	struct bsf_abiwrap *wrap;
+	struct bsf_hostimpl *host; /* its timers, watches and pushed events */
 };
 
-/* The model backend's table (backend_model.c). */
-const struct bsf_backend_ops *bsf_backend_model_ops(void);
-
-/* Open c's backend.  0, or -1 with a message (FILE:LINE: when it is about
- * the backend key). */
+/* Open c's backend on base (NULL: no loop, its clock is driven by hand,
+ * as tests do).  drain(drain_arg) runs on the loop thread when the
+ * backend pushed events or called events_ready (bsf_backend_pop_events).
+ * 0, or -1 with a message (FILE:LINE: when it is about the backend key). */
 int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_base *base,
-		     const struct bsf_host *host, char *err, size_t errlen);
+		     void (*drain)(void *arg), void *drain_arg, char *err, size_t errlen);
 void bsf_backend_close(struct bsf_backend *be);
-/* For -t: build the model without running it; load a plugin and check
- * its interface version without opening it.  0, or -1 with a message. */
-int bsf_backend_check(const struct conf *c, char *err, size_t errlen);
+/* Events the backend pushed (host->push_events), up to max, in the
+ * daemon's layout; the loop thread. */
+size_t bsf_backend_pop_events(struct bsf_backend *be, struct bsf_event *ev, size_t max);
+/* Pushed events lost to the daemon's full queue: of type t, all. */
+uint64_t bsf_backend_push_lost(const struct bsf_backend *be, uint32_t type);
+uint64_t bsf_backend_push_lost_all(const struct bsf_backend *be);
+/* For -t: check c's backend without running it: its check op (the model
+ * builds its model; a plugin parses its section), else a plugin is
+ * loaded and its interface version checked.  0 with a summary in report
+ * ("" if none), or -1 with a message. */
+int bsf_backend_check(const struct conf *c, char *report, size_t reportlen, char *err,
+		      size_t errlen);
 
 #endif

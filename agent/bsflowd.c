@@ -136,8 +136,13 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'V':
-			printf("bsflowd %s (backend interface version %u)\n", PACKAGE_VERSION,
-			       BSF_BACKEND_ABI_VERSION);
+			if (BSF_BACKEND_ABI_MIN == BSF_BACKEND_ABI_VERSION)
+				printf("bsflowd %s (backend interface version %u)\n",
+				       PACKAGE_VERSION, BSF_BACKEND_ABI_VERSION);
+			else
+				printf("bsflowd %s (backend interface versions %u to %u)\n",
+				       PACKAGE_VERSION, BSF_BACKEND_ABI_MIN,
+				       BSF_BACKEND_ABI_VERSION);
 			return EXIT_OK;
 		case 'h':
 			usage(stdout);
@@ -175,11 +180,19 @@ int main(int argc, char **argv)
 		return EXIT_CONFIG;
 	}
 	if (check) {
-		rc = bsf_backend_check(c, err, sizeof err);
-		if (rc < 0)
+		char report[1024];
+
+		rc = bsf_backend_check(c, report, sizeof report, err, sizeof err);
+		if (rc < 0) {
 			fprintf(stderr, "%s\n", err);
-		else
+		} else {
+			if (report[0])
+				printf("%s: backend %s\n", c->file, report);
 			printf("%s: configuration OK\n", c->file);
+		}
+		if (rc >= 0 && c->n_collectors == 0)
+			fprintf(stderr, "%s: warning: no collector section: nothing will be sent\n",
+				c->file);
 		conf_free(c);
 		bsf_daemon_fini(&d);
 		event_base_free(base);

@@ -54,6 +54,11 @@ struct conf {
 	char **plugin_options; /* "key=value" strings, n_plugin_options */
 	size_t n_plugin_options;
 	char *backend_text; /* canonical text of the backend and its section */
+	/* the body of the backend's section (model, linux or plugin), between
+	 * its braces, comments included, for the backend's own parser; NULL if
+	 * absent; backend_section_line: the line of its first byte */
+	char *backend_section;
+	int backend_section_line;
 	struct conf_collector *collectors;
 	size_t n_collectors;
 	/* packet sampling and drop notifications (flows.mk) */
@@ -77,6 +82,10 @@ struct conf *conf_load_text(const char *text, const char *name, char *err, size_
  * exporting to 127.0.0.1:6343. */
 struct conf *conf_load_default(char *err, size_t errlen);
 void conf_free(struct conf *c);
+
+/* The option tree of bsflowd.conf (cfg_opt_t *; static storage), for
+ * tests that walk it. */
+void *conf_opts(void);
 
 /* The backend's own libconfuse section (cfg_t *), or NULL. */
 void *conf_backend_section(const struct conf *c);

@@ -1,20 +1,116 @@
 /*
- * confval.c - raw config values with their line, the error context and
- * the value parsers shared by the config sections that check their own
- * values (see confval.h).  No dependency on the daemon: the model and the
- * visibility libraries each compile this file in.
+ * confval.c - the configuration values module (see confval.h): bounded
+ * file input, the lexical checks libconfuse skips, raw values with their
+ * line, the one error wording and the parsers of every kind of value.
+ * No dependency on the daemon: the model and the visibility libraries
+ * each compile this file in.
  */
 #include "config.h"
 
 #include "agent/confval.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- input bounds ---- */
+
+int conf_check_text(const char *text, const char *name, char *err, size_t errlen)
+{
+	size_t n = 0, col = 0;
+	int line = 1;
+
+	for (const char *p = text; *p; p++, n++) {
+		if (n >= CONF_FILE_MAX) {
+			snprintf(err, errlen,
+				 "%s: larger than %d bytes (a config file is at most %d)", name,
+				 CONF_FILE_MAX, CONF_FILE_MAX);
+			return -1;
+		}
+		if (*p == '\n') {
+			line++;
+			col = 0;
+		} else if (++col > CONF_LINE_MAX) {
+			snprintf(err, errlen, "%s:%d: line longer than %d characters", name, line,
+				 CONF_LINE_MAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+char *conf_read_file(const char *path, char *err, size_t errlen)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	char *buf;
+	size_t len = 0;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path,
+			 S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size > CONF_FILE_MAX) {
+		snprintf(err, errlen, "%s: larger than %d bytes (a config file is at most %d)",
+			 path, CONF_FILE_MAX, CONF_FILE_MAX);
+		close(fd);
+		return NULL;
+	}
+	buf = malloc(CONF_FILE_MAX + 2);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		close(fd);
+		return NULL;
+	}
+	/* read one byte more than allowed: a file that grew is refused too */
+	while (len < CONF_FILE_MAX + 1) {
+		ssize_t r = read(fd, buf + len, CONF_FILE_MAX + 1 - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
+		free(buf);
+		return NULL;
+	}
+	if (conf_check_text(buf, path, err, errlen) < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
 
 /* ---- comments ---- */
 
@@ -26,13 +122,24 @@ static void blank(char *t, size_t i, size_t j)
 			t[i] = ' ';
 }
 
-char *conf_blank_comments(const char *text)
+static int line_at(const char *t, size_t i)
+{
+	int line = 1;
+
+	for (size_t k = 0; k < i; k++)
+		line += t[k] == '\n';
+	return line;
+}
+
+char *conf_blank_comments(const char *text, const char *name, char *err, size_t errlen)
 {
 	size_t n = strlen(text), i = 0;
 	char *t = malloc(n + 1);
 
-	if (!t)
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", name);
 		return NULL;
+	}
 	memcpy(t, text, n + 1);
 	while (i < n) {
 		char c = t[i];
@@ -43,7 +150,15 @@ char *conf_blank_comments(const char *text)
 			for (j = i + 1; j < n && t[j] != c; j++)
 				if (t[j] == '\\' && j + 1 < n)
 					j++;
-			i = j < n ? j + 1 : n;
+			if (j >= n) {
+				snprintf(err, errlen,
+					 "%s:%d: string not closed (the %c opened here runs to the "
+					 "end of the file)",
+					 name, line_at(t, i), c);
+				free(t);
+				return NULL;
+			}
+			i = j + 1;
 			continue;
 		}
 		if (c == '#' || (tok && c == '/' && t[i + 1] == '/')) {
@@ -57,9 +172,11 @@ char *conf_blank_comments(const char *text)
 			for (j = i + 2; j < n && !(t[j] == '*' && t[j + 1] == '/'); j++)
 				;
 			if (j >= n) {
-				/* not closed: left for libconfuse to report */
-				i += 2;
-				continue;
+				snprintf(err, errlen,
+					 "%s:%d: comment not closed (the /* opened here has no */)",
+					 name, line_at(t, i));
+				free(t);
+				return NULL;
 			}
 			blank(t, i, j + 2);
 			i = j + 2;
@@ -70,14 +187,147 @@ char *conf_blank_comments(const char *text)
 	return t;
 }
 
+/* ---- libconfuse's own messages ---- */
+
+void conf_lib_message(const char *fmt, va_list ap, char *msg, size_t size)
+{
+	if (strcmp(fmt, "no such option '%s'") == 0) {
+		const char *key = va_arg(ap, const char *);
+
+		snprintf(msg, size, "%s: unknown key; allowed: the keys of bsflowd.conf(5)", key);
+	} else if (strcmp(fmt, "found duplicate title '%s'") == 0) {
+		const char *title = va_arg(ap, const char *);
+
+		snprintf(msg, size, "\"%s\": a second section of that name; allowed: one", title);
+	} else {
+		vsnprintf(msg, size, fmt, ap);
+	}
+}
+
+/* libconfuse's error callback has no user pointer: the messages of the
+ * parse in progress go to this file-local sink, which exists only during
+ * conf_lib_parse() (the daemon and bsflow-sim are single-threaded). */
+struct lib_sink {
+	char *buf;
+	size_t len;
+	int nerr;
+	cfg_t *root; /* for the file name, and the path of a section */
+};
+
+static struct lib_sink *lib_cur_sink;
+
+/* The path of sections from root down to target, `name "title": ` each,
+ * appended to buf: 1 when found.  (libconfuse's sections know no parent;
+ * the one being read is already in its parent's values.) */
+static int sect_path(cfg_t *root, cfg_t *target, char *buf, size_t size)
+{
+	for (cfg_opt_t *o = root->opts; o && o->name; o++) {
+		if (o->type != CFGT_SEC)
+			continue;
+		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+			cfg_t *sec = cfg_opt_getnsec(o, i);
+			size_t n = strlen(buf);
+
+			if (!sec)
+				continue;
+			if (sec->title)
+				snprintf(buf + n, size - n, "%s \"%s\": ", sec->name, sec->title);
+			else
+				snprintf(buf + n, size - n, "%s: ", sec->name);
+			if (sec == target || sect_path(sec, target, buf, size))
+				return 1;
+			buf[n] = '\0';
+		}
+	}
+	return 0;
+}
+
+static void lib_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
+{
+	struct lib_sink *s = lib_cur_sink;
+	char msg[512], sect[200];
+	const char *file;
+	size_t used;
+	int line;
+
+	if (!s)
+		return;
+	conf_lib_message(fmt, ap, msg, sizeof msg);
+	s->nerr++;
+	if (s->nerr > 1)
+		return; /* the first error is the one that matters */
+	used = strlen(s->buf);
+	file = cfg && cfg->filename ? cfg->filename : s->root ? s->root->filename : NULL;
+	line = cfg && cfg->line > 0 ? cfg->line : s->root ? s->root->line : 0;
+	/* inside a section: name it, as the sections' own checks do */
+	sect[0] = '\0';
+	if (cfg && s->root && cfg != s->root && !sect_path(s->root, cfg, sect, sizeof sect))
+		snprintf(sect, sizeof sect, "%s: ", cfg->name);
+	if (file && line > 0)
+		snprintf(s->buf + used, s->len - used, "%s:%d: %s%s", file, line, sect, msg);
+	else if (file)
+		snprintf(s->buf + used, s->len - used, "%s: %s%s", file, sect, msg);
+	else
+		snprintf(s->buf + used, s->len - used, "%s%s", sect, msg);
+}
+
+int conf_lib_parse(cfg_t *root, const char *name, const char *text, char *err, size_t errlen)
+{
+	struct lib_sink sink = {err, errlen, 0, root};
+	char *file = strdup(name);
+	FILE *f;
+	int r;
+
+	err[0] = '\0';
+	if (!file) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	free(root->filename);
+	root->filename = file;
+	cfg_set_error_function(root, lib_errfunc);
+	/* cfg_parse_buf would name the file "[buf]" */
+	f = fmemopen((void *)text, strlen(text), "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	lib_cur_sink = &sink;
+	r = cfg_parse_fp(root, f);
+	lib_cur_sink = NULL;
+	fclose(f);
+	if (r == CFG_SUCCESS)
+		return 0;
+	if (!err[0])
+		snprintf(err, errlen, "%s: cannot parse", name);
+	return -1;
+}
+
 /* ---- raw values with their line ---- */
 
 int conf_val_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 {
 	size_t n = strlen(value);
-	struct conf_val *v = malloc(sizeof(*v) + n + 1);
+	struct conf_val *v;
 
-	(void)opt;
+	/* libconfuse 3.3 keeps the last of a key given twice and has freed
+	 * the first by now: the line of the first is kept in the option's
+	 * comment field (unused without CFGF_COMMENTS; freed with the option;
+	 * each section has its own copy of its options) */
+	if (!(opt->flags & CFGF_LIST)) {
+		char first[24];
+
+		if (opt->comment) {
+			cfg_error(cfg, "%s = %.*s: given twice (first on line %s); allowed: once",
+				  opt->name, CONF_SHOW_MAX, value, opt->comment);
+			return -1;
+		}
+		snprintf(first, sizeof(first), "%d", cfg->line);
+		opt->comment = strdup(first);
+		if (!opt->comment)
+			return -1;
+	}
+	v = malloc(sizeof(*v) + n + 1);
 	if (!v)
 		return -1;
 	v->line = cfg->line;
@@ -96,13 +346,82 @@ const struct conf_val *conf_get(cfg_t *sec, const char *key)
 	return sec ? cfg_getptr(sec, key) : NULL;
 }
 
+static int first_line(cfg_t *s)
+{
+	int line = 0;
+
+	for (cfg_opt_t *o = s->opts; o && o->name; o++) {
+		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+			int l = 0;
+
+			if (o->type == CFGT_PTR && o->parsecb == conf_val_parse) {
+				const struct conf_val *v = cfg_opt_getnptr(o, i);
+
+				l = v ? v->line : 0;
+			} else if (o->type == CFGT_SEC) {
+				l = first_line(cfg_opt_getnsec(o, i));
+			}
+			if (l > 0 && (line == 0 || l < line))
+				line = l;
+		}
+	}
+	return line;
+}
+
+int conf_section_line(cfg_t *sec)
+{
+	int line = first_line(sec);
+
+	return line > 0 ? line : sec->line;
+}
+
 /* ---- error context ---- */
+
+void conf_enter(struct conf_ctx *x, const char *top, const char *name, const char *title, int line)
+{
+	size_t n;
+
+	x->sect[0] = '\0';
+	if (top && *top)
+		snprintf(x->sect, sizeof(x->sect), "%s: ", top);
+	n = strlen(x->sect);
+	if (name && title)
+		snprintf(x->sect + n, sizeof(x->sect) - n, "%s \"%.40s\": ", name, title);
+	else if (name)
+		snprintf(x->sect + n, sizeof(x->sect) - n, "%s: ", name);
+	x->sect_line = line;
+}
+
+const char *conf_show(const char *text, char *buf, size_t size)
+{
+	size_t n = strlen(text);
+	int quote = n == 0 || strpbrk(text, " \t\r\n\"'") != NULL;
+	size_t k = 0;
+
+	if (size < 8)
+		return "";
+	if (quote)
+		buf[k++] = '"';
+	for (size_t i = 0; i < n && k + 6 < size; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (i == CONF_SHOW_MAX) {
+			memcpy(buf + k, "...", 3);
+			k += 3;
+			break;
+		}
+		buf[k++] = c == '\n' || c == '\t' || c == '\r' ? ' ' : (char)c;
+	}
+	if (quote)
+		buf[k++] = '"';
+	buf[k] = '\0';
+	return buf;
+}
 
 int conf_fail(struct conf_ctx *x, const struct conf_val *v, const char *key, const char *fmt, ...)
 {
-	const char *top = x->top ? x->top : "";
 	int line = v ? v->line : 0;
-	char msg[320];
+	char msg[400], what[CONF_SHOW_MAX + 120], shown[CONF_SHOW_MAX + 8];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -110,19 +429,165 @@ int conf_fail(struct conf_ctx *x, const struct conf_val *v, const char *key, con
 	va_end(ap);
 	if (line <= 0)
 		line = x->sect_line;
+	what[0] = '\0';
+	if (key && v)
+		snprintf(what, sizeof(what), "%s = %s: ", key,
+			 conf_show(v->text, shown, sizeof(shown)));
+	else if (key)
+		snprintf(what, sizeof(what), "%s: ", key);
 	if (line > 0)
-		snprintf(x->err, x->errlen, "%s:%d: %s%s%s%s%s", x->file, line, top, x->sect,
-			 key ? key : "", key ? ": " : "", msg);
+		snprintf(x->err, x->errlen, "%s:%d: %s%s%s", x->file, line, x->sect, what, msg);
 	else
-		snprintf(x->err, x->errlen, "%s: %s%s%s%s%s", x->file, top, x->sect, key ? key : "",
-			 key ? ": " : "", msg);
+		snprintf(x->err, x->errlen, "%s: %s%s%s", x->file, x->sect, what, msg);
 	return -1;
 }
 
-/* The quote around values in messages. */
-static const char *q(const struct conf_ctx *x)
+/* ---- the grammars ---- */
+
+/* The end of a decimal number at s (digits, a point, an exponent; a sign
+ * when sign_ok), or NULL when there is none.  strtod alone would also take
+ * blanks, hex, inf and nan. */
+static const char *scan_number(const char *s, int sign_ok)
 {
-	return x->wording == CONF_WORDING_DOUBLE ? "\"" : "'";
+	const char *p = s;
+	int digits = 0;
+
+	if (sign_ok && (*p == '-' || *p == '+'))
+		p++;
+	while (*p >= '0' && *p <= '9')
+		p++, digits++;
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9')
+			p++, digits++;
+	}
+	if (!digits)
+		return NULL;
+	if ((*p == 'e' || *p == 'E')) {
+		const char *e = p + 1;
+
+		if (*e == '-' || *e == '+')
+			e++;
+		if (*e >= '0' && *e <= '9') {
+			while (*e >= '0' && *e <= '9')
+				e++;
+			p = e;
+		}
+	}
+	return p;
+}
+
+int conf_parse_int(const char *s, long long *out)
+{
+	const char *p = s;
+	char *end;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+struct unit {
+	const char *name;
+	double mult;
+};
+
+/* A number (no sign), optional blanks, then one of units (any case) or
+ * none (worth bare). */
+static int parse_units(const char *s, const struct unit *units, double bare, double *out)
+{
+	const char *end = scan_number(s, 0);
+	double d;
+
+	if (!end)
+		return -1;
+	d = strtod(s, NULL);
+	if (!isfinite(d))
+		return -1;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (!*end) {
+		*out = d * bare;
+		return isfinite(*out) ? 0 : -1;
+	}
+	for (; units->name; units++) {
+		if (strcasecmp(end, units->name) == 0) {
+			*out = d * units->mult;
+			return isfinite(*out) ? 0 : -1;
+		}
+	}
+	return -1;
+}
+
+static const struct unit size_units[] = {{"b", 1},
+					 {"k", 1024.0},
+					 {"kb", 1024.0},
+					 {"kib", 1024.0},
+					 {"m", 1048576.0},
+					 {"mb", 1048576.0},
+					 {"mib", 1048576.0},
+					 {"g", 1073741824.0},
+					 {"gb", 1073741824.0},
+					 {"gib", 1073741824.0},
+					 {"t", 1099511627776.0},
+					 {"tb", 1099511627776.0},
+					 {"tib", 1099511627776.0},
+					 {NULL, 0}};
+
+static const struct unit rate_units[] = {
+    {"k", 1e3},	   {"m", 1e6},	  {"g", 1e9},	 {"t", 1e12},	 {"bps", 1},
+    {"kbps", 1e3}, {"mbps", 1e6}, {"gbps", 1e9}, {"tbps", 1e12}, {"b/s", 1},
+    {"kb/s", 1e3}, {"mb/s", 1e6}, {"gb/s", 1e9}, {"tb/s", 1e12}, {NULL, 0}};
+
+static const struct unit time_units[] = {
+    {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0}};
+
+int conf_parse_size(const char *s, double *bytes)
+{
+	return parse_units(s, size_units, 1, bytes);
+}
+
+int conf_parse_rate(const char *s, double *bps)
+{
+	return parse_units(s, rate_units, 1, bps);
+}
+
+int conf_parse_time(const char *s, uint64_t *ns)
+{
+	double d;
+
+	if (parse_units(s, time_units, 1e9, &d) < 0 || d > (double)CONF_TIME_MAX)
+		return -1;
+	*ns = (uint64_t)llround(d);
+	return 0;
+}
+
+int conf_parse_range(const char *s, long long *a, long long *b)
+{
+	const char *dash;
+	char first[32];
+	size_t n;
+
+	/* the dash between the two: not a sign of the first */
+	dash = strchr(s + (*s == '-' || *s == '+'), '-');
+	if (!dash) {
+		if (conf_parse_int(s, a) < 0)
+			return -1;
+		*b = *a;
+		return 0;
+	}
+	n = (size_t)(dash - s);
+	if (n == 0 || n >= sizeof(first))
+		return -1;
+	memcpy(first, s, n);
+	first[n] = '\0';
+	if (conf_parse_int(first, a) < 0 || conf_parse_int(dash + 1, b) < 0)
+		return -1;
+	return 0;
 }
 
 /* ---- value parsers ---- */
@@ -130,20 +595,12 @@ static const char *q(const struct conf_ctx *x)
 int conf_int(struct conf_ctx *x, const struct conf_val *v, const char *key, long long lo,
 	     long long hi, long long *out)
 {
-	int dq = x->wording == CONF_WORDING_DOUBLE;
-	char *end;
 	long long n;
 
-	errno = 0;
-	n = strtoll(v->text, &end, 10);
-	if (end == v->text || *end || errno)
-		return conf_fail(x, v, key, "%s%s%s is not %s", q(x), v->text, q(x),
-				 dq ? "a whole number" : "an integer");
-	if (n < lo || n > hi) {
-		if (dq)
-			return conf_fail(x, v, key, "%lld out of range (%lld..%lld)", n, lo, hi);
-		return conf_fail(x, v, key, "%lld is out of range %lld..%lld", n, lo, hi);
-	}
+	if (conf_parse_int(v->text, &n) < 0)
+		return conf_fail(x, v, key, "not an integer; allowed: %lld..%lld", lo, hi);
+	if (n < lo || n > hi)
+		return conf_fail(x, v, key, "out of range; allowed: %lld..%lld", lo, hi);
 	*out = n;
 	return 0;
 }
@@ -159,15 +616,15 @@ int conf_get_int(struct conf_ctx *x, cfg_t *sec, const char *key, long long lo, 
 int conf_double(struct conf_ctx *x, const struct conf_val *v, const char *key, double lo, double hi,
 		int lo_open, double *out)
 {
-	char *end;
+	const char *end = scan_number(v->text, 1);
 	double d;
 
-	errno = 0;
-	d = strtod(v->text, &end);
-	if (end == v->text || *end || errno || !isfinite(d))
-		return conf_fail(x, v, key, "%s%s%s is not a number", q(x), v->text, q(x));
-	if ((lo_open ? d <= lo : d < lo) || d > hi)
-		return conf_fail(x, v, key, "%s is out of range %s%g..%g", v->text,
+	if (!end || *end)
+		return conf_fail(x, v, key, "not a number; allowed: %s%g..%g",
+				 lo_open ? "above " : "", lo, hi);
+	d = strtod(v->text, NULL);
+	if (!isfinite(d) || (lo_open ? d <= lo : d < lo) || d > hi)
+		return conf_fail(x, v, key, "out of range; allowed: %s%g..%g",
 				 lo_open ? "above " : "", lo, hi);
 	*out = d;
 	return 0;
@@ -176,63 +633,66 @@ int conf_double(struct conf_ctx *x, const struct conf_val *v, const char *key, d
 int conf_frac(struct conf_ctx *x, const struct conf_val *v, const char *key, double lo, double hi,
 	      double *out)
 {
-	int dq = x->wording == CONF_WORDING_DOUBLE;
-	char *end;
+	const char *end = scan_number(v->text, 1);
 	double d;
 
-	errno = 0;
-	d = strtod(v->text, &end);
-	/* the double wording lets inf and nan through to the range message */
-	if (end == v->text || errno || (*end && strcmp(end, "%") != 0) || (!dq && !isfinite(d))) {
-		if (dq)
-			return conf_fail(x, v, key, "\"%s\" is not a number", v->text);
-		return conf_fail(x, v, key, "'%s' is not a fraction (0.25 or 25%%)", v->text);
-	}
+	if (!end || (*end && strcmp(end, "%") != 0))
+		return conf_fail(x, v, key,
+				 "not a fraction; allowed: %g..%g or a percentage %g%%..%g%%", lo,
+				 hi, lo * 100, hi * 100);
+	d = strtod(v->text, NULL);
 	if (*end == '%')
 		d /= 100.0;
-	if (!(d >= lo && d <= hi)) {
-		if (dq)
-			return conf_fail(x, v, key, "%s is not in %g..%g (or %g%%..%g%%)", v->text,
-					 lo, hi, lo * 100, hi * 100);
-		return conf_fail(x, v, key, "'%s' is out of range %g..%g (%g%%..%g%%)", v->text, lo,
-				 hi, lo * 100, hi * 100);
-	}
+	if (!(d >= lo && d <= hi))
+		return conf_fail(x, v, key,
+				 "out of range; allowed: %g..%g or a percentage %g%%..%g%%", lo, hi,
+				 lo * 100, hi * 100);
 	*out = d;
 	return 0;
+}
+
+/* names[] joined with ", " into buf. */
+static const char *join(const char *const *names, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (int i = 0; names[i]; i++) {
+		strncat(buf, i ? ", " : "", size - strlen(buf) - 1);
+		strncat(buf, names[i], size - strlen(buf) - 1);
+	}
+	return buf;
 }
 
 int conf_enum(struct conf_ctx *x, const struct conf_val *v, const char *key,
 	      const char *const *names, int *out)
 {
-	int nocase = x->wording == CONF_WORDING_SINGLE;
-	char list[200] = "";
+	char list[240];
 
 	for (int i = 0; names[i]; i++) {
-		if ((nocase ? strcasecmp(v->text, names[i]) : strcmp(v->text, names[i])) == 0) {
+		if (strcasecmp(v->text, names[i]) == 0) {
 			*out = i;
 			return 0;
 		}
 	}
-	for (int i = 0; names[i]; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
-	}
-	return conf_fail(x, v, key, "%s%s%s is not one of %s", q(x), v->text, q(x), list);
+	return conf_fail(x, v, key, "unknown word; allowed: %s", join(names, list, sizeof(list)));
 }
 
 int conf_bool(struct conf_ctx *x, const struct conf_val *v, const char *key, int *out)
 {
-	const char *s = v->text;
+	static const char *const yes[] = {"yes", "true", "on", "1", NULL};
+	static const char *const no[] = {"no", "false", "off", "0", NULL};
 
-	if (!strcasecmp(s, "true") || !strcasecmp(s, "yes") || !strcasecmp(s, "on") ||
-	    !strcmp(s, "1"))
-		*out = 1;
-	else if (!strcasecmp(s, "false") || !strcasecmp(s, "no") || !strcasecmp(s, "off") ||
-		 !strcmp(s, "0"))
-		*out = 0;
-	else
-		return conf_fail(x, v, key, "%s%s%s is not true or false", q(x), s, q(x));
-	return 0;
+	for (int i = 0; yes[i]; i++) {
+		if (strcasecmp(v->text, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(v->text, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return conf_fail(x, v, key,
+			 "not a boolean; allowed: yes or no (true, false, on, off, 1, 0)");
 }
 
 int conf_name(struct conf_ctx *x, const struct conf_val *v, const char *key, const char *what,
@@ -240,174 +700,173 @@ int conf_name(struct conf_ctx *x, const struct conf_val *v, const char *key, con
 {
 	size_t n = strlen(v->text);
 
-	if (n == 0 || n >= size) {
-		if (what)
-			return conf_fail(x, v, key, "a %s of 1..%zu characters", what, size - 1);
-		return conf_fail(x, v, key, "must be 1..%zu characters", size - 1);
-	}
+	if (n == 0 || n >= size)
+		return conf_fail(x, v, key, "%s; allowed: a %s of 1..%zu characters",
+				 n ? "too long" : "empty", what ? what : "name", size - 1);
 	memcpy(out, v->text, n + 1);
 	return 0;
 }
 
-int conf_span(const char *s, long long *a, long long *b)
+/* A byte count as written in the docs: with the largest binary suffix
+ * that divides it. */
+static const char *fmt_size(uint64_t b, char *buf, size_t size)
 {
-	char *end;
+	static const char sfx[] = "KMGT";
+	int k = -1;
 
-	errno = 0;
-	*a = strtoll(s, &end, 10);
-	*b = *a;
-	if (end != s && *end == '-') {
-		const char *t = end + 1;
-
-		*b = strtoll(t, &end, 10);
-		if (end == t)
-			return -1;
+	while (b && k < 3 && b % 1024 == 0) {
+		b /= 1024;
+		k++;
 	}
-	if (end == s || *end || errno)
-		return -1;
+	if (k >= 0)
+		snprintf(buf, size, "%llu%c", (unsigned long long)b, sfx[k]);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)b);
+	return buf;
+}
+
+int conf_size(struct conf_ctx *x, const struct conf_val *v, const char *key, uint64_t lo,
+	      uint64_t hi, uint64_t *out)
+{
+	char a[32], b[32];
+	double d;
+
+	if (conf_parse_size(v->text, &d) < 0)
+		return conf_fail(x, v, key,
+				 "not a size; allowed: %s..%s bytes, suffix K, M, G or T (powers "
+				 "of 1024)",
+				 fmt_size(lo, a, sizeof(a)), fmt_size(hi, b, sizeof(b)));
+	if (d < (double)lo || d > (double)hi)
+		return conf_fail(x, v, key, "out of range; allowed: %s..%s bytes",
+				 fmt_size(lo, a, sizeof(a)), fmt_size(hi, b, sizeof(b)));
+	*out = (uint64_t)llround(d);
 	return 0;
 }
 
-/* ---- decimal numbers with units ---- */
-
-const struct conf_unit conf_rate_units[] = {{"k", 1000ULL},
-					    {"m", 1000000ULL},
-					    {"g", 1000000000ULL},
-					    {"t", 1000000000000ULL},
-					    {"bps", 1},
-					    {"kbps", 1000ULL},
-					    {"mbps", 1000000ULL},
-					    {"gbps", 1000000000ULL},
-					    {"tbps", 1000000000000ULL},
-					    {"b/s", 1},
-					    {"kb/s", 1000ULL},
-					    {"mb/s", 1000000ULL},
-					    {"gb/s", 1000000000ULL},
-					    {"tb/s", 1000000000000ULL},
-					    {NULL, 0}};
-const struct conf_unit conf_byte_units[] = {
-    {"b", 1},		{"k", 1ULL << 10}, {"kb", 1ULL << 10}, {"m", 1ULL << 20},
-    {"mb", 1ULL << 20}, {"g", 1ULL << 30}, {"gb", 1ULL << 30}, {NULL, 0}};
-const struct conf_unit conf_time_units[] = {
-    {"ns", 1}, {"us", 1000ULL}, {"ms", 1000000ULL}, {"s", 1000000000ULL}, {NULL, 0}};
-
-int conf_units(const char *s, const struct conf_unit *units, double nosuffix, double *out)
+static const char *fmt_rate(uint64_t r, char *buf, size_t size)
 {
-	char *end;
+	static const char sfx[] = "KMGT";
+	int k = -1;
+
+	while (r && k < 3 && r % 1000 == 0) {
+		r /= 1000;
+		k++;
+	}
+	if (k >= 0)
+		snprintf(buf, size, "%llu%c", (unsigned long long)r, sfx[k]);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)r);
+	return buf;
+}
+
+int conf_rate(struct conf_ctx *x, const struct conf_val *v, const char *key, uint64_t lo,
+	      uint64_t hi, uint64_t *out)
+{
+	char a[32], b[32];
 	double d;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (end == s || errno || !isfinite(d))
-		return -1;
-	while (*end == ' ')
-		end++;
-	if (!*end) {
-		*out = d * nosuffix;
+	if (conf_parse_rate(v->text, &d) < 0)
+		return conf_fail(x, v, key,
+				 "not a rate; allowed: %s..%s bits/s, suffix K, M, G or T "
+				 "(powers of 1000)",
+				 fmt_rate(lo, a, sizeof(a)), fmt_rate(hi, b, sizeof(b)));
+	if (d < (double)lo || d > (double)hi)
+		return conf_fail(x, v, key, "out of range; allowed: %s..%s bits/s",
+				 fmt_rate(lo, a, sizeof(a)), fmt_rate(hi, b, sizeof(b)));
+	*out = (uint64_t)llround(d);
+	return 0;
+}
+
+/* A time as written in the docs, with the largest unit that divides it;
+ * a bound of 1e18 ns (the most any key takes) is no bound: "". */
+static const char *fmt_time(uint64_t ns, char *buf, size_t size)
+{
+	static const char *const sfx[] = {"ns", "us", "ms", "s"};
+	int k = 0;
+
+	while (ns && k < 3 && ns % 1000 == 0) {
+		ns /= 1000;
+		k++;
+	}
+	snprintf(buf, size, "%llu%s", (unsigned long long)ns, sfx[k]);
+	return buf;
+}
+
+int conf_time(struct conf_ctx *x, const struct conf_val *v, const char *key, uint64_t lo,
+	      uint64_t hi, uint64_t *out)
+{
+	char a[32], b[32];
+	char range[80];
+	uint64_t ns;
+
+	fmt_time(lo, a, sizeof(a));
+	if (hi >= CONF_TIME_MAX)
+		snprintf(range, sizeof(range), "%s and up", a);
+	else
+		snprintf(range, sizeof(range), "%s..%s", a, fmt_time(hi, b, sizeof(b)));
+	if (conf_parse_time(v->text, &ns) < 0)
+		return conf_fail(x, v, key,
+				 "not a time; allowed: %s, a number with ns, us, ms or s (a bare "
+				 "number is seconds)",
+				 range);
+	if (ns < lo || ns > hi)
+		return conf_fail(x, v, key, "out of range; allowed: %s", range);
+	*out = ns;
+	return 0;
+}
+
+int conf_range(struct conf_ctx *x, const struct conf_val *v, const char *key, long long lo,
+	       long long hi, long long *a, long long *b)
+{
+	if (conf_parse_range(v->text, a, b) < 0)
+		return conf_fail(x, v, key, "not a number or a range A-B; allowed: %lld..%lld", lo,
+				 hi);
+	if (*a > *b)
+		return conf_fail(x, v, key,
+				 "not a range (A above B); allowed: A-B with A <= B in "
+				 "%lld..%lld",
+				 lo, hi);
+	if (*a < lo || *b > hi)
+		return conf_fail(x, v, key, "out of range; allowed: %lld..%lld", lo, hi);
+	return 0;
+}
+
+/* ---- network names ---- */
+
+int conf_host_kind(const char *s)
+{
+	unsigned char buf[16];
+	size_t n = strlen(s), label = 0;
+	int alldigits = 1;
+
+	if (inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1)
+		return 1;
+	if (n == 0 || n > 254 || (n == 254 && s[253] != '.'))
 		return 0;
-	}
-	for (; units->name; units++) {
-		if (strcasecmp(end, units->name) == 0) {
-			*out = d * (double)units->mult;
-			return 0;
+	for (size_t i = 0; i <= n; i++) {
+		char c = s[i];
+
+		if (c == '.' || c == '\0') {
+			if (label == 0)
+				return c == '\0' && i == n && i > 0 && s[i - 1] == '.' ? 1 : 0;
+			if (s[i - 1] == '-' || label > 63)
+				return 0;
+			if (c == '\0' || (c == '.' && i + 1 == n)) {
+				/* the last label */
+				return alldigits ? 0 : 2;
+			}
+			label = 0;
+			alldigits = 1;
+			continue;
 		}
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-'))
+			return 0;
+		if (c == '-' && label == 0)
+			return 0;
+		if (c < '0' || c > '9')
+			alldigits = 0;
+		label++;
 	}
-	return -1;
-}
-
-int conf_bytes(struct conf_ctx *x, const struct conf_val *v, const char *key, double max,
-	       uint64_t *out)
-{
-	double d;
-
-	if (conf_units(v->text, conf_byte_units, 1, &d) < 0 || d < 0)
-		return conf_fail(x, v, key,
-				 "%s%s%s is not a byte count (suffix K, M or G: powers of 1024)",
-				 q(x), v->text, q(x));
-	if (d > max)
-		return conf_fail(x, v, key, "%s%s%s is above %.0f bytes", q(x), v->text, q(x), max);
-	*out = (uint64_t)llround(d);
-	return 0;
-}
-
-int conf_time(struct conf_ctx *x, const struct conf_val *v, const char *key, uint64_t *out)
-{
-	double d;
-
-	if (conf_units(v->text, conf_time_units, 1e9, &d) < 0 || d < 0)
-		return conf_fail(x, v, key, "%s%s%s is not a time (suffix ns, us, ms or s)", q(x),
-				 v->text, q(x));
-	if (d > 1e18)
-		return conf_fail(x, v, key, "%s%s%s is too long", q(x), v->text, q(x));
-	*out = (uint64_t)llround(d);
-	return 0;
-}
-
-/* ---- whole numbers with units ---- */
-
-int conf_parse_duration(const char *s, uint64_t *ns)
-{
-	uint64_t mult = 0;
-	unsigned long long n;
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (!*end)
-		mult = 1000000000ULL; /* a bare number is seconds */
-	for (const struct conf_unit *u = conf_time_units; !mult && u->name; u++)
-		if (strcmp(end, u->name) == 0)
-			mult = u->mult;
-	if (!mult || n > UINT64_MAX / mult)
-		return -1;
-	*ns = n * mult;
-	return 0;
-}
-
-int conf_duration(struct conf_ctx *x, const struct conf_val *v, const char *key, int nonzero,
-		  uint64_t *out)
-{
-	if (conf_parse_duration(v->text, out) < 0)
-		return conf_fail(x, v, key,
-				 "%s%s%s is not a duration (a number with ns, us, ms or s)", q(x),
-				 v->text, q(x));
-	if (nonzero && *out == 0)
-		return conf_fail(x, v, key, "must be more than 0");
-	return 0;
-}
-
-int conf_count(struct conf_ctx *x, const struct conf_val *v, const char *key, int bytes,
-	       uint64_t *out)
-{
-	/* digits first: strtoull would take blanks and a sign, and a bare
-	 * suffix ("K") would read as 0 */
-	int ok = v->text[0] >= '0' && v->text[0] <= '9';
-	uint64_t mult = 1;
-	unsigned long long n = 0;
-	char *end = NULL;
-
-	if (ok) {
-		errno = 0;
-		n = strtoull(v->text, &end, 10);
-		ok = !errno;
-	}
-	if (ok && bytes && *end && !end[1]) {
-		mult = *end == 'K'   ? 1ULL << 10
-		       : *end == 'M' ? 1ULL << 20
-		       : *end == 'G' ? 1ULL << 30
-				     : 0;
-		if (mult)
-			end++;
-		else
-			mult = 1;
-	}
-	if (!ok || *end || n > UINT64_MAX / mult)
-		return conf_fail(x, v, key, "%s%s%s is not a whole number%s", q(x), v->text, q(x),
-				 bytes ? " of bytes (with K, M or G)" : "");
-	*out = n * mult;
 	return 0;
 }

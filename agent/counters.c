@@ -24,6 +24,7 @@ struct port_snap {
 	uint32_t caps;
 	unsigned n_uc, n_mc, n_pgs;
 	struct bsf_if_counters ifc;
+	struct bsf_eth_counters eth;
 	struct bsf_port_buffers buf;
 	struct bsf_port_delays delays;
 };
@@ -89,6 +90,7 @@ static void read_port(const struct bsf_counters_src *src, uint32_t port, struct 
 	ps->n_mc = cap_count(ps->desc->n_mc_queues, BSF_MAX_QUEUES);
 	ps->n_pgs = cap_count(ps->desc->n_pgs, BSF_MAX_PGS);
 	memset(&ps->ifc, 0xff, sizeof ps->ifc);
+	bsf_eth_counters_init(&ps->eth);
 	memset(&ps->buf, 0xff, sizeof ps->buf);
 	memset(&ps->delays, 0xff, sizeof ps->delays);
 
@@ -97,6 +99,13 @@ static void read_port(const struct bsf_counters_src *src, uint32_t port, struct 
 		if (src->ops->read_counters(src->st, port, &ps->ifc, err, sizeof err) != 0) {
 			memset(&ps->ifc, 0xff, sizeof ps->ifc);
 			note_error(out, "read_counters", err);
+		}
+	}
+	if ((dev->caps & BSF_CAP_ETH_COUNTERS) && src->ops->read_eth_counters) {
+		err[0] = '\0';
+		if (src->ops->read_eth_counters(src->st, port, &ps->eth, err, sizeof err) != 0) {
+			bsf_eth_counters_init(&ps->eth);
+			note_error(out, "read_eth_counters", err);
 		}
 	}
 	if ((dev->caps & BSF_CAP_BUFFERS) && src->ops->read_port_buffers) {
@@ -118,6 +127,30 @@ static void read_port(const struct bsf_counters_src *src, uint32_t port, struct 
 			note_error(out, "read_delays", err);
 		}
 	}
+}
+
+/* A dot3 counter on the wire: 32 bits (it wraps), all ones if unknown. */
+static uint32_t dot3(uint64_t v)
+{
+	return v == BSF_UNKNOWN ? UINT32_MAX : (uint32_t)v;
+}
+
+/* 0:2 from the backend's Ethernet counters (all unknown if it has none). */
+static void enc_eth(const struct bsf_eth_counters *c, struct sflow_eth_counters *e)
+{
+	e->dot3StatsAlignmentErrors = dot3(c->alignment_errors);
+	e->dot3StatsFCSErrors = dot3(c->fcs_errors);
+	e->dot3StatsSingleCollisionFrames = dot3(c->single_collision_frames);
+	e->dot3StatsMultipleCollisionFrames = dot3(c->multiple_collision_frames);
+	e->dot3StatsSQETestErrors = dot3(c->sqe_test_errors);
+	e->dot3StatsDeferredTransmissions = dot3(c->deferred_transmissions);
+	e->dot3StatsLateCollisions = dot3(c->late_collisions);
+	e->dot3StatsExcessiveCollisions = dot3(c->excessive_collisions);
+	e->dot3StatsInternalMacTransmitErrors = dot3(c->internal_mac_transmit_errors);
+	e->dot3StatsCarrierSenseErrors = dot3(c->carrier_sense_errors);
+	e->dot3StatsFrameTooLongs = dot3(c->frame_too_longs);
+	e->dot3StatsInternalMacReceiveErrors = dot3(c->internal_mac_receive_errors);
+	e->dot3StatsSymbolErrors = dot3(c->symbol_errors);
 }
 
 static void enc_generic(struct sflow_w *w, struct sflow_sample_enc *s, const struct port_snap *ps)
@@ -212,7 +245,7 @@ static void enc_port(struct sflow_w *w, const struct bsf_counters_src *src, cons
 	sflow_enc_counters_begin(w, &s, &h);
 	enc_generic(w, &s, ps);
 	struct sflow_eth_counters eth;
-	memset(&eth, 0xff, sizeof eth);
+	enc_eth(&ps->eth, &eth);
 	sflow_enc_eth_counters(w, &s, &eth);
 	sflow_enc_port_name(w, &s, name);
 	enc_bst_port(w, &s, ps);

@@ -31,16 +31,9 @@ static const struct sflow_own_sampler_stat *vis_sampler_stats(void *arg, size_t 
 	return bsf_visx_sampler_stats(arg, n);
 }
 
-static void host_log(void *arg, int priority, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	bsf_vlog(priority, fmt, ap);
-	va_end(ap);
-}
-
-static void host_events_ready(void *arg)
+/* The backend pushed events or called events_ready (host.h): drain them
+ * on the next turn of the loop. */
+static void backend_drain(void *arg)
 {
 	struct bsf_daemon *d = arg;
 
@@ -92,9 +85,6 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 	d->base = base;
 	d->conf_path = conf_path;
 	d->conf_explicit = conf_explicit;
-	d->host.log = host_log;
-	d->host.events_ready = host_events_ready;
-	d->host.arg = d;
 	d->x = export_new(base);
 	if (!d->x)
 		return -1;
@@ -187,7 +177,7 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 	if (resolve_agent(c, &agent, err, errlen) < 0)
 		return -1;
 	memset(&nbe, 0, sizeof nbe);
-	if (reopen && bsf_backend_open(&nbe, c, d->base, &d->host, err, errlen) < 0)
+	if (reopen && bsf_backend_open(&nbe, c, d->base, backend_drain, d, err, errlen) < 0)
 		return -1;
 	/* the visibility pipeline: kept when its section and the number of
 	 * ports are the same, else built for the backend that will run */

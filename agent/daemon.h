@@ -45,7 +45,6 @@ struct bsf_daemon {
 	const char *conf_path; /* the file to (re)load */
 	int conf_explicit;     /* -f given (else the default path: said so when missing) */
 	struct bsf_backend be;
-	struct bsf_host host;
 	struct export *x;
 	struct poller *poller;
 	struct event *ev_sig[4]; /* HUP, TERM, INT, USR1 */

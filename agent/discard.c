@@ -2,6 +2,7 @@
  * discard.c - 0:5 discarded_packet notifications, their rate limit and
  * circuit breaker (see discard.h for the rules).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "agent/discard.h"
@@ -66,9 +67,15 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 		sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
 	}
 	sflow_enc_timestamp(&w, &s, ev->t_ns);
-	sym = bsf_discard_stage_symbol(ev->stage);
+	/* the backend's own function or symbol when it names one */
+	sym = ev->function[0] ? ev->function : bsf_discard_stage_symbol(ev->stage);
 	if (sym)
 		sflow_enc_function(&w, &s, sym);
+	/* the platform's names of the drop, when the backend gives them */
+	if (ev->trap_group[0] || ev->trap_name[0])
+		sflow_enc_hw_trap(&w, &s, ev->trap_group, ev->trap_name);
+	if (ev->reason_name[0])
+		sflow_enc_linux_reason(&w, &s, ev->reason_name);
 	if (p->vis) /* last: tools that stop at an unknown record see the rest */
 		sflow_own_enc_vis_event(&w, &s, p->enterprise, p->vis);
 	sflow_enc_sample_end(&w, &s);
@@ -194,4 +201,21 @@ enum bsf_discard_verdict bsf_discard_offer(struct bsf_discard_limiter *l, uint64
 	}
 	l->suppressed_rate++;
 	return BSF_DISCARD_RATE;
+}
+
+void bsf_discard_describe(const struct bsf_event *ev, char *buf, size_t len)
+{
+	char fn[BSF_NAME_MAX + 8] = "", rn[BSF_NAME_MAX + 4] = "", tr[2 * BSF_NAME_MAX + 12] = "";
+	const char *sym = bsf_discard_stage_symbol(ev->stage);
+
+	if (ev->reason_name[0])
+		snprintf(rn, sizeof rn, " (%.*s)", BSF_NAME_MAX, ev->reason_name);
+	if (ev->function[0] || sym)
+		snprintf(fn, sizeof fn, " at %.*s", BSF_NAME_MAX,
+			 ev->function[0] ? ev->function : sym);
+	if (ev->trap_group[0] || ev->trap_name[0])
+		snprintf(tr, sizeof tr, ", trap %.*s/%.*s", BSF_NAME_MAX,
+			 ev->trap_group[0] ? ev->trap_group : "-", BSF_NAME_MAX,
+			 ev->trap_name[0] ? ev->trap_name : "-");
+	snprintf(buf, len, "reason %u%s%s%s", ev->reason, rn, fn, tr);
 }

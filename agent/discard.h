@@ -13,9 +13,15 @@
  *   0:1040  extended_queue: depth of that queue in bytes at the drop, when
  *           the queue is known;
  *   0:1043  extended_timestamp: the drop, ns since the Unix epoch;
- *   0:1038  extended_function: where in the pipeline, one of the symbols
+ *   0:1038  extended_function: the function or symbol that dropped the
+ *           packet when the backend names one (bsf_event.function, e.g. a
+ *           kernel symbol), else where in the pipeline, one of the symbols
  *           "forwarding", "ingress_admission", "egress_admission", "wred"
- *           (left out when the backend does not say);
+ *           (left out when the backend says neither);
+ *   0:1041  extended_hw_trap: the hardware trap's group and name, when the
+ *           backend gives either (bsf_event.trap_group, trap_name);
+ *   0:1042  extended_linux_reason: the platform's own reason string, e.g.
+ *           the kernel's "QDISC_DROP" (bsf_event.reason_name), when given;
  *   E:1     the own visibility_event record of the drop (type 1: its
  *           visibility event id, queue, reason, depth), for drops that
  *           passed the visibility drop sampler (bsf_discard_params.vis),
@@ -63,14 +69,22 @@ struct sflow_own_vis_event;
 #define BSF_DISCARD_COOLDOWN_DEFAULT 60u
 #define BSF_DISCARD_STEP_NS	     100000000ull /* refill step, 100 ms */
 /* Bytes of a notification made here besides its header bytes, at most
- * (all records, the longest symbol "ingress_admission", the own
+ * (all records, the longest 0:1038 string: a backend's function of
+ * BSF_NAME_MAX - 1 bytes, 64 on the wire with its padding, where the
+ * longest stage symbol "ingress_admission" takes 20; the own
  * visibility_event record). */
-#define BSF_DISCARD_OVERHEAD (136u + 8u + 72u)
+#define BSF_DISCARD_OVERHEAD (136u - 20u + 64u + BSF_DISCARD_NAMES + 8u + 72u)
+/* 0:1041 and 0:1042 with names of BSF_NAME_MAX - 1 bytes: (8 + 4 + 64 + 4 +
+ * 64) + (8 + 4 + 64) */
+#define BSF_DISCARD_NAMES (144u + 76u)
 /* A scratch buffer this big always holds a notification made here. */
-#define BSF_DISCARD_SCRATCH 512u
+#define BSF_DISCARD_SCRATCH 1024u
 
 /* The symbol sent in 0:1038 for a bsf_stage, or NULL (unknown stage). */
 const char *bsf_discard_stage_symbol(uint32_t stage);
+/* A drop event for logs: "reason 3 (QDISC_DROP) at sym, trap group/name",
+ * each part when the backend gave it. */
+void bsf_discard_describe(const struct bsf_event *ev, char *buf, size_t len);
 
 struct bsf_discard_params {
 	uint32_t seq;

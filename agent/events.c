@@ -52,7 +52,8 @@ uint64_t bsf_events_drops_lost(const struct bsf_events *e)
 	const struct bsf_backend_ops *o = e->be->ops;
 
 	return e->drop_events_lost_closed +
-	       (o && o->drop_events_lost ? o->drop_events_lost(e->be->st) : 0);
+	       (o && o->drop_events_lost ? o->drop_events_lost(e->be->st) : 0) +
+	       bsf_backend_push_lost(e->be, BSF_EV_DROP);
 }
 
 /* Encode drop ev as a 0:5 with p and queue it for export: 1, or 0 if it
@@ -80,6 +81,14 @@ static void notify_drop(struct bsf_events *e, const struct bsf_event *ev,
 	int ok;
 
 	enum bsf_discard_verdict v = bsf_discard_offer(&e->drops, ev->t_ns, &tr);
+
+	if (bsf_log_verbosity() >= 2) {
+		char what[300];
+
+		bsf_discard_describe(ev, what, sizeof what);
+		log_debug("drop: in port %u, out port %u, queue %u: %s", ev->in_port, ev->out_port,
+			  ev->queue, what);
+	}
 
 	if (tr & BSF_DISCARD_RESUMED)
 		log_notice("drop notifications: circuit breaker closed after %u s, "
@@ -157,7 +166,10 @@ void bsf_events_drain(struct bsf_events *e)
 		return;
 	do {
 		bsf_visx_check_lost(e->vis);
-		n = e->be->ops->read_events(e->be->st, ev, EVENT_BATCH);
+		/* what it pushed from any thread, then what it queued itself */
+		n = bsf_backend_pop_events(e->be, ev, EVENT_BATCH);
+		if (n < EVENT_BATCH && e->be->ops->read_events)
+			n += e->be->ops->read_events(e->be->st, ev + n, EVENT_BATCH - n);
 		for (size_t i = 0; i < n; i++)
 			bsf_events_route(e, &ev[i]);
 	} while (n == EVENT_BATCH && ++rounds < 64);
@@ -241,7 +253,16 @@ void bsf_events_log_status(const struct bsf_events *e)
 		   (unsigned long long)e->by_type[BSF_EV_SAMPLE],
 		   (unsigned long long)e->by_type[BSF_EV_ENQUEUE],
 		   (unsigned long long)e->by_type[BSF_EV_DEQUEUE],
-		   (unsigned long long)(o->event_overflows ? o->event_overflows(e->be->st) : 0));
+		   (unsigned long long)((o->event_overflows ? o->event_overflows(e->be->st) : 0) +
+					bsf_backend_push_lost_all(e->be)));
+	if (bsf_backend_push_lost_all(e->be))
+		log_notice("status: backend %s: pushed events lost to a full queue: %llu "
+			   "drop, %llu sample, %llu enqueue, %llu dequeue, %llu other",
+			   o->name, (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DROP),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_SAMPLE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_ENQUEUE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DEQUEUE),
+			   (unsigned long long)bsf_backend_push_lost(e->be, 0));
 	log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 		   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
 		   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "

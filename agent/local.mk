@@ -5,16 +5,8 @@
 
 sbin_PROGRAMS += agent/bsflowd
 pkginclude_HEADERS += agent/backend.h
-
-# The header's pkg-config file (header only: in datadir, not libdir).
-pkgconfigdir = $(datadir)/pkgconfig
-pkgconfig_DATA = agent/bsflowd.pc
-CLEANFILES += agent/bsflowd.pc
-EXTRA_DIST += agent/bsflowd.pc.in
-agent/bsflowd.pc: $(srcdir)/agent/bsflowd.pc.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) agent && sed -e 's|@includedir[@]|$(includedir)|g' \
-	  -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' $(srcdir)/agent/bsflowd.pc.in >$@.tmp && \
-	  mv $@.tmp $@
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = agent/bsflowd-backend.pc
 
 # Config values checked after libconfuse has read them (confval.h): shared
 # by the daemon, the model's scenario section and the visibility section.
@@ -32,6 +24,9 @@ agent_libbsfagent_a_SOURCES = \
 	agent/notify.c agent/notify.h \
 	agent/watchdog.c agent/watchdog.h \
 	agent/plugin.c agent/plugin.h \
+	agent/abiwrap.c agent/abiwrap.h \
+	agent/evqueue.c agent/evqueue.h \
+	agent/host.c agent/host.h \
 	agent/conf.c agent/conf.h \
 	agent/export.c agent/export.h \
 	agent/resolve.c agent/resolve.h \
@@ -50,7 +45,7 @@ agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS
 # what every agent program links
 BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libbackend_model.a agent/visibility/libvis.a \
 	agent/model/libmodel.a \
-	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm
+	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lpthread -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -62,6 +57,7 @@ BSF_AGENT_TEST_LIBS = $(BSF_AGENT_LIBS) $(CHECK_LIBS)
 
 AGENT_UNIT_TESTS = \
 	agent/tests/test_conf \
+	agent/tests/test_conf_keys \
 	agent/tests/test_addr \
 	agent/tests/test_plugin \
 	agent/tests/test_notify \
@@ -83,6 +79,9 @@ EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcoun
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c
 agent_tests_test_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_conf_keys_SOURCES = agent/tests/test_conf_keys.c
+agent_tests_test_conf_keys_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_conf_keys_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_addr_SOURCES = agent/tests/test_addr.c
 agent_tests_test_addr_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_addr_LDADD = $(BSF_AGENT_TEST_LIBS)
@@ -160,3 +159,42 @@ agent/bench/bench-daemon: $(srcdir)/agent/bench/bench-daemon.sh agent/bsflowd
 	    -e 's|%ABS_TOP_SRCDIR%|$(abs_top_srcdir)|g' \
 	    $(srcdir)/agent/bench/bench-daemon.sh >$@.tmp && \
 	chmod +x $@.tmp && mv $@.tmp $@
+
+# ---- backend ABI 3: a plugin of version 2 (refused) and one of an older
+# layout of version 3 (smaller table and events: used, test_plugin.c)
+check_LTLIBRARIES += agent/tests/testplugin_abi2.la agent/tests/testplugin_old.la
+agent_tests_testplugin_abi2_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_abi2_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=2
+agent_tests_testplugin_abi2_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_old_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_old_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_OLD_LAYOUT
+agent_tests_testplugin_old_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+
+# ---- the backend threading contract under ThreadSanitizer: a plugin
+# pushing from its own thread into the real daemon loop.  The daemon's
+# queue, host and backend files are compiled into the test (instrumented);
+# the rest comes from the library.  Without TSan it skips (BSF_TSAN_SKIP).
+check_PROGRAMS += agent/tests/test_push_thread
+TESTS += agent/tests/test_push_thread
+check_LTLIBRARIES += agent/tests/testplugin_thread.la
+agent_tests_test_push_thread_SOURCES = agent/tests/test_push_thread.c \
+	agent/evqueue.c agent/host.c agent/backends.c agent/abiwrap.c
+agent_tests_test_push_thread_CFLAGS = $(BSF_AGENT_TEST_CFLAGS) $(BSF_TSAN_CFLAGS)
+agent_tests_test_push_thread_LDFLAGS = $(AM_LDFLAGS) $(BSF_TSAN_CFLAGS)
+agent_tests_test_push_thread_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_testplugin_thread_la_SOURCES = agent/tests/testplugin_thread.c
+agent_tests_testplugin_thread_la_CFLAGS = $(AM_CFLAGS) $(BSF_TSAN_CFLAGS)
+agent_tests_testplugin_thread_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+
+# the pushed events' queue alone
+check_PROGRAMS += agent/tests/test_evqueue
+TESTS += agent/tests/test_evqueue
+agent_tests_test_evqueue_SOURCES = agent/tests/test_evqueue.c
+agent_tests_test_evqueue_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_evqueue_LDADD = $(BSF_AGENT_TEST_LIBS)
+
+# backend.h on its own, as C++ and as strict ISO C (compilers from configure)
+TESTS += agent/tests/header-lang.sh
+EXTRA_DIST += agent/tests/header-lang.sh
+AM_TESTS_ENVIRONMENT += BSF_CXX='$(BSF_CXX)'; export BSF_CXX; \
+	BSF_CLANG='$(BSF_CLANG)'; export BSF_CLANG;

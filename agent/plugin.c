@@ -1,6 +1,8 @@
 /*
  * plugin.c - the backend plugin loader: dlopen a .so by path, find its
- * entry point and check the interface version before using anything in it.
+ * entry point and check the interface version (the range this daemon
+ * speaks), the table's size and its required functions before using
+ * anything in it.
  */
 #include "config.h"
 
@@ -10,36 +12,55 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "agent/abiwrap.h"
 #include "agent/plugin.h"
 
-int bsf_backend_check_ops(const struct bsf_backend_ops *ops, const char *what, char *err,
+int bsf_backend_check_ops(const struct bsf_backend_ops *raw, const char *what, char *err,
 			  size_t errlen)
 {
+	struct bsf_backend_ops o;
 	const char *missing = NULL;
 
-	if (ops->abi_version != BSF_BACKEND_ABI_VERSION) {
-		snprintf(err, errlen,
-			 "%s: backend interface version %u, but this bsflowd needs version %u "
-			 "(rebuild the backend against this <bsflowd/backend.h>)",
-			 what, ops->abi_version, BSF_BACKEND_ABI_VERSION);
+	/* abi_version is where every version had it; nothing else is read
+	 * before it is known to be in range */
+	if (raw->abi_version < BSF_BACKEND_ABI_MIN || raw->abi_version > BSF_BACKEND_ABI_VERSION) {
+		if (BSF_BACKEND_ABI_MIN == BSF_BACKEND_ABI_VERSION)
+			snprintf(err, errlen,
+				 "%s: backend interface version %u, but this bsflowd speaks "
+				 "version %u only (rebuild the backend against this "
+				 "<bsflowd/backend.h>)",
+				 what, raw->abi_version, BSF_BACKEND_ABI_VERSION);
+		else
+			snprintf(err, errlen,
+				 "%s: backend interface version %u, but this bsflowd speaks "
+				 "versions %u to %u (rebuild the backend against this "
+				 "<bsflowd/backend.h>)",
+				 what, raw->abi_version, BSF_BACKEND_ABI_MIN,
+				 BSF_BACKEND_ABI_VERSION);
 		return -1;
 	}
-	if (!ops->open)
+	if (raw->size < BSF_ABI_OPS_MIN) {
+		snprintf(err, errlen,
+			 "%s: backend function table of %u bytes, less than the %zu of the "
+			 "functions every backend must have (size not set to sizeof?)",
+			 what, raw->size, (size_t)BSF_ABI_OPS_MIN);
+		return -1;
+	}
+	bsf_abi_ops_copy(&o, raw);
+	if (!o.open)
 		missing = "open";
-	else if (!ops->close)
+	else if (!o.close)
 		missing = "close";
-	else if (!ops->describe)
+	else if (!o.describe)
 		missing = "describe";
-	else if (!ops->read_counters)
+	else if (!o.read_counters)
 		missing = "read_counters";
-	else if (!ops->read_port_buffers)
+	else if (!o.read_port_buffers)
 		missing = "read_port_buffers";
-	else if (!ops->read_device_buffers)
+	else if (!o.read_device_buffers)
 		missing = "read_device_buffers";
-	else if (!ops->read_delays)
+	else if (!o.read_delays)
 		missing = "read_delays";
-	else if (!ops->read_events)
-		missing = "read_events";
 	if (missing) {
 		snprintf(err, errlen, "%s: backend has no %s function", what, missing);
 		return -1;

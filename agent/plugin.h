@@ -2,10 +2,11 @@
  * plugin.h - loading a backend from a shared object (dlopen).
  *
  * The object must export BSF_BACKEND_ENTRY ("bsf_backend_entry") returning
- * its struct bsf_backend_ops, whose abi_version must be
- * BSF_BACKEND_ABI_VERSION.  Each failure has its own message: not a file,
- * dlopen's own error, the missing symbol, a NULL table, a wrong ABI
- * version (naming both), required functions missing.
+ * its struct bsf_backend_ops, whose abi_version must lie within
+ * [BSF_BACKEND_ABI_MIN, BSF_BACKEND_ABI_VERSION].  Each failure has its
+ * own message: not a file, dlopen's own error, the missing symbol, a NULL
+ * table, an ABI version out of range (naming it and the range), a table
+ * too small, required functions missing.
  */
 #ifndef BSFLOWD_AGENT_PLUGIN_H
 #define BSFLOWD_AGENT_PLUGIN_H

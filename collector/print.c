@@ -159,6 +159,19 @@ static void print_record(struct collect_out *o, const struct sflow_sample *s,
 		collect_out_strn(o, "symbol", r->u.function.symbol ? r->u.function.symbol : "",
 				 r->u.function.symbol ? r->u.function.len : 0);
 		break;
+	case SFLOW_REC_HW_TRAP:
+		collect_out_str(o, "extendedType", "hw_trap");
+		collect_out_strn(o, "hw_trap_group", r->u.hw_trap.group ? r->u.hw_trap.group : "",
+				 r->u.hw_trap.group ? r->u.hw_trap.group_len : 0);
+		collect_out_strn(o, "hw_trap_name", r->u.hw_trap.trap ? r->u.hw_trap.trap : "",
+				 r->u.hw_trap.trap ? r->u.hw_trap.trap_len : 0);
+		break;
+	case SFLOW_REC_LINUX_REASON:
+		collect_out_str(o, "extendedType", "linux_reason");
+		collect_out_strn(o, "linux_reason",
+				 r->u.linux_reason.symbol ? r->u.linux_reason.symbol : "",
+				 r->u.linux_reason.symbol ? r->u.linux_reason.len : 0);
+		break;
 	case SFLOW_REC_TRANSIT:
 		collect_out_str(o, "extendedType", "transit_delay");
 		collect_out_u32(o, "transit_delay_nS", r->u.delay_ns);

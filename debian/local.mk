@@ -19,6 +19,7 @@ EXTRA_DIST += \
 	debian/bsflowd.install \
 	debian/bsflow-collect.install \
 	debian/bsflowd-dev.install \
+	debian/bsflowd-dev.examples \
 	debian/bsflowd.docs \
 	debian/bsflowd.default \
 	debian/bsflowd.postinst \

@@ -12,14 +12,16 @@ BSF_MAN_PAGES = \
 	man/bsflowd.conf.5 \
 	man/bsflowd-structures.7 \
 	man/bsflow-collect.1 \
-	man/bsflow-sim.1
+	man/bsflow-sim.1 \
+	man/bsflowd-backend.3
 
 man_MANS += \
 	man/out/bsflowd.8 \
 	man/out/bsflowd.conf.5 \
 	man/out/bsflowd-structures.7 \
 	man/out/bsflow-collect.1 \
-	man/out/bsflow-sim.1
+	man/out/bsflow-sim.1 \
+	man/out/bsflowd-backend.3
 EXTRA_DIST += $(BSF_MAN_PAGES)
 CLEANFILES += $(man_MANS)
 
@@ -37,6 +39,8 @@ man/out/bsflowd-structures.7: $(srcdir)/man/bsflowd-structures.7 Makefile
 man/out/bsflow-collect.1: $(srcdir)/man/bsflow-collect.1 Makefile
 	$(BSF_MAN_GEN)
 man/out/bsflow-sim.1: $(srcdir)/man/bsflow-sim.1 Makefile
+	$(BSF_MAN_GEN)
+man/out/bsflowd-backend.3: $(srcdir)/man/bsflowd-backend.3 Makefile
 	$(BSF_MAN_GEN)
 
 TESTS += man/tests/lint.sh

@@ -2,8 +2,8 @@
  * sflow.h - sFlow v5 structures bsflowd puts on the wire, as C values.
  *
  * Tags, sample headers and record bodies for the standard (enterprise 0)
- * and Broadcom (enterprise 4413) structures listed in
- * shared/spec/sflow-wire-format.md.  The same structs are the input of the
+ * and Broadcom (enterprise 4413) structures documented in
+ * bsflowd-structures(7).  The same structs are the input of the
  * encoders (sflow_encode.h) and the output of the decoder (sflow_decode.h).
  * Field names follow the spec so that they read like the XDR.
  */
@@ -48,6 +48,8 @@
 #define SFLOW_FLOW_FUNCTION	    SFLOW_TAG(0, 1038)
 #define SFLOW_FLOW_TRANSIT	    SFLOW_TAG(0, 1039)
 #define SFLOW_FLOW_QUEUE_DEPTH	    SFLOW_TAG(0, 1040)
+#define SFLOW_FLOW_HW_TRAP	    SFLOW_TAG(0, 1041)
+#define SFLOW_FLOW_LINUX_REASON	    SFLOW_TAG(0, 1042)
 #define SFLOW_FLOW_TIMESTAMP	    SFLOW_TAG(0, 1043)
 #define SFLOW_FLOW_BST_EGRESS_QUEUE SFLOW_TAG(4413, 1)
 
@@ -197,6 +199,19 @@ struct sflow_function { /* 0:1038 */
 	uint32_t len;
 	const char *symbol; /* not NUL-terminated; decode: into the input */
 };
+
+/* 0:1041 extended_hw_trap: the hardware trap that dropped a packet,
+ * string group<>, string trap<> (as hsflowd sends them with drops). */
+struct sflow_hw_trap {
+	uint32_t group_len;
+	const char *group; /* not NUL-terminated; decode: into the input */
+	uint32_t trap_len;
+	const char *trap;
+};
+
+/* 0:1042 extended_linux_reason: the platform's own drop reason, string
+ * reason<> (e.g. the Linux kernel's "QDISC_DROP"): a struct
+ * sflow_function layout, len and the string. */
 
 /* 0:1036 egress queue, 0:1039 transit delay ns, 0:1040 queue depth bytes,
  * 4413:1 BST egress queue: one unsigned int each; 0:1043 one hyper. */

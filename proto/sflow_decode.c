@@ -233,6 +233,31 @@ static int dec_function(struct dec *x, struct sflow_r *r, struct sflow_record *r
 	return SFLOW_OK;
 }
 
+/* 0:1041: two strings, each within the record. */
+static int dec_hw_trap(struct dec *x, struct sflow_r *r, struct sflow_record *rec)
+{
+	struct sflow_hw_trap *t = &rec->u.hw_trap;
+	const uint8_t *p;
+	uint32_t glen;
+	int e;
+
+	if ((e = want_min(x, CTX_FLOW, rec, 8)) != SFLOW_OK)
+		return e;
+	sflow_r_u32(r, &glen, "trap group length");
+	if ((e = want_min(x, CTX_FLOW, rec, 8 + padded(glen))) != SFLOW_OK)
+		return e;
+	r->pos -= 4;
+	sflow_r_opaque(r, &p, &t->group_len, 0xFFFFFFFFu, "trap group");
+	t->group = (const char *)p;
+	sflow_r_u32(r, &t->trap_len, "trap name length");
+	if ((e = want_len(x, CTX_FLOW, rec, 8 + padded(glen) + padded(t->trap_len))) != SFLOW_OK)
+		return e;
+	r->pos -= 4;
+	sflow_r_opaque(r, &p, &t->trap_len, 0xFFFFFFFFu, "trap name");
+	t->trap = (const char *)p;
+	return SFLOW_OK;
+}
+
 static int dec_own_record(struct dec *x, struct sflow_r *r, enum rec_ctx ctx, uint32_t in_sample,
 			  struct sflow_record *rec)
 {
@@ -327,6 +352,16 @@ static int dec_record_body(struct dec *x, struct sflow_r *r, enum rec_ctx ctx, u
 		case SFLOW_FLOW_FUNCTION:
 			if ((e = dec_function(x, r, rec)) == SFLOW_OK)
 				rec->kind = SFLOW_REC_FUNCTION;
+			break;
+		case SFLOW_FLOW_HW_TRAP:
+			if ((e = dec_hw_trap(x, r, rec)) == SFLOW_OK)
+				rec->kind = SFLOW_REC_HW_TRAP;
+			break;
+		case SFLOW_FLOW_LINUX_REASON:
+			/* one string, as 0:1038 (u.linux_reason shares
+			 * u.function's storage and type) */
+			if ((e = dec_function(x, r, rec)) == SFLOW_OK)
+				rec->kind = SFLOW_REC_LINUX_REASON;
 			break;
 		case SFLOW_FLOW_TRANSIT:
 			if ((e = want_len(x, ctx, rec, 4)) == SFLOW_OK) {

@@ -31,6 +31,8 @@ enum sflow_rec_kind {
 	SFLOW_REC_QUEUE_DEPTH,
 	SFLOW_REC_TIMESTAMP,
 	SFLOW_REC_BST_EGRESS_QUEUE,
+	SFLOW_REC_HW_TRAP,
+	SFLOW_REC_LINUX_REASON,
 	SFLOW_REC_OWN, /* one of bsflowd's own records: see u.own */
 };
 
@@ -49,10 +51,12 @@ struct sflow_record {
 		struct sflow_sampled_header header;
 		struct sflow_ext_switch ext_switch;
 		struct sflow_function function;
-		uint32_t queue;	       /* 0:1036 and 4413:1 flow */
-		uint32_t delay_ns;     /* 0:1039 */
-		uint32_t depth;	       /* 0:1040 */
-		uint64_t timestamp_ns; /* 0:1043 */
+		struct sflow_hw_trap hw_trap;
+		struct sflow_function linux_reason; /* 0:1042: its string */
+		uint32_t queue;			    /* 0:1036 and 4413:1 flow */
+		uint32_t delay_ns;		    /* 0:1039 */
+		uint32_t depth;			    /* 0:1040 */
+		uint64_t timestamp_ns;		    /* 0:1043 */
 		struct sflow_own_record own;
 	} u;
 };

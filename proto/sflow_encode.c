@@ -278,6 +278,39 @@ void sflow_enc_function(struct sflow_w *w, struct sflow_sample_enc *s, const cha
 	sflow_enc_record_end(w, m);
 }
 
+void sflow_enc_hw_trap(struct sflow_w *w, struct sflow_sample_enc *s, const char *group,
+		       const char *trap)
+{
+	size_t n, k, m;
+
+	if (w->err != SFLOW_OK)
+		return;
+	if (!group || !trap || (n = bounded_len(group, SFLOW_DGRAM_MAX)) > SFLOW_DGRAM_MAX ||
+	    (k = bounded_len(trap, SFLOW_DGRAM_MAX)) > SFLOW_DGRAM_MAX) {
+		w->err = SFLOW_ERR_INVALID;
+		return;
+	}
+	m = sflow_enc_record_begin(w, s, SFLOW_FLOW_HW_TRAP);
+	sflow_w_opaque(w, group, (uint32_t)n);
+	sflow_w_opaque(w, trap, (uint32_t)k);
+	sflow_enc_record_end(w, m);
+}
+
+void sflow_enc_linux_reason(struct sflow_w *w, struct sflow_sample_enc *s, const char *reason)
+{
+	size_t n, m;
+
+	if (w->err != SFLOW_OK)
+		return;
+	if (!reason || (n = bounded_len(reason, SFLOW_DGRAM_MAX)) > SFLOW_DGRAM_MAX) {
+		w->err = SFLOW_ERR_INVALID;
+		return;
+	}
+	m = sflow_enc_record_begin(w, s, SFLOW_FLOW_LINUX_REASON);
+	sflow_w_opaque(w, reason, (uint32_t)n);
+	sflow_enc_record_end(w, m);
+}
+
 void sflow_enc_transit(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t delay_ns)
 {
 	enc_u32_record(w, s, SFLOW_FLOW_TRANSIT, sflow_sat32(delay_ns));

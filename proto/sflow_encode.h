@@ -65,6 +65,10 @@ void sflow_enc_ext_switch(struct sflow_w *w, struct sflow_sample_enc *s,
 			  const struct sflow_ext_switch *x);
 void sflow_enc_egress_queue(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t queue);
 void sflow_enc_function(struct sflow_w *w, struct sflow_sample_enc *s, const char *symbol);
+/* 0:1041 (group, trap) and 0:1042 (reason): NUL-terminated strings. */
+void sflow_enc_hw_trap(struct sflow_w *w, struct sflow_sample_enc *s, const char *group,
+		       const char *trap);
+void sflow_enc_linux_reason(struct sflow_w *w, struct sflow_sample_enc *s, const char *reason);
 void sflow_enc_transit(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t delay_ns);
 void sflow_enc_queue_depth(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t depth_bytes);
 void sflow_enc_timestamp(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t ns_since_epoch);

@@ -63,7 +63,7 @@
  *     unsigned int max;             ns: largest measurement since the
  *                                   previous export
  *     unsigned int count;           measurements since the previous export
- *     unsigned int marker;          ns: marker queue delay (seed 000) now
+ *     unsigned int marker;          ns: marker queue delay (marker method) now
  *   }
  *   E:4 pg_buffers {                (per ingress priority group)
  *     pg_buffer pgs<>;              position = PG number

@@ -104,6 +104,10 @@ const char *sflow_record_name(uint32_t sample_tag, uint32_t tag)
 		return "extended_egress_queue";
 	case SFLOW_FLOW_FUNCTION:
 		return "extended_function";
+	case SFLOW_FLOW_HW_TRAP:
+		return "extended_hw_trap";
+	case SFLOW_FLOW_LINUX_REASON:
+		return "extended_linux_reason";
 	case SFLOW_FLOW_TRANSIT:
 		return "extended_transit";
 	case SFLOW_FLOW_QUEUE_DEPTH:

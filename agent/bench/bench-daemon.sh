@@ -1,6 +1,6 @@
 #!/bin/sh
 # agent/bench/bench-daemon.sh - benchmark of bsflowd's export path
-# (issue 4 section 8), run by `make bench` as agent/bench/bench-daemon
+# run by `make bench` as agent/bench/bench-daemon
 # (a copy with the build and source directories filled in).
 #
 # bsflowd runs the built-in model with 1024 ports x 8 unicast queues,

@@ -2,7 +2,12 @@
  * backend_model.c - the built-in model backend: struct bsf_backend_ops over
  * the switch model library (agent/model/model.h), run in real time.
  *
- * The model's virtual clock follows CLOCK_MONOTONIC from open(): a libevent
+ * It uses nothing of the daemon but backend.h: its timers come from the
+ * host table, its section comes as text (parsed by the model library's
+ * scenario parser, model_scenario_parse_section, with the file's line
+ * numbers), and it keeps its own clock and log rate limits.
+ *
+ * The model's virtual clock follows CLOCK_MONOTONIC from open(): a host
  * timer every BM_TICK_MS calls model_advance_to(now).  One tick advances at
  * most BM_MAX_STEP_NS of virtual time so the loop stays responsive; if the
  * model cannot keep up, the lag (wall clock minus model clock) grows and is
@@ -34,19 +39,16 @@
  */
 #include "config.h"
 
-#include <confuse.h>
 #include <stdarg.h>
-#include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 
 #include "agent/backend.h"
 #include "agent/model/backend_model.h"
-#include "agent/backends.h"
-#include "agent/log.h"
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
 
@@ -61,14 +63,21 @@ _Static_assert(BSF_WINDOWS <= MODEL_NUM_WINDOWS, "model windows");
 /* Queue streams: bit (mc ? BSF_MAX_QUEUES : 0) + queue of stream[port]. */
 _Static_assert(2 * BSF_MAX_QUEUES <= 32, "stream bits");
 
+/* At most one log line per interval; the occurrences in between are
+ * counted and reported with the next line. */
+struct bm_ratelimit {
+	uint64_t last_ns, suppressed;
+	int started;
+};
+
 struct bm {
 	struct model *m;
-	const struct bsf_host *host;
-	struct event *tick;
-	struct event *more; /* zero-delay resume after a step the ring stopped */
+	const struct bsf_host *host; /* NULL in check() */
+	struct bsf_timer *tick;
+	struct bsf_timer *more; /* zero-delay resume after a step the ring stopped */
 	uint64_t t0_mono_ns, t0_wall_ns;
 	uint64_t lag_ns;
-	struct bsf_ratelimit lag_rl;
+	struct bm_ratelimit lag_rl;
 	uint64_t events_seen;
 	struct bsf_device_desc dev;
 	struct bsf_port_desc *ports;
@@ -77,18 +86,51 @@ struct bm {
 	uint64_t drops_read; /* drop events handed to the agent */
 	uint64_t drops_lost; /* drop events the full ring lost (see bm_read_events) */
 	/* queue streams */
-	uint32_t *stream;	     /* per port, see above */
-	uint32_t n_streams;	     /* queues with a stream on */
-	uint64_t ev_taken;	     /* model events read out of the ring, all types */
-	uint32_t ring_cap;	     /* the ring's slots */
-	uint32_t ev_bound;	     /* model events one engine event may queue, at most */
-	uint64_t lost_seen;	     /* the model's events_lost at the last look */
-	uint64_t qev_lost;	     /* events lost while a stream was on */
-	struct bsf_ratelimit qev_rl; /* the log line about qev_lost */
+	uint32_t *stream;	    /* per port, see above */
+	uint32_t n_streams;	    /* queues with a stream on */
+	uint64_t ev_taken;	    /* model events read out of the ring, all types */
+	uint32_t ring_cap;	    /* the ring's slots */
+	uint32_t ev_bound;	    /* model events one engine event may queue, at most */
+	uint64_t lost_seen;	    /* the model's events_lost at the last look */
+	uint64_t qev_lost;	    /* events lost while a stream was on */
+	struct bm_ratelimit qev_rl; /* the log line about qev_lost */
 };
 
-static void bm_log(struct bm *b, int prio, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* CLOCK_MONOTONIC, ns: what the model's clock follows. */
+static uint64_t bm_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The wall clock, Unix-epoch ns: the host's, or the system's. */
+static uint64_t bm_wall_ns(const struct bm *b)
+{
+	struct timespec ts;
+
+	if (b->host && b->host->now_ns)
+		return b->host->now_ns(b->host->arg);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* 1 if a line is due at now (with *count the occurrences it stands for),
+ * 0 if suppressed. */
+static int bm_ratelimit_hit(struct bm_ratelimit *rl, uint64_t now, uint64_t *count)
+{
+	rl->suppressed++;
+	if (rl->started && now - rl->last_ns < BM_LAG_LOG_NS)
+		return 0;
+	*count = rl->suppressed;
+	rl->suppressed = 0;
+	rl->last_ns = now;
+	rl->started = 1;
+	return 1;
+}
+
+static void bm_log(struct bm *b, int prio, const char *fmt, ...) BSF_PRINTF_LIKE(3, 4);
 
 static void bm_log(struct bm *b, int prio, const char *fmt, ...)
 {
@@ -140,7 +182,7 @@ static void note_losses(struct bm *b)
 	b->qev_lost += n;
 	if (b->ev_bound < b->ring_cap / 4)
 		b->ev_bound *= 2;
-	if (bsf_ratelimit_hit(&b->qev_rl, bsf_now_ns(), &count))
+	if (bm_ratelimit_hit(&b->qev_rl, bm_mono_ns(), &count))
 		bm_log(b, LOG_WARNING,
 		       "model: the event ring lost %llu events with queue streams on (%llu in "
 		       "all): the visibility monitors see a gap",
@@ -190,7 +232,7 @@ int bsf_backend_model_run_to(void *st, uint64_t t_ns)
  * BM_MAX_STEP_NS of virtual time; from the tick timer or the resume. */
 static void bm_step(struct bm *b)
 {
-	uint64_t target = bsf_now_ns() - b->t0_mono_ns;
+	uint64_t target = bm_mono_ns() - b->t0_mono_ns;
 	uint64_t now = model_now(b->m), to = target;
 	struct model_stats s;
 	uint64_t count, done;
@@ -204,14 +246,11 @@ static void bm_step(struct bm *b)
 	model_get_stats(b->m, &s);
 	/* stopped by the ring after some progress: resume as soon as the
 	 * agent has read (without progress, the next tick retries) */
-	if (full && s.n_events_processed != done && b->more) {
-		struct timeval zero = {0, 0};
-
-		event_add(b->more, &zero);
-	}
-	now = bsf_now_ns() - b->t0_mono_ns;
+	if (full && s.n_events_processed != done && b->more)
+		b->host->timer_start(b->more, 0, 0);
+	now = bm_mono_ns() - b->t0_mono_ns;
 	b->lag_ns = now > model_now(b->m) ? now - model_now(b->m) : 0;
-	if (b->lag_ns > BM_LAG_WARN_NS && bsf_ratelimit_hit(&b->lag_rl, bsf_now_ns(), &count))
+	if (b->lag_ns > BM_LAG_WARN_NS && bm_ratelimit_hit(&b->lag_rl, bm_mono_ns(), &count))
 		bm_log(b, LOG_WARNING,
 		       "model: the simulation is %.1f ms behind the wall clock: this machine "
 		       "cannot run the scenario in real time",
@@ -223,7 +262,7 @@ static void bm_step(struct bm *b)
 	}
 }
 
-static void tick_cb(evutil_socket_t fd, short what, void *arg)
+static void tick_cb(void *arg)
 {
 	bm_step(arg);
 }
@@ -234,21 +273,60 @@ static void bm_close(void *st)
 
 	if (!b)
 		return;
-	if (b->tick)
-		event_free(b->tick);
-	if (b->more)
-		event_free(b->more);
+	if (b->host) {
+		b->host->timer_free(b->tick);
+		b->host->timer_free(b->more);
+	}
 	model_free(b->m);
 	free(b->ports);
 	free(b->stream);
 	free(b);
 }
 
+/* The model of args' section (its scenario, the agent's sampling rates),
+ * built, not running.  NULL with a message in err. */
+static struct model *bm_build(const struct bsf_backend_args *args, char *err, size_t errlen)
+{
+	struct model *m = NULL;
+	struct model_scenario sc;
+	int r;
+
+	memset(&sc, 0, sizeof sc);
+	r = model_scenario_parse_section(
+	    args->section_text, args->section_file ? args->section_file : args->config_file,
+	    args->section_line, NULL, &sc, err, errlen);
+	/* the agent's sampling settings replace the scenario's rates */
+	if (r == 0 && args->sampling_rate)
+		for (uint32_t i = 0; i < sc.cfg.nports; i++)
+			sc.cfg.ports[i].sampling_rate = args->sampling_rate(
+			    args->sampling_arg, sc.cfg.ports[i].name, sc.cfg.ports[i].speed_bps);
+	if (r == 0)
+		m = model_scenario_build(&sc, err, errlen);
+	model_scenario_free(&sc);
+	return m;
+}
+
+/* -t: parse the section and build the model (reads replay files), without
+ * running it. */
+static int bm_check(const struct bsf_backend_args *args, char *report, size_t reportlen, char *err,
+		    size_t errlen)
+{
+	struct model *m = bm_build(args, err, errlen);
+	const struct model_config *mc;
+
+	if (!m)
+		return -1;
+	mc = model_config_of(m);
+	snprintf(report, reportlen, "model: %u ports, %u cells of %u bytes", mc->nports,
+		 mc->total_cells, mc->cell_bytes);
+	model_free(m);
+	return 0;
+}
+
 static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errlen)
 {
 	struct bm *b = calloc(1, sizeof *b);
 	const struct model_config *mc;
-	struct timeval tv = {0, BM_TICK_MS * 1000};
 
 	if (!b) {
 		snprintf(err, errlen, "out of memory");
@@ -256,21 +334,10 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 	}
 	b->host = args->host;
 	{
-		struct model_scenario sc;
-		int r;
-
-		memset(&sc, 0, sizeof sc);
-		r = model_scenario_from_cfg((cfg_t *)args->cfg_section, args->config_file, NULL,
-					    &sc, err, errlen);
+		int r = 0;
 		/* the agent's sampling settings replace the scenario's rates */
-		if (r == 0 && args->sampling_rate)
-			for (uint32_t i = 0; i < sc.cfg.nports; i++)
-				sc.cfg.ports[i].sampling_rate =
-				    args->sampling_rate(args->sampling_arg, sc.cfg.ports[i].name,
-							sc.cfg.ports[i].speed_bps);
-		if (r == 0)
-			b->m = model_scenario_build(&sc, err, errlen);
-		model_scenario_free(&sc);
+		(void)r;
+		b->m = bm_build(args, err, errlen);
 		if (!b->m)
 			goto fail;
 	}
@@ -286,6 +353,7 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 		const struct model_port_config *pc = &mc->ports[i];
 		struct bsf_port_desc *p = &b->ports[i];
 
+		p->size = sizeof *p;
 		p->ifindex = pc->ifindex;
 		snprintf(p->name, sizeof p->name, "%s", pc->name);
 		p->speed_bps = pc->speed_bps;
@@ -295,6 +363,7 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 		p->oper_up = 1;
 		p->sampling_rate = pc->sampling_rate;
 	}
+	b->dev.size = sizeof b->dev;
 	snprintf(b->dev.id, sizeof b->dev.id, "model");
 	b->dev.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS | BSF_CAP_BUFFER_BYTES |
 		      BSF_CAP_PEAK_TIME | BSF_CAP_PGS | BSF_CAP_POOLS | BSF_CAP_CPU_QUEUES |
@@ -307,14 +376,14 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 	b->dev.n_ingress_pools = mc->n_ing_pools;
 	b->dev.n_egress_pools = mc->n_egr_pools;
 	b->dev.n_cpu_queues = mc->cpu.n_ucq;
-	bsf_ratelimit_init(&b->lag_rl, BM_LAG_LOG_NS);
-	bsf_ratelimit_init(&b->qev_rl, BM_LAG_LOG_NS);
-	b->t0_mono_ns = bsf_now_ns();
-	b->t0_wall_ns = bsf_wall_ns();
-	if (args->base) {
-		b->tick = event_new(args->base, -1, EV_PERSIST, tick_cb, b);
-		b->more = event_new(args->base, -1, 0, tick_cb, b);
-		if (!b->tick || !b->more || event_add(b->tick, &tv) < 0)
+	b->t0_mono_ns = bm_mono_ns();
+	b->t0_wall_ns = bm_wall_ns(b);
+	/* a host without timers (tests): the clock is driven by hand */
+	if (b->host)
+		b->tick = b->host->timer_new(b->host->arg, tick_cb, b);
+	if (b->tick) {
+		b->more = b->host->timer_new(b->host->arg, tick_cb, b);
+		if (!b->more || b->host->timer_start(b->tick, BM_TICK_MS * 1000000ull, 1) < 0)
 			goto nomem;
 	}
 	bm_log(b, LOG_INFO, "model: %u ports, %u cells of %u bytes, running in real time",
@@ -363,6 +432,20 @@ static int bm_read_counters(void *st, uint32_t port, struct bsf_if_counters *out
 	return 0;
 }
 
+/* Copy t (n bytes, a struct with a size first) into the agent's out, as
+ * much as out->size holds; out keeps its size. */
+static void bm_copy_out(void *out, const void *t, size_t n)
+{
+	uint32_t osize;
+	size_t k;
+
+	memcpy(&osize, out, sizeof osize);
+	k = osize < n ? osize : n;
+	if (k > sizeof osize)
+		memcpy((char *)out + sizeof osize, (const char *)t + sizeof osize,
+		       k - sizeof osize);
+}
+
 /* One model object as the agent sees it (peak time on the Unix epoch). */
 static void occ_to_buf(const struct bm *b, const struct model_occ *o, struct bsf_buf *out)
 {
@@ -375,10 +458,11 @@ static void occ_to_buf(const struct bm *b, const struct model_occ *o, struct bsf
 }
 
 static int bm_read_port_buffers(void *st, unsigned window, uint32_t port,
-				struct bsf_port_buffers *out, char *err, size_t errlen)
+				struct bsf_port_buffers *dst, char *err, size_t errlen)
 {
 	struct bm *b = st;
 	struct model_port_buffers s;
+	struct bsf_port_buffers t, *out = &t;
 
 	if (window >= BSF_WINDOWS || port >= b->nports) {
 		snprintf(err, errlen, "model: bad window %u or port %u", window, port);
@@ -401,13 +485,15 @@ static int bm_read_port_buffers(void *st, unsigned window, uint32_t port,
 		occ_to_buf(b, &s.pg[g], &out->pg_shared[g]);
 		occ_to_buf(b, &s.pg_headroom[g], &out->pg_headroom[g]);
 	}
+	bm_copy_out(dst, &t, sizeof t);
 	return 0;
 }
 
-static int bm_read_device_buffers(void *st, unsigned window, struct bsf_device_buffers *out,
+static int bm_read_device_buffers(void *st, unsigned window, struct bsf_device_buffers *dst,
 				  char *err, size_t errlen)
 {
 	struct bm *b = st;
+	struct bsf_device_buffers t, *out = &t;
 	struct model_device_buffers d;
 	struct model_port_buffers cpu;
 
@@ -429,6 +515,7 @@ static int bm_read_device_buffers(void *st, unsigned window, struct bsf_device_b
 	}
 	for (int q = 0; q < BSF_MAX_QUEUES && q < MODEL_MAX_QUEUES; q++)
 		occ_to_buf(b, &cpu.ucq[q], &out->cpu[q]);
+	bm_copy_out(dst, &t, sizeof t);
 	return 0;
 }
 
@@ -496,9 +583,11 @@ static int is_streamed(const struct bm *b, const struct model_event *m)
 static void event_to_bsf(const struct bm *b, const struct model_event *m, struct bsf_event *e)
 {
 	/* everything but the header bytes past hdr_len, which nobody reads
-	 * (an event stream carries hundreds of thousands a second) */
+	 * (an event stream carries hundreds of thousands a second); e is a
+	 * whole struct of this header (see bm_read_events) */
 	memset(e, 0, offsetof(struct bsf_event, hdr));
 	memset(&e->flags, 0, sizeof *e - offsetof(struct bsf_event, flags));
+	e->size = sizeof *e;
 	switch (m->type) {
 	case MODEL_EV_DROP:
 		e->type = BSF_EV_DROP;
@@ -541,6 +630,9 @@ static size_t bm_read_events(void *st, struct bsf_event *ev, size_t max)
 {
 	struct bm *b = st;
 	size_t n = 0;
+	/* the agent's slots: ours when they are as large, else through tmp */
+	int direct = ev->size >= sizeof *ev;
+	struct bsf_event tmp;
 
 	while (n < max) {
 		size_t want = max - n < BM_EV_CHUNK ? max - n : BM_EV_CHUNK;
@@ -554,7 +646,14 @@ static size_t bm_read_events(void *st, struct bsf_event *ev, size_t max)
 				continue; /* PFC transitions have no bsf event yet */
 			if (m->type == MODEL_EV_DROP)
 				b->drops_read++;
-			event_to_bsf(b, m, &ev[n++]);
+			if (direct) {
+				event_to_bsf(b, m, bsf_event_slot(ev, n));
+				bsf_event_slot(ev, n)->size = ev->size;
+			} else {
+				event_to_bsf(b, m, &tmp);
+				bsf_event_copy(bsf_event_slot(ev, n), &tmp);
+			}
+			n++;
 		}
 		if (got < want) {
 			/* the ring is empty: every drop the model counted (one
@@ -670,6 +769,7 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void)
 {
 	static const struct bsf_backend_ops ops = {
 	    .abi_version = BSF_BACKEND_ABI_VERSION,
+	    .size = sizeof(struct bsf_backend_ops),
 	    .name = "model",
 	    .open = bm_open,
 	    .close = bm_close,
@@ -686,6 +786,8 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void)
 	    .sample_drops = bm_sample_drops,
 	    .set_queue_events = bm_set_queue_events,
 	    .queue_events_lost = bm_queue_events_lost,
+	    .check = bm_check,
+	    .read_eth_counters = NULL, /* the model has no MAC: 0:2 unknown */
 	};
 
 	return &ops;

@@ -1,20 +1,25 @@
 /*
- * backend_model.h - what the model backend (backend_model.c) offers
- * beyond its struct bsf_backend_ops (bsf_backend_model_ops() in
- * backends.h): a way to run its clock without the event loop, for tests.
+ * backend_model.h - the model backend (backend_model.c): its struct
+ * bsf_backend_ops and, for tests, a way to run its clock without the
+ * event loop.
  */
 #ifndef BSFLOWD_AGENT_BACKEND_MODEL_H
 #define BSFLOWD_AGENT_BACKEND_MODEL_H
 
 #include <stdint.h>
 
+#include "agent/backend.h"
+
+/* The model backend's table. */
+const struct bsf_backend_ops *bsf_backend_model_ops(void);
+
 /*
- * Advance the model of an open model backend st (opened with no event
- * base, so its clock stays put unless told) to t_ns ns after open, on
- * virtual time, as its real-time timer does: with a queue stream on, in
- * steps the event ring can hold.  Returns 1 if it stopped short because
- * the ring is nearly full (read the events, then call again), 0 when the
- * clock is at t_ns.
+ * Advance the model of an open model backend st (opened with a host that
+ * has no timers, so its clock stays put unless told) to t_ns ns after
+ * open, on virtual time, as its real-time timer does: with a queue stream
+ * on, in steps the event ring can hold.  Returns 1 if it stopped short
+ * because the ring is nearly full (read the events, then call again), 0
+ * when the clock is at t_ns.
  */
 int bsf_backend_model_run_to(void *st, uint64_t t_ns);
 

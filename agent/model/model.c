@@ -1,13 +1,20 @@
 /*
- * model.c - the switch model engine: event loop, admission, scheduling.
+ * model.c - the switch model engine's per-packet path: the calendar of
+ * the ports' events, arrival, admission, queueing, scheduling,
+ * transmission, drops and their events, and the run loop with its entry
+ * points.  The engine's colder parts are files of their own (see
+ * model_engine.h, which they share): the heaps (model_heap.c), the merge
+ * of the sources into the arrival stream (model_arrival.c), the marker
+ * tick (model_tick.c), building the model (model_setup.c), the drop
+ * causes (model_drop.c); telemetry reads are in model_telem.c.
  *
  * Events: each entity has at most one pending event: a port (end of the
  * transmission in progress), a (port, PG) sender (release of packets
  * held by PFC), and the background marker-refresh tick; and arrivals.
  * The ports' events live in a calendar of 1-ns buckets, the PFC releases
- * in a 4-ary heap (see below); the tick is a counter with a time (see
- * tick()); the sources' packets are merged, a round at a time, into one
- * stream in arrival order (see "Arrivals" below).  Ties go by the
+ * in a 4-ary heap (model_heap.c); the tick is a counter with a time
+ * (model_tick.c); the sources' packets are merged, a round at a time,
+ * into one stream in arrival order (model_arrival.c).  Ties go by the
  * documented rule (model.h), so runs are deterministic.
  * Per packet the engine takes one arrival from the stream and inserts and
  * takes one calendar event, its departure; packet records come from a
@@ -41,7 +48,12 @@
  * -> queue -> selected by the port scheduler -> departs when its last bit
  * has been sent, (len + overhead) * 8 / speed after transmission began.
  * The packet in transmission stays at the head of its queue and in the
- * buffer until it has departed.  Telemetry reads are in model_telem.c.
+ * buffer until it has departed.
+ *
+ * A change made for speed lands only with a measured gain of at least
+ * 1 % in make bench-ab (this build against the one before it) and the
+ * safety net green (agent/model/tests/README: test_golden and the
+ * reference runs); the commit says both.
  */
 #include "config.h"
 
@@ -50,8 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/model/hugemem.h"
-#include "agent/model/model_int.h"
+#include "agent/model/model_engine.h"
 
 #define FS_PER_NS  1000000ULL
 #define CHUNK_RECS 1024
@@ -64,104 +75,12 @@ enum { EV_REL = 2 }; /* heap event ids: type, index */
 #define QEV_TRACE 0x80u
 _Static_assert(((MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE) & QEV_TRACE) == 0, "QEV_TRACE bit");
 
-/* ---------------------------------------------------------------- RNG */
+/* The compiler forgets how p was computed: it keeps p in a register
+ * (or the stack) instead of recomputing it from its parts at each use,
+ * which it does in the per-packet paths when registers are short. */
+#define KEEP_REG(p) __asm__("" : "+r"(p))
 
-static inline uint64_t rng_next(struct model *m)
-{
-	return model_rng_next(&m->rng);
-}
-
-static inline double rng_unit(struct model *m)
-{
-	return model_rng_unit(&m->rng);
-}
-
-/* uniform in [1, 2n - 1]: mean n */
-static inline uint32_t draw_skip(struct model *m, uint32_t n)
-{
-	if (n <= 1)
-		return 1;
-	return 1 + (uint32_t)(rng_next(m) % (2ULL * n - 1));
-}
-
-/* ---------------------------------------------------------------- heap */
-
-/* The calendar's (below): no leaf, and cal_scan's bucket for a far event */
-#define CAL_NONE UINT32_MAX
-#define CAL_FAR	 (CAL_W + 1)
-
-/* Heap events are ordered by (time, insertion number). */
-static inline int ent_less(const struct mheap_ent *a, const struct mheap_ent *b)
-{
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-/* The heap's first time is now t (UINT64_MAX: empty): the calendar's
- * events run without a look at the heap or the tick before stop_t
- * (run_loop). */
-static inline void heap_root_moved(struct model *m, uint64_t t)
-{
-	m->heap_t = t;
-	uint64_t r = t < m->tick_t ? t : m->tick_t;
-	r = r < m->run_lim ? r : m->run_lim;
-	/* at most UINT64_MAX, the time run_loop sees when nothing is left;
-	 * and the stream's merge marker's time, so that it takes the careful
-	 * path, as do arrivals at that time */
-	r = r == UINT64_MAX ? r : r + 1;
-	r = r < m->arr_stop ? r : m->arr_stop;
-	/* and a far event's time when it is the next port event (cal_jump
-	 * then comes first: far_stop) */
-	m->stop_t = m->pk_b == CAL_FAR && m->pk_t < r ? m->pk_t : r;
-}
-
-/* A 4-ary heap: children of i are 4i+1 .. 4i+4 (fewer levels than a
- * binary heap; the four children share a cache line or two). */
-static void heap_push(struct model *m, uint64_t t, uint32_t id)
-{
-	struct mheap_ent e = {t, m->seq++, id};
-	uint32_t i = m->nheap++;
-	struct mheap_ent *h = m->heap;
-	while (i > 0) {
-		uint32_t p = (i - 1) / 4;
-		if (!ent_less(&e, &h[p]))
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = e;
-	heap_root_moved(m, h[0].t);
-}
-
-/* Put e at the root's place and restore the heap order. */
-static void heap_sift_root(struct model *m, struct mheap_ent e)
-{
-	struct mheap_ent *h = m->heap;
-	uint32_t n = m->nheap, i = 0;
-	for (;;) {
-		uint32_t c = 4 * i + 1;
-		if (c >= n)
-			break;
-		uint32_t best = c;
-		uint32_t end = c + 4 < n ? c + 4 : n;
-		for (uint32_t k = c + 1; k < end; k++)
-			best = ent_less(&h[k], &h[best]) ? k : best;
-		if (!ent_less(&h[best], &e))
-			break;
-		h[i] = h[best];
-		i = best;
-	}
-	h[i] = e;
-	heap_root_moved(m, h[0].t);
-}
-
-static void heap_pop(struct model *m)
-{
-	m->nheap--;
-	if (m->nheap > 0)
-		heap_sift_root(m, m->heap[m->nheap]);
-	else
-		heap_root_moved(m, UINT64_MAX);
-}
+/* ---------------------------------------------------------------- calendar (ports' events) */
 
 /*
  * The ports' events (end of a transmission) live in a calendar: one
@@ -180,8 +99,8 @@ static void heap_pop(struct model *m)
  * without a search, and arrivals cost the calendar nothing.  Inserting and
  * taking the next event cost a few instructions each, whatever the number
  * of leaves.  At equal times ports go before arrivals (run_loop); the
- * rare events (PFC releases) use the 4-ary heap above, the marker tick
- * its own time (tick()); at equal times they go after ports and arrivals,
+ * rare events (PFC releases) use the 4-ary heap (model_heap.c), the
+ * marker tick its own time (model_tick.c); at equal times they go after ports and arrivals,
  * by insertion number.
  */
 
@@ -218,50 +137,15 @@ static inline void cal_link(struct model *m, uint64_t t, uint32_t leaf)
 	*p = leaf;
 }
 
-/* A binary min-heap of n entries by time (ties in any order): push, and
- * pop the first. */
-static void tk_push(struct mtk *h, uint32_t *n, uint64_t t, uint32_t id)
-{
-	uint32_t i = (*n)++;
-	while (i > 0) {
-		uint32_t p = (i - 1) / 2;
-		if (h[p].t <= t)
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i].t = t;
-	h[i].id = id;
-}
-
-static void tk_pop(struct mtk *h, uint32_t *np)
-{
-	struct mtk e = h[--*np];
-	uint32_t n = *np, i = 0;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && h[c + 1].t < h[c].t)
-			c++;
-		if (e.t <= h[c].t)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (n > 0)
-		h[i] = e;
-}
-
 static void far_push(struct model *m, uint64_t t, uint32_t leaf)
 {
-	tk_push(m->far, &m->nfar, t, leaf);
+	model_tk_push(m->far, &m->nfar, t, leaf);
 	m->far_t = m->far[0].t;
 }
 
 static void far_pop(struct model *m)
 {
-	tk_pop(m->far, &m->nfar);
+	model_tk_pop(m->far, &m->nfar);
 	m->far_t = m->nfar > 0 ? m->far[0].t : UINT64_MAX;
 }
 
@@ -281,8 +165,7 @@ static void far_migrate(struct model *m)
  * an insert replaces it: the careful path then sets it again). */
 static __attribute__((noinline, cold)) void far_stop(struct model *m)
 {
-	if (m->pk_t < m->stop_t)
-		m->stop_t = m->pk_t;
+	stop_lower(m, m->pk_t);
 }
 
 /* Schedule leaf at t >= now (it has no event now). */
@@ -420,6 +303,8 @@ static inline void cal_take(struct model *m, uint64_t t, uint32_t leaf, uint32_t
 	}
 }
 
+/* --------------------------------------------------------- rare events (the heap: model_heap.c) */
+
 /* Schedule heap event `id` at t >= now (each entity has at most one
  * event). */
 static void schedule(struct model *m, uint64_t t, uint32_t id)
@@ -433,13 +318,8 @@ static void schedule(struct model *m, uint64_t t, uint32_t id)
 		m->resched_t = t;
 		return;
 	}
-	heap_push(m, t, id);
+	model_heap_push(m, t, id);
 }
-
-/* The compiler forgets how p was computed: it keeps p in a register
- * (or the stack) instead of recomputing it from its parts at each use,
- * which it does in the per-packet paths when registers are short. */
-#define KEEP_REG(p) __asm__("" : "+r"(p))
 
 /* ---------------------------------------------------------------- pool */
 
@@ -607,7 +487,7 @@ static inline uint32_t shrink_of(const struct model *m, uint64_t cb, uint64_t mi
 	return shrink_beyond(m, cb, inc, min);
 }
 
-/* ---------------------------------------------------------------- events */
+/* ------------------------------------------------------------- events (the ring) and the trace */
 
 static struct model_event *ev_slot(struct model *m)
 {
@@ -625,11 +505,9 @@ static struct model_event *ev_slot(struct model *m)
 	return e;
 }
 
-static const uint8_t *src_header(const struct model *m, const struct mpkt *b);
-
 static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
 {
-	const uint8_t *h = b->hdr != NULL ? b->hdr : src_header(m, b);
+	const uint8_t *h = b->hdr != NULL ? b->hdr : model_src_header(m, b);
 	uint32_t n = b->hdr_len;
 	if (n > m->cfg.event_hdr_bytes)
 		n = m->cfg.event_hdr_bytes;
@@ -638,47 +516,6 @@ static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
 	e->hdr_len = (uint16_t)n;
 	if (n > 0)
 		memcpy(e->hdr, h, n);
-}
-
-static unsigned cause_of_code(unsigned code)
-{
-	switch (code) {
-	case MODEL_REASON_TTL_EXCEEDED:
-		return MODEL_DROP_TTL;
-	case MODEL_REASON_ACL:
-		return MODEL_DROP_ACL;
-	case MODEL_REASON_BLACKHOLE_ROUTE:
-		return MODEL_DROP_BLACKHOLE;
-	default:
-		return MODEL_DROP_FWD_OTHER;
-	}
-}
-
-unsigned model_drop_reason(enum model_drop_cause c)
-{
-	switch (c) {
-	case MODEL_DROP_ING_LIMIT:
-	case MODEL_DROP_EGR_LIMIT:
-		return MODEL_REASON_NO_BUFFER_SPACE;
-	case MODEL_DROP_WRED:
-		return MODEL_REASON_RED;
-	case MODEL_DROP_TTL:
-		return MODEL_REASON_TTL_EXCEEDED;
-	case MODEL_DROP_ACL:
-		return MODEL_REASON_ACL;
-	case MODEL_DROP_BLACKHOLE:
-		return MODEL_REASON_BLACKHOLE_ROUTE;
-	default:
-		return 256; /* unknown */
-	}
-}
-
-const char *model_drop_cause_name(enum model_drop_cause c)
-{
-	static const char *const names[MODEL_DROP_NCAUSES] = {
-	    "ingress_limit", "egress_limit", "wred",	 "ttl_exceeded",
-	    "acl",	     "blackhole",    "fwd_other"};
-	return (unsigned)c < MODEL_DROP_NCAUSES ? names[c] : "?";
 }
 
 /* The trace callback for packet (body) b: departed or dropped now. */
@@ -732,8 +569,6 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 			   (b->flags & MP_MC) != 0, out_port, depth, -1);
 }
 
-/* ---------------------------------------------------------------- ingress */
-
 /* A queue's depth in bytes, as events and traces carry it. */
 static inline uint32_t depth32(const struct model *m, const struct mqueue *q)
 {
@@ -779,6 +614,8 @@ static __attribute__((noinline, cold)) void qev_note(struct model *m, unsigned t
 	if (e != NULL)
 		e->pkt_id = id;
 }
+
+/* ---------------------------------------------------------------- ingress admission, PFC */
 
 /* Is shared use `after` within a limit: static (lim_cells) or dynamic,
  * alpha * the free cells of a pool of `pool` cells with `used` in use?
@@ -918,7 +755,7 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 		xon_send(m, P, g, b->pg);
 }
 
-/* ---------------------------------------------------------------- egress */
+/* ------------------------------------------- egress: admission, queues, scheduler, transmission */
 
 static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back);
 
@@ -973,31 +810,6 @@ static inline int sched_pick(struct mport *P)
 		return (uc >> top) & 1u ? (int)top : (int)(MQ_MC + top);
 	}
 	return sched_pick_dwrr(P, ready);
-}
-
-/* The background tick's refresh of queue q (tick()). */
-static inline void tick_refresh(struct mqueue *q, uint64_t now)
-{
-	if (q->head == NULL) /* no marker (q_mk_enqueue) */
-		return;
-	uint64_t d = q_mk_refresh(q, now);
-	if (d > q->mk_max)
-		q->mk_max = d;
-}
-
-/* Arm the background tick (something was buffered): its next tick is
- * at the next multiple of marker_tick_ns after now, and it takes an
- * insertion number as a heap event would (ties with PFC releases). */
-static void arm_tick(struct model *m)
-{
-	if (m->tick_armed || m->cfg.marker_tick_ns == 0)
-		return;
-	uint64_t T = m->cfg.marker_tick_ns;
-	m->tick_armed = 1;
-	m->tick_t = (m->now / T + 1) * T;
-	m->tick_seq = m->seq++;
-	if (m->tick_t < m->stop_t)
-		m->stop_t = m->tick_t + 1;
 }
 
 /* A queue's packet limit and WRED, in this order (q->chk says which it
@@ -1385,18 +1197,7 @@ static inline __attribute__((always_inline)) void tx_done(struct model *m, unsig
 	tx_done_t(m, port, 0);
 }
 
-/* ---------------------------------------------------------------- arrival */
-
-static int pkt_valid(const struct model *m, const struct model_pkt *p)
-{
-	if (p->in_port >= m->np || p->tc >= MODEL_NUM_TC || p->len < 1 || p->len > 65535)
-		return 0;
-	if (p->fwd_drop != 0)
-		return 1;
-	if (p->mc_group != 0)
-		return p->mc_group <= m->cfg.n_mc_groups;
-	return p->out_port < m->np;
-}
+/* ------------------------------------------ arrival: forwarding, sampling, admission, PFC holds */
 
 /* A packet's class when its source did not give it: from the header
  * (fill_from_src). */
@@ -1426,7 +1227,7 @@ static __attribute__((noinline)) void sample_pool(struct model *m, struct mport 
 static __attribute__((noinline, cold)) void fwd_drop(struct model *m, struct mport *P,
 						     struct mpkt *b)
 {
-	unsigned cause = cause_of_code(b->fwd_drop);
+	unsigned cause = model_drop_cause_of_fwd(b->fwd_drop);
 	m->st.fwd_dropped++;
 	P->drop_in[cause]++;
 	P->ctr.in_discards++;
@@ -1595,7 +1396,7 @@ static __attribute__((noinline)) void arrive_any(struct model *m, struct mpkt *b
 static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 {
 	/* len .. hdr in one block (model_int.h checks the layouts match),
-	 * src the source's index (arr_merge); src_topup has checked the
+	 * src the source's index (model_arr_merge); model_src_topup has checked the
 	 * packet and its hdr_len and cast; its flags: the source's class
 	 * and its class, the answer (the source's, or from the header: for
 	 * arrive, now or at a held packet's release), and MP_MC for a
@@ -1702,521 +1503,7 @@ static void release_held(struct model *m, unsigned idx)
 	}
 }
 
-/* The header bytes of a packet that came with hdr NULL, from its source's
- * header(); NULL if it has none.  Valid until the next call into the
- * source (the caller copies them at once). */
-static const uint8_t *src_header(const struct model *m, const struct mpkt *b)
-{
-	const struct model_source *src = &m->srcs[b->src].src;
-	struct model_pkt p;
-	if (b->hdr_len == 0 || src->header == NULL)
-		return NULL;
-	memset(&p, 0, sizeof(p));
-	memcpy(&p.len, &b->len,
-	       offsetof(struct model_pkt, hdr) + sizeof(p.hdr) - offsetof(struct model_pkt, len));
-	p.t_ns = b->t_arr;
-	p.cast = (uint8_t)((b->flags & MP_GCAST_M) >> MP_GCAST_S);
-	return src->header(src->state, &p);
-}
-
-/*
- * Arrivals.  A source's packets wait in its buffer (struct msrc) with
- * their times clamped to be non-decreasing: a packet earlier than the one
- * before it, or than the clock when the source was added, arrives at that
- * time (as if each packet were asked for when the one before it arrives).
- * The packets of all sources are merged, a round at a time, into one
- * stream in arrival order, time then source index (then a source's own
- * order): entries of a time and a pointer to the packet, which stays in
- * its source's buffer until offered.  run_loop takes from the stream; its
- * marker, after its last packet, says from what time on packets are
- * missing, and run_loop merges the next round when it reaches that time
- * (ports before arrivals at equal times, then the heap and the tick).
- *
- * A round takes an exact prefix of the arrival order: with H the earliest
- * time of a live source's last buffered packet and J the lowest index of
- * a source whose last buffered packet is at H, every packet before
- * (H, J) in (time, index) order is known (later ones of source J may
- * still be at H), so the round takes from source i its packets at times
- * < H, and those at H as well if i <= J (all of J's: it is then empty and
- * is topped up with a whole batch in the next round).  It sorts them by
- * counting (1-ns buckets, sources in index order: stable), or by radix
- * when they span more than ARR_NB ns.  Sources are topped up only at the
- * start of a round (the stream then holds none of their packets), each to
- * MSRC_BATCH packets when it has fewer than MSRC_LOW left, so a round
- * takes about MSRC_LOW packets or more from the fastest source and its
- * cost over the sources is spread over many packets.  The stream holds at
- * most MSRC_BATCH packets per source.  A source added (model_add_source)
- * undoes the round (arr_discard: the packets are still in the sources'
- * buffers), so that the next round, due at once, merges it in.  A round
- * merged at a stop (run_loop, before deciding what to return) or ahead of
- * time only calls into sources sooner, which changes nothing but when
- * stats.bad_pkts counts a bad packet (model.h: "when the engine takes
- * them from the source").
- */
-
-/* Top up source s's buffer (the stream holds none of its packets): the
- * packets left move to its start, then the source fills the rest (one
- * next_batch call, or next() until it is full), checked unless it is
- * trusted, bad ones left out and counted. */
-static __attribute__((noinline)) void src_topup(struct model *m, struct msrc *s)
-{
-	const struct model_source *src = &s->src;
-	struct model_pkt *buf = s->buf;
-	size_t rem = (size_t)(s->end - s->next);
-	if (rem > 0 && s->next != buf)
-		memmove(buf, s->next, rem * sizeof(*buf));
-	s->next = buf;
-	s->end = buf + rem;
-	while (!s->ended && s->end < buf + MSRC_BATCH) {
-		struct model_pkt *p0 = s->end;
-		unsigned n, k, j = 0;
-		if (s->batch != NULL)
-			n = s->batch(s->state, p0, (unsigned)(buf + MSRC_BATCH - p0));
-		else
-			n = src->next(s->state, p0) == 1;
-		if (n == 0) {
-			s->ended = 1;
-			break;
-		}
-		uint64_t last = s->last_t;
-		if (s->trusted && src->ordered) {
-			/* no checks, and times in order: only the first ones
-			 * can be before the last (or the clock at its
-			 * addition) */
-			for (k = 0; k < n && p0[k].t_ns < last; k++)
-				p0[k].t_ns = last;
-			last = p0[n - 1].t_ns;
-			j = n;
-		} else if (s->trusted) {
-			/* no checks: only the times */
-			for (k = 0; k < n; k++) {
-				if (p0[k].t_ns < last)
-					p0[k].t_ns = last;
-				last = p0[k].t_ns;
-			}
-			j = n;
-		} else {
-			for (k = 0; k < n; k++) {
-				struct model_pkt *p = &p0[k];
-				if (!pkt_valid(m, p)) {
-					m->st.bad_pkts++;
-					continue;
-				}
-				if (p->hdr == NULL && src->header == NULL)
-					p->hdr_len = 0; /* no bytes */
-				if (p->cast > MODEL_CAST_BROADCAST)
-					p->cast = 0;
-				if (p->cast == 0 && p->hdr == NULL && p->hdr_len >= 6) {
-					/* the class from the bytes the source gives */
-					const uint8_t *h = src->header(s->state, p);
-					if (h != NULL)
-						p->cast = model_cast_of_mac(h);
-				}
-				if (p->t_ns < last)
-					p->t_ns = last;
-				last = p->t_ns;
-				if (j != k)
-					p0[j] = *p;
-				j++;
-			}
-		}
-		s->last_t = last;
-		s->end = p0 + j;
-		if (s->batch != NULL && j > 0)
-			break;
-	}
-}
-
-/* The stream's marker at e: merge from time t on, or (end) nothing left. */
-static inline void arr_mark(struct model *m, struct arr_ent *e, uint64_t t, int end)
-{
-	e->t = end ? UINT64_MAX : t;
-	e->p = &m->arr_mark[end ? 1 : 0];
-	m->arr_stop = e->t;
-	heap_root_moved(m, m->heap_t);
-}
-
-/* Sort the round's n packets (keys k = time - first time, at most top)
- * by key, stably (source order for equal times), into the stream: radix
- * sort, for rounds the counting sort cannot span.  A pass of d bits costs
- * about n + 2^d steps: d is about log2(n) (a round of a light load, sparse
- * in time, has few packets), 4 to ARR_DIGIT, then evened out over the
- * passes that the keys' bits need with it. */
-static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
-{
-	/* the keys go back and forth between arr_key and the stream */
-	struct arr_ent *a = m->arr_key, *b = m->arr;
-	uint32_t *cnt = m->arr_cnt;
-	unsigned kbits = top != 0 ? 64u - (unsigned)__builtin_clzll(top) : 0;
-	unsigned d = n > 1 ? 32u - (unsigned)__builtin_clz(n - 1) : 1;
-	d = d < 4 ? 4 : d > ARR_DIGIT ? ARR_DIGIT : d;
-	unsigned passes = (kbits + d - 1) / d;
-	if (passes > 0)
-		d = (kbits + passes - 1) / passes;
-	const uint32_t nb = 1u << d;
-	for (unsigned i = 0, sh = 0; i < passes; i++, sh += d) {
-		memset(cnt, 0, nb * sizeof(*cnt));
-		for (uint32_t x = 0; x < n; x++)
-			cnt[(a[x].t >> sh) & (nb - 1)]++;
-		for (uint32_t k = 0, sum = 0; k < nb; k++) {
-			uint32_t c = cnt[k];
-			cnt[k] = sum;
-			sum += c;
-		}
-		for (uint32_t x = 0; x < n; x++)
-			b[cnt[(a[x].t >> sh) & (nb - 1)]++] = a[x];
-		struct arr_ent *t = a;
-		a = b;
-		b = t;
-	}
-	for (uint32_t x = 0; x < n; x++) {
-		m->arr[x].t = a[x].t + lo;
-		m->arr[x].p = a[x].p; /* (in place when a is arr) */
-	}
-}
-
-/* Live source s (index i) has no packets in the stream: into the heap by
- * its first packet, or, empty, among those the next round tops up. */
-static inline void sq_requeue(struct model *m, const struct msrc *s, uint32_t i)
-{
-	if (s->next < s->end)
-		tk_push(m->sq, &m->nsq, s->next->t_ns, i);
-	else
-		m->spend[m->nspend++] = i;
-}
-
-/* The live empty sources wait for the next round's top-up, and the heap
- * of the others is left to be built (sq_stale) when a round uses it
- * (sq_build): after a round that visited the sources without the heap
- * (the next round mostly does without it too). */
-static void sq_after_scan(struct model *m)
-{
-	m->nsq = m->nspend = 0;
-	m->sq_stale = 1;
-	for (uint32_t i = 0; i < m->nsrc; i++) {
-		const struct msrc *s = &m->srcs[i];
-		if (s->live && s->next == s->end)
-			m->spend[m->nspend++] = i;
-	}
-}
-
-/* The heap of the live sources with packets, by the time of their first
- * (in index order: as sq_requeue would push them). */
-static void sq_build(struct model *m)
-{
-	m->nsq = 0;
-	m->sq_stale = 0;
-	for (uint32_t i = 0; i < m->nsrc; i++) {
-		const struct msrc *s = &m->srcs[i];
-		if (s->live && s->next < s->end)
-			tk_push(m->sq, &m->nsq, s->next->t_ns, i);
-	}
-}
-
-/* Put every live source back in the heap (or, empty, among those the
- * next round tops up): after the stream's packets went back to them. */
-static void sq_rebuild(struct model *m)
-{
-	sq_after_scan(m);
-	sq_build(m);
-}
-
-/* What a merge round found so far among the sources it visited (any:
- * one or more): the first time lo, the last time top, and the round's
- * end (H, J) over the ones not ended (open: there is one). */
-struct sq_round {
-	uint64_t H, lo, top;
-	uint32_t J;
-	int open, any;
-};
-
-/* The round visits source i (popped from the heap, or found by a pass
- * over the sources): topped up if it is low, marked as taking part, and
- * its times counted in r. */
-static inline __attribute__((always_inline)) void sq_visit(struct model *m, struct sq_round *r,
-							   uint32_t i)
-{
-	struct msrc *s = &m->srcs[i];
-	if (s->end - s->next < MSRC_LOW && !s->ended)
-		src_topup(m, s); /* keeps its first packet */
-	m->spart[i / 64] |= 1ull << (i % 64);
-	r->any = 1;
-	if (s->next->t_ns < r->lo)
-		r->lo = s->next->t_ns;
-	uint64_t h = s->end[-1].t_ns;
-	if (h > r->top)
-		r->top = h;
-	if (!s->ended) {
-		r->open = 1;
-		if (h < r->H || (h == r->H && i < r->J)) {
-			r->H = h;
-			r->J = i;
-		}
-	}
-}
-
-/* A round visits the waiting sources by popping the heap, which costs
- * some log2(sources) steps each, or, when rounds are large against the
- * number of sources (the last one took SQ_SCAN packets or more per
- * source, as when most of them take part in every round), in one pass
- * over the sources, after which the heap is rebuilt when a round next
- * uses it (sq_after_scan).  The
- * pass visits a source whose first packet is at or before H as known so
- * far (it only decreases), so maybe some that popping would not reach:
- * those take nothing, they are only topped up sooner. */
-#define SQ_SCAN 8
-
-/* Merge the next round into the stream (it has been taken to its
- * marker).  Only the sources whose first packet not in the stream is at
- * or before the round's end H are visited (from the heap, in time order,
- * or in one pass over all sources, see SQ_SCAN; any other has all its
- * packets after H, and its last buffered one after H too, so it changes
- * neither H nor J), then, in index order, the ones taking part (a bit
- * each). */
-static __attribute__((noinline)) void arr_merge(struct model *m)
-{
-	struct sq_round r = {.H = UINT64_MAX, .lo = UINT64_MAX, .top = 0, .J = UINT32_MAX};
-	uint32_t n = 0, nw = (m->nsrc + 63) / 64;
-	/* the stream holds the last round's packets, then its marker */
-	int heap = (uint64_t)(m->arr_next - m->arr) < SQ_SCAN * (uint64_t)m->nsrc;
-	if (heap && m->sq_stale)
-		sq_build(m); /* not built after the last round (the empty
-			      * sources join it below, topped up) */
-	/* the sources the last round left empty: topped up now (back in the
-	 * heap, or, without it, when a round next uses it) */
-	for (uint32_t k = 0; k < m->nspend; k++) {
-		uint32_t i = m->spend[k];
-		struct msrc *s = &m->srcs[i];
-		if (!s->ended)
-			src_topup(m, s);
-		if (s->next == s->end)
-			s->live = 0; /* ended and empty */
-		else if (heap)
-			tk_push(m->sq, &m->nsq, s->next->t_ns, i);
-	}
-	m->nspend = 0;
-	if (heap) {
-		while (m->nsq > 0 && m->sq[0].t <= r.H) {
-			uint32_t i = m->sq[0].id;
-			tk_pop(m->sq, &m->nsq);
-			sq_visit(m, &r, i);
-		}
-	} else {
-		/* (every live one has packets now: the empty ones ended) */
-		m->nsq = 0; /* (built again when a round uses it) */
-		for (uint32_t i = 0; i < m->nsrc; i++) {
-			const struct msrc *s = &m->srcs[i];
-			if (s->live && s->next < s->end && s->next->t_ns <= r.H)
-				sq_visit(m, &r, i);
-		}
-	}
-	uint64_t H = r.H, lo = r.lo, top = r.top;
-	uint32_t J = r.J;
-	int open = r.open, any = r.any;
-	if (!any) {
-		m->arr_next = m->arr;
-		arr_mark(m, m->arr, 0, 1);
-		return;
-	}
-	if (open)
-		top = H;
-	/* what each source gives: times up to lim (see above) */
-	int dense = top - lo < ARR_NB;
-	uint32_t *cnt = m->arr_cnt;
-	/* the counter of time t is at cbase + t * 4 (one address step a
-	 * packet: the address of cnt[t - lo], found without the subtraction);
-	 * in integers, since cnt - lo may point outside the array, and turned
-	 * back into a pointer only for t in lo..top (implementation-defined
-	 * in C, a plain address on the targets GCC and Clang support) */
-	uintptr_t cbase = (uintptr_t)cnt - (uintptr_t)lo * sizeof(*cnt);
-#define ARR_CNT(t) ((uint32_t *)(cbase + (uintptr_t)(t) * sizeof(uint32_t)))
-	if (dense)
-		memset(cnt, 0, (size_t)(top - lo + 1) * sizeof(*cnt));
-	for (uint32_t w = 0; w < nw; w++) {
-		for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
-			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
-			struct msrc *s = &m->srcs[i];
-			struct model_pkt *p = s->next, *e = s->end;
-			uint64_t lim = i <= J ? H : H - 1;
-			if (i > J && H == 0)
-				e = p;
-			if (dense) {
-				for (; p < e && p->t_ns <= lim; p++) {
-					p->src = i;
-					(*ARR_CNT(p->t_ns))++;
-				}
-			} else {
-				for (struct arr_ent *k = &m->arr_key[n]; p < e && p->t_ns <= lim;
-				     p++, k++) {
-					p->src = i;
-					k->t = p->t_ns - lo;
-					k->p = p;
-				}
-			}
-			s->ntake = (uint32_t)(p - s->next);
-			n += s->ntake;
-		}
-	}
-	if (dense) {
-		/* (unrolled: the loop's own steps cost as much as its work) */
-#pragma GCC unroll 4
-		for (uint32_t d = 0, sum = 0; d <= top - lo; d++) {
-			uint32_t c = cnt[d];
-			cnt[d] = sum;
-			sum += c;
-		}
-		for (uint32_t w = 0; w < nw; w++) {
-			for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
-				const struct msrc *s = &m->srcs[w * 64 + __builtin_ctzll(bits)];
-				for (const struct model_pkt *p = s->next, *e = p + s->ntake; p < e;
-				     p++) {
-					struct arr_ent *d = &m->arr[(*ARR_CNT(p->t_ns))++];
-					d->t = p->t_ns;
-					d->p = p;
-				}
-			}
-		}
-	} else {
-		arr_radix(m, n, lo, top - lo);
-	}
-#undef ARR_CNT
-	/* the sources taken from go back to the heap, or, emptied, wait for
-	 * the next round's top-up (the stream points into their buffers) */
-	for (uint32_t w = 0; w < nw; w++) {
-		for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
-			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
-			struct msrc *s = &m->srcs[i];
-			s->next += s->ntake;
-			if (heap)
-				sq_requeue(m, s, i);
-		}
-		m->spart[w] = 0;
-	}
-	if (!heap)
-		sq_after_scan(m);
-	m->arr_next = m->arr;
-	arr_mark(m, &m->arr[n], H, !open);
-}
-
-/* Undo the round merged last: the stream's packets not yet taken go back
- * to their sources (still in their buffers), and the next round is
- * merged at once. */
-static void arr_discard(struct model *m)
-{
-	for (const struct arr_ent *e = m->arr_next; e->p->src < ARR_MERGE; e++)
-		m->srcs[e->p->src].next--;
-	sq_rebuild(m);
-	m->arr_next = m->arr;
-	arr_mark(m, m->arr, m->now, 0);
-}
-/*
- * The background marker refresh: the next k queue positions (tick_k of
- * tick_nq = ports x MQ_SLOTS), round robin, every marker_tick_ns while
- * anything is buffered.  Only a queue with a marker changes, and a queue
- * with a marker holds packets (its marker is one of them), so each port's
- * bitmap of nonempty slots picks the queues to visit: the result is that
- * of visiting all k positions, without reading the empty ones.  The tick
- * is not a heap event (it runs every marker_tick_ns at light loads, where
- * a heap event's cost would count): run_loop runs it at its time, by its
- * insertion number among the heap's events at the same time, as a heap
- * event would be run.  At light loads several ticks fall between two
- * other events: they run as one (tick_run).
- */
-
-/* Refresh the queues at n positions from pos (n <= tick_nq) at time now;
- * the position after them. */
-static uint32_t tick_visit(struct model *m, uint32_t pos, uint32_t n, uint64_t now)
-{
-	if (pos % MQ_SLOTS == 0 && n % MQ_SLOTS == 0) {
-		/* whole ports (pos is a port's first slot) */
-		struct mport *P = &m->ports[pos / MQ_SLOTS], *end = &m->ports[m->np];
-		for (n /= MQ_SLOTS; n > 0; n--) {
-			for (uint32_t bits = P->nonempty; bits != 0; bits &= bits - 1u)
-				tick_refresh(&P->q[__builtin_ctz(bits)], now);
-			if (++P == end)
-				P = m->ports;
-		}
-		return (uint32_t)(P - m->ports) * MQ_SLOTS;
-	}
-	while (n > 0) {
-		uint32_t s0 = pos % MQ_SLOTS, c = MQ_SLOTS - s0;
-		if (c > n)
-			c = n;
-		struct mport *P = &m->ports[pos / MQ_SLOTS];
-		uint32_t bits = (uint32_t)P->nonempty & (((1u << c) - 1u) << s0);
-		for (; bits != 0; bits &= bits - 1u)
-			tick_refresh(&P->q[__builtin_ctz(bits)], now);
-		n -= c;
-		pos += c;
-		if (pos == m->tick_nq)
-			pos = 0;
-	}
-	return pos;
-}
-
-/* Run the ticks from the next one (due: run_careful) that come before t
- * (the next per-packet event: at the same time a tick goes after it), by
- * lim and before the heap's root, at most max (>= 1) of them: as one,
- * since nothing else happens between them.  A queue refreshed by several
- * ends as if refreshed by the last only (the delay a refresh sets only
- * grows with its time while the marker stays, and the max with it), so
- * each position is visited once, by the last of the ticks that reach it.
- * The number of ticks run. */
-static uint64_t tick_run(struct model *m, uint64_t t, uint64_t lim, uint64_t max)
-{
-	uint64_t T = m->cfg.marker_tick_ns, t0 = m->tick_t, J = 1;
-	/* nothing is buffered or taken out between them: all rearm, or
-	 * the first stops the tick */
-	int rearm = copies_buffered(&m->st) > 0;
-	if (rearm) {
-		/* the last at or before end; the first is at or before the
-		 * heap's root, and the others' insertion numbers are after
-		 * any heap event's, so they go before its time only */
-		uint64_t end = t - 1 < lim ? t - 1 : lim;
-		if (m->nheap > 0 && m->heap[0].t - 1 < end)
-			end = m->heap[0].t - 1;
-		if (end > t0)
-			J = 1 + (end - t0) / T;
-		if (J > max)
-			J = max;
-	}
-	/* in offsets from tick_pos, tick j visits j * k .. (j + 1) * k - 1
-	 * (k <= nq); an offset below J * k - nq is visited again, nq later */
-	uint32_t k = m->tick_k, nq = m->tick_nq, pos = m->tick_pos;
-	if (J >= (nq + k - 1) / k) {
-		/* each position once at least: the queues holding packets, each
-		 * at its last visit, offset J * k - nq + d for d in 0 .. nq - 1,
-		 * the one congruent to its own offset modulo nq, by tick
-		 * (J * k - (nq - d)) / k = J - ceil((nq - d) / k) (J * k may
-		 * not fit: J is as large as the time to the limit allows) */
-		uint32_t bm = (uint32_t)((J % nq) * k % nq); /* (J * k - nq) mod nq */
-		for (uint32_t p = 0; p < m->np; p++) {
-			struct mport *P = &m->ports[p];
-			for (uint32_t bits = P->nonempty; bits != 0; bits &= bits - 1u) {
-				uint32_t sl = (uint32_t)__builtin_ctz(bits), x = p * MQ_SLOTS + sl;
-				uint32_t off = x >= pos ? x - pos : x + nq - pos;
-				uint32_t d = off >= bm ? off - bm : off + nq - bm;
-				tick_refresh(&P->q[sl], t0 + (J - (nq - d + k - 1) / k) * T);
-			}
-		}
-		pos = pos + bm < nq ? pos + bm : pos + bm - nq;
-	} else {
-		for (uint64_t j = 0; j < J; j++)
-			pos = tick_visit(m, pos, k, t0 + j * T);
-	}
-	m->tick_pos = pos;
-	m->now = t0 + (J - 1) * T;
-	if (rearm) {
-		m->tick_t = m->now + T;
-		m->seq += J;
-		m->tick_seq = m->seq - 1;
-	} else {
-		m->tick_armed = 0;
-		m->tick_t = UINT64_MAX;
-	}
-	heap_root_moved(m, m->heap_t);
-	return J;
-}
+/* ---------------------------------------------------------------- run loop */
 
 /*
  * Start loading the lines of an event while the ones before it run: each
@@ -2277,9 +1564,9 @@ static void dispatch_heap(struct model *m)
 	m->in_dispatch = 0;
 	if (m->resched) {
 		struct mheap_ent r = {m->resched_t, m->seq++, id};
-		heap_sift_root(m, r);
+		model_heap_sift_root(m, r);
 	} else {
-		heap_pop(m);
+		model_heap_pop(m);
 	}
 }
 
@@ -2310,9 +1597,9 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
 	is_port &= port;
 	if (!is_port && a->p->src == ARR_MERGE && t <= t_lim) {
 		/* merge first: what follows decides the return */
-		arr_merge(m);
+		model_arr_merge(m);
 		if (no_left)
-			m->stop_t = 0; /* (arr_mark set it) */
+			stop_all(m); /* (arr_mark set it) */
 		return RUN_NEXT;
 	}
 	if (m->run_idle && !any && !busy_work(m))
@@ -2328,7 +1615,7 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
 		if (no_left)
 			return RUN_MAX_EVENTS;
 		if (tk) {
-			m->run_rare = tick_run(m, any ? t : UINT64_MAX, t_lim, left);
+			m->run_rare = model_tick_run(m, any ? t : UINT64_MAX, t_lim, left);
 		} else {
 			dispatch_heap(m);
 			m->run_rare = 1;
@@ -2346,7 +1633,7 @@ static __attribute__((noinline)) int run_careful(struct model *m, int is_port, u
 		return RUN_NEXT;
 	}
 	/* (stop_t may be low for a far event no longer the next) */
-	heap_root_moved(m, m->heap_t);
+	stop_update(m);
 	return is_port ? RUN_PORT : RUN_ARR;
 }
 
@@ -2362,11 +1649,11 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 {
 	m->run_lim = t_lim;
 	m->run_idle = (uint8_t)idle_stop;
-	heap_root_moved(m, m->heap_t);
+	stop_update(m);
 	uint64_t left = max_events;
 	m->run_max = max_events; /* the count in the stats grows on return */
 	if (left == 0)
-		m->stop_t = 0;
+		stop_all(m);
 	for (;;) {
 		uint64_t tp = m->pk_t;
 		/* the next arrival, or the stream's marker (merge at its time,
@@ -2393,7 +1680,7 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			if (r == RUN_RARE) {
 				left -= m->run_rare; /* (at most left) */
 				if (left == 0)
-					m->stop_t = 0;
+					stop_all(m);
 				continue;
 			}
 			if (r < RUN_PORT) {
@@ -2417,7 +1704,7 @@ static int run_loop(struct model *m, uint64_t t_lim, uint64_t max_events, int id
 			offer(m, a->p);
 		}
 		if (__builtin_expect(--left == 0, 0))
-			m->stop_t = 0;
+			stop_all(m);
 	}
 }
 
@@ -2446,6 +1733,8 @@ int model_run(struct model *m, uint64_t t_end_ns)
 		m->now = t_end_ns;
 	return 1;
 }
+
+/* ---------------------------------------------------------------- state and control */
 
 uint64_t model_now(const struct model *m)
 {
@@ -2501,400 +1790,4 @@ void model_set_trace(struct model *m, model_trace_fn fn, void *arg)
 			struct mqueue *q = &m->ports[p].q[s];
 			q->qev = (uint8_t)((q->qev & ~QEV_TRACE) | (fn != NULL ? QEV_TRACE : 0));
 		}
-}
-
-/* ---------------------------------------------------------------- setup */
-
-static int heap_reserve(struct model *m, uint32_t need)
-{
-	if (need <= m->heap_cap)
-		return 0;
-	uint32_t cap = m->heap_cap ? m->heap_cap : 64;
-	while (cap < need)
-		cap *= 2;
-	struct mheap_ent *h = realloc(m->heap, cap * sizeof(*h));
-	if (h == NULL)
-		return -1;
-	m->heap = h;
-	m->heap_cap = cap;
-	return 0;
-}
-
-int model_add_source(struct model *m, const struct model_source *src)
-{
-	if (src == NULL || src->next == NULL)
-		return -1;
-	if (m->nsrc == m->src_cap) {
-		uint32_t cap = m->src_cap ? 2 * m->src_cap : 8;
-		/* the merge's heap, list and bits first (larger is harmless) */
-		struct mtk *q = realloc(m->sq, cap * sizeof(*q));
-		if (q != NULL)
-			m->sq = q;
-		uint32_t *sp = realloc(m->spend, cap * sizeof(*sp));
-		if (sp != NULL)
-			m->spend = sp;
-		uint64_t *bits = calloc((cap + 63) / 64, sizeof(*bits));
-		if (q == NULL || sp == NULL || bits == NULL) {
-			free(bits);
-			return -1;
-		}
-		free(m->spart); /* all zero between rounds */
-		m->spart = bits;
-		/* cache-line aligned (struct msrc), in huge pages if large:
-		 * no realloc */
-		struct msrc *s = hugemem_alloc(cap * sizeof(*s));
-		if (s == NULL)
-			return -1;
-		for (uint32_t k = 0; k < m->nsrc; k++) {
-			/* the same packets, pointed at in the new place */
-			s[k] = m->srcs[k];
-			s[k].next = s[k].buf + (m->srcs[k].next - m->srcs[k].buf);
-			s[k].end = s[k].buf + (m->srcs[k].end - m->srcs[k].buf);
-		}
-		for (struct arr_ent *e = m->arr_next; e->p->src < ARR_MERGE; e++)
-			e->p = s[e->p->src].buf + (e->p - m->srcs[e->p->src].buf);
-		hugemem_free(m->srcs, m->src_cap * sizeof(*s));
-		m->srcs = s;
-		m->src_cap = cap;
-	}
-	/* the stream holds at most MSRC_BATCH packets per source, then its
-	 * marker, then an entry that run_loop reads but does not use (its
-	 * packet is only prefetched): zero until a round writes it */
-	uint32_t need = (m->nsrc + 1) * MSRC_BATCH + 2;
-	if (need > m->arr_cap) {
-		uint32_t cap = need + need / 4;
-		size_t next = (size_t)(m->arr_next - m->arr);
-		struct arr_ent *a = realloc(m->arr, cap * sizeof(*a));
-		if (a == NULL)
-			return -1;
-		memset(a + m->arr_cap, 0, (cap - m->arr_cap) * sizeof(*a));
-		m->arr = a;
-		m->arr_next = a + next;
-		struct arr_ent *k = realloc(m->arr_key, (size_t)(cap - 1) * sizeof(*k));
-		if (k == NULL)
-			return -1;
-		m->arr_key = k;
-		m->arr_cap = cap;
-	}
-	unsigned i = m->nsrc++;
-	struct msrc *s = &m->srcs[i];
-	memset(s, 0, sizeof(*s));
-	s->src = *src;
-	s->batch = src->next_batch;
-	s->state = src->state;
-	s->trusted = src->ports != 0 && src->ports <= m->np && src->groups <= m->cfg.n_mc_groups;
-	/* its first packet arrives now at the earliest */
-	s->last_t = m->now;
-	s->next = s->end = s->buf;
-	src_topup(m, s);
-	if (s->next == s->end)
-		return 0; /* no packets: not live */
-	s->live = 1;
-	/* the stream's packets go back to their sources: the next round,
-	 * merged before any packet arrives, takes the new one in */
-	arr_discard(m);
-	return 0;
-}
-
-static void setup_queue(struct mqueue *q, const struct model_queue_config *c, uint32_t quantum_unit)
-{
-	q->present = 1;
-	q->tailp = &q->head;
-	q->min_cells = c->min_cells;
-	q->dyn = c->shared.mode == MODEL_LIMIT_DYNAMIC;
-	q->alpha = c->shared.alpha;
-	q->lim_cells = c->shared.cells;
-	q->pool = c->pool;
-	q->quantum = (c->weight ? c->weight : 1) * quantum_unit;
-	q->limit_pkts = c->limit_pkts;
-	q->chk =
-	    (uint8_t)((c->wred.enabled ? QCHK_WRED : 0) | (c->limit_pkts != 0 ? QCHK_LIMIT : 0));
-	q->wred_min = c->wred.min_bytes;
-	q->wred_max = c->wred.max_bytes;
-	q->wred_maxp = c->wred.max_prob;
-}
-
-static void sum_add(struct msum *s, uint32_t min, const struct model_limit *l, unsigned pool)
-{
-	s->fixed += min;
-	if (l->mode == MODEL_LIMIT_DYNAMIC)
-		s->alpha[pool] += l->alpha;
-	else
-		s->fixed += l->cells;
-}
-
-/* The next object's peak windows (m->win), against allocation alloc. */
-static struct mpeak_c *init_win(struct model *m, uint32_t alloc)
-{
-	struct mpeak_c *c = &m->win[m->win_used++];
-	c->run_alloc = alloc;
-	for (unsigned w = 0; w < MODEL_NUM_WINDOWS; w++)
-		c->w[w].alloc = alloc;
-	return c;
-}
-
-static void init_peaks(struct model *m, struct mpeak *k, uint32_t alloc)
-{
-	k->c = init_win(m, alloc);
-	k->run_top = m->occ_mask; /* run 0 */
-}
-
-static void init_pool(struct model *m, struct mpool *k, uint32_t alloc)
-{
-	k->c = init_win(m, alloc);
-}
-
-/* min_top of a minimum (struct mqueue) */
-static uint64_t occ_top(const struct model *m, uint32_t cells)
-{
-	return ((uint64_t)cells << m->occ_shift) | m->occ_mask;
-}
-static void setup_port(struct model *m, struct mport *P, const struct model_port_config *c)
-{
-	P->fs_per_byte = (uint64_t)(8.0e15 / (double)c->speed_bps + 0.5);
-	P->unpaused = 0xffff;
-	P->overhead = c->overhead_bytes;
-	P->n_ucq = c->n_ucq;
-	P->n_mcq = c->n_mcq;
-	P->sampling_rate = c->sampling_rate;
-	P->pfc_delay = c->pfc_delay_ns;
-	memcpy(P->tc_pg, c->tc_to_pg, sizeof(P->tc_pg));
-	memcpy(P->tc_ucq, c->tc_to_ucq, sizeof(P->tc_ucq));
-	memcpy(P->tc_mcq, c->tc_to_mcq, sizeof(P->tc_mcq));
-	for (unsigned tc = 0; tc < MODEL_NUM_TC; tc++) {
-		struct mpf_tc *f = &m->pf_tc[(size_t)(P - m->ports) * MODEL_NUM_TC + tc];
-		f->pg = (uint32_t)((const char *)&P->pg[P->tc_pg[tc]] - (const char *)m->ports);
-		f->q = (uint32_t)((const char *)&P->q[P->tc_ucq[tc]] - (const char *)m->ports);
-	}
-	for (unsigned q = 0; q < c->n_ucq; q++) {
-		setup_queue(&P->q[q], &c->ucq[q], m->cfg.dwrr_quantum);
-		sum_add(&P->sum_uc, c->ucq[q].min_cells, &c->ucq[q].shared, c->ucq[q].pool);
-	}
-	for (unsigned q = 0; q < c->n_mcq; q++) {
-		setup_queue(&P->q[MQ_MC + q], &c->mcq[q], m->cfg.dwrr_quantum);
-		sum_add(&P->sum_mc, c->mcq[q].min_cells, &c->mcq[q].shared, c->mcq[q].pool);
-	}
-	/* strict priority: higher class first, unicast before multicast */
-	for (int q = MODEL_MAX_QUEUES - 1; q >= 0; q--) {
-		if (q < c->n_ucq && c->ucq[q].sched == MODEL_SCHED_SP)
-			P->sp_mask |= (uint16_t)(1u << q);
-		if (q < c->n_mcq && c->mcq[q].sched == MODEL_SCHED_SP)
-			P->sp_mask |= (uint16_t)(1u << (MQ_MC + q));
-	}
-	P->sp_run = P->sp_mask & P->unpaused;
-	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
-		if (q < c->n_ucq && c->ucq[q].sched == MODEL_SCHED_DWRR)
-			P->dwrr_list[P->ndwrr++] = (uint8_t)q;
-	}
-	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
-		if (q < c->n_mcq && c->mcq[q].sched == MODEL_SCHED_DWRR)
-			P->dwrr_list[P->ndwrr++] = (uint8_t)(MQ_MC + q);
-	}
-	for (unsigned g = 0; g < MODEL_NUM_PG; g++) {
-		const struct model_pg_config *pc = &c->pg[g];
-		struct mpg *G = &P->pg[g];
-		G->min_cells = pc->min_cells;
-		G->min_top = occ_top(m, pc->min_cells);
-		G->dyn = pc->shared.mode == MODEL_LIMIT_DYNAMIC;
-		G->alpha = pc->shared.alpha;
-		G->lim_cells = pc->shared.cells;
-		G->pool = pc->pool;
-		G->lossless = pc->lossless;
-		G->headroom = pc->lossless ? pc->headroom_cells : 0;
-		G->xoff = pc->xoff_cells;
-		G->xon = pc->xon_cells;
-		G->pause_start = UINT64_MAX;
-		G->pause_end = 0;
-		sum_add(&P->sum_pg, pc->min_cells, &pc->shared, pc->pool);
-		init_peaks(m, &G->pk, model_pg_alloc(m, G));
-		init_peaks(m, &G->pk_hdrm, G->headroom);
-	}
-	for (unsigned s = 0; s < MQ_SLOTS; s++) {
-		struct mqueue *q = &P->q[s];
-		if (!q->present)
-			continue;
-		init_peaks(m, &q->pk, model_q_alloc(m, q));
-		q->min_top = occ_top(m, q->min_cells);
-	}
-	P->qbase = m->nq;
-	m->nq += P->n_ucq + P->n_mcq;
-	for (unsigned s = 0; s < MQ_SLOTS; s++) {
-		struct mqueue *q = &P->q[s];
-		if (q->present)
-			q->hist = m->qcold[qindex(P, s)].hist;
-		q->bit = (uint16_t)(1u << s);
-		q->egr = s >= MQ_MC ? &P->egr_mc : &P->egr_uc;
-	}
-	init_peaks(m, &P->ing_uc, model_sum_alloc(m, &P->sum_pg, 0));
-	init_peaks(m, &P->ing_mc, model_sum_alloc(m, &P->sum_pg, 0));
-	init_peaks(m, &P->egr_uc, model_sum_alloc(m, &P->sum_uc, 1));
-	init_peaks(m, &P->egr_mc, model_sum_alloc(m, &P->sum_mc, 1));
-	P->skip = draw_skip(m, P->sampling_rate);
-}
-
-/* The next array of n bytes at *off in block a (NULL: only count), from a
- * cache line. */
-static void *carve(char *a, size_t *off, size_t n)
-{
-	void *p = a != NULL ? a + *off : NULL;
-	*off += (n + MODEL_LINE - 1) & ~(size_t)(MODEL_LINE - 1);
-	return p;
-}
-
-/* The arrays whose size model_new knows (the ports; the calendar's
- * leaves; the merge's counters; peaks, queues' cold data and delay
- * windows), carved from one zeroed block of m->arrays_bytes that starts
- * with the ports: in one huge page (hugemem.h) for a switch of 64 ports,
- * which every packet reaches into at several places.  The first pass
- * sizes the block.  0, or -1: out of memory. */
-static int alloc_arrays(struct model *m, uint32_t nq)
-{
-	const size_t ncnt = ARR_NB > 1u << ARR_DIGIT ? ARR_NB : 1u << ARR_DIGIT;
-	char *a = NULL;
-	size_t off = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			m->arrays_bytes = off;
-			a = hugemem_alloc(off);
-			if (a == NULL)
-				return -1;
-			off = 0;
-		}
-		m->ports = carve(a, &off, m->np * sizeof(*m->ports));
-		m->cal_next = carve(a, &off, m->np * sizeof(*m->cal_next));
-		m->pf = carve(a, &off, (m->np + 1) * sizeof(*m->pf));
-		m->pf_tc = carve(a, &off, m->np * MODEL_NUM_TC * sizeof(*m->pf_tc));
-		m->far = carve(a, &off, m->np * sizeof(*m->far));
-		m->arr_cnt = carve(a, &off, ncnt * sizeof(*m->arr_cnt));
-		m->win = carve(a, &off, m->nwin * sizeof(*m->win));
-		m->dwin = carve(a, &off, (size_t)nq * MODEL_NUM_WINDOWS * sizeof(*m->dwin));
-		m->qcold = carve(a, &off, (size_t)nq * sizeof(*m->qcold));
-	}
-	return 0;
-}
-
-struct model *model_new(const struct model_config *cfg, struct model_err *err)
-{
-	if (model_config_check(cfg, err) < 0)
-		return NULL;
-	struct model *m = calloc(1, sizeof(*m));
-	if (m == NULL)
-		goto nomem;
-	m->cfg = *cfg;
-	m->cfg.ports = NULL;
-	m->cfg.mc_groups = NULL;
-	m->cfg.n_mc_groups = 0;
-	m->cfg.ports = malloc(cfg->nports * sizeof(*cfg->ports));
-	if (m->cfg.ports == NULL)
-		goto nomem;
-	memcpy(m->cfg.ports, cfg->ports, cfg->nports * sizeof(*cfg->ports));
-	if (cfg->n_mc_groups > 0) {
-		m->cfg.mc_groups = malloc(cfg->n_mc_groups * sizeof(*cfg->mc_groups));
-		if (m->cfg.mc_groups == NULL)
-			goto nomem;
-		memcpy(m->cfg.mc_groups, cfg->mc_groups,
-		       cfg->n_mc_groups * sizeof(*cfg->mc_groups));
-		m->cfg.n_mc_groups = cfg->n_mc_groups;
-	}
-	if (m->cfg.event_capacity == 0)
-		m->cfg.event_capacity = 4096;
-	if (m->cfg.dwrr_quantum == 0)
-		m->cfg.dwrr_quantum = 2048;
-	model_rng_seed(&m->rng, cfg->seed);
-	/* occupancy counters (struct mpeak): the bytes below the cells, the
-	 * cells up to a packet beyond the buffer above them (model_config_check
-	 * refuses a buffer for which they do not fit) */
-	uint64_t buf_bytes = (uint64_t)cfg->total_cells * cfg->cell_bytes;
-	m->occ_shift = (uint8_t)(64 - __builtin_clzll(buf_bytes));
-	m->occ_mask = (1ull << m->occ_shift) - 1;
-	/* a power of two cell size: cells << occ_shift = (cells x
-	 * cell_bytes) x cell_mult (cell_bytes <= the buffer's bytes, so
-	 * occ_shift >= log2(cell_bytes)) */
-	m->cell_up = cfg->cell_bytes - 1;
-	if ((cfg->cell_bytes & (cfg->cell_bytes - 1)) == 0) {
-		m->cell_cmask = ~(cfg->cell_bytes - 1);
-		m->cell_mult = 1ull << (m->occ_shift - __builtin_ctz(cfg->cell_bytes));
-	}
-	m->total_top = occ_top(m, cfg->total_cells);
-	m->np = cfg->nports + 1;
-	/* per port: its queues, 8 PGs and their headroom, 4 port objects;
-	 * device uc/mc and 2 x 4 pools; cold queue data for the queues that
-	 * exist only */
-	uint32_t nq = 0;
-	for (unsigned i = 0; i < m->np; i++) {
-		const struct model_port_config *pc = i < cfg->nports ? &cfg->ports[i] : &cfg->cpu;
-		nq += pc->n_ucq + pc->n_mcq;
-	}
-	m->nwin = nq + m->np * (2 * MODEL_NUM_PG + 4) + 2 + 2 * MODEL_MAX_POOLS;
-	if (alloc_arrays(m, nq) < 0)
-		goto nomem;
-	m->ring_cap = m->cfg.event_capacity;
-	m->ring = malloc((size_t)m->ring_cap * sizeof(*m->ring));
-	if (m->ring == NULL)
-		goto nomem;
-	m->far_t = UINT64_MAX;
-	m->pk_t = UINT64_MAX; /* no port event */
-	m->pk_leaf = CAL_NONE;
-	m->heap_t = UINT64_MAX;
-	m->tick_t = UINT64_MAX;
-	m->tick_nq = m->np * MQ_SLOTS;
-	m->tick_k = m->cfg.marker_tick_queues;
-	if (m->tick_k == 0 || m->tick_k > m->tick_nq)
-		m->tick_k = m->tick_nq;
-	memset(m->cal_head, 0xff, sizeof(m->cal_head)); /* CAL_NONE */
-	if (heap_reserve(m, m->np * MODEL_NUM_PG + 2) < 0)
-		goto nomem;
-	/* the arrival stream: its marker alone (no sources) */
-	m->arr_cap = 1;
-	m->arr = m->arr_next = malloc(sizeof(*m->arr));
-	if (m->arr == NULL)
-		goto nomem;
-	m->arr_mark[0].src = ARR_MERGE;
-	m->arr_mark[1].src = ARR_END;
-	arr_mark(m, m->arr, 0, 1);
-	for (unsigned i = 0; i < m->np; i++)
-		setup_port(m, &m->ports[i], i < cfg->nports ? &cfg->ports[i] : &cfg->cpu);
-	init_peaks(m, &m->dev_uc, cfg->total_cells);
-	init_peaks(m, &m->dev_mc, cfg->total_cells);
-	for (unsigned i = 0; i < MODEL_MAX_POOLS; i++) {
-		init_pool(m, &m->ip_pk[i], cfg->ing_pool_cells[i]);
-		init_pool(m, &m->ep_pk[i], cfg->egr_pool_cells[i]);
-	}
-	return m;
-nomem:
-	if (err != NULL)
-		snprintf(err->msg, sizeof(err->msg), "out of memory building the model");
-	model_free(m);
-	return NULL;
-}
-
-void model_free(struct model *m)
-{
-	if (m == NULL)
-		return;
-	for (unsigned i = 0; i < m->nsrc; i++)
-		if (m->srcs[i].src.free != NULL)
-			m->srcs[i].src.free(m->srcs[i].src.state);
-	hugemem_free(m->srcs, m->src_cap * sizeof(*m->srcs));
-	while (m->chunks != NULL) {
-		struct mchunk *c = m->chunks;
-		m->chunks = c->next;
-		free(c);
-	}
-	free(m->heap);
-	free(m->arr);
-	free(m->arr_key);
-	free(m->sq);
-	free(m->spend);
-	free(m->spart);
-	free(m->ring);
-	hugemem_free(m->ports, m->arrays_bytes); /* the block (alloc_arrays) */
-	free(m->cfg.ports);
-	free(m->cfg.mc_groups);
-	free(m);
-}
-
-const struct model_config *model_config_of(const struct model *m)
-{
-	return &m->cfg;
 }

@@ -393,8 +393,17 @@ enum model_drop_cause {
 #define MODEL_REASON_RED	     260
 #define MODEL_REASON_BLACKHOLE_ROUTE 269
 
+#define MODEL_REASON_UNKNOWN 256
+
+/* The cause's sFlow reason code (MODEL_REASON_UNKNOWN for
+ * MODEL_DROP_FWD_OTHER, whose events carry their own code) and its name
+ * ("?" for no cause); the cause of a forwarding drop with code `code`;
+ * the code of a forwarding cause's name, case-insensitive (-1: not one).
+ * model_drop.c holds the table. */
 unsigned model_drop_reason(enum model_drop_cause c);
 const char *model_drop_cause_name(enum model_drop_cause c);
+enum model_drop_cause model_drop_cause_of_fwd(unsigned code);
+int model_drop_fwd_code(const char *name, uint16_t *code);
 
 /* Cumulative; in_* count packets received on the port (before any drop),
  * out_* copies transmitted.  Unicast/multicast/broadcast is taken from the

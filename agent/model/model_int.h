@@ -1,7 +1,8 @@
 /*
  * model_int.h - internal data structures of the switch model, shared by
- * its sources (model.c: engine, admission, scheduling; model_telem.c:
- * reads, peaks, audit).  Not for users of the library: use model.h.
+ * its sources (the engine: model.c and the files model_engine.h names;
+ * model_telem.c: reads, peaks, audit).  Not for users of the library: use
+ * model.h.
  */
 #ifndef BSFLOWD_MODEL_MODEL_INT_H
 #define BSFLOWD_MODEL_MODEL_INT_H
@@ -69,8 +70,9 @@ struct mdelay_w {
 };
 
 /* Cache line size the hot structures (ports, PGs, queues, packet
- * records) are aligned to; model.c allocates the ports and the packet
- * pool's chunks with aligned_alloc. */
+ * records) are aligned to; model_setup.c allocates the ports (carved
+ * at line boundaries) and model.c the packet pool's chunks with
+ * aligned_alloc. */
 #define MODEL_LINE 64
 
 /* Packet flags */
@@ -262,7 +264,7 @@ _Static_assert(offsetof(struct mport, ctr.in_ucast) + 8 == 2 * MODEL_LINE, "mpor
 
 /* Packets a source's buffer holds: topped up (MSRC_BATCH at most per
  * call of next_batch, one at a time from the others) when fewer than
- * MSRC_LOW are left at the start of a merge round (model.c, arr_merge). */
+ * MSRC_LOW are left at the start of a merge round (model_arr_merge). */
 #define MSRC_BATCH 64
 #define MSRC_LOW   32
 
@@ -339,8 +341,8 @@ struct mheap_ent {
 #define CAL_W	 4096u
 #define CAL_MASK ((uint64_t)CAL_W - 1)
 _Static_assert(CAL_W >= 64 && CAL_W <= 4096 && (CAL_W & (CAL_W - 1)) == 0, "CAL_W");
-/* An entry of a binary min-heap by time (model.c, tk_push/tk_pop): a far
- * event (id: its leaf) or a source waiting for a merge round (id: its
+/* An entry of a binary min-heap by time (model_heap.c, model_tk_push,
+ * model_tk_pop): a far event (id: its leaf) or a source waiting for a merge round (id: its
  * index). */
 struct mtk {
 	uint64_t t;
@@ -380,7 +382,17 @@ struct model {
 	uint8_t run_idle;  /* run_loop stops when idle */
 	uint64_t run_max;  /* run_loop's max_events */
 	uint64_t run_rare; /* events run_careful ran (RUN_RARE) */
-	uint64_t stop_t;   /* min(heap_t, tick_t, run_lim) + 1, arr_stop (0: stop) */
+	/* stop_t: run_loop runs a per-packet event (a port's, an arrival) at
+	 * time t on its fast path only if t < stop_t, so stop_t is at most the
+	 * first time at which something else must come first: the heap's root
+	 * and the tick plus 1 (at equal times they go after per-packet events),
+	 * the run's limit plus 1, the stream's marker (arr_stop: its merge, and
+	 * arrivals at its time, take the careful path), the next port event's
+	 * time when it is a far one (pk_b CAL_FAR: cal_jump first), and 0 when
+	 * the run may take no more events.  Lower is allowed (one visit of the
+	 * careful path, which sets it again), higher never.  model_engine.h
+	 * maintains it: stop_update (from all terms), stop_lower, stop_all. */
+	uint64_t stop_t;
 	uint64_t arr_stop; /* the stream's marker's time (UINT64_MAX: the end) */
 	uint64_t seq;
 	uint32_t cur_id; /* heap event being dispatched */
@@ -404,11 +416,11 @@ struct model {
 	uint64_t far_t;		/* the earliest of them, UINT64_MAX if none */
 	uint32_t nfar;
 	/* sources, and the stream of their packets in arrival order (time,
-	 * then source index), merged a round at a time (model.c) */
+	 * then source index), merged a round at a time (model_arrival.c) */
 	struct msrc *srcs;
 	uint32_t nsrc, src_cap;
-	/* a merge round visits the sources it may take from (model.c,
-	 * arr_merge): the live ones with packets not in the stream, by the
+	/* a merge round visits the sources it may take from (model_arrival.c,
+	 * model_arr_merge): the live ones with packets not in the stream, by the
 	 * time of their first (a binary heap; when rounds are large, all of
 	 * them in one pass, and the heap is rebuilt: SQ_SCAN), the ones the
 	 * last round left empty (topped up by the next), and a bit per
@@ -424,7 +436,7 @@ struct model {
 	uint32_t *arr_cnt;	      /* ARR_NB counters of the merge's sort */
 	struct arr_ent *arr_key;      /* arr_cap - 1: its radix sort (with arr) */
 	struct model_pkt arr_mark[2]; /* what markers point at: src ARR_MERGE, ARR_END */
-	/* the background marker tick (model.c, tick()): not in the heap, a
+	/* the background marker tick (model_tick.c): not in the heap, a
 	 * time and an insertion number of its own */
 	uint8_t tick_armed;
 	uint32_t tick_pos;	   /* next queue (port * MQ_SLOTS + slot) to refresh */
@@ -441,7 +453,7 @@ struct model {
 	uint32_t nq;	      /* present queues (all ports) */
 	struct mqcold *qcold; /* per present queue, by qindex() */
 	/* bytes of the block that holds ports (at its start), cal_next, pf,
-	 * pf_tc, far, arr_cnt, win, dwin and qcold (model.c alloc_arrays) */
+	 * pf_tc, far, arr_cnt, win, dwin and qcold (model_setup.c alloc_arrays) */
 	size_t arrays_bytes;
 	/* delay windows: qindex() * MODEL_NUM_WINDOWS + w */
 	struct mdelay_w *dwin;

@@ -20,6 +20,8 @@
 
 #include "agent/model/model_int.h"
 
+/* ---------------------------------------------------------------- reads */
+
 /* Read window w of an object with peak run `run` (cold part c) and
  * occupancy cur cells, cur_b bytes; the caller restarts its run at cur. */
 static void occ_read(struct mpeak_c *c, uint32_t run, uint32_t cur, uint64_t cur_b, unsigned w,

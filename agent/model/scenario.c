@@ -92,15 +92,7 @@ cfg_opt_t *model_conf_opts(void)
 
 static int parse_speed(struct conf_ctx *x, const struct conf_val *v, const char *key, uint64_t *out)
 {
-	double d;
-
-	if (conf_units(v->text, conf_rate_units, 1, &d) < 0)
-		return conf_fail(x, v, key, "'%s' is not a speed (bits/s, suffix K, M, G or T)",
-				 v->text);
-	if (d < (double)MODEL_MIN_SPEED || d > (double)MODEL_MAX_SPEED)
-		return conf_fail(x, v, key, "'%s' is out of range 1G..800G", v->text);
-	*out = (uint64_t)llround(d);
-	return 0;
+	return conf_rate(x, v, key, MODEL_MIN_SPEED, MODEL_MAX_SPEED, out);
 }
 
 /* A list of port numbers and ranges "a-b"; every port below nports. */
@@ -116,17 +108,9 @@ static int parse_ports(struct conf_ctx *x, cfg_t *sec, const char *key, unsigned
 		const struct conf_val *v = cfg_getnptr(sec, key, i);
 		long long a, b;
 
-		if (conf_span(v->text, &a, &b) < 0) {
+		if (conf_range(x, v, key, 0, (long long)nports - 1, &a, &b) < 0) {
 			free(list);
-			return conf_fail(x, v, key, "'%s' is not a port number or a range like 1-4",
-					 v->text);
-		}
-		if (a < 0 || b < a || (unsigned long long)b >= nports) {
-			free(list);
-			return conf_fail(
-			    x, v, key,
-			    "'%s' is out of range: ports are numbered 0..%u on this switch",
-			    v->text, nports - 1);
+			return -1;
 		}
 		for (long long p = a; p <= b; p++) {
 			if (k == cap) {
@@ -143,7 +127,11 @@ static int parse_ports(struct conf_ctx *x, cfg_t *sec, const char *key, unsigned
 			for (unsigned j = 0; j < k; j++) {
 				if (list[j] == p) {
 					free(list);
-					return conf_fail(x, v, key, "port %lld is listed twice", p);
+					return conf_fail(
+					    x, v, key,
+					    "port %lld listed twice; allowed: each port "
+					    "once",
+					    p);
 				}
 			}
 			list[k++] = (uint16_t)p;
@@ -186,16 +174,18 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 	if (conf_get(sec, "cell_size"))
 		cfg->cell_bytes = (uint32_t)n;
 	if ((v = conf_get(sec, "buffer"))) {
-		if (conf_bytes(x, v, "buffer", 64.0 * 1073741824.0, &b) < 0)
+		if (conf_size(x, v, "buffer", 0, 64ULL << 30, &b) < 0)
 			return -1;
 		if (b / cfg->cell_bytes < 1)
-			return conf_fail(x, v, "buffer", "'%s' is less than one cell", v->text);
+			return conf_fail(x, v, "buffer",
+					 "less than one cell; allowed: %u bytes and up",
+					 cfg->cell_bytes);
 		cfg->total_cells = (uint32_t)(b / cfg->cell_bytes);
 		if (!model_buffer_fits(cfg->total_cells, cfg->cell_bytes))
 			return conf_fail(x, v, "buffer",
-					 "'%s' of %u-byte cells is too large for the model's "
-					 "counters (a larger cell_size would fit)",
-					 v->text, cfg->cell_bytes);
+					 "too large for the model's counters with %u-byte cells; "
+					 "allowed: less, or a larger cell_size",
+					 cfg->cell_bytes);
 	} else if (conf_get(sec, "cell_size")) {
 		/* keep the default 16 MB (or more) in bytes */
 		cfg->total_cells =
@@ -214,15 +204,13 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		long pn;
 		uint64_t sp = 0;
 
+		conf_enter(x, "model", "port", t, conf_section_line(ps));
 		errno = 0;
 		pn = strtol(t, &end, 10);
 		if (end == t || *end || errno || pn < 0 || pn >= nports)
-			return conf_fail(x, NULL, NULL,
-					 "port \"%s\": not a port number 0..%lld (line %d)", t,
-					 nports - 1, ps->line);
+			return conf_fail(x, NULL, NULL, "not a port number; allowed: 0..%lld",
+					 nports - 1);
 		p = &cfg->ports[pn];
-		snprintf(x->sect, sizeof(x->sect), "port %ld: ", pn);
-		x->sect_line = ps->line;
 		if ((v = conf_get(ps, "speed"))) {
 			if (parse_speed(x, v, "speed", &sp) < 0)
 				return -1;
@@ -235,8 +223,7 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 			return -1;
 		if (conf_get(ps, "sampling_rate"))
 			p->sampling_rate = (uint32_t)n;
-		x->sect[0] = 0;
-		x->sect_line = 0;
+		conf_enter(x, "model", NULL, NULL, 0);
 	}
 
 	/* queues, limits, scheduling: the same on every front-panel port */
@@ -257,17 +244,17 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		    conf_double(x, v, "pg_alpha", 0, 1024, 1, &pg_alpha) < 0)
 			return -1;
 		if ((v = conf_get(sec, "queue_limit"))) {
-			if (conf_bytes(x, v, "queue_limit", 64.0 * 1073741824.0, &qlimit) < 0)
+			if (conf_size(x, v, "queue_limit", 0, 64ULL << 30, &qlimit) < 0)
 				return -1;
 			have_qlimit = 1;
 		}
 		if ((v = conf_get(sec, "queue_min"))) {
-			if (conf_bytes(x, v, "queue_min", 1073741824.0, &qmin) < 0)
+			if (conf_size(x, v, "queue_min", 0, 1ULL << 30, &qmin) < 0)
 				return -1;
 			have_qmin = 1;
 		}
 		if ((v = conf_get(sec, "pg_min"))) {
-			if (conf_bytes(x, v, "pg_min", 1073741824.0, &pgmin) < 0)
+			if (conf_size(x, v, "pg_min", 0, 1ULL << 30, &pgmin) < 0)
 				return -1;
 			have_pgmin = 1;
 		}
@@ -281,8 +268,11 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 			weights[q] = 1;
 		n = cfg_size(sec, "weights");
 		if (n > ucq)
-			return conf_fail(x, cfg_getnptr(sec, "weights", (unsigned)ucq), "weights",
-					 "%lld weights for %lld unicast queues", n, ucq);
+			return conf_fail(
+			    x, cfg_getnptr(sec, "weights", (unsigned)ucq), "weights",
+			    "%lld weights for %lld unicast queues; allowed: at most one "
+			    "per queue",
+			    n, ucq);
 		for (q = 0; q < (unsigned)n; q++) {
 			long long w;
 
@@ -299,18 +289,19 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 			lossless[pg] = 1;
 		}
 		if ((v = conf_get(sec, "headroom")) &&
-		    conf_bytes(x, v, "headroom", 1073741824.0, &headroom) < 0)
+		    conf_size(x, v, "headroom", 0, 1ULL << 30, &headroom) < 0)
 			return -1;
 		if ((v = conf_get(sec, "xoff")) &&
-		    conf_bytes(x, v, "xoff", 1073741824.0, &xoff) < 0)
+		    conf_size(x, v, "xoff", 0, 1ULL << 30, &xoff) < 0)
 			return -1;
-		if ((v = conf_get(sec, "xon")) && conf_bytes(x, v, "xon", 1073741824.0, &xon) < 0)
+		if ((v = conf_get(sec, "xon")) && conf_size(x, v, "xon", 0, 1ULL << 30, &xon) < 0)
 			return -1;
 		if (xoff && xon > xoff)
 			return conf_fail(x, conf_get(sec, "xon"), "xon",
-					 "%llu bytes is above xoff (%llu)", (unsigned long long)xon,
+					 "above xoff; allowed: 0..%llu bytes (xoff)",
 					 (unsigned long long)xoff);
-		if ((v = conf_get(sec, "pfc_delay")) && conf_time(x, v, "pfc_delay", &pfcd) < 0)
+		if ((v = conf_get(sec, "pfc_delay")) &&
+		    conf_time(x, v, "pfc_delay", 0, CONF_TIME_MAX, &pfcd) < 0)
 			return -1;
 		for (i = 0; i < cfg->nports; i++) {
 			struct model_port_config *p = &cfg->ports[i];
@@ -365,16 +356,19 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		uint64_t mn = 0, mx = 0;
 		double prob = 0.1;
 
-		snprintf(x->sect, sizeof(x->sect), "wred: ");
-		x->sect_line = ws->line;
-		if (!(v = conf_get(ws, "min")) || conf_bytes(x, v, "min", 4294967295.0, &mn) < 0 ||
-		    !(v = conf_get(ws, "max")) || conf_bytes(x, v, "max", 4294967295.0, &mx) < 0) {
+		conf_enter(x, "model", "wred", NULL, conf_section_line(ws));
+		if (!(v = conf_get(ws, "min")) ||
+		    conf_size(x, v, "min", 0, 4294967295ULL, &mn) < 0 ||
+		    !(v = conf_get(ws, "max")) ||
+		    conf_size(x, v, "max", 0, 4294967295ULL, &mx) < 0) {
 			if (!v)
-				conf_fail(x, NULL, conf_get(ws, "min") ? "max" : "min", "missing");
+				conf_fail(x, NULL, conf_get(ws, "min") ? "max" : "min",
+					  "missing; allowed: a size in bytes");
 			return -1;
 		}
 		if (mx <= mn)
-			return conf_fail(x, v, "max", "must be above min (%llu bytes)",
+			return conf_fail(x, v, "max",
+					 "not above min; allowed: more than %llu bytes",
 					 (unsigned long long)mn);
 		if ((v = conf_get(ws, "probability")) &&
 		    conf_frac(x, v, "probability", 0, 1, &prob) < 0)
@@ -399,8 +393,7 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		}
 		free(ports);
 		free(queues);
-		x->sect[0] = 0;
-		x->sect_line = 0;
+		conf_enter(x, "model", NULL, NULL, 0);
 	}
 
 	/* multicast groups, numbered 1..n */
@@ -421,25 +414,21 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 
 		errno = 0;
 		gn = strtol(t, &end, 10);
-		x->sect_line = gs->line;
+		conf_enter(x, "model", "mc_group", t, conf_section_line(gs));
 		if (end == t || *end || errno || gn < 1 || gn > n)
-			return conf_fail(
-			    x, NULL, NULL,
-			    "mc_group \"%s\": groups must be numbered 1..%lld (one section each)",
-			    t, n);
-		snprintf(x->sect, sizeof(x->sect), "mc_group %ld: ", gn);
+			return conf_fail(x, NULL, NULL,
+					 "not a group number; allowed: 1..%lld (one section each)",
+					 n);
 		if (parse_ports(x, gs, "ports", cfg->nports, &ports, &np) < 0)
 			return -1;
 		if (np < 1 || np > 64) {
 			free(ports);
-			return conf_fail(x, NULL, "ports", "a group has 1..64 ports (%u given)",
-					 np);
+			return conf_fail(x, NULL, "ports", "%u ports; allowed: 1..64 ports", np);
 		}
 		memcpy(cfg->mc_groups[gn - 1].ports, ports, np * sizeof(*ports));
 		cfg->mc_groups[gn - 1].nports = (uint16_t)np;
 		free(ports);
-		x->sect[0] = 0;
-		x->sect_line = 0;
+		conf_enter(x, "model", NULL, NULL, 0);
 	}
 
 	/* shared pools: the buffer less the minimum guarantees and headroom */
@@ -461,14 +450,16 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 			return conf_fail(
 			    x, conf_get(sec, "buffer"), "buffer",
 			    "%u cells of %u bytes leave nothing shared after the minimum "
-			    "guarantees and headroom (%llu ingress, %llu egress cells)",
+			    "guarantees and headroom (%llu ingress, %llu egress cells); allowed: "
+			    "more",
 			    cfg->total_cells, cfg->cell_bytes, (unsigned long long)ing,
 			    (unsigned long long)egr);
 		cfg->ing_pool_cells[0] = (uint32_t)(cfg->total_cells - ing);
 		cfg->egr_pool_cells[0] = (uint32_t)(cfg->total_cells - egr);
 	}
 
-	if ((v = conf_get(sec, "duration")) && conf_time(x, v, "duration", &sc->duration_ns) < 0)
+	if ((v = conf_get(sec, "duration")) &&
+	    conf_time(x, v, "duration", 0, CONF_TIME_MAX, &sc->duration_ns) < 0)
 		return -1;
 	return 0;
 }
@@ -483,11 +474,13 @@ static int parse_size(struct conf_ctx *x, const struct conf_val *v, struct model
 		c->size = MODEL_SIZE_IMIX;
 		return 0;
 	}
-	if (conf_span(v->text, &a, &b) < 0)
-		return conf_fail(x, v, "size", "'%s' is not imix, a size or a range like 64-1518",
-				 v->text);
+	if (conf_parse_range(v->text, &a, &b) < 0)
+		return conf_fail(x, v, "size",
+				 "not a size; allowed: imix, N or A-B in %d..%d bytes",
+				 MODEL_FRAME_MIN, MODEL_FRAME_MAX);
 	if (a < MODEL_FRAME_MIN || b > MODEL_FRAME_MAX || a > b)
-		return conf_fail(x, v, "size", "'%s' is out of range %d..%d bytes", v->text,
+		return conf_fail(x, v, "size",
+				 "out of range; allowed: imix, N or A-B in %d..%d bytes",
 				 MODEL_FRAME_MIN, MODEL_FRAME_MAX);
 	c->size = a == b ? MODEL_SIZE_FIXED : MODEL_SIZE_UNIFORM;
 	c->size_lo = (uint32_t)a;
@@ -497,22 +490,14 @@ static int parse_size(struct conf_ctx *x, const struct conf_val *v, struct model
 
 static int parse_reason(struct conf_ctx *x, const struct conf_val *v, uint16_t *out)
 {
-	static const struct {
-		const char *name;
-		uint16_t code;
-	} names[] = {{"ttl_exceeded", 257}, {"acl", 258}, {"blackhole_route", 269}};
 	long long n;
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcasecmp(v->text, names[i].name) == 0) {
-			*out = names[i].code;
-			return 0;
-		}
-	}
+	if (model_drop_fwd_code(v->text, out) == 0)
+		return 0;
 	if (!isdigit((unsigned char)v->text[0]))
 		return conf_fail(x, v, "drop_reason",
-				 "'%s' is not ttl_exceeded, acl, blackhole_route or a reason code",
-				 v->text);
+				 "unknown word; allowed: ttl_exceeded, acl, blackhole_route or a "
+				 "reason code 1..65535");
 	if (conf_int(x, v, "drop_reason", 1, 65535, &n) < 0)
 		return -1;
 	*out = (uint16_t)n;
@@ -559,7 +544,8 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 	if (parse_ports(x, ts, "ports", cfg->nports, &ports, &np) < 0)
 		return -1;
 	if (np == 0) {
-		conf_fail(x, NULL, "ports", "missing: list the ingress ports, e.g. ports = {1-4}");
+		conf_fail(x, NULL, "ports",
+			  "missing; allowed: the ingress ports, e.g. ports = {1-4}");
 		goto out;
 	}
 	if (ratev) {
@@ -569,15 +555,13 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 			if (conf_frac(x, ratev, "rate", 0, 1, &rate_frac) < 0)
 				goto out;
 			if (rate_frac <= 0) {
-				conf_fail(x, ratev, "rate", "must be above 0");
+				conf_fail(x, ratev, "rate", "out of range; allowed: above 0%%");
 				goto out;
 			}
-		} else if (conf_units(ratev->text, conf_rate_units, 1, &rate_bps) < 0 ||
-			   !(rate_bps > 0)) {
+		} else if (conf_parse_rate(ratev->text, &rate_bps) < 0 || !(rate_bps > 0)) {
 			conf_fail(x, ratev, "rate",
-				  "'%s' is not a rate (a percentage of line rate, or bits/s with "
-				  "suffix K, M, G or T)",
-				  ratev->text);
+				  "not a rate; allowed: a percentage of line rate, or bits/s with "
+				  "suffix K, M, G or T (powers of 1000), above 0");
 			goto out;
 		}
 	}
@@ -588,18 +572,21 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 			goto out;
 		c.arrival = (enum model_arrival_kind)k;
 	}
-	if ((v = conf_get(ts, "period")) && conf_time(x, v, "period", &c.period_ns) < 0)
+	if ((v = conf_get(ts, "period")) &&
+	    conf_time(x, v, "period", 0, CONF_TIME_MAX, &c.period_ns) < 0)
 		goto out;
 	if ((v = conf_get(ts, "duty")) && conf_frac(x, v, "duty", 0, 1, &c.duty) < 0)
 		goto out;
-	if ((v = conf_get(ts, "phase")) && conf_time(x, v, "phase", &c.phase_ns) < 0)
+	if ((v = conf_get(ts, "phase")) &&
+	    conf_time(x, v, "phase", 0, CONF_TIME_MAX, &c.phase_ns) < 0)
 		goto out;
-	if ((v = conf_get(ts, "start")) && conf_time(x, v, "start", &c.start_ns) < 0)
+	if ((v = conf_get(ts, "start")) &&
+	    conf_time(x, v, "start", 0, CONF_TIME_MAX, &c.start_ns) < 0)
 		goto out;
-	if ((v = conf_get(ts, "stop")) && conf_time(x, v, "stop", &c.stop_ns) < 0)
+	if ((v = conf_get(ts, "stop")) && conf_time(x, v, "stop", 0, CONF_TIME_MAX, &c.stop_ns) < 0)
 		goto out;
 	if (v && c.stop_ns <= c.start_ns) {
-		conf_fail(x, v, "stop", "must be after start");
+		conf_fail(x, v, "stop", "not after start; allowed: a later time than start");
 		goto out;
 	}
 	if (conf_get_int(x, ts, "packets", 0, LONG_MAX, &n) < 0)
@@ -609,16 +596,18 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 	if (c.arrival == MODEL_ARRIVAL_ONOFF) {
 		if (!conf_get(ts, "period")) {
 			conf_fail(x, conf_get(ts, "arrival"), "period",
-				  "onoff arrivals need a period");
+				  "missing; allowed: a time (onoff arrivals need a period)");
 			goto out;
 		}
 		if (!(c.duty > 0)) {
-			conf_fail(x, conf_get(ts, "duty"), "duty", "must be above 0");
+			conf_fail(x, conf_get(ts, "duty"), "duty",
+				  "out of range; allowed: above 0");
 			goto out;
 		}
 		if (!conf_get(ts, "duty")) {
-			conf_fail(x, conf_get(ts, "arrival"), "duty",
-				  "onoff arrivals need a duty cycle");
+			conf_fail(
+			    x, conf_get(ts, "arrival"), "duty",
+			    "missing; allowed: a fraction (onoff arrivals need a duty cycle)");
 			goto out;
 		}
 	}
@@ -634,22 +623,23 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 	} else if (c.dest == MODEL_DEST_FIXED || c.dest == MODEL_DEST_HOTSPOT ||
 		   c.dest == MODEL_DEST_INCAST) {
 		conf_fail(x, conf_get(ts, "destination"), "to",
-			  "destination %s needs a port: to = N", dests[c.dest]);
+			  "missing; allowed: a port (destination %s needs one)", dests[c.dest]);
 		goto out;
 	}
 	if ((v = conf_get(ts, "hotspot")) && conf_frac(x, v, "hotspot", 0, 1, &c.hotspot) < 0)
 		goto out;
 	if (c.dest == MODEL_DEST_PERMUTATION && np < 2) {
-		conf_fail(x, conf_get(ts, "destination"), "destination",
-			  "permutation needs two or more ports in the ports list");
+		conf_fail(
+		    x, conf_get(ts, "destination"), "destination",
+		    "permutation with one port; allowed: two or more ports in the ports list");
 		goto out;
 	}
 	if (c.dest == MODEL_DEST_INCAST) {
 		for (i = 0; i < np; i++) {
 			if (ports[i] == c.dest_port) {
 				conf_fail(x, conf_get(ts, "to"), "to",
-					  "incast target %u is also one of the senders",
-					  c.dest_port);
+					  "the incast target is also one of the senders; allowed: "
+					  "a port not in ports");
 				goto out;
 			}
 		}
@@ -662,7 +652,7 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		goto out;
 	if ((v = conf_get(ts, "ip"))) {
 		if (n == 5) {
-			conf_fail(x, v, "ip", "must be 4 or 6");
+			conf_fail(x, v, "ip", "out of range; allowed: 4 or 6");
 			goto out;
 		}
 		c.ip_version = (uint8_t)n;
@@ -680,7 +670,9 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		goto out;
 	if ((v = conf_get(ts, "pcp"))) {
 		if (c.vlan < 0) {
-			conf_fail(x, v, "pcp", "needs a vlan (the PCP travels in the 802.1Q tag)");
+			conf_fail(
+			    x, v, "pcp",
+			    "no vlan; allowed: with a vlan (the PCP travels in the 802.1Q tag)");
 			goto out;
 		}
 		c.pcp = (uint8_t)n;
@@ -698,7 +690,8 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		goto out;
 	if ((v = conf_get(ts, "mc_group"))) {
 		if (cfg->n_mc_groups == 0) {
-			conf_fail(x, v, "mc_group", "no mc_group sections are defined");
+			conf_fail(x, v, "mc_group",
+				  "no mc_group sections are defined; allowed: none");
 			goto out;
 		}
 		if (conf_int(x, v, "mc_group", 1, cfg->n_mc_groups, &n) < 0)
@@ -706,7 +699,7 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		c.mc_group = (uint16_t)n;
 	} else if (c.mc_fraction > 0) {
 		conf_fail(x, conf_get(ts, "multicast"), "mc_group",
-			  "multicast traffic needs mc_group = N");
+			  "missing; allowed: a group number (multicast traffic needs one)");
 		goto out;
 	}
 	if ((v = conf_get(ts, "drop")) && conf_frac(x, v, "drop", 0, 1, &c.drop_fraction) < 0)
@@ -724,8 +717,9 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		g.rate_bps = rate_bps > 0 ? rate_bps : rate_frac * line;
 		if (g.rate_bps > line * (1 + 1e-9)) {
 			conf_fail(x, ratev, "rate",
-				  "%.6g bits/s is above the %.6g bits/s of port %u", g.rate_bps,
-				  line, g.in_port);
+				  "%.6g bits/s is above the line rate of port %u; allowed: up to "
+				  "%.6g bits/s",
+				  g.rate_bps, g.in_port, line);
 			goto out;
 		}
 		if (c.dest == MODEL_DEST_PERMUTATION)
@@ -805,7 +799,7 @@ static int build_replay(struct conf_ctx *x, cfg_t *rs, struct model_scenario *sc
 	r->rc.nports = (uint16_t)cfg->nports;
 
 	if (!(v = conf_get(rs, "file")))
-		return conf_fail(x, NULL, "file", "missing: the pcap file to replay");
+		return conf_fail(x, NULL, "file", "missing; allowed: the pcap file to replay");
 	snprintf(r->where, sizeof(r->where), "%s:%d", x->file, v->line);
 	{
 		const char *slash = strrchr(x->file, '/');
@@ -838,20 +832,22 @@ static int build_replay(struct conf_ctx *x, cfg_t *rs, struct model_scenario *sc
 		errno = 0;
 		vid = strtol(v->text, &end, 10);
 		if (end == v->text || *end != ':')
-			return conf_fail(x, v, "vlan_ports", "'%s' is not VLAN:PORT", v->text);
+			return conf_fail(x, v, "vlan_ports",
+					 "not VLAN:PORT; allowed: e.g. \"100:3\"");
 		{
 			const char *s = end + 1;
 
 			port = strtol(s, &end, 10);
 			if (end == s || *end || errno)
-				return conf_fail(x, v, "vlan_ports", "'%s' is not VLAN:PORT",
-						 v->text);
+				return conf_fail(x, v, "vlan_ports",
+						 "not VLAN:PORT; allowed: e.g. \"100:3\"");
 		}
 		if (vid < 0 || vid > 4095)
-			return conf_fail(x, v, "vlan_ports", "VLAN %ld is out of range 0..4095",
-					 vid);
+			return conf_fail(x, v, "vlan_ports",
+					 "VLAN out of range; allowed: VLAN 0..4095");
 		if (port < 0 || port >= (long)cfg->nports)
-			return conf_fail(x, v, "vlan_ports", "port %ld is out of range 0..%u", port,
+			return conf_fail(x, v, "vlan_ports",
+					 "port out of range; allowed: ports 0..%u",
 					 cfg->nports - 1);
 		r->vlan_map[i].vid = (uint16_t)vid;
 		r->vlan_map[i].port = (uint16_t)port;
@@ -871,10 +867,10 @@ static int build_replay(struct conf_ctx *x, cfg_t *rs, struct model_scenario *sc
 		v = cfg_getnptr(rs, "egress_map", i);
 		if (parse_prefix(v->text, &r->egress_map[i], &port) < 0)
 			return conf_fail(x, v, "egress_map",
-					 "'%s' is not PREFIX=PORT (e.g. \"10.1.0.0/16=3\")",
-					 v->text);
+					 "not PREFIX=PORT; allowed: e.g. \"10.1.0.0/16=3\"");
 		if (port < 0 || port >= (long)cfg->nports)
-			return conf_fail(x, v, "egress_map", "port %ld is out of range 0..%u", port,
+			return conf_fail(x, v, "egress_map",
+					 "port out of range; allowed: ports 0..%u",
 					 cfg->nports - 1);
 		r->egress_map[i].port = (uint16_t)port;
 	}
@@ -884,7 +880,8 @@ static int build_replay(struct conf_ctx *x, cfg_t *rs, struct model_scenario *sc
 	if ((v = conf_get(rs, "time_scale")) &&
 	    conf_double(x, v, "time_scale", 0, 1e9, 1, &r->rc.time_scale) < 0)
 		return -1;
-	if ((v = conf_get(rs, "start")) && conf_time(x, v, "start", &r->rc.start_ns) < 0)
+	if ((v = conf_get(rs, "start")) &&
+	    conf_time(x, v, "start", 0, CONF_TIME_MAX, &r->rc.start_ns) < 0)
 		return -1;
 	if (conf_get_int(x, rs, "loop", 0, UINT32_MAX, &l) < 0)
 		return -1;
@@ -892,7 +889,8 @@ static int build_replay(struct conf_ctx *x, cfg_t *rs, struct model_scenario *sc
 		r->rc.loops = (uint32_t)l;
 	if ((v = conf_get(rs, "mc_group"))) {
 		if (cfg->n_mc_groups == 0)
-			return conf_fail(x, v, "mc_group", "no mc_group sections are defined");
+			return conf_fail(x, v, "mc_group",
+					 "no mc_group sections are defined; allowed: none");
 		if (conf_int(x, v, "mc_group", 1, cfg->n_mc_groups, &l) < 0)
 			return -1;
 		r->rc.mc_group = (uint16_t)l;
@@ -919,6 +917,7 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 	}
 	x.err = err;
 	x.errlen = errlen;
+	conf_enter(&x, "model", NULL, NULL, 0);
 	if (build_switch(&x, sec, sc) < 0)
 		return -1;
 	if (opts && opts->set_seed)
@@ -926,8 +925,7 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 	for (i = 0; sec && i < cfg_size(sec, "traffic"); i++) {
 		cfg_t *ts = cfg_getnsec(sec, "traffic", i);
 
-		snprintf(x.sect, sizeof(x.sect), "traffic \"%s\": ", cfg_title(ts));
-		x.sect_line = ts->line;
+		conf_enter(&x, "model", "traffic", cfg_title(ts), conf_section_line(ts));
 		if (build_traffic(&x, ts, i, sc) < 0)
 			return -1;
 		sc->ntraffic++;
@@ -935,8 +933,7 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 	for (i = 0; sec && i < cfg_size(sec, "replay"); i++) {
 		cfg_t *rs = cfg_getnsec(sec, "replay", i);
 
-		snprintf(x.sect, sizeof(x.sect), "replay \"%s\": ", cfg_title(rs));
-		x.sect_line = rs->line;
+		conf_enter(&x, "model", "replay", cfg_title(rs), conf_section_line(rs));
 		if (build_replay(&x, rs, sc) < 0)
 			return -1;
 	}
@@ -946,7 +943,10 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 /*
  * Keep only the top-level `model { ... }` sections of a config text:
  * everything else becomes blanks (newlines stay, so line numbers hold).
- * Knows libconfuse's comments (#, //, / * * /) and quoted strings.
+ * bsflow-sim reads a whole bsflowd.conf with the model's options only, and
+ * libconfuse refuses the keys it does not know (CFGF_IGNORE_UNKNOWN would
+ * also let a misspelt model key through).  The text has been through
+ * conf_blank_comments: no comments, every string closed.
  */
 static char *only_model(const char *text, unsigned *nkept)
 {
@@ -962,18 +962,6 @@ static char *only_model(const char *text, unsigned *nkept)
 	while (i < n) {
 		char c = text[i];
 
-		if (c == '#' || (c == '/' && text[i + 1] == '/')) {
-			while (i < n && text[i] != '\n')
-				i++;
-			continue;
-		}
-		if (c == '/' && text[i + 1] == '*') {
-			i += 2;
-			while (i < n && !(text[i] == '*' && text[i + 1] == '/'))
-				i++;
-			i = i < n ? i + 2 : n;
-			continue;
-		}
 		if (c == '"' || c == '\'') {
 			i++;
 			while (i < n && text[i] != c) {
@@ -1029,35 +1017,23 @@ static char *only_model(const char *text, unsigned *nkept)
 	return out;
 }
 
-/* libconfuse's own messages (syntax, unknown keys).  Sections carry no
- * file name in libconfuse 3.3, so those say only the line; the caller's
- * summary names the file. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 0)))
-#endif
-static void
-syntax_error(cfg_t *cfg, const char *fmt, va_list ap)
-{
-	if (cfg && cfg->filename)
-		fprintf(stderr, "%s:%d: ", cfg->filename, cfg->line);
-	else if (cfg && cfg->line > 0)
-		fprintf(stderr, "line %d: ", cfg->line);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
 static int parse_text(const char *text, const char *name, const struct model_scenario_opts *opts,
 		      struct model_scenario *sc, char *err, size_t errlen)
 {
 	cfg_opt_t top[] = {CFG_SEC("model", model_opts, CFGF_NONE), CFG_END()};
 	unsigned nkept = 0;
-	char *clean = conf_blank_comments(text); /* right line numbers */
-	char *only = clean ? only_model(clean, &nkept) : NULL;
+	char *clean, *only;
 	cfg_t *root;
 	int rc;
 
-	free(clean);
 	memset(sc, 0, sizeof(*sc));
+	if (conf_check_text(text, name, err, errlen) < 0)
+		return -1;
+	clean = conf_blank_comments(text, name, err, errlen); /* right line numbers */
+	if (!clean)
+		return -1;
+	only = only_model(clean, &nkept);
+	free(clean);
 	if (!only) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
@@ -1073,14 +1049,9 @@ static int parse_text(const char *text, const char *name, const struct model_sce
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	cfg_set_error_function(root, syntax_error);
-	free(root->filename);
-	root->filename = strdup(name);
-	rc = cfg_parse_buf(root, only);
+	rc = conf_lib_parse(root, name, only, err, errlen);
 	free(only);
-	if (rc != CFG_SUCCESS) {
-		snprintf(err, errlen,
-			 "%s: syntax error in the model section (see the message above)", name);
+	if (rc < 0) {
 		cfg_free(root);
 		return -1;
 	}
@@ -1096,48 +1067,43 @@ int model_scenario_parse_text(const char *text, const char *name,
 	return parse_text(text, name ? name : "(text)", opts, sc, err, errlen);
 }
 
+int model_scenario_parse_section(const char *body, const char *file, int first_line,
+				 const struct model_scenario_opts *opts, struct model_scenario *sc,
+				 char *err, size_t errlen)
+{
+	const char *name = file ? file : "(config)";
+	size_t nl = first_line > 1 ? (size_t)first_line - 1 : 0;
+	size_t blen = body ? strlen(body) : 0;
+	char *text;
+	int rc;
+
+	if (!body)
+		return model_scenario_from_cfg(NULL, name, opts, sc, err, errlen);
+	/* the section again, its opening brace on its first line */
+	text = malloc(nl + sizeof "model {" - 1 + blen + sizeof "\n}\n");
+	if (!text) {
+		memset(sc, 0, sizeof(*sc));
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	memset(text, '\n', nl);
+	memcpy(text + nl, "model {", 7);
+	memcpy(text + nl + 7, body, blen);
+	memcpy(text + nl + 7 + blen, "\n}\n", sizeof "\n}\n");
+	rc = parse_text(text, name, opts, sc, err, errlen);
+	free(text);
+	return rc;
+}
+
 int model_scenario_parse_file(const char *path, const struct model_scenario_opts *opts,
 			      struct model_scenario *sc, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
+	char *buf = conf_read_file(path, err, errlen);
 	int rc;
 
 	memset(sc, 0, sizeof(*sc));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!buf)
 		return -1;
-	}
-	do {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap ? cap * 2 : 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return -1;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got > 0);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[len] = 0;
-	if (strlen(buf) != len) {
-		snprintf(err, errlen, "%s: not a text file (contains a NUL byte)", path);
-		free(buf);
-		return -1;
-	}
 	rc = parse_text(buf, path, opts, sc, err, errlen);
 	free(buf);
 	return rc;

@@ -80,6 +80,14 @@ int model_scenario_parse_text(const char *text, const char *name,
 			      const struct model_scenario_opts *opts, struct model_scenario *sc,
 			      char *err, size_t errlen);
 
+/* Parse the body of a model section given as text (what lies between
+ * its braces, comments included; NULL: no section, the defaults), whose
+ * first byte is on line first_line of file: the errors' FILE:LINE are
+ * those of the file.  Returns 0, or -1 with a message in err. */
+int model_scenario_parse_section(const char *body, const char *file, int first_line,
+				 const struct model_scenario_opts *opts, struct model_scenario *sc,
+				 char *err, size_t errlen);
+
 /* Make the sources (reads pcap files) and add them to m.  Returns 0, or
  * -1 with a message in err. */
 int model_scenario_add_sources(const struct model_scenario *sc, struct model *m, char *err,

@@ -29,10 +29,6 @@
 #define EXIT_CONFIG 1
 #define EXIT_USAGE  2
 
-static const char *const cause_keys[MODEL_DROP_NCAUSES] = {
-    "ingress_limit",   "egress_limit",	  "wred", "ttl_exceeded", "acl",
-    "blackhole_route", "forwarding_other"};
-
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n");
@@ -220,7 +216,7 @@ static void print_text(const struct report *r)
 	       "port)\n");
 	printf("%-4s", "port");
 	for (k = 0; k < MODEL_DROP_NCAUSES; k++)
-		printf(" %16s", cause_keys[k]);
+		printf(" %16s", model_drop_cause_name((enum model_drop_cause)k));
 	printf("\n");
 	for (p = 0; p < cfg->nports; p++) {
 		uint64_t row[MODEL_DROP_NCAUSES];
@@ -290,7 +286,8 @@ static void json_causes(const char *key, const uint64_t *c)
 {
 	printf("\"%s\":{", key);
 	for (unsigned k = 0; k < MODEL_DROP_NCAUSES; k++)
-		printf("%s\"%s\":%llu", k ? "," : "", cause_keys[k], (unsigned long long)c[k]);
+		printf("%s\"%s\":%llu", k ? "," : "",
+		       model_drop_cause_name((enum model_drop_cause)k), (unsigned long long)c[k]);
 	printf("}");
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "agent/model/headers.h"
+#include "agent/model/model.h"
 #include "agent/model/rng.h"
 
 /* ---- header cache: (destination, flow, size, variant) -> bytes ----
@@ -559,7 +560,8 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			}
 			if (g->drop_below && (model_rng_next(&rng) >> 11) < g->drop_below) {
 				p->fwd_drop = g->c.drop_reason;
-				ttl1 = g->c.drop_reason == 257; /* ttl_exceeded: show TTL 1 */
+				ttl1 =
+				    g->c.drop_reason == MODEL_REASON_TTL_EXCEEDED; /* show TTL 1 */
 			}
 		}
 		/* header bytes: from the cache, built on first use (or later, by
@@ -697,7 +699,8 @@ const uint8_t *model_gen_header(void *state, const struct model_pkt *p)
 	uint32_t fid = p->flow_id - g->flow_base, flow = fid % g->nflows, dslot = fid / g->nflows;
 	uint32_t n = g->hc.nsizes, lo, dest;
 	const uint16_t *d = g->dsz;
-	int mc = p->mc_group != 0, ttl1 = g->hc.nvariants > 1 && p->fwd_drop == 257;
+	int mc = p->mc_group != 0,
+	    ttl1 = g->hc.nvariants > 1 && p->fwd_drop == MODEL_REASON_TTL_EXCEEDED;
 
 	if (p->hdr)
 		return p->hdr;
@@ -843,7 +846,8 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 	}
 	g->hc.nslots = (uint32_t)c->nports + 1;
 	g->hc.nsizes = c->size == MODEL_SIZE_IMIX ? 3 : g->upoints;
-	g->hc.nvariants = c->drop_fraction > 0 && c->drop_reason == 257 ? 2 : 1;
+	g->hc.nvariants =
+	    c->drop_fraction > 0 && c->drop_reason == MODEL_REASON_TTL_EXCEEDED ? 2 : 1;
 	g->hc.rowlen = c->nflows * g->hc.nsizes * g->hc.nvariants;
 	g->hc.hoff = (g->hc.rowlen + 63) / 64 * 8;
 	g->hc.rowbytes = g->hc.hoff + (size_t)g->hc.rowlen * g->hdr_len;

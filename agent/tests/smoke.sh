@@ -42,11 +42,42 @@ fi
 printf 'polling_interval = 20\ndatagram_bytes = 50\n' >"$tmp/bad.conf"
 out=$("$BSFLOWD" -t -f "$tmp/bad.conf" 2>&1)
 rc=$?
-want="$tmp/bad.conf:2: datagram_bytes = 50: out of range (200..8192)"
+want="$tmp/bad.conf:2: datagram_bytes = 50: out of range; allowed: 200..8192"
 if [ $rc -eq 1 ] && [ "$out" = "$want" ]; then
 	echo "ok: -t bad file: exit 1, $out"
 else
 	bad "-t bad file: exit $rc, message '$out', wanted exit 1 and '$want'"
+fi
+
+# -t warns when no collector is configured (the file is still valid)
+printf 'polling_interval = 20\n' >"$tmp/nocoll.conf"
+out=$("$BSFLOWD" -t -f "$tmp/nocoll.conf" 2>&1)
+rc=$?
+case "$rc:$out" in
+0:*"$tmp/nocoll.conf: warning: no collector section: nothing will be sent"*)
+	echo "ok: -t without a collector: warned" ;;
+*) bad "-t without a collector: exit $rc, '$out', wanted exit 0 and a warning" ;;
+esac
+
+# an unclosed comment no longer hides the rest of the file
+printf 'collector a {\n address = 127.0.0.1\n}\n/* old\ncollector b {\n address = ::1\n}\n' >"$tmp/open.conf"
+out=$("$BSFLOWD" -t -f "$tmp/open.conf" 2>&1)
+rc=$?
+want="$tmp/open.conf:4: comment not closed (the /* opened here has no */)"
+if [ $rc -eq 1 ] && [ "$out" = "$want" ]; then
+	echo "ok: -t unclosed comment: exit 1, $out"
+else
+	bad "-t unclosed comment: exit $rc, '$out', wanted exit 1 and '$want'"
+fi
+
+# a FIFO is refused at once (it used to hang -t)
+mkfifo "$tmp/fifo.conf"
+out=$(timeout 10 "$BSFLOWD" -t -f "$tmp/fifo.conf" 2>&1)
+rc=$?
+if [ $rc -eq 1 ] && [ "$out" = "$tmp/fifo.conf: not a regular file" ]; then
+	echo "ok: -t FIFO: exit 1, $out"
+else
+	bad "-t FIFO: exit $rc, '$out'"
 fi
 
 # a missing -f file is an error

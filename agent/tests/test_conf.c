@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent/conf.h"
@@ -113,85 +114,138 @@ START_TEST(defaults)
 }
 END_TEST
 
+#define ADDR_ALLOWED                                                                               \
+	"not an address or a host name; allowed: an IPv4 or IPv6 address, or a host name "         \
+	"(letters, digits, - and dots, at most 253 characters)"
+#define SIZE_ALLOWED "not a size; allowed: 0..1T bytes, suffix K, M, G or T (powers of 1024)"
+
 static const struct {
 	const char *text;
 	const char *msg;
 } bad[] = {
-    /* unknown keys */
-    {"\n\nbogus = 1\n", "t.conf:3: no such option 'bogus'"},
-    {"agent {\n  adress = 1.2.3.4\n}\n", "t.conf:2: agent: no such option 'adress'"},
+    /* unknown keys (libconfuse's message, reworded) */
+    {"\n\nbogus = 1\n", "t.conf:3: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
+    {"agent {\n  adress = 1.2.3.4\n}\n",
+     "t.conf:2: agent: adress: unknown key; allowed: the keys of bsflowd.conf(5)"},
     /* wrong types */
     {"polling_interval = \"abc\"\n",
-     "t.conf:1: invalid integer value for option 'polling_interval'"},
+     "t.conf:1: polling_interval = abc: not an integer; allowed: 0..86400"},
     {"collector x {\n address = 127.0.0.1\n port = many\n}\n",
-     "t.conf:3: collector \"x\": invalid integer value for option 'port'"},
+     "t.conf:3: collector \"x\": port = many: not an integer; allowed: 1..65535"},
+    /* libconfuse's CFG_INT read "0x10" as 16 and "010" as 8: decimal only now */
+    {"polling_interval = 0x10\n",
+     "t.conf:1: polling_interval = 0x10: not an integer; allowed: 0..86400"},
     /* out of range */
-    {"\ndatagram_bytes = 199\n", "t.conf:2: datagram_bytes = 199: out of range (200..8192)"},
-    {"datagram_bytes = 8193\n", "t.conf:1: datagram_bytes = 8193: out of range (200..8192)"},
-    {"polling_interval = -1\n", "t.conf:1: polling_interval = -1: out of range (0..86400)"},
-    {"polling_interval = 86401\n", "t.conf:1: polling_interval = 86401: out of range (0..86400)"},
+    {"\ndatagram_bytes = 199\n",
+     "t.conf:2: datagram_bytes = 199: out of range; allowed: 200..8192"},
+    {"datagram_bytes = 8193\n",
+     "t.conf:1: datagram_bytes = 8193: out of range; allowed: 200..8192"},
+    {"polling_interval = -1\n", "t.conf:1: polling_interval = -1: out of range; allowed: 0..86400"},
+    {"polling_interval = 86401\n",
+     "t.conf:1: polling_interval = 86401: out of range; allowed: 0..86400"},
     {"collector x {\n address = 1.2.3.4\n port = 70000\n}\n",
-     "t.conf:3: collector \"x\": port = 70000: out of range (1..65535)"},
+     "t.conf:3: collector \"x\": port = 70000: out of range; allowed: 1..65535"},
     {"collector x {\n address = 1.2.3.4\n port = 0\n}\n",
-     "t.conf:3: collector \"x\": port = 0: out of range (1..65535)"},
-    {"agent {\n enterprise = 0\n}\n", "t.conf:2: agent: enterprise = 0: out of range (1..1048575)"},
+     "t.conf:3: collector \"x\": port = 0: out of range; allowed: 1..65535"},
+    {"agent {\n enterprise = 0\n}\n",
+     "t.conf:2: agent: enterprise = 0: out of range; allowed: 1..1048575"},
     {"agent {\n enterprise = 1048576\n}\n",
-     "t.conf:2: agent: enterprise = 1048576: out of range (1..1048575)"},
+     "t.conf:2: agent: enterprise = 1048576: out of range; allowed: 1..1048575"},
     {"agent {\n sub_agent_id = 4294967296\n}\n",
-     "t.conf:2: agent: sub_agent_id = 4294967296: out of range (0..4294967295)"},
+     "t.conf:2: agent: sub_agent_id = 4294967296: out of range; allowed: 0..4294967295"},
     /* malformed values */
     {"\nagent {\n address = bogus\n}\n",
-     "t.conf:3: agent: address = \"bogus\": not an IPv4 or IPv6 address, nor auto"},
+     "t.conf:3: agent: address = bogus: not an address; allowed: auto, an IPv4 or IPv6 address"},
     {"agent {\n address = 224.0.0.1\n}\n",
-     "t.conf:2: agent: address = \"224.0.0.1\": unspecified or multicast address"},
+     "t.conf:2: agent: address = 224.0.0.1: unspecified or multicast; allowed: auto, a unicast "
+     "address"},
     {"collector x {\n address = 127.0.0.1\n source = here\n}\n",
-     "t.conf:3: collector \"x\": source = \"here\": not an IPv4 or IPv6 address"},
+     "t.conf:3: collector \"x\": source = here: not an address; allowed: \"\" (any) or an IPv4 "
+     "or IPv6 address"},
     {"collector x {\n address = 127.0.0.1\n device = abcdefghijklmnopq\n}\n",
-     "t.conf:3: collector \"x\": device = \"abcdefghijklmnopq\": longer than 15 characters"},
-    {"collector x {\n address = \"\"\n}\n", "t.conf:2: collector \"x\": address: empty"},
-    {"collector x {\n port = 1\n}\n", "t.conf:3: collector \"x\": no address"},
+     "t.conf:3: collector \"x\": device = abcdefghijklmnopq: too long; allowed: \"\" (none) or "
+     "a device name of 1..15 characters"},
+    /* collector addresses: literal or host name syntax, checked before
+     * any resolution (issue 18, item 15) */
+    {"collector x {\n address = \"\"\n}\n",
+     "t.conf:2: collector \"x\": address = \"\": " ADDR_ALLOWED},
+    {"collector x {\n address = \"::1::2\"\n}\n",
+     "t.conf:2: collector \"x\": address = ::1::2: " ADDR_ALLOWED},
+    {"collector x {\n address = \"bad host!name\"\n}\n",
+     "t.conf:2: collector \"x\": address = \"bad host!name\": " ADDR_ALLOWED},
+    {"collector x {\n address = 1.2.3.999\n}\n",
+     "t.conf:2: collector \"x\": address = 1.2.3.999: " ADDR_ALLOWED},
+    {"collector x {\n address = -a.example\n}\n",
+     "t.conf:2: collector \"x\": address = -a.example: " ADDR_ALLOWED},
+    /* a section's own errors name its first line, not its closing brace
+     * (issue 18, item 16) */
+    {"collector x {\n port = 1\n}\n",
+     "t.conf:2: collector \"x\": address: missing; allowed: an IPv4 or IPv6 address or a host "
+     "name"},
+    {"collector \"\" {\n address = a\n}\n",
+     "t.conf:2: collector \"\": an empty name; allowed: 1..63 characters"},
     {"collector x {\n address = a\n}\ncollector x {\n address = b\n}\n",
-     "t.conf:4: found duplicate title 'x'"},
+     "t.conf:4: \"x\": a second section of that name; allowed: one"},
     /* backends */
     {"\nbackend = linux\n",
-     "t.conf:2: backend = linux: not built yet in this version of bsflowd; use model or the "
+     "t.conf:2: backend = linux: not built yet in this version of bsflowd; allowed: model or the "
      "path of a backend plugin"},
-    {"backend = foo\n", "t.conf:1: backend = \"foo\": unknown backend; use model or the path "
+    {"backend = foo\n", "t.conf:1: backend = foo: unknown backend; allowed: model or the path "
 			"of a plugin .so (containing a /)"},
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
-     "t.conf:3: plugin: option \"novalue\": not of the form key=value"},
-    {"model {\n ports = abc\n}\n", "t.conf:2: ports: 'abc' is not an integer"},
+     "t.conf:3: plugin: option = novalue: not key=value; allowed: \"key=value\""},
+    {"model {\n ports = abc\n}\n",
+     "t.conf:2: model: ports = abc: not an integer; allowed: 1..1024"},
     /* the visibility section: its own checks, with the file and line */
-    {"visibility {\n bogus = 1\n}\n", "t.conf:2: visibility: no such option 'bogus'"},
+    {"visibility {\n bogus = 1\n}\n",
+     "t.conf:2: visibility: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
     {"visibility {\n congestion q {\n  high = K\n }\n}\n",
-     "t.conf:3: visibility: congestion \"q\": high: \"K\" is not a whole number of bytes (with "
-     "K, M or G)"},
+     "t.conf:3: visibility: congestion \"q\": high = K: " SIZE_ALLOWED},
     {"visibility {\n congestion q {\n  high = 64K\n  low = M\n }\n}\n",
-     "t.conf:4: visibility: congestion \"q\": low: \"M\" is not a whole number of bytes (with "
-     "K, M or G)"},
+     "t.conf:4: visibility: congestion \"q\": low = M: " SIZE_ALLOWED},
     {"visibility {\n congestion q {\n  high = \" 5\"\n }\n}\n",
-     "t.conf:3: visibility: congestion \"q\": high: \" 5\" is not a whole number of bytes "
-     "(with K, M or G)"},
+     "t.conf:3: visibility: congestion \"q\": high = \" 5\": " SIZE_ALLOWED},
     {"visibility {\n congestion q {\n  high = 64K\n  low = 65537\n }\n}\n",
-     "t.conf:4: visibility: congestion \"q\": low: 65537 is above high (65536)"},
+     "t.conf:4: visibility: congestion \"q\": low = 65537: above high; allowed: 0..65536 bytes "
+     "(high)"},
     {"\nvisibility {\n sample_drops = nosuch\n}\n",
-     "t.conf:3: visibility: sample_drops: no sampler named \"nosuch\""},
+     "t.conf:3: visibility: sample_drops = nosuch: no sampler named \"nosuch\""},
     {"visibility {\n sampler s {\n  every = 2\n  probability = 0.5\n }\n}\n",
      "t.conf:3: visibility: sampler \"s\": probability, every and first/of exclude each other"},
+    /* a key in a sampler: the path of sections */
+    {"visibility {\n sampler s {\n  colour = red\n }\n}\n",
+     "t.conf:3: visibility: sampler \"s\": colour: unknown key; allowed: the keys of "
+     "bsflowd.conf(5)"},
     /* after comments of each kind, the line is the line (libconfuse 3.3
      * alone counts 2 per # or // comment line) */
-    {"# a\n# b\n# c\nbogus = 1\n", "t.conf:4: no such option 'bogus'"},
+    {"# a\n# b\n# c\nbogus = 1\n",
+     "t.conf:4: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
     {"// a\n/* b\n c */ polling_interval = 20 # d\nbogus = 1\n",
-     "t.conf:4: no such option 'bogus'"},
-    {"# a\nmodel {\n # b\n ports = 4 // c\n ports = abc\n}\n",
-     "t.conf:5: ports: 'abc' is not an integer"},
+     "t.conf:4: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
+    {"# a\nmodel {\n # b\n seed = 4 // c\n ports = abc\n}\n",
+     "t.conf:5: model: ports = abc: not an integer; allowed: 1..1024"},
     {"# a\n# b\nvisibility {\n # c\n sample_drops = nosuch\n}\n",
-     "t.conf:5: visibility: sample_drops: no sampler named \"nosuch\""},
+     "t.conf:5: visibility: sample_drops = nosuch: no sampler named \"nosuch\""},
     {"collector \"#x\" {\n address = \"a#b\" # c\n}\n# d\nbogus = 1\n",
-     "t.conf:5: no such option 'bogus'"},
+     "t.conf:5: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
+    /* a key given twice: libconfuse kept the last one silently (issue 18,
+     * item 16) */
+    {"polling_interval = 5\n\npolling_interval = 7\n",
+     "t.conf:3: polling_interval = 7: given twice (first on line 1); allowed: once"},
+    {"collector x {\n address = a\n port = 1\n port = 2\n}\n",
+     "t.conf:4: collector \"x\": port = 2: given twice (first on line 3); allowed: once"},
+    {"model {\n ports = 4\n traffic t {\n  ports = {1}\n  rate = 1G\n  rate = 2G\n }\n}\n",
+     "t.conf:6: model: traffic \"t\": rate = 2G: given twice (first on line 5); allowed: once"},
     /* syntax */
     {"collector x {\n address = a\n", "t.conf:1: section not closed (missing })"},
     {"collector x {\n address = a\n}\n}\n", "t.conf:4: unexpected closing brace"},
+    /* libconfuse 3.3 takes an open comment or string as the end of the
+     * file: everything after it was lost, "configuration OK" (issue 18,
+     * item 11) */
+    {"collector x {\n address = a\n}\n/* old:\ncollector y {\n address = b\n}\nport = 99999\n",
+     "t.conf:4: comment not closed (the /* opened here has no */)"},
+    {"collector x {\n address = \"a\n}\n",
+     "t.conf:2: string not closed (the \" opened here runs to the end of the file)"},
 };
 
 START_TEST(bad_input)
@@ -217,17 +271,24 @@ START_TEST(blank_comments)
 	    {"a = /usr//lib\n", "a = /usr//lib\n"},	  /* // inside a word: a word */
 	    {"a=//c\n", "a=   \n"},
 	    {"/* x\ny */a = 1\n", "    \n    a = 1\n"}, /* newlines kept */
-	    {"a = 1 /* open\n", "a = 1 /* open\n"},	/* not closed: left for libconfuse */
 	    {"", ""},
 	};
+	char err[200];
 
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-		char *o = conf_blank_comments(t[i].in);
+		char *o = conf_blank_comments(t[i].in, "t", err, sizeof err);
 
 		ck_assert_ptr_nonnull(o);
 		ck_assert_str_eq(o, t[i].out);
 		free(o);
 	}
+	/* what libconfuse 3.3 takes silently as the end of the file */
+	ck_assert_ptr_null(
+	    conf_blank_comments("a = 1\nb = 2 /* open\nc = 3\n", "t", err, sizeof err));
+	ck_assert_str_eq(err, "t:2: comment not closed (the /* opened here has no */)");
+	ck_assert_ptr_null(conf_blank_comments("a = 1\n\nb = \"x\nc = 3\n", "t", err, sizeof err));
+	ck_assert_str_eq(err, "t:3: string not closed (the \" opened here runs to the end of the "
+			      "file)");
 }
 END_TEST
 
@@ -241,6 +302,168 @@ START_TEST(bad_file)
 	c = conf_load_file("/", err, sizeof err);
 	ck_assert_ptr_null(c);
 	ck_assert_str_eq(err, "/: Is a directory");
+}
+END_TEST
+
+/* Input is bounded before libconfuse sees it (issue 18, item 14): a
+ * FIFO or a device is refused at once (a FIFO with no writer used to hang
+ * -t, /dev/urandom too), so are a file over 1 MiB and a line over 4096
+ * characters (a 4 MiB number took 20 s to check). */
+START_TEST(bounded_input)
+{
+	char dir[] = "/tmp/bsfboundXXXXXX", path[64], err[1024], want[128];
+	struct conf *c;
+	char *big;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	c = conf_load_file(path, err, sizeof err);
+	ck_assert_ptr_null(c);
+	snprintf(want, sizeof want, "%s: not a regular file", path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+	c = conf_load_file("/dev/urandom", err, sizeof err);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(err, "/dev/urandom: not a regular file");
+	/* 1 MiB of comment lines is read; one byte more is not */
+	snprintf(path, sizeof path, "%s/big.conf", dir);
+	big = malloc((1 << 20) + 2);
+	ck_assert_ptr_nonnull(big);
+	for (size_t i = 0; i < (1 << 20); i++)
+		big[i] = i % 64 == 63 ? '\n' : '#';
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(big, 1, 1 << 20, f), 1 << 20);
+	fclose(f);
+	c = conf_load_file(path, err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	conf_free(c);
+	f = fopen(path, "a");
+	fputc('\n', f);
+	fclose(f);
+	c = conf_load_file(path, err, sizeof err);
+	ck_assert_ptr_null(c);
+	snprintf(want, sizeof want,
+		 "%s: larger than 1048576 bytes (a config file is at most 1048576)", path);
+	ck_assert_str_eq(err, want);
+	unlink(path);
+	/* a line of 4096 characters is read, one of 4097 is not */
+	memset(big, '1', 5000);
+	memcpy(big, "# ", 2);
+	big[4096] = '\0';
+	c = conf_load_text(big, "t.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	conf_free(c);
+	memcpy(big, "\npolling_interval = ", 20);
+	big[4096] = '1';
+	big[4098] = '\0'; /* line 2: 4097 characters */
+	c = conf_load_text(big, "t.conf", err, sizeof err);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(err, "t.conf:2: line longer than 4096 characters");
+	free(big);
+	rmdir(dir);
+}
+END_TEST
+
+/* The one grammar of each kind (confval.h), on values computed by hand. */
+START_TEST(value_grammar)
+{
+	static const struct {
+		const char *s;
+		double v; /* -1: refused */
+	} sizes[] = {{"64K", 65536},
+		     {"64 KiB", 65536},
+		     {"64kb", 65536},
+		     {"1.5M", 1572864},
+		     {"2g", 2147483648.0},
+		     {"10B", 10},
+		     {"1T", 1099511627776.0},
+		     {"7", 7},
+		     {"K", -1},
+		     {" 5", -1},
+		     {"0x10", -1},
+		     {"-1", -1},
+		     {"5X", -1},
+		     {"inf", -1},
+		     {"", -1}},
+	  rates[] = {{"10G", 1e10}, {"800M", 8e8}, {"1.5Gbps", 1.5e9}, {"100 kb/s", 1e5}, {"7", 7},
+		     {"2t", 2e12},  {"G", -1},	   {"10Gb", -1},       {"nan", -1}};
+	static const struct {
+		const char *s;
+		int kind;
+	} hosts[] = {{"127.0.0.1", 1},
+		     {"::1", 1},
+		     {"fe80::1", 1},
+		     {"::1::2", 0},
+		     {"bad host!name", 0},
+		     {"collector.example", 2},
+		     {"a", 2},
+		     {"x.example.", 2},
+		     {"1.2.3.999", 0},
+		     {"-a.b", 0},
+		     {"a-.b", 0},
+		     {"a..b", 0},
+		     {"", 0},
+		     {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b", 2},
+		     {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b", 0}};
+	long long a, b;
+	double d;
+
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		int r = conf_parse_size(sizes[i].s, &d);
+
+		ck_assert_msg(r == (sizes[i].v < 0 ? -1 : 0), "size %s", sizes[i].s);
+		if (r == 0)
+			ck_assert_msg(d == sizes[i].v, "size %s: %g", sizes[i].s, d);
+	}
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+		int r = conf_parse_rate(rates[i].s, &d);
+
+		ck_assert_msg(r == (rates[i].v < 0 ? -1 : 0), "rate %s", rates[i].s);
+		if (r == 0)
+			ck_assert_msg(d == rates[i].v, "rate %s: %g", rates[i].s, d);
+	}
+	for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
+		ck_assert_msg(conf_host_kind(hosts[i].s) == hosts[i].kind, "host %s", hosts[i].s);
+	ck_assert_int_eq(conf_parse_int("010", &a), 0);
+	ck_assert_int_eq(a, 10);
+	ck_assert_int_eq(conf_parse_int("+5", &a), 0);
+	ck_assert_int_eq(a, 5);
+	ck_assert_int_eq(conf_parse_int("0x10", &a), -1);
+	ck_assert_int_eq(conf_parse_int(" 5", &a), -1);
+	ck_assert_int_eq(conf_parse_int("5 ", &a), -1);
+	ck_assert_int_eq(conf_parse_int("99999999999999999999", &a), -1);
+	ck_assert_int_eq(conf_parse_range("3", &a, &b), 0);
+	ck_assert(a == 3 && b == 3);
+	ck_assert_int_eq(conf_parse_range("1-4", &a, &b), 0);
+	ck_assert(a == 1 && b == 4);
+	ck_assert_int_eq(conf_parse_range("-1", &a, &b), 0);
+	ck_assert(a == -1 && b == -1);
+	ck_assert_int_eq(conf_parse_range("1-", &a, &b), -1);
+	ck_assert_int_eq(conf_parse_range("a-b", &a, &b), -1);
+	ck_assert_int_eq(conf_parse_range("1-2-3", &a, &b), -1);
+}
+END_TEST
+
+/* Spellings one of the two old grammars accepted are accepted in every
+ * section now: decimals and blanks in sizes and times, words in any
+ * case. */
+START_TEST(union_spellings)
+{
+	char err[1024];
+	struct conf *c = conf_load_text("visibility {\n congestion q {\n  high = 1.5M\n }\n"
+					" sampler s {\n  tickets = 10\n  period = \"0.1 s\"\n"
+					"  type = SAMPLER\n  dedup = Yes\n }\n}\n"
+					"model {\n buffer = \"2 MiB\"\n scheduler = DWRR\n}\n",
+					"u.conf", err, sizeof err);
+
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_uint_eq(c->vis.congestion[0].high, 1572864);
+	ck_assert_uint_eq(c->vis.samplers[0].c.period_ns, 100000000);
+	ck_assert_int_eq(c->vis.samplers[0].c.dedup, 1);
+	conf_free(c);
 }
 END_TEST
 
@@ -381,6 +604,9 @@ int main(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_loop_test(tc, bad_input, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, bad_file);
+	tcase_add_test(tc, bounded_input);
+	tcase_add_test(tc, value_grammar);
+	tcase_add_test(tc, union_spellings);
 	tcase_add_test(tc, blank_comments);
 	tcase_add_test(tc, builtin_default);
 	tcase_add_test(tc, shipped_conf);

@@ -35,6 +35,8 @@ struct fake {
 	struct bsf_port_buffers pb;
 	struct bsf_port_delays pd;
 	struct bsf_device_buffers db;
+	struct bsf_eth_counters eth;
+	int reads_eth;
 	int fail_buffers;
 	int reads_ctr, reads_buf, reads_delay, reads_dev;
 	unsigned last_window;
@@ -91,6 +93,15 @@ static int f_delays(void *st, unsigned window, uint32_t port, struct bsf_port_de
 	return 0;
 }
 
+static int f_eth(void *st, uint32_t port, struct bsf_eth_counters *out, char *err, size_t errlen)
+{
+	struct fake *f = st;
+	(void)err, (void)errlen, (void)port;
+	f->reads_eth++;
+	*out = f->eth;
+	return 0;
+}
+
 static const struct bsf_backend_ops fake_ops = {
     .abi_version = BSF_BACKEND_ABI_VERSION,
     .name = "fake",
@@ -98,6 +109,7 @@ static const struct bsf_backend_ops fake_ops = {
     .read_port_buffers = f_port_buffers,
     .read_device_buffers = f_device_buffers,
     .read_delays = f_delays,
+    .read_eth_counters = f_eth,
 };
 
 static struct bsf_buf mkbuf(uint64_t cur_c, uint64_t cur_b, uint64_t peak_c, uint64_t peak_b,
@@ -456,6 +468,39 @@ START_TEST(port_capabilities)
 	ck_assert_uint_eq(out.nrecords, 5);
 	s = decode_one(&out);
 	ck_assert_ptr_nonnull(find(s, SFLOW_TAG(ENT, 3)));
+	sflow_datagram_free(&D);
+}
+END_TEST
+
+/* 0:2 from read_eth_counters (BSF_CAP_ETH_COUNTERS): each dot3 counter
+ * its low 32 bits, all ones where unknown; without the capability it is
+ * not read and 0:2 is all ones. */
+START_TEST(port_eth_counters)
+{
+	struct bsf_counters_out out;
+	fake_init();
+	bsf_eth_counters_init(&F.eth);
+	F.eth.fcs_errors = 5;
+	F.eth.symbol_errors = 0x100000003ull; /* wraps: 3 */
+	F.eth.frame_too_longs = 0;
+	F.dev.caps |= BSF_CAP_ETH_COUNTERS;
+	ck_assert_int_eq(bsf_counters_port(&SRC, 0, 1, SCRATCH, sizeof SCRATCH, &out), SFLOW_OK);
+	ck_assert_int_eq(F.reads_eth, 1);
+	const struct sflow_sample *s = decode_one(&out);
+	const struct sflow_eth_counters *e = &find(s, SFLOW_TAG(0, 2))->u.eth;
+	ck_assert_uint_eq(e->dot3StatsFCSErrors, 5);
+	ck_assert_uint_eq(e->dot3StatsSymbolErrors, 3);
+	ck_assert_uint_eq(e->dot3StatsFrameTooLongs, 0);
+	ck_assert_uint_eq(e->dot3StatsAlignmentErrors, U32X);
+	ck_assert_uint_eq(e->dot3StatsInternalMacReceiveErrors, U32X);
+	sflow_datagram_free(&D);
+
+	F.dev.caps &= ~BSF_CAP_ETH_COUNTERS;
+	ck_assert_int_eq(bsf_counters_port(&SRC, 0, 1, SCRATCH, sizeof SCRATCH, &out), SFLOW_OK);
+	ck_assert_int_eq(F.reads_eth, 1);
+	s = decode_one(&out);
+	e = &find(s, SFLOW_TAG(0, 2))->u.eth;
+	ck_assert_uint_eq(e->dot3StatsFCSErrors, U32X);
 	sflow_datagram_free(&D);
 }
 END_TEST
@@ -1024,6 +1069,7 @@ static Suite *samples_suite(void)
 	tcase_add_test(tc, port_full);
 	tcase_add_test(tc, port_second_and_window);
 	tcase_add_test(tc, port_capabilities);
+	tcase_add_test(tc, port_eth_counters);
 	tcase_add_test(tc, port_fewer_queues);
 #if BSF_MAX_QUEUES > 8
 	tcase_add_test(tc, port_nine_queues);

@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "agent/discard.h"
@@ -134,7 +135,9 @@ START_TEST(test_layout_egress)
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len, 196);
-	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72); /* no own record here */
+	/* no own record here; 44 more for the longest function name, 220
+	 * for the longest trap and reason names */
+	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72 - 44 - 220);
 	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 
@@ -198,6 +201,97 @@ START_TEST(test_layout_forwarding)
 }
 END_TEST
 
+/* A backend that names the dropping function: 0:1038 carries it instead
+ * of the stage's symbol; the log line names reason, function and trap. */
+START_TEST(test_function)
+{
+	static const char fn[] = "__dev_queue_xmit+0xd01/0xf30"; /* 28 bytes */
+	struct bsf_event ev;
+	struct bsf_discard_params p;
+	uint8_t buf[BSF_DISCARD_SCRATCH];
+	size_t len = 0;
+	struct sflow_datagram d;
+	const struct sflow_record *r;
+	char line[300];
+
+	make_drop(&ev, BSF_STAGE_FORWARDING, 257, UINT32_MAX);
+	snprintf(ev.function, sizeof ev.function, "%s", fn);
+	make_params(&p, 0);
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	/* 40 + 84 + 16 + (8 + 4 + 28) = 180 ("forwarding" gave 164) */
+	ck_assert_uint_eq(len, 180);
+	ck_assert_uint_eq(be32(buf + 140), 1038);
+	ck_assert_uint_eq(be32(buf + 144), 32);
+	ck_assert_uint_eq(be32(buf + 148), 28);
+	ck_assert_int_eq(memcmp(buf + 152, fn, 28), 0);
+	decode_one(buf, len, &d);
+	r = find(&d.samples[0], SFLOW_FLOW_FUNCTION);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->u.function.len, 28);
+	ck_assert_int_eq(memcmp(r->u.function.symbol, fn, 28), 0);
+	sflow_datagram_free(&d);
+	/* even with no stage */
+	ev.stage = BSF_STAGE_UNKNOWN;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 180);
+
+	bsf_discard_describe(&ev, line, sizeof line);
+	ck_assert_str_eq(line, "reason 257 at __dev_queue_xmit+0xd01/0xf30");
+
+	/* 0:1041 and 0:1042 after 0:1038, each when its names are given:
+	 * 180 + 0:1041 (8 + 4 + 12 "buffer_drops" + 4 + 12 "tail_drop" padded)
+	 * = 220, + 0:1042 (8 + 4 + 12 "QDISC_DROP" padded) = 244 */
+	snprintf(ev.trap_group, sizeof ev.trap_group, "buffer_drops");
+	snprintf(ev.trap_name, sizeof ev.trap_name, "tail_drop");
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 220);
+	ck_assert_uint_eq(be32(buf + 180), 1041);
+	ck_assert_uint_eq(be32(buf + 184), 32);
+	ck_assert_uint_eq(be32(buf + 188), 12);
+	ck_assert_int_eq(memcmp(buf + 192, "buffer_drops", 12), 0);
+	ck_assert_uint_eq(be32(buf + 204), 9);
+	ck_assert_int_eq(memcmp(buf + 208, "tail_drop\0\0\0", 12), 0);
+	snprintf(ev.reason_name, sizeof ev.reason_name, "QDISC_DROP");
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 244);
+	ck_assert_uint_eq(be32(buf + 220), 1042);
+	ck_assert_uint_eq(be32(buf + 224), 16);
+	ck_assert_uint_eq(be32(buf + 228), 10);
+	ck_assert_int_eq(memcmp(buf + 232, "QDISC_DROP\0\0", 12), 0);
+	decode_one(buf, len, &d);
+	r = find(&d.samples[0], SFLOW_FLOW_HW_TRAP);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->kind, SFLOW_REC_HW_TRAP);
+	ck_assert_uint_eq(r->u.hw_trap.group_len, 12);
+	ck_assert_int_eq(memcmp(r->u.hw_trap.group, "buffer_drops", 12), 0);
+	ck_assert_uint_eq(r->u.hw_trap.trap_len, 9);
+	ck_assert_int_eq(memcmp(r->u.hw_trap.trap, "tail_drop", 9), 0);
+	r = find(&d.samples[0], SFLOW_FLOW_LINUX_REASON);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->kind, SFLOW_REC_LINUX_REASON);
+	ck_assert_uint_eq(r->u.linux_reason.len, 10);
+	ck_assert_int_eq(memcmp(r->u.linux_reason.symbol, "QDISC_DROP", 10), 0);
+	sflow_datagram_free(&d);
+	/* a trap name without its group: an empty group */
+	ev.trap_group[0] = '\0';
+	ev.reason_name[0] = '\0';
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 220 - 12);
+	ck_assert_uint_eq(be32(buf + 188), 0);
+	ck_assert_uint_eq(be32(buf + 192), 9);
+	ev.trap_name[0] = '\0';
+	snprintf(ev.reason_name, sizeof ev.reason_name, "QDISC_DROP");
+	snprintf(ev.trap_name, sizeof ev.trap_name, "ingress_vlan_filter");
+	bsf_discard_describe(&ev, line, sizeof line);
+	ck_assert_str_eq(line, "reason 257 (QDISC_DROP) at __dev_queue_xmit+0xd01/0xf30, trap "
+			       "-/ingress_vlan_filter");
+	ev.function[0] = '\0';
+	ev.stage = BSF_STAGE_WRED;
+	bsf_discard_describe(&ev, line, sizeof line);
+	ck_assert_str_eq(line, "reason 257 (QDISC_DROP) at wred, trap -/ingress_vlan_filter");
+}
+END_TEST
+
 START_TEST(test_layout_vis_record)
 {
 	struct bsf_event ev;
@@ -238,10 +332,25 @@ START_TEST(test_layout_vis_record)
 	ck_assert_uint_eq(be32(buf + 164), 1038);
 	for (uint32_t i = 0; i < 20; i++)
 		ck_assert_uint_eq(be32(buf + 192 + 4 * i), want[i]);
-	/* the longest notification: "ingress_admission" and the record */
+	/* the longest notification: a function, a trap group and name and a
+	 * reason name of 63 bytes each, and the record */
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 44 - 220);
+	memset(ev.function, 'f', BSF_NAME_MAX - 1);
+	memset(ev.trap_group, 'g', BSF_NAME_MAX - 1);
+	memset(ev.trap_name, 't', BSF_NAME_MAX - 1);
+	memset(ev.reason_name, 'r', BSF_NAME_MAX - 1);
+	ev.function[BSF_NAME_MAX - 1] = ev.trap_group[BSF_NAME_MAX - 1] = '\0';
+	ev.trap_name[BSF_NAME_MAX - 1] = ev.reason_name[BSF_NAME_MAX - 1] = '\0';
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD);
+	/* and with 128 header bytes, in the scratch buffer */
+	ev.hdr_len = BSF_HDR_MAX;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_le(len, BSF_DISCARD_SCRATCH);
+	ev.hdr_len = 60;
+	ev.function[0] = ev.trap_group[0] = ev.trap_name[0] = ev.reason_name[0] = '\0';
 	/* a standard enterprise for the own record is refused */
 	p.enterprise = 0;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
@@ -460,6 +569,7 @@ static Suite *discard_suite(void)
 	tcase_add_test(tc, test_layout_egress);
 	tcase_add_test(tc, test_layout_forwarding);
 	tcase_add_test(tc, test_layout_vis_record);
+	tcase_add_test(tc, test_function);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_bucket_burst);
 	tcase_add_test(tc, test_bucket_steady);

@@ -89,20 +89,23 @@ START_TEST(test_errors)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-	    {HEAD "header_bytes = 13\n", "t.conf:4: header_bytes = 13: out of range (14..128)"},
+	    {HEAD "header_bytes = 13\n",
+	     "t.conf:4: header_bytes = 13: out of range; allowed: 14..128"},
 	    {HEAD "header_bytes = 129\n", "t.conf:4: header_bytes = 129: out of range"},
 	    {HEAD "sampling {\n  default = -1\n}\n",
 	     "t.conf:5: sampling: default = -1: out of range"},
 	    {HEAD "sampling {\n  10G = 2147483648\n}\n",
 	     "t.conf:5: sampling: 10G = 2147483648: out of range"},
 	    {HEAD "sampling {\n  port \"a\" {\n    rate = -5\n  }\n}\n",
-	     "t.conf:6: port \"a\": rate = -5: out of range"},
-	    {HEAD "sampling {\n  port \"a\" {\n  }\n}\n", "port \"a\": no rate"},
-	    {HEAD "sampling {\n  7G = 1\n}\n", "t.conf:5: sampling: no such option '7G'"},
+	     "t.conf:6: sampling: port \"a\": rate = -5: out of range; allowed: 0..2147483647"},
+	    {HEAD "sampling {\n  port \"a\" {\n  }\n}\n",
+	     "t.conf:6: sampling: port \"a\": rate: missing; allowed: 0..2147483647"},
+	    {HEAD "sampling {\n  7G = 1\n}\n",
+	     "t.conf:5: sampling: 7G: unknown key; allowed: the keys of bsflowd.conf(5)"},
 	    {HEAD "drops {\n  limit = 1000001\n}\n",
 	     "t.conf:5: drops: limit = 1000001: out of range"},
 	    {HEAD "drops {\n  max_trip = 0\n}\n",
-	     "t.conf:5: drops: max_trip = 0: out of range (1..3600)"},
+	     "t.conf:5: drops: max_trip = 0: out of range; allowed: 1..3600"},
 	    {HEAD "drops {\n  cooldown = 0\n}\n", "t.conf:5: drops: cooldown = 0: out of range"},
 	    {HEAD "drops {\n  max = -1\n}\n", "t.conf:5: drops: max = -1: out of range"},
 	};

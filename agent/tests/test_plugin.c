@@ -1,8 +1,10 @@
 /*
  * test_plugin.c - the backend plugin loader: a good plugin (with the
- * queue event switches of interface version 2), a wrong interface version
- * (99, and 1: built before queue events), a missing entry point, paths
- * that are not a plugin.
+ * queue event switches), interface versions outside the range this daemon
+ * speaks (99; 1 and 2, built before sizes), a plugin of an older layout of
+ * interface 3 (smaller table and events: what it lacks is unknown / NULL,
+ * never read), a table smaller than the required functions, a missing
+ * entry point, paths that are not a plugin.
  * The plugins are built by `make check` (agent/tests/testplugin*.la) and
  * loaded from their .libs/ directory.
  */
@@ -15,6 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/abiwrap.h"
+#include "agent/backends.h"
+#include "agent/conf.h"
 #include "agent/plugin.h"
 
 static void plugin_path(char *buf, size_t len, const char *name)
@@ -38,6 +43,7 @@ START_TEST(good)
 	ck_assert_str_eq(p.ops->name, "testplugin");
 	ck_assert_uint_eq(p.ops->abi_version, BSF_BACKEND_ABI_VERSION);
 	memset(&args, 0, sizeof args);
+	args.size = sizeof args;
 	args.options = opts;
 	args.n_options = 1;
 	st = p.ops->open(&args, err, sizeof err);
@@ -46,8 +52,9 @@ START_TEST(good)
 	ck_assert_uint_eq(d->nports, 2);
 	ck_assert_uint_eq(d->ports[1].ifindex, 12);
 	ck_assert_str_eq(d->ports[0].name, "tp0");
-	/* version 2: the queue event switches */
-	ck_assert_uint_eq(BSF_BACKEND_ABI_VERSION, 2);
+	/* the queue event switches (since version 2) */
+	ck_assert_uint_eq(BSF_BACKEND_ABI_VERSION, 3);
+	ck_assert_uint_eq(p.ops->size, sizeof(struct bsf_backend_ops));
 	ck_assert(d->caps & BSF_CAP_QUEUE_EVENTS);
 	ck_assert_ptr_nonnull(p.ops->set_queue_events);
 	ck_assert_ptr_nonnull(p.ops->queue_events_lost);
@@ -89,8 +96,8 @@ static void check_refused(const char *name, unsigned version)
 	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
 	ck_assert_ptr_null(p.handle);
 	snprintf(want, sizeof want,
-		 "backend plugin %s: backend interface version %u, but this bsflowd needs "
-		 "version 2 (rebuild the backend against this <bsflowd/backend.h>)",
+		 "backend plugin %s: backend interface version %u, but this bsflowd speaks "
+		 "version 3 only (rebuild the backend against this <bsflowd/backend.h>)",
 		 path, version);
 	ck_assert_str_eq(err, want);
 }
@@ -106,6 +113,138 @@ END_TEST
 START_TEST(abi_1)
 {
 	check_refused("testplugin_abi1", 1);
+}
+END_TEST
+
+/* Version 2, the last without sizes, likewise. */
+START_TEST(abi_2)
+{
+	check_refused("testplugin_abi2", 2);
+}
+END_TEST
+
+/* The range: both ends accepted, one outside each refused, the message
+ * naming the version and the range (a one-version range says so). */
+START_TEST(abi_range)
+{
+	struct bsf_backend_ops o;
+	char err[256];
+
+	ck_assert_uint_le(BSF_BACKEND_ABI_MIN, BSF_BACKEND_ABI_VERSION);
+	ck_assert_uint_ge(BSF_BACKEND_ABI_MIN, 3);
+	memset(&o, 0, sizeof o);
+	o.size = sizeof o;
+	o.abi_version = BSF_BACKEND_ABI_MIN - 1;
+	ck_assert_int_eq(bsf_backend_check_ops(&o, "x", err, sizeof err), -1);
+	ck_assert_str_eq(err, "x: backend interface version 2, but this bsflowd speaks version 3 "
+			      "only (rebuild the backend against this <bsflowd/backend.h>)");
+	o.abi_version = BSF_BACKEND_ABI_VERSION + 1;
+	ck_assert_int_eq(bsf_backend_check_ops(&o, "x", err, sizeof err), -1);
+	ck_assert_str_eq(err, "x: backend interface version 4, but this bsflowd speaks version 3 "
+			      "only (rebuild the backend against this <bsflowd/backend.h>)");
+	/* in range: refused for what it lacks, not for its version */
+	o.abi_version = BSF_BACKEND_ABI_MIN;
+	ck_assert_int_eq(bsf_backend_check_ops(&o, "x", err, sizeof err), -1);
+	ck_assert_str_eq(err, "x: backend has no open function");
+}
+END_TEST
+
+/* A table whose size does not reach the required functions (size left 0,
+ * or an impossible layout) is refused before any of them is read. */
+START_TEST(ops_too_small)
+{
+	struct bsf_backend_ops o;
+	char err[256], want[256];
+
+	memset(&o, 0, sizeof o);
+	o.abi_version = BSF_BACKEND_ABI_VERSION;
+	o.size = 0;
+	ck_assert_int_eq(bsf_backend_check_ops(&o, "x", err, sizeof err), -1);
+	/* through read_delays: version, size, name and 7 functions */
+	snprintf(want, sizeof want,
+		 "x: backend function table of 0 bytes, less than the %zu of the functions "
+		 "every backend must have (size not set to sizeof?)",
+		 (size_t)(8 + 8 * sizeof(void *)));
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* A plugin of an older layout of interface 3 (testplugin_old: its table
+ * ends at queue_events_lost, its events at copy_id) is opened and used:
+ * the members past its table's size are NULL to the daemon (they hold
+ * functions that abort), its events' missing fields are unknown (names ""
+ * and sampling_rate 0, not the "NOT-MINE" and 77 its struct holds past
+ * its size). */
+START_TEST(old_layout)
+{
+	char path[512], text[1024], err[1024], report[256];
+	struct bsf_event ev[4];
+	struct bsf_backend be;
+	struct conf *c;
+
+	plugin_path(path, sizeof path, "testplugin_old");
+	snprintf(text, sizeof text, "backend = \"%s\"\n", path);
+	c = conf_load_text(text, "t.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	/* -t: no check op called */
+	ck_assert_msg(bsf_backend_check(c, report, sizeof report, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(report, "");
+	ck_assert_msg(bsf_backend_open(&be, c, NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(be.ops->size, sizeof(struct bsf_backend_ops));
+	ck_assert_ptr_null(be.ops->check);
+	ck_assert_ptr_null(be.ops->read_eth_counters);
+	ck_assert_ptr_nonnull(be.ops->set_queue_events);
+	ck_assert_ptr_nonnull(be.ops->read_events);
+	ck_assert_uint_eq(be.ops->describe(be.st)->nports, 2);
+	ck_assert_str_eq(be.ops->describe(be.st)->ports[1].name, "tp1");
+	ck_assert_uint_eq(be.ops->read_events(be.st, ev, 4), 1);
+	ck_assert_uint_eq(ev[0].size, sizeof ev[0]);
+	ck_assert_uint_eq(ev[0].type, BSF_EV_DROP);
+	ck_assert_uint_eq(ev[0].reason, 3);
+	ck_assert_uint_eq(ev[0].in_port, 1);
+	ck_assert_uint_eq(ev[0].out_port, UINT32_MAX);
+	ck_assert_uint_eq(ev[0].frame_len, 100);
+	ck_assert_str_eq(ev[0].function, "");
+	ck_assert_str_eq(ev[0].reason_name, "");
+	ck_assert_uint_eq(ev[0].sampling_rate, 0);
+	bsf_backend_close(&be);
+	conf_free(c);
+}
+END_TEST
+
+static uint64_t five_lost(void *arg)
+{
+	return *(uint64_t *)arg;
+}
+
+/* The wrapper's queue_events_lost: the backend's own count (testplugin:
+ * always 0) plus the stream events the daemon's push queue lost, so that
+ * the visibility monitors see a gap wherever the events were lost. */
+START_TEST(wrap_push_lost)
+{
+	struct bsf_plugin p;
+	struct bsf_backend_args args;
+	struct bsf_abiwrap *w;
+	const struct bsf_backend_ops *o;
+	uint64_t lost = 5;
+	char path[512], err[512];
+	void *st;
+
+	plugin_path(path, sizeof path, "testplugin");
+	ck_assert_msg(bsf_plugin_load(path, &p, err, sizeof err) == 0, "%s", err);
+	memset(&args, 0, sizeof args);
+	args.size = sizeof args;
+	st = p.ops->open(&args, err, sizeof err);
+	ck_assert_ptr_nonnull(st);
+	w = bsf_abiwrap_new(p.ops, st, five_lost, &lost, err, sizeof err);
+	ck_assert_ptr_nonnull(w);
+	o = bsf_abiwrap_ops(w);
+	ck_assert_uint_eq(o->queue_events_lost(bsf_abiwrap_st(w)), 5);
+	lost = 7;
+	ck_assert_uint_eq(o->queue_events_lost(bsf_abiwrap_st(w)), 7);
+	o->close(bsf_abiwrap_st(w));
+	bsf_abiwrap_free(w);
+	bsf_plugin_unload(&p);
 }
 END_TEST
 
@@ -162,6 +301,7 @@ START_TEST(check_ops)
 
 	memset(&o, 0, sizeof o);
 	o.abi_version = BSF_BACKEND_ABI_VERSION;
+	o.size = sizeof o;
 	ck_assert_int_eq(bsf_backend_check_ops(&o, "x", err, sizeof err), -1);
 	ck_assert_str_eq(err, "x: backend has no open function");
 }
@@ -177,6 +317,11 @@ int main(void)
 	tcase_add_test(tc, good);
 	tcase_add_test(tc, wrong_abi);
 	tcase_add_test(tc, abi_1);
+	tcase_add_test(tc, abi_2);
+	tcase_add_test(tc, abi_range);
+	tcase_add_test(tc, ops_too_small);
+	tcase_add_test(tc, old_layout);
+	tcase_add_test(tc, wrap_push_lost);
 	tcase_add_test(tc, missing_symbol);
 	tcase_add_test(tc, not_a_file);
 	tcase_add_test(tc, not_a_shared_object);

@@ -141,7 +141,8 @@ START_TEST(reload)
 	before = d.conf;
 	write_conf("agent {\n address = 192.0.2.1\n}\npolling_interval = 5\nbogus = 1\n");
 	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:5: no such option 'bogus'", conf_path);
+	snprintf(want, sizeof want,
+		 "%s:5: bogus: unknown key; allowed: the keys of bsflowd.conf(5)", conf_path);
 	ck_assert_str_eq(err, want);
 	ck_assert_ptr_eq(d.conf, before);
 	ck_assert_uint_eq(d.conf->polling_interval, 0);
@@ -149,7 +150,7 @@ START_TEST(reload)
 	/* a value out of range */
 	write_conf("datagram_bytes = 10\n");
 	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s:1: datagram_bytes = 10: out of range (200..8192)",
+	snprintf(want, sizeof want, "%s:1: datagram_bytes = 10: out of range; allowed: 200..8192",
 		 conf_path);
 	ck_assert_str_eq(err, want);
 
@@ -357,8 +358,8 @@ START_TEST(reload_visibility)
 	vis_conf(port, "x=1", 0, " congestion q {\n  high = K\n }\n");
 	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
 	snprintf(want, sizeof want,
-		 "%s:16: visibility: congestion \"q\": high: \"K\" is not a whole number of "
-		 "bytes (with K, M or G)",
+		 "%s:16: visibility: congestion \"q\": high = K: not a size; allowed: 0..1T bytes, "
+		 "suffix K, M, G or T (powers of 1024)",
 		 conf_path);
 	ck_assert_str_eq(err, want);
 	ck_assert_ptr_eq(d.vis.p, p1);

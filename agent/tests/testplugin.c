@@ -6,9 +6,14 @@
  * switches of interface version 2 (set_queue_events, for its 2 x 2
  * unicast queues; testplugin_qev has the last flags set per queue) but
  * sends no events.  Compiled with -DTESTPLUGIN_ABI=N it claims interface
- * version N instead (the refusal tests: 99, and 1, the version before
- * queue events), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at
- * all.
+ * version N instead (the refusal tests: 99, 1 and 2, the versions before
+ * sizes), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at all.
+ * With -DTESTPLUGIN_OLD_LAYOUT it stands for a plugin built against an
+ * older layout of interface 3: its table's size ends at queue_events_lost
+ * (the check and read_eth_counters members past it hold functions that
+ * abort, which the daemon must never call), and its read_events returns
+ * one drop event per call of an event size that ends at copy_id (the
+ * names past it are set to "NOT-MINE", which the daemon must not read).
  * The option "fail=1" makes open() fail with a message; testplugin_opens
  * counts the successful opens.
  */
@@ -50,6 +55,7 @@ static void *tp_open(const struct bsf_backend_args *args, char *err, size_t errl
 		return NULL;
 	}
 	for (int i = 0; i < 2; i++) {
+		t->ports[i].size = sizeof t->ports[i];
 		t->ports[i].ifindex = 11 + (uint32_t)i;
 		snprintf(t->ports[i].name, sizeof t->ports[i].name, "tp%d", i);
 		t->ports[i].speed_bps = 10000000000ull;
@@ -57,6 +63,7 @@ static void *tp_open(const struct bsf_backend_args *args, char *err, size_t errl
 		t->ports[i].oper_up = 1;
 	}
 	testplugin_opens++;
+	t->dev.size = sizeof t->dev;
 	snprintf(t->dev.id, sizeof t->dev.id, "testplugin");
 	t->dev.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS | BSF_CAP_QUEUE_EVENTS;
 	t->dev.nports = 2;
@@ -83,7 +90,10 @@ static int tp_read_counters(void *st, uint32_t port, struct bsf_if_counters *out
 {
 	struct tp *t = st;
 
-	memset(out, 0, sizeof *out);
+	/* the fields of the first ABI 3 layout always fit out */
+	out->in_mcast = out->in_bcast = out->in_discards = out->in_errors = 0;
+	out->in_unknown_protos = out->out_mcast = out->out_bcast = 0;
+	out->out_discards = out->out_errors = 0;
 	t->reads++;
 	out->in_octets = 1000 * (port + 1);
 	out->out_octets = 2000 * (port + 1);
@@ -91,6 +101,12 @@ static int tp_read_counters(void *st, uint32_t port, struct bsf_if_counters *out
 	out->speed_bps = 10000000000ull;
 	out->admin_up = out->oper_up = 1;
 	return 0;
+}
+
+static void zero(struct bsf_buf *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		b[i] = (struct bsf_buf){0, 0, 0, 0, 0, 0};
 }
 
 static void fill(struct bsf_buf *b, uint64_t peak)
@@ -106,7 +122,10 @@ static void fill(struct bsf_buf *b, uint64_t peak)
 static int tp_read_port_buffers(void *st, unsigned window, uint32_t port,
 				struct bsf_port_buffers *out, char *err, size_t errlen)
 {
-	memset(out, 0, sizeof *out);
+	zero(out->uc, BSF_MAX_QUEUES);
+	zero(out->mc, BSF_MAX_QUEUES);
+	zero(out->pg_shared, BSF_MAX_PGS);
+	zero(out->pg_headroom, BSF_MAX_PGS);
 	fill(&out->ingress_uc, 100);
 	fill(&out->ingress_mc, 0);
 	fill(&out->egress_uc, 250);
@@ -119,7 +138,9 @@ static int tp_read_port_buffers(void *st, unsigned window, uint32_t port,
 static int tp_read_device_buffers(void *st, unsigned window, struct bsf_device_buffers *out,
 				  char *err, size_t errlen)
 {
-	memset(out, 0, sizeof *out);
+	zero(out->ingress_pool, BSF_MAX_POOLS);
+	zero(out->egress_pool, BSF_MAX_POOLS);
+	zero(out->cpu, BSF_MAX_QUEUES);
 	fill(&out->uc, 500);
 	fill(&out->mc, 0);
 	return 0;
@@ -132,10 +153,45 @@ static int tp_read_delays(void *st, unsigned window, uint32_t port, struct bsf_p
 	return -1;
 }
 
+#ifndef TESTPLUGIN_OLD_LAYOUT
 static size_t tp_read_events(void *st, struct bsf_event *ev, size_t max)
 {
 	return 0;
 }
+#else
+#include <stdlib.h>
+
+static size_t tp_read_events(void *st, struct bsf_event *ev, size_t max)
+{
+	struct bsf_event e;
+
+	if (max == 0)
+		return 0;
+	bsf_event_init(&e);
+	e.size = offsetof(struct bsf_event, copy_id) + sizeof e.copy_id;
+	e.type = BSF_EV_DROP;
+	e.reason = 3;
+	e.in_port = 1;
+	e.frame_len = 100;
+	snprintf(e.function, sizeof e.function, "NOT-MINE");
+	snprintf(e.reason_name, sizeof e.reason_name, "NOT-MINE");
+	e.sampling_rate = 77;
+	bsf_event_copy(bsf_event_slot(ev, 0), &e);
+	return 1;
+}
+
+static int tp_never_check(const struct bsf_backend_args *args, char *report, size_t reportlen,
+			  char *err, size_t errlen)
+{
+	abort();
+}
+
+static int tp_never_eth(void *st, uint32_t port, struct bsf_eth_counters *out, char *err,
+			size_t errlen)
+{
+	abort();
+}
+#endif
 
 static int tp_set_queue_events(void *st, uint32_t port, uint32_t queue, uint32_t multicast,
 			       uint32_t flags, char *err, size_t errlen)
@@ -159,6 +215,14 @@ static uint64_t tp_queue_events_lost(void *st)
 
 static const struct bsf_backend_ops tp_ops = {
     .abi_version = TESTPLUGIN_ABI,
+#ifndef TESTPLUGIN_OLD_LAYOUT
+    .size = sizeof(struct bsf_backend_ops),
+#else
+    .size = offsetof(struct bsf_backend_ops, queue_events_lost) +
+	    sizeof(((struct bsf_backend_ops *)0)->queue_events_lost),
+    .check = tp_never_check,
+    .read_eth_counters = tp_never_eth,
+#endif
     .name = "testplugin",
     .open = tp_open,
     .close = tp_close,

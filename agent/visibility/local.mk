@@ -1,4 +1,4 @@
-# agent/visibility/local.mk - visibility events and samplers (seed 000);
+# agent/visibility/local.mk - visibility events and samplers (doc/glossary.md);
 # included by the top Makefile.am.  A library independent of the daemon
 # and the model (libvis.a), its config section (vis_conf.[ch], libconfuse)
 # and its Check unit tests.

@@ -1,5 +1,6 @@
 /*
- * vis.h - visibility events and samplers (seed 000, US 12,388,763): the
+ * vis.h - visibility events and samplers (the visibility sampling method,
+ * doc/glossary.md): the
  * types shared by every file of agent/visibility/ and the semantics chosen
  * where the seed leaves a choice.
  *
@@ -53,7 +54,7 @@
  *    are about queues, not packets, and are never filtered here.
  *
  *  Samplers
- *  - One sampler runs its stages in the order of FIG 17: eligibility
+ *  - One sampler runs its stages in a fixed order: eligibility
  *    match, duplicate filter, re-occurrence limiter / recurrent-only,
  *    ticket, probability or deterministic decimation, flow filter.  The
  *    first failing stage is the rejection reason.
@@ -97,12 +98,12 @@
  *    child decides, then the aggregate applies its own stages.  The
  *    child's pass is spent when the aggregate and every node above pass
  *    the event, or when the aggregate's own stages reject it (a level
- *    samples on its own, as in FIG 15, so the rate manager sees a child
+ *    samples on its own, so the rate manager sees a child
  *    that asked for more than the aggregate gives); if a node above the
  *    aggregate rejects it, neither spends and both count it as
  *    downstream.  The duplicate filter keys on (event type, multicast copy
  *    id) over the last VIS_DEDUP_SLOTS passed copies within dedup_window.
- *  - Rate manager (FIG 15): runs when the aggregate's ticket period ends.
+ *  - Rate manager: runs when the aggregate's ticket period ends.
  *    If the aggregate ran out of tickets, every child that ran out steps
  *    down one level; otherwise ("guarded", default) a child that ran out
  *    steps up one level only while the aggregate's unused tickets cover

@@ -1,5 +1,5 @@
 /*
- * vis_chain.c - composing samplers (seed 000 FIG 14 and 15): conjunctive
+ * vis_chain.c - composing samplers (doc/glossary.md): conjunctive
  * chains (one two-phase decision: nothing is spent unless every member
  * passes), disjunctive chains (the first member that passes decides), and
  * aggregates (the event goes to the first child whose eligibility match
@@ -14,7 +14,7 @@
  * or aborted from vis_members_abort when a node above rejected it.  One
  * exception, inside an aggregate: when the aggregate's own stages reject
  * what its child passed, the child's decision stands and is committed
- * (vis_sampler_check), as a level of a FIG 15 hierarchy samples on its
+ * (vis_sampler_check), as a level of an aggregate hierarchy samples on its
  * own; that is how the rate manager sees a child that asked for more
  * than the aggregate gives.
  * Statistics are the same in every kind: a member that passed an event

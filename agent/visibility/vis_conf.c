@@ -6,7 +6,8 @@
  * that keeps the raw text and its line; all checks are made here
  * afterwards with the shared conf_ parsers, where the file name and the
  * whole section are known, so an error reads
- * "FILE:LINE: visibility: sampler "x": key: problem".  Sampler references
+ * "FILE:LINE: visibility: sampler "x": key = value: problem; allowed: ..."
+ * (confval.h).  Sampler references
  * (members, routes) are resolved after every sampler is read.
  */
 #include "config.h"
@@ -94,13 +95,9 @@ cfg_opt_t *vis_conf_opts(void)
 #define FLOW_FILTER_BYTES_MAX (256ULL << 20)
 #define TICKET_PERIOD_MIN_NS  1000000ULL /* period, flow_reset */
 #define FLOW_RESET_AFTER_MIN  64
+#define CONGESTION_BYTES_MAX  (1ULL << 40) /* high, low: 1T */
 
 /* ---- value parsers: the conf_ ones, reading key from sec ---- */
-
-int vis_parse_duration(const char *s, uint64_t *ns)
-{
-	return conf_parse_duration(s, ns);
-}
 
 static int p_u32(struct conf_ctx *x, cfg_t *sec, const char *key, long long lo, long long hi,
 		 uint32_t *out)
@@ -116,12 +113,26 @@ static int p_u32(struct conf_ctx *x, cfg_t *sec, const char *key, long long lo, 
 	return 0;
 }
 
-/* A count, or bytes with an optional K, M or G (powers of 1024). */
-static int p_u64(struct conf_ctx *x, cfg_t *sec, const char *key, int bytes, uint64_t *out)
+/* A count of bytes (a size: suffix K, M, G, T). */
+static int p_bytes(struct conf_ctx *x, cfg_t *sec, const char *key, uint64_t *out)
 {
 	const struct conf_val *v = conf_get(sec, key);
 
-	return v ? conf_count(x, v, key, bytes, out) : 0;
+	return v ? conf_size(x, v, key, 0, CONGESTION_BYTES_MAX, out) : 0;
+}
+
+/* A whole number of 0 and up. */
+static int p_count(struct conf_ctx *x, cfg_t *sec, const char *key, uint64_t *out)
+{
+	const struct conf_val *v = conf_get(sec, key);
+	long long n;
+
+	if (!v)
+		return 0;
+	if (conf_int(x, v, key, 0, INT64_MAX, &n) < 0)
+		return -1;
+	*out = (uint64_t)n;
+	return 0;
 }
 
 static int p_bool(struct conf_ctx *x, cfg_t *sec, const char *key, int *out)
@@ -131,11 +142,12 @@ static int p_bool(struct conf_ctx *x, cfg_t *sec, const char *key, int *out)
 	return v ? conf_bool(x, v, key, out) : 0;
 }
 
-static int p_dur(struct conf_ctx *x, cfg_t *sec, const char *key, int nonzero, uint64_t *out)
+/* A time of at least lo ns. */
+static int p_dur(struct conf_ctx *x, cfg_t *sec, const char *key, uint64_t lo, uint64_t *out)
 {
 	const struct conf_val *v = conf_get(sec, key);
 
-	return v ? conf_duration(x, v, key, nonzero, out) : 0;
+	return v ? conf_time(x, v, key, lo, CONF_TIME_MAX, out) : 0;
 }
 
 /* One word out of a list of choices: its index. */
@@ -183,21 +195,9 @@ static int p_set(struct conf_ctx *x, cfg_t *sec, const char *key, long long hi, 
 		return conf_fail(x, NULL, key, "out of memory");
 	for (unsigned i = 0; i < n && r == 0; i++) {
 		const struct conf_val *v = cfg_getnptr(sec, key, i);
-		const char *t = v->text;
 		long long lo = 0, up = 0;
 
-		if (t[0] && t[0] != '-' && strchr(t + 1, '-')) {
-			/* a range lo-hi; a sign on lo (after blanks) is refused */
-			if (conf_span(t, &lo, &up) < 0 || t[strspn(t, " \t\n\v\f\r")] == '-')
-				r = conf_fail(x, v, key, "\"%s\" is not a number or a range",
-					      v->text);
-			else if (lo < 0 || up > hi || lo > up)
-				r = conf_fail(x, v, key, "range %s not within 0..%lld", v->text,
-					      hi);
-		} else {
-			r = conf_int(x, v, key, 0, hi, &lo);
-			up = lo;
-		}
+		r = conf_range(x, v, key, 0, hi, &lo, &up);
 		if (r < 0)
 			break;
 		it[i] = (struct set_item){(uint32_t)lo, (uint32_t)up, v};
@@ -206,7 +206,9 @@ static int p_set(struct conf_ctx *x, cfg_t *sec, const char *key, long long hi, 
 		qsort(it, n, sizeof(*it), item_cmp);
 	for (unsigned i = 0; i < n && r == 0; i++)
 		if (vis_set_add_range(out, it[i].lo, it[i].hi) < 0)
-			r = conf_fail(x, it[i].v, key, "more than %d separate ranges", VIS_SET_MAX);
+			r = conf_fail(x, it[i].v, key,
+				      "too many ranges; allowed: at most %d separate ranges",
+				      VIS_SET_MAX);
 	free(it);
 	return r;
 }
@@ -228,13 +230,13 @@ static int p_match(struct conf_ctx *x, cfg_t *sec, struct vis_match *m)
 	if (proto != UINT32_MAX)
 		m->proto = (int)proto;
 	for (unsigned i = 0; i < n; i++) {
-		const struct conf_val *v = cfg_getnptr(sec, "events", i);
-		uint32_t mask = vis_event_mask_by_name(v->text);
-		if (!mask)
-			return conf_fail(x, v, "events",
-					 "\"%s\" is not one of drop, delay, forensics, congestion",
-					 v->text);
-		m->events |= mask;
+		static const char *const events[] = {"drop", "delay", "forensics", "congestion",
+						     NULL};
+		int k;
+
+		if (conf_enum(x, cfg_getnptr(sec, "events", i), "events", events, &k) < 0)
+			return -1;
+		m->events |= vis_event_mask_by_name(events[k]);
 	}
 	return 0;
 }
@@ -261,13 +263,14 @@ static int do_delay(struct conf_ctx *x, cfg_t *sec, struct vis_conf_delay *d)
 		return conf_fail(x, NULL, "thresholds", "missing");
 	if (nt > VIS_DELAY_LEVELS)
 		return conf_fail(x, cfg_getnptr(sec, "thresholds", VIS_DELAY_LEVELS), "thresholds",
-				 "more than %d levels", VIS_DELAY_LEVELS);
+				 "too many levels; allowed: 1..%d levels", VIS_DELAY_LEVELS);
 	if (ntag && ntag != nt)
 		return conf_fail(x, cfg_getnptr(sec, "tags", 0), "tags",
-				 "%u tags for %u thresholds", ntag, nt);
+				 "%u tags for %u thresholds; allowed: one per threshold", ntag, nt);
 	if (nsev && nsev != nt)
 		return conf_fail(x, cfg_getnptr(sec, "severities", 0), "severities",
-				 "%u severities for %u thresholds", nsev, nt);
+				 "%u severities for %u thresholds; allowed: one per threshold",
+				 nsev, nt);
 	d->profile.n = nt;
 	for (unsigned i = 0; i < nt; i++) {
 		const struct conf_val *v = cfg_getnptr(sec, "thresholds", i);
@@ -277,11 +280,10 @@ static int do_delay(struct conf_ctx *x, cfg_t *sec, struct vis_conf_delay *d)
 
 		if (strcmp(v->text, "-1") == 0) {
 			lv->threshold_ns = -1;
-		} else if (vis_parse_duration(v->text, &ns) < 0 || ns > INT64_MAX) {
+		} else if (conf_parse_time(v->text, &ns) < 0) {
 			return conf_fail(x, v, "thresholds",
-					 "\"%s\" is not a duration (a number with ns, us, ms or s) "
-					 "nor -1",
-					 v->text);
+					 "not a time; allowed: -1 (level off) or a number with ns, "
+					 "us, ms or s (a bare number is seconds)");
 		} else {
 			lv->threshold_ns = (int64_t)ns;
 			/* levels rise: a lower threshold after a higher one
@@ -291,8 +293,9 @@ static int do_delay(struct conf_ctx *x, cfg_t *sec, struct vis_conf_delay *d)
 					continue;
 				if (d->profile.lv[j].threshold_ns >= lv->threshold_ns)
 					return conf_fail(x, v, "thresholds",
-							 "level %u (%s) is not above level %u",
-							 i + 1, v->text, j + 1);
+							 "level %u is not above level %u; "
+							 "allowed: rising times",
+							 i + 1, j + 1);
 				break;
 			}
 		}
@@ -323,21 +326,23 @@ static int do_congestion(struct conf_ctx *x, cfg_t *sec, struct vis_conf_congest
 	if (p_word(x, sec, "scope", scopes, &scope) < 0 ||
 	    p_set(x, sec, "ports", 65535, &g->ports) < 0 ||
 	    p_set(x, sec, "queues", QUEUE_MAX, &g->queues) < 0 ||
-	    p_u64(x, sec, "high", 1, &g->high) < 0 || p_u64(x, sec, "low", 1, &g->low) < 0)
+	    p_bytes(x, sec, "high", &g->high) < 0 || p_bytes(x, sec, "low", &g->low) < 0)
 		return -1;
 	g->port_scope = scope == 1;
 	if (!conf_get(sec, "high"))
 		return conf_fail(x, NULL, "high", "missing");
 	if (g->high == 0)
-		return conf_fail(x, conf_get(sec, "high"), "high", "must be more than 0");
+		return conf_fail(x, conf_get(sec, "high"), "high",
+				 "out of range; allowed: more than 0 bytes");
 	if (!conf_get(sec, "low"))
 		g->low = g->high / 2;
 	if (g->low > g->high)
-		return conf_fail(x, conf_get(sec, "low"), "low", "%llu is above high (%llu)",
-				 (unsigned long long)g->low, (unsigned long long)g->high);
+		return conf_fail(x, conf_get(sec, "low"), "low",
+				 "above high; allowed: 0..%llu bytes (high)",
+				 (unsigned long long)g->high);
 	if (g->port_scope && g->queues.n)
 		return conf_fail(x, cfg_getnptr(sec, "queues", 0), "queues",
-				 "not with scope = port");
+				 "not with scope = port; allowed: queues with scope = queue");
 	return 0;
 }
 
@@ -360,7 +365,7 @@ static int do_sampler(struct conf_ctx *x, cfg_t *sec, uint64_t seed, struct vis_
 	    p_u32(x, sec, "first", 1, 0xffffffffLL, &c->first) < 0 ||
 	    p_u32(x, sec, "of", 1, 0xffffffffLL, &c->of) < 0 ||
 	    p_u32(x, sec, "tickets", 1, 0x7fffffffLL, &c->tickets) < 0 ||
-	    p_dur(x, sec, "period", 1, &c->period_ns) < 0 ||
+	    p_dur(x, sec, "period", TICKET_PERIOD_MIN_NS, &c->period_ns) < 0 ||
 	    p_u32(x, sec, "cap", 1, 0x7fffffffLL, &c->cap) < 0 ||
 	    p_u32(x, sec, "batch_jitter", 0, 0x7fffffffLL, &c->batch_jitter) < 0 ||
 	    p_dur(x, sec, "period_jitter", 0, &c->period_jitter_ns) < 0 ||
@@ -368,7 +373,7 @@ static int do_sampler(struct conf_ctx *x, cfg_t *sec, uint64_t seed, struct vis_
 	    p_u32(x, sec, "flow_hashes", 1, 8, &c->flow_hashes) < 0 ||
 	    p_u32(x, sec, "flow_bits", 64, 1 << 24, &c->flow_bits) < 0 ||
 	    p_dur(x, sec, "flow_reset", 0, &c->flow_reset_ns) < 0 ||
-	    p_u64(x, sec, "flow_reset_after", 0, &c->flow_reset_after) < 0 ||
+	    p_count(x, sec, "flow_reset_after", &c->flow_reset_after) < 0 ||
 	    p_u32(x, sec, "limit", 0, 0xffffffffLL, &c->limit) < 0 ||
 	    p_u32(x, sec, "after", 0, 0xffffffffLL, &c->after) < 0 ||
 	    p_dur(x, sec, "limit_period", 0, &c->limit_period_ns) < 0 ||
@@ -396,8 +401,8 @@ static int do_sampler(struct conf_ctx *x, cfg_t *sec, uint64_t seed, struct vis_
 		    x, conf_get(sec, "first") ? conf_get(sec, "first") : conf_get(sec, "of"),
 		    conf_get(sec, "first") ? "first" : "of", "first and of go together");
 	if (c->of && c->first > c->of)
-		return conf_fail(x, conf_get(sec, "first"), "first", "%u is more than of (%u)",
-				 c->first, c->of);
+		return conf_fail(x, conf_get(sec, "first"), "first",
+				 "more than of; allowed: 1..%u (of)", c->of);
 	if (((c->of != 0) + (every > 1) + (conf_get(sec, "probability") != NULL)) > 1)
 		return conf_fail(x,
 				 conf_get(sec, "every") ? conf_get(sec, "every")
@@ -410,50 +415,52 @@ static int do_sampler(struct conf_ctx *x, cfg_t *sec, uint64_t seed, struct vis_
 				return conf_fail(x, conf_get(sec, tk[i]), tk[i], "needs tickets");
 	}
 	if (c->cap && c->cap < c->tickets)
-		return conf_fail(x, conf_get(sec, "cap"), "cap", "%u is below tickets (%u)", c->cap,
-				 c->tickets);
-	if (conf_get(sec, "period") && c->period_ns < TICKET_PERIOD_MIN_NS)
-		return conf_fail(x, conf_get(sec, "period"), "period", "must be at least 1ms");
+		return conf_fail(x, conf_get(sec, "cap"), "cap",
+				 "below tickets; allowed: %u (tickets) and up", c->tickets);
 	if (c->period_jitter_ns > c->period_ns / 2)
 		return conf_fail(x, conf_get(sec, "period_jitter"), "period_jitter",
-				 "more than half the period");
+				 "more than half the period; allowed: 0..period/2");
 	if (c->batch_jitter > c->tickets && c->tickets)
 		return conf_fail(x, conf_get(sec, "batch_jitter"), "batch_jitter",
-				 "more than the batch (tickets)");
+				 "more than the batch; allowed: 0..tickets");
 	if (c->flow_reset_ns && c->flow_reset_ns < TICKET_PERIOD_MIN_NS)
 		return conf_fail(x, conf_get(sec, "flow_reset"), "flow_reset",
-				 "0 (never) or at least 1ms");
+				 "out of range; allowed: 0 (never) or 1ms and up");
 	if (c->flow_reset_after && c->flow_reset_after < FLOW_RESET_AFTER_MIN)
 		return conf_fail(x, conf_get(sec, "flow_reset_after"), "flow_reset_after",
-				 "0 (never) or at least %d", FLOW_RESET_AFTER_MIN);
+				 "out of range; allowed: 0 (never) or %d and up",
+				 FLOW_RESET_AFTER_MIN);
 	if (c->limit_by_flow && c->limit_period_ns == 0)
 		return conf_fail(x, conf_get(sec, "limit_period"), "limit_period",
-				 "must be more than 0 with limit_key = flow");
+				 "0 with limit_key = flow; allowed: more than 0");
 	if (c->flow_bits & (c->flow_bits - 1))
 		return conf_fail(x, conf_get(sec, "flow_bits"), "flow_bits",
-				 "%u is not a power of two", c->flow_bits);
+				 "not a power of two; allowed: 64, 128, .. 16777216");
 	n = cfg_size(sec, "flow_reset_on");
 	for (unsigned i = 0; i < n; i++) {
-		const struct conf_val *v = cfg_getnptr(sec, "flow_reset_on", i);
-		if (strcmp(v->text, "delay_end") == 0)
+		static const char *const ends[] = {"delay_end", "forensics_end", NULL};
+		int k;
+
+		if (conf_enum(x, cfg_getnptr(sec, "flow_reset_on", i), "flow_reset_on", ends, &k) <
+		    0)
+			return -1;
+		if (k == 0)
 			c->flow_reset_on_delay_end = 1;
-		else if (strcmp(v->text, "forensics_end") == 0)
-			c->flow_reset_on_forensics_end = 1;
 		else
-			return conf_fail(x, v, "flow_reset_on",
-					 "\"%s\" is not one of delay_end, forensics_end", v->text);
+			c->flow_reset_on_forensics_end = 1;
 	}
 	n = cfg_size(sec, "rate_levels");
 	if (n > VIS_RATE_LEVELS_MAX)
 		return conf_fail(x, cfg_getnptr(sec, "rate_levels", 0), "rate_levels",
-				 "more than %d levels", VIS_RATE_LEVELS_MAX);
+				 "too many levels; allowed: 1..%d levels", VIS_RATE_LEVELS_MAX);
 	for (unsigned i = 0; i < n; i++) {
 		const struct conf_val *v = cfg_getnptr(sec, "rate_levels", i);
 		long long lv;
 		if (conf_int(x, v, "rate_levels", 1, 0x7fffffffLL, &lv) < 0)
 			return -1;
 		if (i && lv <= c->rate_levels[i - 1])
-			return conf_fail(x, v, "rate_levels", "levels must be ascending");
+			return conf_fail(x, v, "rate_levels",
+					 "not above the level before; allowed: rising levels");
 		c->rate_levels[i] = (uint32_t)lv;
 	}
 	c->n_rate_levels = n;
@@ -467,8 +474,8 @@ static int do_sampler(struct conf_ctx *x, cfg_t *sec, uint64_t seed, struct vis_
 	if (c->kind != VIS_NODE_SAMPLER && n == 0)
 		return conf_fail(x, NULL, "members", "missing (type = %s)", types[c->kind]);
 	if (n > VIS_MEMBERS_MAX_CONF)
-		return conf_fail(x, cfg_getnptr(sec, "members", 0), "members", "more than %d",
-				 VIS_MEMBERS_MAX_CONF);
+		return conf_fail(x, cfg_getnptr(sec, "members", 0), "members",
+				 "too many members; allowed: 1..%d", VIS_MEMBERS_MAX_CONF);
 	for (unsigned i = 0; i < n; i++) {
 		const struct conf_val *v = cfg_getnptr(sec, "members", i);
 		if (conf_name(x, v, "members", "sampler name", cs->members[i], VIS_NAME_MAX) < 0)
@@ -484,25 +491,6 @@ static int find_sampler(const struct vis_config *vc, const char *name)
 		if (strcmp(vc->samplers[i].c.name, name) == 0)
 			return (int)i;
 	return -1;
-}
-
-/* The line messages about section s as a whole give: its first key's
- * (libconfuse only knows the line the section ends on, used when it has
- * no keys). */
-static int section_line(cfg_t *s)
-{
-	int line = s->line;
-
-	for (cfg_opt_t *o = s->opts; o && o->name; o++) {
-		if (o->type != CFGT_PTR)
-			continue;
-		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
-			const struct conf_val *v = cfg_opt_getnptr(o, i);
-			if (v && v->line > 0 && v->line < line)
-				line = v->line;
-		}
-	}
-	return line;
 }
 
 /* Members exist, each sampler has at most one parent, no cycles, chains
@@ -521,8 +509,7 @@ static int check_refs(struct conf_ctx *x, cfg_t *vsec, struct vis_config *vc)
 		cfg_t *sec = cfg_getnsec(vsec, "sampler", (unsigned)i);
 		struct vis_conf_sampler *cs = &vc->samplers[i];
 
-		snprintf(x->sect, sizeof(x->sect), "sampler \"%s\": ", cs->c.name);
-		x->sect_line = section_line(sec);
+		conf_enter(x, "visibility", "sampler", cs->c.name, conf_section_line(sec));
 		for (uint32_t j = 0; j < cs->n_members; j++) {
 			const struct conf_val *v = cfg_getnptr(sec, "members", j);
 			int k = find_sampler(vc, cs->members[j]);
@@ -556,9 +543,8 @@ static int check_refs(struct conf_ctx *x, cfg_t *vsec, struct vis_config *vc)
 		size_t steps = 0;
 		while (p >= 0 && steps++ <= vc->n_samplers) {
 			cfg_t *psec = cfg_getnsec(vsec, "sampler", (unsigned)p);
-			snprintf(x->sect, sizeof(x->sect),
-				 "sampler \"%s\": ", vc->samplers[p].c.name);
-			x->sect_line = section_line(psec);
+			conf_enter(x, "visibility", "sampler", vc->samplers[p].c.name,
+				   conf_section_line(psec));
 			if ((size_t)p == i) {
 				conf_fail(x, NULL, "members", "is its own member (a cycle)");
 				goto out;
@@ -576,8 +562,7 @@ static int check_refs(struct conf_ctx *x, cfg_t *vsec, struct vis_config *vc)
 	r = 0;
 out:
 	free(parent);
-	x->sect[0] = 0;
-	x->sect_line = 0;
+	conf_enter(x, "visibility", NULL, NULL, 0);
 	return r;
 }
 
@@ -627,11 +612,10 @@ static int name_ok(const char *name)
 /* Enter sub-section s (kind "sampler", ...): messages name it and its line. */
 static int enter(struct conf_ctx *x, cfg_t *s, const char *kind)
 {
-	snprintf(x->sect, sizeof(x->sect), "%s \"%.*s\": ", kind, VIS_NAME_MAX, cfg_title(s));
-	x->sect_line = section_line(s);
+	conf_enter(x, "visibility", kind, cfg_title(s), conf_section_line(s));
 	if (!name_ok(cfg_title(s)))
 		return conf_fail(x, NULL, NULL,
-				 "a name of 1..%d ASCII letters, digits, _ and - is needed",
+				 "bad name; allowed: 1..%d ASCII letters, digits, _ and -",
 				 VIS_NAME_MAX - 1);
 	return 0;
 }
@@ -679,11 +663,8 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 						 [VIS_EV_FORENSICS] = "sample_forensics",
 						 [VIS_EV_CONGESTION_START] = "sample_congestion"};
 	static const char *const scopes[] = {"queue", "port", NULL};
-	struct conf_ctx x = {.file = filename ? filename : "(config)",
-			     .top = "visibility: ",
-			     .wording = CONF_WORDING_DOUBLE,
-			     .err = err,
-			     .errlen = errlen};
+	struct conf_ctx x = {
+	    .file = filename ? filename : "(config)", .err = err, .errlen = errlen};
 	uint32_t scope = 0;
 	uint64_t ff_bytes = 0;
 	long long seed;
@@ -692,6 +673,7 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 	vis_config_init(vc);
 	if (!sec || !section_used(sec))
 		return 0;
+	conf_enter(&x, "visibility", NULL, NULL, 0);
 	vc->enabled = 1;
 	if (p_bool(&x, sec, "enable", &vc->enabled) < 0 ||
 	    p_bool(&x, sec, "drops", &vc->drops) < 0 ||
@@ -709,7 +691,7 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 		vc->seed = (uint64_t)seed;
 	}
 	if (cfg_size(sec, "eligible") && section_used(cfg_getsec(sec, "eligible"))) {
-		snprintf(x.sect, sizeof(x.sect), "eligible: ");
+		conf_enter(&x, "visibility", "eligible", NULL, 0);
 		vc->has_eligibility = 1;
 		if (p_match(&x, cfg_getsec(sec, "eligible"), &vc->eligibility) < 0)
 			return -1;
@@ -741,7 +723,7 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 		if (enter(&x, s, "sampler") < 0)
 			return -1;
 		if (i >= VIS_CONF_SAMPLERS_MAX)
-			return conf_fail(&x, NULL, NULL, "more than %d samplers",
+			return conf_fail(&x, NULL, NULL, "too many samplers; allowed: at most %d",
 					 VIS_CONF_SAMPLERS_MAX);
 		/* each sampler its own stream, reproducible from the section seed */
 		if (do_sampler(&x, s, vc->seed * 1000003ULL + i, &vc->samplers[i]) < 0)
@@ -751,13 +733,12 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 			ff_bytes += (uint64_t)c->flow_hashes * c->flow_bits / 8;
 			if (ff_bytes > FLOW_FILTER_BYTES_MAX)
 				return conf_fail(&x, conf_get(s, "flow_filter"), "flow_filter",
-						 "the flow filters of all samplers take more than "
-						 "%lluM",
+						 "the flow filters of all samplers take too much; "
+						 "allowed: %lluM in all",
 						 FLOW_FILTER_BYTES_MAX >> 20);
 		}
 	}
-	x.sect[0] = 0;
-	x.sect_line = 0;
+	conf_enter(&x, "visibility", NULL, NULL, 0);
 	if (check_refs(&x, sec, vc) < 0)
 		return -1;
 	for (uint32_t t = 1; t < VIS_EV_NTYPES; t++) {
@@ -786,15 +767,13 @@ int vis_conf_from_cfg(cfg_t *sec, const char *filename, struct vis_config *vc, c
 
 int vis_conf_single(cfg_t *root, const char *filename, char *err, size_t errlen)
 {
-	struct conf_ctx x = {.file = filename ? filename : "(config)",
-			     .top = "visibility: ",
-			     .wording = CONF_WORDING_DOUBLE,
-			     .err = err,
-			     .errlen = errlen};
+	struct conf_ctx x = {
+	    .file = filename ? filename : "(config)", .err = err, .errlen = errlen};
 
 	if (cfg_size(root, "visibility") < 2)
 		return 0;
-	x.sect_line = section_line(cfg_getnsec(root, "visibility", 1));
+	conf_enter(&x, "visibility", NULL, NULL,
+		   conf_section_line(cfg_getnsec(root, "visibility", 1)));
 	return conf_fail(&x, NULL, NULL, "a second visibility section");
 }
 
@@ -811,16 +790,16 @@ int vis_conf_parse_text(const char *text, const char *name, struct vis_config *v
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	clean = conf_blank_comments(text); /* right line numbers */
+	clean = conf_check_text(text, name, err, errlen) < 0
+		    ? NULL
+		    : conf_blank_comments(text, name, err, errlen); /* right line numbers */
 	if (!clean) {
 		cfg_free(cfg);
-		snprintf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	r = cfg_parse_buf(cfg, clean);
+	r = conf_lib_parse(cfg, name, clean, err, errlen);
 	free(clean);
-	if (r != CFG_SUCCESS) {
-		snprintf(err, errlen, "%s: syntax error in the visibility section", name);
+	if (r < 0) {
 		cfg_free(cfg);
 		return -1;
 	}

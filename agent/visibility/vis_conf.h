@@ -94,7 +94,4 @@ int vis_conf_single(cfg_t *root, const char *filename, char *err, size_t errlen)
 int vis_conf_parse_text(const char *text, const char *name, struct vis_config *vc, char *err,
 			size_t errlen);
 
-/* "250ns", "10us", "5ms", "1s" or a number of ns: 0, or -1. */
-int vis_parse_duration(const char *s, uint64_t *ns);
-
 #endif

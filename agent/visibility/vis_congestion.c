@@ -1,6 +1,6 @@
 /*
- * vis_congestion.c - congestion thresholds with hysteresis (seed 000
- * section 1c, reported like Arista LANZ): an episode starts when the depth
+ * vis_congestion.c - congestion thresholds with hysteresis (reported
+ * like Arista LANZ): an episode starts when the depth
  * reaches the high threshold and ends when it falls to the low one; the
  * end reports the peak, the time of the peak and the duration.
  */

@@ -1,7 +1,6 @@
 /*
- * vis_dedup.c - the duplicate filter of an aggregate sampler (seed 000
- * FIG 15): copies of one multicast or mirrored packet that reach the
- * aggregate through different queues pass once.  Keyed on (event type,
+ * vis_dedup.c - the duplicate filter of an aggregate sampler: copies of one multicast or mirrored
+ * packet that reach the aggregate through different queues pass once.  Keyed on (event type,
  * multicast copy id) over the last VIS_DEDUP_SLOTS passed copies.
  */
 #include "config.h"

@@ -1,5 +1,5 @@
 /*
- * vis_flowfilter.c - the repeating-flow filter (seed 000 FIG 10): k banks
+ * vis_flowfilter.c - the repeating-flow filter (doc/glossary.md): k banks
  * of one-bit entries, one hash function per bank.  A flow is new when any
  * of its k bits is still clear; sampling it sets all k.  The bits are
  * cleared periodically, after a number of checks, or on request (end of a

@@ -1,5 +1,5 @@
 /*
- * vis_forensics.c - queue forensics (seed 000 FIG 6): after a drop on a
+ * vis_forensics.c - queue forensics (doc/glossary.md): after a drop on a
  * queue, the packets that were in it at drop time are tagged with the
  * drop's event id as they depart, until the packet that was at the tail
  * has left.  Packet ids are a per-queue enqueue sequence (vis.h).

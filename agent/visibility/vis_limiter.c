@@ -1,6 +1,6 @@
 /*
  * vis_limiter.c - the counter-based re-occurrence limiter and the
- * recurrent-only filter (seed 000 section 3, items 5 and 6).  Counts per
+ * recurrent-only filter (doc/glossary.md).  Counts per
  * key, where a key is (event type, port, queue), or (event type, flow)
  * when by_flow is set.  Counts restart at each period boundary (multiples
  * of period_ns of the event clock).  An open-addressing table that holds

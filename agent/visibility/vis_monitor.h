@@ -1,5 +1,5 @@
 /*
- * vis_monitor.h - visibility event monitors (seed 000 section 1): drop
+ * vis_monitor.h - visibility event monitors (doc/glossary.md): drop
  * visibility per cause, high queue delay on dequeue against per-queue
  * multi-level deadline profiles, queue forensics after a drop, and
  * congestion start / end per queue and per port with high / low

@@ -1,5 +1,5 @@
 /*
- * vis_monitor_delay.c - high queue delay (seed 000 section 1b): a deadline
+ * vis_monitor_delay.c - high queue delay: a deadline
  * profile has several levels, each with its own threshold, tag and
  * severity; a departure is tagged with the highest enabled level whose
  * threshold its delay exceeds.  A negative threshold disables a level.

@@ -1,5 +1,5 @@
 /*
- * vis_monitor_drop.c - drop visibility per cause (seed 000 section 1a):
+ * vis_monitor_drop.c - drop visibility per cause:
  * every drop is counted by its sFlow discard reason; the causes in the
  * configured set (all by default) raise a drop visibility event.
  */

@@ -1,6 +1,6 @@
 /*
- * vis_ratemgr.c - the sampling rate manager of a sampler hierarchy (seed
- * 000 FIG 15 and the 8 x 256 -> 512 example): at the end of each period of
+ * vis_ratemgr.c - the sampling rate manager of a sampler hierarchy (the
+ * 8 x 256 -> 512 example of doc/glossary.md): at the end of each period of
  * the aggregate it reads which ticket boxes ran out and moves the
  * children's batch between fixed levels (64, 128, 256, 384, 512 by
  * default), so that a few hot children cannot take all of the aggregate's

@@ -1,5 +1,5 @@
 /*
- * vis_sampler.c - the sampler node: settings, its own stages in the FIG 17
+ * vis_sampler.c - the sampler node: settings, its own stages in their fixed
  * order (match, duplicates, limiter, ticket, probability / every-N /
  * K-of-M, flow filter), the two-phase check / commit / abort and the
  * statistics.  Members (chains, aggregates) are in vis_chain.c.

@@ -1,8 +1,8 @@
 /*
- * vis_sampler.h - visibility samplers (seed 000 section 3): the building
+ * vis_sampler.h - visibility samplers (doc/glossary.md): the building
  * blocks (attribute match, ticket box, flow filter, re-occurrence limiter,
  * duplicate filter, rate manager) and the sampler node that composes them,
- * alone, in chains (all / any) or as an aggregate over children (FIG 15).
+ * alone, in chains (all / any) or as an aggregate over children.
  * The semantics chosen are listed in vis.h.
  *
  * Typical use:
@@ -190,7 +190,7 @@ enum vis_node_kind {
 	VIS_NODE_SAMPLER = 0,	/* own stages only */
 	VIS_NODE_CHAIN_ALL = 1, /* members conjunctive, one two-phase decision */
 	VIS_NODE_CHAIN_ANY = 2, /* members disjunctive */
-	VIS_NODE_AGGREGATE = 3, /* children in parallel, then own stages (FIG 15) */
+	VIS_NODE_AGGREGATE = 3, /* children in parallel, then own stages */
 };
 
 struct vis_sampler_conf {

@@ -1,7 +1,6 @@
 /*
- * vis_ticket.c - the ticket box of a rate-aware ("burst") sampler (seed
- * 000 FIG 11): a batch of tickets per period, a capacity cap, an optional
- * negative floor for bursts, the "consumed all" state, and jitter of the
+ * vis_ticket.c - the ticket box of a rate-aware ("burst") sampler: a batch of tickets per period, a
+ * capacity cap, an optional negative floor for bursts, the "consumed all" state, and jitter of the
  * batch and the period.  A ticket is only spent by a commit, never by a
  * check (vis_sampler.c).
  */

@@ -2,7 +2,7 @@
 """gen-all-structures.py - write the sFlow test captures of bsflow-collect.
 
 Every byte here is written by hand from the sFlow v5, drops, transit-delay
-and Broadcom BST specifications (shared/spec/sflow-wire-format.md); nothing
+and Broadcom BST specifications (bsflowd-structures(7)); nothing
 comes from bsflowd's encoder.  Fields are packed with struct.pack('>I'...)
 one by one, in wire order, with their values in comments, so the expected
 decoder output (data/all-structures.txt) can be written by hand too.

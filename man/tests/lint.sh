@@ -11,7 +11,8 @@ if [ -z "$MANDOC" ]; then
 	exit 77
 fi
 rc=0
-for page in bsflowd.8 bsflowd.conf.5 bsflowd-structures.7 bsflow-collect.1 bsflow-sim.1; do
+for page in bsflowd.8 bsflowd.conf.5 bsflowd-structures.7 bsflow-collect.1 bsflow-sim.1 \
+	bsflowd-backend.3; do
 	f="$top_builddir/man/out/$page"
 	if [ ! -f "$f" ]; then
 		echo "FAIL: $page is missing"

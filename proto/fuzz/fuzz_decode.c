@@ -41,7 +41,12 @@ static uint32_t walk_record(const struct sflow_sample *smp, const struct sflow_r
 		s += sum_bytes(r->u.header.header, r->u.header.header_length);
 		break;
 	case SFLOW_REC_FUNCTION:
+	case SFLOW_REC_LINUX_REASON:
 		s += sum_bytes((const uint8_t *)r->u.function.symbol, r->u.function.len);
+		break;
+	case SFLOW_REC_HW_TRAP:
+		s += sum_bytes((const uint8_t *)r->u.hw_trap.group, r->u.hw_trap.group_len);
+		s += sum_bytes((const uint8_t *)r->u.hw_trap.trap, r->u.hw_trap.trap_len);
 		break;
 	case SFLOW_REC_BST_PORT: {
 		uint32_t i;

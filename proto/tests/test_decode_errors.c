@@ -245,6 +245,44 @@ START_TEST(variable_record_lengths)
 	n = tu_wrap_record(buf, sizeof buf, SFLOW_SAMPLE_DISCARD, 7, rec, 16);
 	ck_assert_int_eq(decode_fails(buf, n, &err), SFLOW_ERR_FORMAT);
 	ck_assert_str_eq(err.msg, "offset 68: flow record 0:1038 length 8, expected 12");
+
+	/* extended_hw_trap: group "abcd", trap "tail_drop" (4 + 4, 4 + 12) */
+	memset(rec, 0, sizeof rec);
+	tu_put32(rec, SFLOW_FLOW_HW_TRAP);
+	tu_put32(rec + 4, 24);
+	tu_put32(rec + 8, 4);
+	memcpy(rec + 12, "abcd", 4);
+	tu_put32(rec + 16, 9);
+	memcpy(rec + 20, "tail_drop", 9);
+	n = tu_wrap_record(buf, sizeof buf, SFLOW_SAMPLE_DISCARD, 7, rec, 32);
+	{
+		struct sflow_datagram d;
+
+		ck_assert_int_eq(sflow_decode(buf, n, NULL, &d, &err), SFLOW_OK);
+		ck_assert_int_eq(d.samples[0].records[0].kind, SFLOW_REC_HW_TRAP);
+		ck_assert_uint_eq(d.samples[0].records[0].u.hw_trap.trap_len, 9);
+		sflow_datagram_free(&d);
+	}
+	/* ... declared 16 long: the trap runs past it */
+	tu_put32(rec + 4, 16);
+	n = tu_wrap_record(buf, sizeof buf, SFLOW_SAMPLE_DISCARD, 7, rec, 24);
+	ck_assert_int_eq(decode_fails(buf, n, &err), SFLOW_ERR_FORMAT);
+	ck_assert_str_eq(err.msg, "offset 68: flow record 0:1041 length 16, expected 24");
+	/* ... a group of 100 bytes in 24 */
+	tu_put32(rec + 4, 24);
+	tu_put32(rec + 8, 100);
+	n = tu_wrap_record(buf, sizeof buf, SFLOW_SAMPLE_DISCARD, 7, rec, 32);
+	ck_assert_int_eq(decode_fails(buf, n, &err), SFLOW_ERR_FORMAT);
+	ck_assert_str_eq(err.msg, "offset 68: flow record 0:1041 length 24, expected at least 108");
+	/* extended_linux_reason "QDISC_DROP" declared 12 long */
+	memset(rec, 0, sizeof rec);
+	tu_put32(rec, SFLOW_FLOW_LINUX_REASON);
+	tu_put32(rec + 4, 12);
+	tu_put32(rec + 8, 10);
+	memcpy(rec + 12, "QDISC_DROP", 10);
+	n = tu_wrap_record(buf, sizeof buf, SFLOW_SAMPLE_DISCARD, 7, rec, 20);
+	ck_assert_int_eq(decode_fails(buf, n, &err), SFLOW_ERR_FORMAT);
+	ck_assert_str_eq(err.msg, "offset 68: flow record 0:1042 length 12, expected 16");
 }
 END_TEST
 

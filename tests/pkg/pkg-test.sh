@@ -105,17 +105,22 @@ for f in /etc/bsflowd.conf /etc/default/bsflowd /lib/systemd/system/bsflowd.serv
 	/etc/bsflowd/scenarios/demo.conf /usr/share/bsflowd/systemd/linux.conf \
 	/usr/share/man/man8/bsflowd.8.gz /usr/share/man/man5/bsflowd.conf.5.gz \
 	/usr/share/man/man1/bsflow-collect.1.gz /usr/share/doc/bsflowd/copyright \
-	/usr/share/doc/bsflowd/PATENTS /usr/include/bsflowd/backend.h; do
+	/usr/share/doc/bsflowd/PATENTS /usr/include/bsflowd/backend.h \
+	/usr/share/man/man3/bsflowd-backend.3.gz; do
 	[ -f $f ] || die "$f missing"
 done
 ok "files in place"
 [ "$(dpkg -S /usr/bin/bsflow-collect | cut -d: -f1)" = bsflow-collect ] || die "bsflow-collect's package"
-[ "$(pkg-config --modversion bsflowd)" = "$(/usr/sbin/bsflowd -V | awk '{print $2}')" ] ||
-	die "pkg-config bsflowd: version"
+[ "$(pkg-config --modversion bsflowd-backend)" = "$(/usr/sbin/bsflowd -V | awk '{print $2}')" ] ||
+	die "pkg-config bsflowd-backend: version"
+# the packaged example plugin builds against the packaged header
+ex=/usr/share/doc/bsflowd-dev/examples/backend_example.c
+[ -f $ex ] || { [ -f $ex.gz ] && zcat $ex.gz >"$W/backend_example.c" && ex="$W/backend_example.c"; } ||
+	die "no example plugin in bsflowd-dev"
 # shellcheck disable=SC2046
-echo '#include <bsflowd/backend.h>' | cc -fsyntax-only $(pkg-config --cflags bsflowd) -x c - ||
-	die "a plugin cannot include <bsflowd/backend.h>"
-ok "bsflowd-dev: pkg-config bsflowd and <bsflowd/backend.h>"
+cc -shared -fPIC $(pkg-config --cflags bsflowd-backend) -o "$W/example.so" "$ex" -lpthread ||
+	die "the example plugin does not build against the installed <bsflowd/backend.h>"
+ok "bsflowd-dev: pkg-config bsflowd-backend, the example plugin builds against <bsflowd/backend.h>"
 
 pw=$(getent passwd bsflowd) || die "no user bsflowd"
 uid=$(echo "$pw" | cut -d: -f3)

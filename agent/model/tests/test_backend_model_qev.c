@@ -77,26 +77,32 @@ static const char scenario_fmt[] = "model {\n"
 				   "}\n";
 
 struct fixture {
-	cfg_t *cfg;
+	char *section; /* the model section's body */
 	const struct bsf_backend_ops *ops;
 	void *st;
 };
 
 static void open_model(struct fixture *f, unsigned narrivals)
 {
-	cfg_opt_t top[] = {CFG_SEC("model", model_conf_opts(), CFGF_NONE), CFG_END()};
 	struct bsf_backend_args args;
 	char text[2048], err[512];
+	const char *open, *close;
 
 	snprintf(text, sizeof text, scenario_fmt, narrivals);
-	f->cfg = cfg_init(top, CFGF_NONE);
-	ck_assert_ptr_nonnull(f->cfg);
-	ck_assert_int_eq(cfg_parse_buf(f->cfg, text), CFG_SUCCESS);
+	/* the section as the daemon hands it: between its braces */
+	open = strchr(text, '{');
+	close = strrchr(text, '}');
+	ck_assert(open && close && close > open);
+	f->section = strndup(open + 1, (size_t)(close - open - 1));
+	ck_assert_ptr_nonnull(f->section);
 	memset(&args, 0, sizeof args);
-	args.cfg_section = cfg_getsec(f->cfg, "model");
+	args.size = sizeof args;
+	args.section_text = f->section;
+	args.section_file = "test";
+	args.section_line = 1;
 	args.config_file = "test";
 	f->ops = bsf_backend_model_ops();
-	ck_assert_uint_eq(f->ops->abi_version, 2);
+	ck_assert_uint_eq(f->ops->abi_version, 3);
 	err[0] = '\0';
 	f->st = f->ops->open(&args, err, sizeof err);
 	ck_assert_msg(f->st != NULL, "%s", err);
@@ -105,7 +111,7 @@ static void open_model(struct fixture *f, unsigned narrivals)
 static void close_model(struct fixture *f)
 {
 	f->ops->close(f->st);
-	cfg_free(f->cfg);
+	free(f->section);
 }
 
 /* Run the model until every source is done and the switch drained (1 s of
@@ -125,6 +131,8 @@ static size_t run_all(struct fixture *f, struct bsf_event **out, unsigned *stops
 
 		more = bsf_backend_model_run_to(f->st, 1000000000ull);
 		*stops += (unsigned)more;
+		for (size_t i = 0; i < 256; i++)
+			bsf_event_init(&buf[i]);
 		while ((got = f->ops->read_events(f->st, buf, 256)) > 0) {
 			for (size_t i = 0; i < got; i++) {
 				const struct bsf_event *e = &buf[i];

@@ -212,6 +212,38 @@ START_TEST(test_fwd_drops)
 }
 END_TEST
 
+/* The drop-cause table (model_drop.c) against the sFlow reason codes
+ * (sflow_drops.txt: 257 ttl_exceeded, 258 acl, 259 no_buffer_space,
+ * 260 red, 269 blackhole_route). */
+START_TEST(test_drop_causes)
+{
+	uint16_t code = 0;
+	ck_assert_uint_eq(model_drop_reason(MODEL_DROP_TTL), 257);
+	ck_assert_uint_eq(model_drop_reason(MODEL_DROP_ACL), 258);
+	ck_assert_uint_eq(model_drop_reason(MODEL_DROP_BLACKHOLE), 269);
+	ck_assert_uint_eq(model_drop_reason(MODEL_DROP_FWD_OTHER), 256);
+	ck_assert_uint_eq(model_drop_reason(MODEL_DROP_NCAUSES), 256);
+	ck_assert_str_eq(model_drop_cause_name(MODEL_DROP_BLACKHOLE), "blackhole_route");
+	ck_assert_str_eq(model_drop_cause_name(MODEL_DROP_TTL), "ttl_exceeded");
+	ck_assert_str_eq(model_drop_cause_name(MODEL_DROP_FWD_OTHER), "forwarding_other");
+	ck_assert_str_eq(model_drop_cause_name(MODEL_DROP_NCAUSES), "?");
+	ck_assert_int_eq(model_drop_cause_of_fwd(257), MODEL_DROP_TTL);
+	ck_assert_int_eq(model_drop_cause_of_fwd(258), MODEL_DROP_ACL);
+	ck_assert_int_eq(model_drop_cause_of_fwd(269), MODEL_DROP_BLACKHOLE);
+	/* a forwarding drop with an admission or WRED code is not one */
+	ck_assert_int_eq(model_drop_cause_of_fwd(259), MODEL_DROP_FWD_OTHER);
+	ck_assert_int_eq(model_drop_cause_of_fwd(260), MODEL_DROP_FWD_OTHER);
+	ck_assert_int_eq(model_drop_cause_of_fwd(300), MODEL_DROP_FWD_OTHER);
+	ck_assert_int_eq(model_drop_fwd_code("Blackhole_Route", &code), 0);
+	ck_assert_uint_eq(code, 269);
+	ck_assert_int_eq(model_drop_fwd_code("acl", &code), 0);
+	ck_assert_uint_eq(code, 258);
+	ck_assert_int_eq(model_drop_fwd_code("blackhole", &code), -1);
+	ck_assert_int_eq(model_drop_fwd_code("wred", &code), -1);
+	ck_assert_int_eq(model_drop_fwd_code("egress_limit", &code), -1);
+}
+END_TEST
+
 /* Downstream PFC on the egress port: nothing leaves while paused; the
  * queue resumes at line rate when cleared. */
 START_TEST(test_egress_pause)
@@ -698,6 +730,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_dwrr_sp);
 	tcase_add_test(tc, test_multicast);
 	tcase_add_test(tc, test_fwd_drops);
+	tcase_add_test(tc, test_drop_causes);
 	tcase_add_test(tc, test_egress_pause);
 	tcase_add_test(tc, test_sampling);
 	tcase_add_test(tc, test_ring_cpu);

@@ -205,6 +205,9 @@ static const struct bad {
 	const char *key;
 } bads[] = {
     {"ports = 0\n", 2, "ports"},
+    /* a port section's number: FILE:LINE too (issue 18, item 16), the
+     * line of its first key */
+    {"ports = 4\nport 9 {\n speed = 1G\n}\n", 4, "port \"9\": not a port number; allowed: 0..3"},
     {"ports = 2000\n", 2, "ports"},
     {"ports = eight\n", 2, "ports"},
     {"\nspeed = 500M\n", 3, "speed"},
@@ -313,7 +316,8 @@ START_TEST(test_syntax_and_files)
 	ck_assert_int_eq(model_scenario_parse_text("model {\n  colour = blue\n}\n", "x.conf", NULL,
 						   &sc, err, sizeof(err)),
 			 -1);
-	ck_assert_ptr_nonnull(strstr(err, "x.conf"));
+	ck_assert_str_eq(err, "x.conf:2: model: colour: unknown key; allowed: the keys of "
+			      "bsflowd.conf(5)");
 	model_scenario_free(&sc);
 	/* no model section */
 	ck_assert_int_eq(
@@ -338,7 +342,7 @@ START_TEST(test_syntax_and_files)
 						   "z { model { ports = 1 } }\n",
 						   "s.conf", NULL, &sc, err, sizeof(err)),
 			 -1);
-	ck_assert_msg(strncmp(err, "s.conf:6: speed", 15) == 0, "%s", err);
+	ck_assert_msg(strncmp(err, "s.conf:6: model: speed = 7: ", 28) == 0, "%s", err);
 	model_scenario_free(&sc);
 	/* a replay file name is relative to the config file's directory */
 	{

@@ -54,6 +54,6 @@ grep -q duration "$tmp/err" || fail "bad --duration: message does not name it"
 grep -q "missing.conf" "$tmp/err" || fail "missing file: not named"
 printf 'model {\n  ports = 4\n  speed = 3G\n  traffic t {\n    ports = {7}\n  }\n}\n' > "$tmp/bad.conf"
 "$sim" -f "$tmp/bad.conf" > /dev/null 2> "$tmp/err"; [ $? -eq 1 ] || fail "bad value: want exit 1"
-grep -q "bad.conf:5: traffic \"t\": ports" "$tmp/err" || { fail "bad value: message"; cat "$tmp/err"; }
+grep -q "bad.conf:5: model: traffic \"t\": ports = 7: out of range; allowed: 0..3" "$tmp/err" || { fail "bad value: message"; cat "$tmp/err"; }
 [ $rc -eq 0 ] && echo "ok: bsflow-sim"
 exit $rc

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "agent/backend.h"
+#include "agent/confval.h"
 #include "agent/visibility/vis_backend.h"
 #include "agent/visibility/vis_conf.h"
 #include "agent/visibility/vis_pipeline.h"
@@ -211,80 +212,91 @@ static void bad(const char *text, const char *want)
 START_TEST(errors)
 {
 	bad("visibility {\n sampler x {\n  probability = 1.5\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": probability: 1.5 is not in 0..1 (or 0%..100%)");
+	    "t.conf:3: visibility: sampler \"x\": probability = 1.5: out of range; allowed: 0..1 "
+	    "or a percentage 0%..100%");
 	bad("visibility {\n sampler x {\n  every = 0\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": every: 0 out of range (1..4294967295)");
+	    "t.conf:3: visibility: sampler \"x\": every = 0: out of range; allowed: 1..4294967295");
 	bad("visibility {\n sampler x {\n  first = 5\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": first: first and of go together");
+	    "t.conf:3: visibility: sampler \"x\": first = 5: first and of go together");
 	bad("visibility {\n sampler x {\n  first = 6\n  of = 5\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": first: 6 is more than of (5)");
+	    "t.conf:3: visibility: sampler \"x\": first = 6: more than of; allowed: 1..5 (of)");
 	bad("visibility {\n sampler x {\n  tickets = 10\n  period = \"3 days\"\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": period: \"3 days\" is not a duration (a "
-	    "number with ns, us, ms or s)");
+	    "t.conf:4: visibility: sampler \"x\": period = \"3 days\": not a time; allowed: 1ms "
+	    "and up, a number with ns, us, ms or s (a bare number is seconds)");
 	bad("visibility {\n sampler x {\n  period = 1s\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": period: needs tickets");
+	    "t.conf:3: visibility: sampler \"x\": period = 1s: needs tickets");
 	bad("visibility {\n sampler x {\n  tickets = 10\n  cap = 5\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": cap: 5 is below tickets (10)");
+	    "t.conf:4: visibility: sampler \"x\": cap = 5: below tickets; allowed: 10 (tickets) "
+	    "and up");
 	bad("visibility {\n sampler x {\n  flow_bits = 1000\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": flow_bits: 1000 is not a power of two");
+	    "t.conf:3: visibility: sampler \"x\": flow_bits = 1000: not a power of two; allowed: "
+	    "64, 128, .. 16777216");
 	bad("visibility {\n sampler x {\n  type = chain\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": type: \"chain\" is not one of sampler, all, "
-	    "any, aggregate");
+	    "t.conf:3: visibility: sampler \"x\": type = chain: unknown word; allowed: sampler, "
+	    "all, any, aggregate");
 	bad("visibility {\n sampler x {\n  type = all\n }\n}\n",
 	    "t.conf:3: visibility: sampler \"x\": members: missing (type = all)");
 	bad("visibility {\n sampler x {\n  type = all\n  members = {y}\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": members: no sampler named \"y\"");
+	    "t.conf:4: visibility: sampler \"x\": members = y: no sampler named \"y\"");
 	bad("visibility {\n sampler x {\n  type = all\n  members = {y}\n }\n"
 	    " sampler y {\n  type = any\n  members = {x}\n }\n}\n",
 	    "t.conf:3: visibility: sampler \"x\": members: is its own member (a cycle)");
 	bad("visibility {\n sampler x {\n  tickets = 5\n  rate_manager = yes\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": rate_manager: needs type = aggregate and "
+	    "t.conf:4: visibility: sampler \"x\": rate_manager = yes: needs type = aggregate and "
 	    "tickets");
 	bad("visibility {\n sampler c {\n  tickets = 5\n  period = 2s\n }\n"
 	    " sampler a {\n  type = aggregate\n  members = {c}\n  tickets = 10\n"
 	    "  rate_manager = yes\n }\n}\n",
-	    "t.conf:8: visibility: sampler \"a\": members: \"c\" needs tickets and the "
+	    "t.conf:8: visibility: sampler \"a\": members = c: \"c\" needs tickets and the "
 	    "aggregate's period for the rate manager");
 	bad("visibility {\n sampler x {\n  probability = 0.5\n  every = 3\n }\n}\n",
 	    "t.conf:4: visibility: sampler \"x\": probability, every and first/of exclude each "
 	    "other");
 	bad("visibility {\n sampler x {\n  events = {drops}\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": events: \"drops\" is not one of drop, delay, "
-	    "forensics, congestion");
+	    "t.conf:3: visibility: sampler \"x\": events = drops: unknown word; allowed: drop, "
+	    "delay, forensics, congestion");
 	bad("visibility {\n sample_drops = nope\n}\n",
-	    "t.conf:2: visibility: sample_drops: no sampler named \"nope\"");
+	    "t.conf:2: visibility: sample_drops = nope: no sampler named \"nope\"");
 	bad("visibility {\n delay_profile d {\n  thresholds = {1us, 2us, 3us, 4us, 5us}\n }\n}\n",
-	    "t.conf:3: visibility: delay_profile \"d\": thresholds: more than 4 levels");
+	    "t.conf:3: visibility: delay_profile \"d\": thresholds = 5us: too many levels; "
+	    "allowed: 1..4 levels");
 	bad("visibility {\n delay_profile d {\n  thresholds = {1us, 2us}\n  tags = {1}\n }\n}\n",
-	    "t.conf:4: visibility: delay_profile \"d\": tags: 1 tags for 2 thresholds");
+	    "t.conf:4: visibility: delay_profile \"d\": tags = 1: 1 tags for 2 thresholds; "
+	    "allowed: one per threshold");
 	bad("visibility {\n delay_profile d {\n  queues = {1}\n }\n}\n",
 	    "t.conf:3: visibility: delay_profile \"d\": thresholds: missing");
 	/* levels rise (-1 levels aside): 5us then 2us is refused, also past
 	 * a -1; equal too */
 	bad("visibility {\n delay_profile d {\n  thresholds = {5us, 2us}\n }\n}\n",
-	    "t.conf:3: visibility: delay_profile \"d\": thresholds: level 2 (2us) is not above "
-	    "level 1");
+	    "t.conf:3: visibility: delay_profile \"d\": thresholds = 2us: level 2 is not above "
+	    "level 1; allowed: rising times");
 	bad("visibility {\n delay_profile d {\n  thresholds = {5us, -1, 5us}\n }\n}\n",
-	    "t.conf:3: visibility: delay_profile \"d\": thresholds: level 3 (5us) is not above "
-	    "level 1");
+	    "t.conf:3: visibility: delay_profile \"d\": thresholds = 5us: level 3 is not above "
+	    "level 1; allowed: rising times");
 	/* traffic classes are 0..7 */
 	bad("visibility {\n sampler s {\n  traffic_classes = {8}\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"s\": traffic_classes: 8 out of range (0..7)");
+	    "t.conf:3: visibility: sampler \"s\": traffic_classes = 8: out of range; allowed: "
+	    "0..7");
 	bad("visibility {\n congestion c {\n  high = 10\n  low = 20\n }\n}\n",
-	    "t.conf:4: visibility: congestion \"c\": low: 20 is above high (10)");
+	    "t.conf:4: visibility: congestion \"c\": low = 20: above high; allowed: 0..10 bytes "
+	    "(high)");
 	bad("visibility {\n congestion c {\n  scope = port\n  queues = {1}\n  high = 10\n }\n}\n",
-	    "t.conf:4: visibility: congestion \"c\": queues: not with scope = port");
+	    "t.conf:4: visibility: congestion \"c\": queues = 1: not with scope = port; allowed: "
+	    "queues with scope = queue");
 	bad("visibility {\n congestion c {\n  high = 10X\n }\n}\n",
-	    "t.conf:3: visibility: congestion \"c\": high: \"10X\" is not a whole number of "
-	    "bytes (with K, M or G)");
+	    "t.conf:3: visibility: congestion \"c\": high = 10X: not a size; allowed: 0..1T bytes, "
+	    "suffix K, M, G or T (powers of 1024)");
 	bad("visibility {\n forensics_ports = {5-2}\n}\n",
-	    "t.conf:2: visibility: forensics_ports: range 5-2 not within 0..65535");
+	    "t.conf:2: visibility: forensics_ports = 5-2: not a range (A above B); allowed: A-B "
+	    "with A <= B in 0..65535");
 	bad("visibility {\n forensics = maybe\n}\n",
-	    "t.conf:2: visibility: forensics: \"maybe\" is not true or false");
+	    "t.conf:2: visibility: forensics = maybe: not a boolean; allowed: yes or no (true, "
+	    "false, on, off, 1, 0)");
 	bad("visibility {\n eligible {\n  ports = {70000}\n }\n}\n",
-	    "t.conf:3: visibility: eligible: ports: 70000 out of range (0..65535)");
-	/* a key libconfuse does not know: its own message, then ours */
-	bad("visibility {\n colour = red\n}\n", "t.conf: syntax error in the visibility section");
+	    "t.conf:3: visibility: eligible: ports = 70000: out of range; allowed: 0..65535");
+	/* a key libconfuse does not know: its message, in the one wording */
+	bad("visibility {\n colour = red\n}\n",
+	    "t.conf:2: visibility: colour: unknown key; allowed: the keys of bsflowd.conf(5)");
 }
 END_TEST
 
@@ -298,58 +310,64 @@ START_TEST(errors_limits)
 	bad("visibility {\n congestion c {\n  low = 10\n }\n}\n",
 	    "t.conf:3: visibility: congestion \"c\": high: missing");
 	bad("visibility {\n sampler \"a b\" {\n  every = 2\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"a b\": a name of 1..31 ASCII letters, digits, _ and "
-	    "- is needed");
+	    "t.conf:3: visibility: sampler \"a b\": bad name; allowed: 1..31 ASCII letters, "
+	    "digits, _ and -");
 	bad("visibility {\n delay_profile \"d.1\" {\n  thresholds = {1us}\n }\n}\n",
-	    "t.conf:3: visibility: delay_profile \"d.1\": a name of 1..31 ASCII letters, digits, _ "
-	    "and - is needed");
+	    "t.conf:3: visibility: delay_profile \"d.1\": bad name; allowed: 1..31 ASCII letters, "
+	    "digits, _ and -");
 	bad("visibility {\n sampler abcdefghijabcdefghijabcdefghijab {\n  every = 2\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"abcdefghijabcdefghijabcdefghijab\": a name of 1..31 "
-	    "ASCII letters, digits, _ and - is needed");
+	    "t.conf:3: visibility: sampler \"abcdefghijabcdefghijabcdefghijab\": bad name; "
+	    "allowed: 1..31 ASCII letters, digits, _ and -");
 	bad("visibility {\n sampler x {\n  queues = {32}\n }\n}\n",
-	    "t.conf:3: visibility: sampler \"x\": queues: 32 out of range (0..31)");
+	    "t.conf:3: visibility: sampler \"x\": queues = 32: out of range; allowed: 0..31");
 	bad("visibility {\n forensics_queues = {0-40}\n}\n",
-	    "t.conf:2: visibility: forensics_queues: range 0-40 not within 0..31");
+	    "t.conf:2: visibility: forensics_queues = 0-40: out of range; allowed: 0..31");
 	bad("visibility {\n congestion c {\n  high = 10\n  queues = {99}\n }\n}\n",
-	    "t.conf:4: visibility: congestion \"c\": queues: 99 out of range (0..31)");
+	    "t.conf:4: visibility: congestion \"c\": queues = 99: out of range; allowed: 0..31");
 	bad("visibility {\n delay_profile d {\n  thresholds = {1us}\n  queues = {31, 32}\n }\n}\n",
-	    "t.conf:4: visibility: delay_profile \"d\": queues: 32 out of range (0..31)");
+	    "t.conf:4: visibility: delay_profile \"d\": queues = 32: out of range; allowed: 0..31");
 	bad("visibility {\n eligible {\n  queues = {1024}\n }\n}\n",
-	    "t.conf:3: visibility: eligible: queues: 1024 out of range (0..31)");
+	    "t.conf:3: visibility: eligible: queues = 1024: out of range; allowed: 0..31");
 	bad("visibility {\n sampler x {\n  events = {delay}\n }\n sample_drops = x\n}\n",
-	    "t.conf:5: visibility: sample_drops: sampler \"x\" can never pass drop events (its "
+	    "t.conf:5: visibility: sample_drops = x: sampler \"x\" can never pass drop events (its "
 	    "events or reasons exclude them)");
 	bad("visibility {\n drop_reasons = {259}\n sampler x {\n  reasons = {260}\n }\n"
 	    " sample_forensics = x\n}\n",
-	    "t.conf:6: visibility: sample_forensics: sampler \"x\" can never pass forensics "
+	    "t.conf:6: visibility: sample_forensics = x: sampler \"x\" can never pass forensics "
 	    "events (its events or reasons exclude them)");
 	/* an "all" chain with one member that never sees congestion */
 	bad("visibility {\n sampler a {\n  events = {drop}\n }\n sampler b {\n  every = 2\n }\n"
 	    " sampler c {\n  type = all\n  members = {b, a}\n }\n sample_congestion = c\n}\n",
-	    "t.conf:12: visibility: sample_congestion: sampler \"c\" can never pass congestion "
+	    "t.conf:12: visibility: sample_congestion = c: sampler \"c\" can never pass congestion "
 	    "events (its events or reasons exclude them)");
 	bad("visibility {\n sampler x {\n  dedup = yes\n  dedup_window = 0\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": dedup_window: must be more than 0");
+	    "t.conf:4: visibility: sampler \"x\": dedup_window = 0: out of range; allowed: 1ns and "
+	    "up");
 	bad("visibility {\n sampler x {\n  tickets = 10\n  period = 999us\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": period: must be at least 1ms");
+	    "t.conf:4: visibility: sampler \"x\": period = 999us: out of range; allowed: 1ms and "
+	    "up");
 	bad("visibility {\n sampler x {\n  tickets = 10\n  period = 10ms\n"
 	    "  period_jitter = 5001us\n }\n}\n",
-	    "t.conf:5: visibility: sampler \"x\": period_jitter: more than half the period");
+	    "t.conf:5: visibility: sampler \"x\": period_jitter = 5001us: more than half the "
+	    "period; allowed: 0..period/2");
 	bad("visibility {\n sampler x {\n  flow_filter = yes\n  flow_reset = 999us\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": flow_reset: 0 (never) or at least 1ms");
+	    "t.conf:4: visibility: sampler \"x\": flow_reset = 999us: out of range; allowed: 0 "
+	    "(never) or 1ms and up");
 	bad("visibility {\n sampler x {\n  flow_filter = yes\n  flow_reset_after = 63\n }\n}\n",
-	    "t.conf:4: visibility: sampler \"x\": flow_reset_after: 0 (never) or at least 64");
+	    "t.conf:4: visibility: sampler \"x\": flow_reset_after = 63: out of range; allowed: 0 "
+	    "(never) or 64 and up");
 	bad("visibility {\n sampler x {\n  limit = 2\n  limit_key = flow\n  limit_period = 0\n"
 	    " }\n}\n",
-	    "t.conf:5: visibility: sampler \"x\": limit_period: must be more than 0 with "
-	    "limit_key = flow");
+	    "t.conf:5: visibility: sampler \"x\": limit_period = 0: 0 with limit_key = flow; "
+	    "allowed: more than 0");
 	/* 257 samplers: sampler i starts on line 2 + 3i, its key on 3 + 3i */
 	n = (size_t)snprintf(text, sizeof text, "visibility {\n");
 	for (int i = 0; i < 257; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,
 				      " sampler s%d {\n  every = 2\n }\n", i);
 	snprintf(text + n, sizeof text - n, "}\n");
-	bad(text, "t.conf:771: visibility: sampler \"s256\": more than 256 samplers");
+	bad(text,
+	    "t.conf:771: visibility: sampler \"s256\": too many samplers; allowed: at most 256");
 	/* 16 samplers of 16 MiB of flow filter (8 banks of 2^24 bits) fit in
 	 * 256 MiB, the 17th does not; sampler i's flow_filter is line 3 + 5i */
 	n = (size_t)snprintf(text, sizeof text, "visibility {\n");
@@ -359,8 +377,8 @@ START_TEST(errors_limits)
 				      "  flow_bits = 16777216\n }\n",
 				      i);
 	snprintf(text + n, sizeof text - n, "}\n");
-	bad(text, "t.conf:83: visibility: sampler \"f16\": flow_filter: the flow filters of "
-		  "all samplers take more than 256M");
+	bad(text, "t.conf:83: visibility: sampler \"f16\": flow_filter = yes: the flow filters of "
+		  "all samplers take too much; allowed: 256M in all");
 	/* chains nested 17 deep: s0 (lines 2-4), then sk on lines 4k+1..4k+4
 	 * with members on 4k+3; s16's members are on line 67 */
 	n = (size_t)snprintf(text, sizeof text, "visibility {\n sampler s0 {\n  every = 2\n }\n");
@@ -369,8 +387,8 @@ START_TEST(errors_limits)
 				      " sampler s%d {\n  type = all\n  members = {s%d}\n }\n", k,
 				      k - 1);
 	snprintf(text + n, sizeof text - n, "}\n");
-	bad(text, "t.conf:67: visibility: sampler \"s16\": members: chains and aggregates nest "
-		  "more than 16 levels deep (the bottom sampler counts)");
+	bad(text, "t.conf:67: visibility: sampler \"s16\": members = s15: chains and aggregates "
+		  "nest more than 16 levels deep (the bottom sampler counts)");
 }
 END_TEST
 
@@ -403,28 +421,37 @@ START_TEST(limits_accepted)
 	bad("visibility {\n forensics = yes\n}\nvisibility {\n forensics = no\n}\n",
 	    "t.conf:5: visibility: a second visibility section");
 	bad("visibility {\n default_rate = -1\n}\n",
-	    "t.conf:2: visibility: default_rate: -1 out of range (0..2147483647)");
+	    "t.conf:2: visibility: default_rate = -1: out of range; allowed: 0..2147483647");
 }
 END_TEST
 
+/* The one time grammar (confval.h): what the visibility section always
+ * accepted, and the model section's spellings (a decimal point, a blank
+ * before the unit, any case) too. */
 START_TEST(durations)
 {
 	uint64_t ns;
 
-	ck_assert_int_eq(vis_parse_duration("2", &ns), 0); /* seconds */
+	ck_assert_int_eq(conf_parse_time("2", &ns), 0); /* seconds */
 	ck_assert_uint_eq(ns, 2000000000ULL);
-	ck_assert_int_eq(vis_parse_duration("250ns", &ns), 0);
+	ck_assert_int_eq(conf_parse_time("250ns", &ns), 0);
 	ck_assert_uint_eq(ns, 250);
-	ck_assert_int_eq(vis_parse_duration("10us", &ns), 0);
+	ck_assert_int_eq(conf_parse_time("10us", &ns), 0);
 	ck_assert_uint_eq(ns, 10000);
-	ck_assert_int_eq(vis_parse_duration("5ms", &ns), 0);
+	ck_assert_int_eq(conf_parse_time("5ms", &ns), 0);
 	ck_assert_uint_eq(ns, 5000000);
-	ck_assert_int_eq(vis_parse_duration("2s", &ns), 0);
+	ck_assert_int_eq(conf_parse_time("2s", &ns), 0);
 	ck_assert_uint_eq(ns, 2000000000ULL);
-	ck_assert_int_eq(vis_parse_duration("2 s", &ns), -1);
-	ck_assert_int_eq(vis_parse_duration("-1", &ns), -1);
-	ck_assert_int_eq(vis_parse_duration("1h", &ns), -1);
-	ck_assert_int_eq(vis_parse_duration("99999999999999999999s", &ns), -1);
+	ck_assert_int_eq(conf_parse_time("2 s", &ns), 0);
+	ck_assert_uint_eq(ns, 2000000000ULL);
+	ck_assert_int_eq(conf_parse_time("1.5MS", &ns), 0);
+	ck_assert_uint_eq(ns, 1500000);
+	ck_assert_int_eq(conf_parse_time("-1", &ns), -1);
+	ck_assert_int_eq(conf_parse_time("1h", &ns), -1);
+	ck_assert_int_eq(conf_parse_time(" 1s", &ns), -1);
+	ck_assert_int_eq(conf_parse_time("0x10", &ns), -1);
+	ck_assert_int_eq(conf_parse_time("inf", &ns), -1);
+	ck_assert_int_eq(conf_parse_time("99999999999999999999s", &ns), -1);
 }
 END_TEST
 
@@ -818,7 +845,7 @@ END_TEST
 /* Lists are kept as merged ranges: wide ranges such as {0-1023} or
  * {1024-65535} are one range each, items in any order merge when they
  * touch or overlap, 64 separate ranges are accepted and 65 are an error
- * naming the item that starts the 65th (by value); a FIG 15 hierarchy by
+ * naming the item that starts the 65th (by value); an aggregate hierarchy by
  * groups of ports on a 1024-port switch builds and routes by group. */
 START_TEST(set_ranges)
 {
@@ -924,7 +951,8 @@ START_TEST(set_ranges)
 	for (int v = 128; v >= 0; v -= 2)
 		n += (size_t)snprintf(big + n, sizeof big - n, "%d%s", v, v ? ", " : "}\n");
 	snprintf(big + n, sizeof big - n, " }\n}\n");
-	bad(big, "t.conf:3: visibility: sampler \"x\": ports: more than 64 separate ranges");
+	bad(big, "t.conf:3: visibility: sampler \"x\": ports = 128: too many ranges; allowed: at "
+		 "most 64 separate ranges");
 	/* ... unless a range joins them: the count is the merged set's */
 	n = (size_t)snprintf(big, sizeof big, "visibility {\n sampler x {\n  ports = {");
 	for (int v = 128; v >= 0; v -= 2)
@@ -939,7 +967,8 @@ START_TEST(set_ranges)
 	for (int v = 0; v <= 128; v += 2)
 		n += (size_t)snprintf(big + n, sizeof big - n, "%d%s", v, v < 128 ? ",\n" : "}\n");
 	snprintf(big + n, sizeof big - n, "}\n");
-	bad(big, "t.conf:67: visibility: forensics_ports: more than 64 separate ranges");
+	bad(big, "t.conf:67: visibility: forensics_ports = 128: too many ranges; allowed: at most "
+		 "64 separate ranges");
 	/* formerly refused at 65 values, now plain ranges */
 	ck_assert_int_eq(vis_conf_parse_text("visibility {\n forensics_ports = {0-64}\n"
 					     " sampler s {\n  src_ports = {1024-65535}\n }\n}\n",

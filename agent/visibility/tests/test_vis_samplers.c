@@ -4,7 +4,7 @@
  * every N, ticket boxes (cap, floor, jitter, two-phase spending), the
  * repeating-flow filter with its resets, the re-occurrence limiter and
  * recurrent-only filter, conjunctive and disjunctive chains, the
- * aggregate's duplicate filter and the FIG 15 rate manager example (8 x 256
+ * aggregate's duplicate filter and the rate manager example of doc/glossary.md (8 x 256
  * into 512, two hot ports) on a virtual clock, aggregates inside chains
  * (a child spends only when the whole tree passes the event), and sets
  * kept as ranges.
@@ -492,7 +492,7 @@ START_TEST(aggregate_dedup)
 END_TEST
 
 /*
- * FIG 15: 8 port samplers of 256 tickets a second feed an aggregate of 512
+ * Rate manager: 8 port samplers of 256 tickets a second feed an aggregate of 512
  * a second.  Ports 0 and 1 are hot (5000 events/s each), ports 2..7 cold
  * (40 events/s each).  Virtual clock in 100 us ticks.
  *
@@ -833,7 +833,7 @@ END_TEST
 /*
  * Inside one aggregate, the child's decision stands: what it passes to the
  * aggregate is spent even when the aggregate's own ticket stage refuses it
- * (that is how the FIG 15 rate manager learns that a child asked for more
+ * (that is how the rate manager learns that a child asked for more
  * than the aggregate gives).  agg 5 tickets over kid 8 tickets, period
  * 1 s, 3 periods of 20 events: each period the kid passes 8 (5 go
  * through, 3 refused by agg: no_ticket at agg), then refuses 12; both
@@ -864,7 +864,7 @@ START_TEST(aggregate_child_decision_stands)
 }
 END_TEST
 
-/* FIG 18 burst mode: a per-queue bucket and a per-sampler bucket in a
+/* Burst mode: a per-queue bucket and a per-sampler bucket in a
  * conjunctive chain; each sample spends one ticket of each, and whichever
  * is empty blocks. */
 START_TEST(burst_two_buckets)

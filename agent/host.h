@@ -1,0 +1,45 @@
+/*
+ * host.h - the daemon's side of struct bsf_host (backend.h): what a
+ * backend may ask of the daemon, on libevent.  One host per open backend,
+ * so that what a backend leaves behind (its pushed events, timers it did
+ * not free) goes with it when it is closed.
+ *
+ * Timers and fd watches are libevent events on the daemon's loop; log
+ * goes to log.c; now_ns is the wall clock; push_events and events_ready
+ * go through the host's event queue (evqueue.h), whose wake-up calls the
+ * daemon's drain function on the loop thread.
+ */
+#ifndef BSFLOWD_AGENT_HOST_H
+#define BSFLOWD_AGENT_HOST_H
+
+#include <stddef.h>
+
+#include "agent/backend.h"
+
+struct event_base;
+struct bsf_evq;
+struct bsf_host_obj;
+
+/* The events pushed that the daemon's queue holds at most (about 8 MB of
+ * struct bsf_event, touched only as far as it fills). */
+#define BSF_HOST_QUEUE 16384
+
+struct bsf_hostimpl {
+	struct bsf_host host; /* what the backend gets: &hi->host */
+	struct event_base *base;
+	struct bsf_evq *q;	   /* pushed events; NULL without a base */
+	struct bsf_host_obj *objs; /* timers and watches not freed yet */
+	void (*drain)(void *arg);  /* the daemon: events are ready */
+	void *drain_arg;
+};
+
+/* A host on base (NULL: a host for check / tests without a loop: log and
+ * now_ns only, push counts everything as lost).  drain(drain_arg) is
+ * called on the loop thread when pushed events wait or the backend
+ * called events_ready.  NULL if out of memory. */
+struct bsf_hostimpl *bsf_host_new(struct event_base *base, void (*drain)(void *arg),
+				  void *drain_arg);
+/* After the backend's close(): frees what it left too. */
+void bsf_host_free(struct bsf_hostimpl *hi);
+
+#endif

@@ -9,7 +9,8 @@ cd "$(dirname "$0")"
 # Debian package : a file or command that shows it is installed
 DEPS="autoconf:autoreconf automake:automake libtool:libtoolize pkg-config:pkg-config make:make gcc:cc
 libevent-dev:/usr/include/event2/event.h libconfuse-dev:/usr/include/confuse.h
-libpcap-dev:/usr/include/pcap/pcap.h check:/usr/include/check.h"
+libpcap-dev:/usr/include/pcap/pcap.h libmnl-dev:/usr/include/libmnl/libmnl.h
+check:/usr/include/check.h"
 
 missing=""
 optional=""

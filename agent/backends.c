@@ -12,6 +12,7 @@
 #include "agent/backends.h"
 #include "agent/evqueue.h"
 #include "agent/host.h"
+#include "agent/linux/backend_linux.h"
 #include "agent/sampling.h"
 
 static void prefix_line(const struct conf *c, char *err, size_t errlen, const char *msg)
@@ -44,8 +45,15 @@ static int resolve_ops(struct bsf_backend *be, const struct conf *c,
 		}
 		*raw = be->plugin.ops;
 		return 0;
+	case CONF_BACKEND_LINUX:
+		*raw = linuxbe_ops();
+		if (bsf_backend_check_ops(*raw, "built-in backend linux", msg, sizeof msg) < 0) {
+			prefix_line(c, err, errlen, msg);
+			return -1;
+		}
+		return 0;
 	default:
-		prefix_line(c, err, errlen, "backend linux: not built yet in this version");
+		prefix_line(c, err, errlen, "unknown backend");
 		return -1;
 	}
 }

@@ -13,10 +13,13 @@
 #include <event2/event.h>
 #include <getopt.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "agent/daemon.h"
@@ -45,7 +48,22 @@ static void usage(FILE *f)
 		SYSCONFDIR);
 }
 
-static int drop_privileges(const char *user)
+/* Keep only capability cap (effective and permitted) after the switch to
+ * the user; PR_SET_KEEPCAPS kept the permitted set across setuid. */
+static int keep_only_cap(int cap)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof data);
+	data[cap / 32].effective = data[cap / 32].permitted = 1u << (cap % 32);
+	return (int)syscall(SYS_capset, &h, data);
+}
+
+/* keep_net_admin: the linux backend's pollers need CAP_NET_ADMIN after the
+ * switch (devlink occupancy snapshots, removing its samplers and stopping
+ * the drop monitor at exit); nothing else is kept. */
+static int drop_privileges(const char *user, int keep_net_admin)
 {
 	struct passwd *pw;
 
@@ -55,15 +73,27 @@ static int drop_privileges(const char *user)
 		log_errx("-u %s: no such user", user);
 		return -1;
 	}
+	if (keep_net_admin && prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) < 0) {
+		log_err("-u %s: cannot keep CAP_NET_ADMIN", user);
+		return -1;
+	}
 	if (setgroups(1, &pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0) {
 		log_err("-u %s: cannot switch to the user", user);
 		return -1;
+	}
+	if (keep_net_admin) {
+		if (keep_only_cap(CAP_NET_ADMIN) < 0) {
+			log_err("-u %s: cannot keep CAP_NET_ADMIN", user);
+			return -1;
+		}
+		prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L);
 	}
 	if (setuid(0) == 0) {
 		log_errx("-u %s: could regain root after dropping privileges", user);
 		return -1;
 	}
-	log_info("running as user %s (uid %u)", user, (unsigned)pw->pw_uid);
+	log_info("running as user %s (uid %u)%s", user, (unsigned)pw->pw_uid,
+		 keep_net_admin ? " with CAP_NET_ADMIN (backend linux)" : "");
 	return 0;
 }
 
@@ -214,7 +244,7 @@ int main(int argc, char **argv)
 	}
 	if (pidfile && write_pidfile(pidfile) < 0)
 		goto fail;
-	if (user && drop_privileges(user) < 0)
+	if (user && drop_privileges(user, d.conf->backend == CONF_BACKEND_LINUX) < 0)
 		goto fail;
 	log_notice("bsflowd %s started", PACKAGE_VERSION);
 	{

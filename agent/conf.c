@@ -23,6 +23,7 @@
 #include "agent/conf.h"
 #include "agent/confval.h"
 #include "agent/flowsample.h"
+#include "agent/linux/linuxcfg.h"
 #include "agent/model/scenario.h"
 #include "proto/sflow.h"
 
@@ -80,6 +81,7 @@ static cfg_opt_t conf_top_opts[] = {
     CONF_V("backend"),
     CFG_SEC("model", NULL, CFGF_NONE), /* model_conf_opts(), set in conf_opts */
     CFG_SEC("plugin", plugin_opts, CFGF_NONE),
+    CFG_SEC("linux", NULL, CFGF_NONE), /* linuxbe_conf_opts(), set in conf_opts */
     CONF_V("header_bytes"),
     CFG_SEC("sampling", sampling_opts, CFGF_NODEFAULT),
     CFG_SEC("drops", drops_opts, CFGF_NONE),
@@ -94,6 +96,8 @@ void *conf_opts(void)
 			o->subopts = model_conf_opts();
 		else if (strcmp(o->name, "visibility") == 0)
 			o->subopts = vis_conf_opts();
+		else if (strcmp(o->name, "linux") == 0)
+			o->subopts = linuxbe_conf_opts();
 	}
 	return conf_top_opts;
 }
@@ -280,19 +284,17 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 		int k;
 
 		c->backend_line = v->line;
-		if (strcmp(v->text, "linux") == 0)
-			return conf_fail(x, v, "backend",
-					 "not built yet in this version of bsflowd; allowed: model "
-					 "or the path of a backend plugin");
-		if (strchr(v->text, '/')) {
+		if (strcmp(v->text, "linux") == 0) {
+			c->backend = CONF_BACKEND_LINUX;
+		} else if (strchr(v->text, '/')) {
 			c->backend = CONF_BACKEND_PLUGIN;
 			c->backend_path = strdup(v->text);
 			if (!c->backend_path)
 				return conf_fail(x, NULL, NULL, "out of memory");
 		} else if (conf_enum(x, v, "backend", fixed, &k) < 0) {
 			return conf_fail(x, v, "backend",
-					 "unknown backend; allowed: model or the path of a plugin "
-					 ".so (containing a /)");
+					 "unknown backend; allowed: model, linux or the path of a "
+					 "plugin .so (containing a /)");
 		}
 	}
 	return 0;
@@ -480,7 +482,9 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, c
 	    build_flows(&x, cfg, c) < 0)
 		goto fail;
 	backend = conf_backend_name(c);
-	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN ? "plugin" : "model");
+	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN	? "plugin"
+				     : c->backend == CONF_BACKEND_LINUX ? "linux"
+									: "model");
 	if (!sectext)
 		goto nomem;
 	/* the backend applies the sampling rates when it opens: a change of
@@ -522,7 +526,7 @@ static int section_body(const char *clean, const char *name, size_t *off, size_t
 {
 	size_t nlen = strlen(name);
 	const char *p = clean;
-	int depth = 0, ln = 1;
+	int depth = 0, ln = 1, nl;
 
 	while (*p) {
 		const char *q = skip_lexical(p, &ln), *e;
@@ -541,13 +545,17 @@ static int section_body(const char *clean, const char *name, size_t *off, size_t
 			p++;
 			continue;
 		}
+		/* the newlines before a '{' count only if it opens the block:
+		 * otherwise the main loop counts them (`backend = linux`) */
+		nl = 0;
 		for (e = p + nlen; *e == ' ' || *e == '\t' || *e == '\n' || *e == '\r'; e++)
 			if (*e == '\n')
-				ln++;
+				nl++;
 		if (*e != '{') {
 			p += nlen;
 			continue;
 		}
+		ln += nl;
 		*off = (size_t)(e + 1 - clean);
 		*line = ln;
 		for (e++; *e;) {

@@ -187,15 +187,19 @@ static const struct {
     {"collector x {\n address = a\n}\ncollector x {\n address = b\n}\n",
      "t.conf:4: \"x\": a second section of that name; allowed: one"},
     /* backends */
-    {"\nbackend = linux\n",
-     "t.conf:2: backend = linux: not built yet in this version of bsflowd; allowed: model or the "
-     "path of a backend plugin"},
-    {"backend = foo\n", "t.conf:1: backend = foo: unknown backend; allowed: model or the path "
-			"of a plugin .so (containing a /)"},
+    {"\nbackend = linux\nlinux {\n bogus = 1\n}\n",
+     "t.conf:4: linux: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
+    {"backend = foo\n",
+     "t.conf:1: backend = foo: unknown backend; allowed: model, linux or the path "
+     "of a plugin .so (containing a /)"},
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: plugin: option = novalue: not key=value; allowed: \"key=value\""},
     {"model {\n ports = abc\n}\n",
      "t.conf:2: model: ports = abc: not an integer; allowed: 1..1024"},
+    /* the section's line after a `backend = model` line (its value once
+       counted the newlines after it twice) */
+    {"backend = model\n\nmodel {\n seed = 1\n ports = 0\n}\n",
+     "t.conf:5: model: ports = 0: out of range; allowed: 1..1024"},
     /* the visibility section: its own checks, with the file and line */
     {"visibility {\n bogus = 1\n}\n",
      "t.conf:2: visibility: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},

@@ -97,6 +97,7 @@ static const struct {
     {"AGENT SECTION", {"agent", ""}},
     {"COLLECTOR SECTIONS", {"collector", ""}},
     {"PLUGIN SECTION", {"plugin", ""}},
+    {"LINUX SECTION", {"linux", ""}},
     {"SAMPLING SECTION", {"sampling", "", "sampling.port"}},
     {"DROPS SECTION", {"drops", ""}},
     {"VISIBILITY SECTION", {"visibility", ""}},

@@ -144,7 +144,7 @@ ok "unit verified and enabled"
 zcat /usr/share/man/man8/bsflowd.8.gz | grep -q '^\.Pa /etc/bsflowd.conf' || die "bsflowd(8) does not name /etc/bsflowd.conf"
 ! zcat /usr/share/man/man*/bsflow*.gz | grep -n '/usr/local\|@[a-z][a-z]*@' || die "man pages name /usr/local or @...@"
 out=$(/usr/sbin/bsflowd -t 2>&1) || die "bsflowd -t: $out"
-[ "$out" = "/etc/bsflowd.conf: configuration OK" ] || die "bsflowd -t: $out"
+[ "$(echo "$out" | tail -n 1)" = "/etc/bsflowd.conf: configuration OK" ] || die "bsflowd -t: $out"
 ok "bsflowd -t reads /etc/bsflowd.conf; man pages name it"
 
 step "run the installed service as its unit would, as the user bsflowd"

@@ -121,6 +121,24 @@ static int w_read_eth_counters(void *st, uint32_t port, struct bsf_eth_counters 
 	return w->be.read_eth_counters(w->st, port, out, err, errlen);
 }
 
+static int w_read_own_records(void *st, unsigned window, uint32_t port, uint32_t enterprise,
+			      struct bsf_own_records *out, char *err, size_t errlen)
+{
+	struct bsf_abiwrap *w = st;
+	int r;
+
+	out->size = sizeof *out;
+	out->nrec = 0;
+	out->len = 0;
+	r = w->be.read_own_records(w->st, window, port, enterprise, out, err, errlen);
+	/* what cannot be so: nothing */
+	if (out->len > sizeof out->buf || (out->nrec && !out->len)) {
+		out->nrec = 0;
+		out->len = 0;
+	}
+	return r;
+}
+
 static size_t w_read_events(void *st, struct bsf_event *ev, size_t max)
 {
 	struct bsf_abiwrap *w = st;
@@ -236,6 +254,7 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 	w->ops.queue_events_lost = b->queue_events_lost || push_lost ? w_queue_events_lost : NULL;
 	w->ops.check = b->check;
 	w->ops.read_eth_counters = b->read_eth_counters ? w_read_eth_counters : NULL;
+	w->ops.read_own_records = b->read_own_records ? w_read_own_records : NULL;
 	if (!w_describe(w)) {
 		const struct bsf_device_desc *d = b->describe(st);
 

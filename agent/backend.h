@@ -282,13 +282,16 @@ enum bsf_event_flag {
 struct bsf_event {
 	uint32_t size;	      /* sizeof(struct bsf_event) of whoever filled it */
 	uint32_t type;	      /* enum bsf_event_type */
-	uint32_t reason;      /* drops: sFlow discard reason code */
+	uint32_t reason;      /* drops: sFlow discard reason code; samples: 0,
+				 or the reason the sampled packet was then
+				 dropped (sent with output format 1) */
 	uint32_t stage;	      /* drops: enum bsf_stage */
 	uint32_t in_port;     /* port index, or UINT32_MAX unknown */
 	uint32_t out_port;    /* port index, UINT32_MAX unknown */
 	uint32_t queue;	      /* egress queue, UINT32_MAX unknown */
 	uint32_t multicast;   /* 1: replicated to several outputs (queue events:
-				 a multicast queue) */
+				 a multicast queue); samples: the number of
+				 outputs instead when known and above 1 */
 	uint32_t frame_len;   /* original frame length, FCS included */
 	uint64_t t_ns;	      /* Unix-epoch ns of the event */
 	uint64_t depth_bytes; /* queue depth met at enqueue (samples) or at the
@@ -399,6 +402,18 @@ struct bsf_backend_args {
 	void *sampling_arg;
 };
 
+/* Own counter records a backend adds to a data source's counters sample
+ * (read_own_records): complete sFlow counter records (tag, length, body,
+ * in XDR; bsflowd-structures(7)), nrec of them in the len bytes of buf. */
+#define BSF_OWN_RECORDS_MAX 1024
+#define BSF_PORT_DEVICE	    0xFFFFFFFFu /* read_own_records: the device */
+struct bsf_own_records {
+	uint32_t size; /* sizeof(struct bsf_own_records) of the daemon */
+	uint32_t nrec;
+	uint32_t len;
+	uint8_t buf[BSF_OWN_RECORDS_MAX];
+};
+
 struct bsf_backend_ops {
 	uint32_t abi_version; /* BSF_BACKEND_ABI_VERSION (first, as in versions 1-2) */
 	uint32_t size;	      /* sizeof(struct bsf_backend_ops) of the backend */
@@ -489,6 +504,19 @@ struct bsf_backend_ops {
 	 * port's 0:2 Ethernet counters.  0, or -1 with a message. */
 	int (*read_eth_counters)(void *st, uint32_t port, struct bsf_eth_counters *out, char *err,
 				 size_t errlen);
+	/*
+	 * Optional (NULL if not; appended, so older backends leave it NULL):
+	 * own counter records of the backend's beyond the buffer ones (the
+	 * model's ingress arbitration E:8 and flow regions E:9), for port
+	 * (0..nports-1) or the device (BSF_PORT_DEVICE), tagged with the
+	 * given own enterprise, peaks closed for window as read_port_buffers
+	 * does.  Returns 0 (out->nrec 0: none for this data source), or -1
+	 * with a message in err.  The agent appends them to the data
+	 * source's counters sample after its own records, and leaves them
+	 * out first when the sample does not fit.
+	 */
+	int (*read_own_records)(void *st, unsigned window, uint32_t port, uint32_t enterprise,
+				struct bsf_own_records *out, char *err, size_t errlen);
 };
 
 /* ---- helpers, for the daemon and backends alike ---- */

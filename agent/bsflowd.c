@@ -26,6 +26,7 @@
 #include "agent/log.h"
 #include "agent/notify.h"
 #include "agent/watchdog.h"
+#include "agent/pidfile.h"
 
 /* Exit codes (bsflowd(8)) */
 #define EXIT_OK	     0
@@ -97,22 +98,6 @@ static int drop_privileges(const char *user, int keep_net_admin)
 	return 0;
 }
 
-static int write_pidfile(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		log_err("pid file %s", path);
-		return -1;
-	}
-	fprintf(f, "%ld\n", (long)getpid());
-	if (fclose(f) != 0) {
-		log_err("pid file %s", path);
-		return -1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -123,7 +108,7 @@ int main(int argc, char **argv)
 	};
 	const char *conf_path = SYSCONFDIR "/bsflowd.conf";
 	const char *pidfile = NULL, *user = NULL;
-	int explicit = 0, debug = 0, check = 0, ch, rc;
+	int explicit = 0, debug = 0, check = 0, ch, rc, pidfd = -1;
 	unsigned long run_for = 0;
 	struct bsf_daemon d;
 	struct event_base *base;
@@ -228,22 +213,24 @@ int main(int argc, char **argv)
 		event_base_free(base);
 		return rc < 0 ? EXIT_CONFIG : EXIT_OK;
 	}
-	if (bsf_daemon_signals(&d, (unsigned)run_for) < 0) {
-		log_errx("cannot install the signal handlers");
-		conf_free(c);
-		bsf_daemon_fini(&d);
-		event_base_free(base);
-		return EXIT_RUNTIME;
-	}
-	if (bsf_daemon_apply(&d, c, err, sizeof err) < 0) {
+	/* before anything opens: a second instance stops here */
+	if (pidfile && (pidfd = pidfile_create(pidfile, err, sizeof err)) < 0) {
 		log_errx("%s", err);
 		conf_free(c);
 		bsf_daemon_fini(&d);
 		event_base_free(base);
 		return EXIT_RUNTIME;
 	}
-	if (pidfile && write_pidfile(pidfile) < 0)
+	if (bsf_daemon_signals(&d, (unsigned)run_for) < 0) {
+		log_errx("cannot install the signal handlers");
+		conf_free(c);
 		goto fail;
+	}
+	if (bsf_daemon_apply(&d, c, err, sizeof err) < 0) {
+		log_errx("%s", err);
+		conf_free(c);
+		goto fail;
+	}
 	if (user && drop_privileges(user, d.conf->backend == CONF_BACKEND_LINUX) < 0)
 		goto fail;
 	log_notice("bsflowd %s started", PACKAGE_VERSION);
@@ -277,13 +264,13 @@ int main(int argc, char **argv)
 	if (debug)
 		bsf_daemon_log_status(&d);
 	rc = d.exit_code;
-	if (pidfile)
-		unlink(pidfile);
+	pidfile_remove(pidfile, pidfd);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	log_notice("exiting");
 	return rc;
 fail:
+	pidfile_remove(pidfile, pidfd);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	return EXIT_RUNTIME;

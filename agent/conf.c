@@ -21,6 +21,7 @@
 
 #include "agent/addr.h"
 #include "agent/conf.h"
+#include "agent/confwire.h"
 #include "agent/confval.h"
 #include "agent/flowsample.h"
 #include "agent/linux/linuxcfg.h"
@@ -266,9 +267,19 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 	}
 	c->sub_agent_id = 0;
 	c->enterprise = SFLOW_ENT_OWN_DEFAULT;
-	if (get_u32(x, agent, "sub_agent_id", 0, 4294967295LL, &c->sub_agent_id) < 0 ||
-	    /* 20 bits of the data_format tag; 0 is the standard enterprise */
-	    get_u32(x, agent, "enterprise", 1, 1048575, &c->enterprise) < 0)
+	if (get_u32(x, agent, "sub_agent_id", 0, 4294967295LL, &c->sub_agent_id) < 0)
+		return -1;
+	/* 0 and 4413 cannot tag bsflowd's own records (confwire.h) */
+	if ((v = conf_get(agent, "enterprise"))) {
+		char *end;
+		long e = strtol(v->text, &end, 10);
+		const char *why = *end == '\0' ? confwire_enterprise_refused(e) : NULL;
+
+		if (why)
+			return conf_fail(x, v, "enterprise", "refused: %s", why);
+	}
+	/* 20 bits of the data_format tag */
+	if (get_u32(x, agent, "enterprise", 1, 1048575, &c->enterprise) < 0)
 		return -1;
 	conf_enter(x, NULL, NULL, NULL, 0);
 	n = CONF_DEFAULT_POLLING_INTERVAL;

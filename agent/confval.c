@@ -242,7 +242,8 @@ static int sect_path(cfg_t *root, cfg_t *target, char *buf, size_t size)
 	return 0;
 }
 
-static void lib_errfunc(cfg_t *cfg, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void lib_errfunc(cfg_t *cfg, const char *fmt,
+							      va_list ap)
 {
 	struct lib_sink *s = lib_cur_sink;
 	char msg[512], sect[200];

@@ -27,18 +27,60 @@ struct port_snap {
 	struct bsf_eth_counters eth;
 	struct bsf_port_buffers buf;
 	struct bsf_port_delays delays;
+	struct bsf_own_records ext; /* the backend's own records */
 };
 
 struct device_snap {
 	const struct bsf_device_desc *dev;
 	unsigned n_ing, n_egr, n_cpu;
 	struct bsf_device_buffers buf;
+	struct bsf_own_records ext; /* the backend's own records */
 };
 
 static void note_error(struct bsf_counters_out *out, const char *what, const char *msg)
 {
 	if (out->read_errors++ == 0)
 		snprintf(out->err, sizeof out->err, "%s: %s", what, msg[0] ? msg : "failed");
+}
+
+/* The backend's own records for port (or BSF_PORT_DEVICE) into ext. */
+static void read_ext(const struct bsf_counters_src *src, uint32_t port, struct bsf_own_records *ext,
+		     struct bsf_counters_out *out)
+{
+	char err[160];
+
+	ext->nrec = 0;
+	ext->len = 0;
+	if (!src->own_enterprise || !src->ops->read_own_records)
+		return;
+	err[0] = '\0';
+	if (src->ops->read_own_records(src->st, src->window, port, src->own_enterprise, ext, err,
+				       sizeof err) != 0 ||
+	    ext->len > sizeof ext->buf) {
+		ext->nrec = 0;
+		ext->len = 0;
+		note_error(out, "read_own_records", err);
+	}
+}
+
+/* Append the backend's records (whole ones: a malformed rest is left
+ * out). */
+static void enc_ext(struct sflow_w *w, struct sflow_sample_enc *s, const struct bsf_own_records *e)
+{
+	uint32_t pos = 0;
+	for (uint32_t i = 0; i < e->nrec && pos + 8 <= e->len; i++) {
+		const uint8_t *p = e->buf + pos;
+		uint32_t tag =
+		    (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+		uint32_t n =
+		    (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 | (uint32_t)p[6] << 8 | p[7];
+		if (n % 4 != 0 || n > e->len - pos - 8)
+			break;
+		size_t m = sflow_enc_record_begin(w, s, tag);
+		sflow_w_fixed(w, p + 8, n);
+		sflow_enc_record_end(w, m);
+		pos += 8 + n;
+	}
 }
 
 static unsigned cap_count(unsigned n, unsigned max)
@@ -223,6 +265,8 @@ static uint32_t port_own_wanted(const struct bsf_counters_src *src, const struct
 		m |= BSF_COUNTERS_OWN_QUEUE_DELAYS;
 	if ((ps->caps & BSF_CAP_PGS) && ps->n_pgs > 0)
 		m |= BSF_COUNTERS_OWN_PG_BUFFERS;
+	if (ps->ext.nrec > 0)
+		m |= BSF_COUNTERS_OWN_BACKEND;
 	return m & src->own_records;
 }
 
@@ -282,6 +326,8 @@ static void enc_port(struct sflow_w *w, const struct bsf_counters_src *src, cons
 		}
 		sflow_own_enc_pg_buffers(w, &s, ent, pg, ps->n_pgs);
 	}
+	if (own & BSF_COUNTERS_OWN_BACKEND)
+		enc_ext(w, &s, &ps->ext);
 	*nrec = s.nrecords;
 	sflow_enc_sample_end(w, &s);
 }
@@ -340,6 +386,7 @@ int bsf_counters_port(const struct bsf_counters_src *src, uint32_t port, uint32_
 	if (!src_ok(src) || port >= src->dev->nports || !src->dev->ports || !buf)
 		return SFLOW_ERR_INVALID;
 	read_port(src, port, &ps, out);
+	read_ext(src, port, &ps.ext, out);
 	return encode_fitting(enc_port, src, &ps, seq, port_own_wanted(src, &ps), buf, cap, out);
 }
 
@@ -380,6 +427,8 @@ static uint32_t device_own_wanted(const struct bsf_counters_src *src, const stru
 		m |= BSF_COUNTERS_OWN_CPU_QUEUES;
 	if (src->n_samplers > 0 && src->samplers)
 		m |= BSF_COUNTERS_OWN_SAMPLER_STATS;
+	if (ds->ext.nrec > 0)
+		m |= BSF_COUNTERS_OWN_BACKEND;
 	return m & src->own_records;
 }
 
@@ -428,6 +477,8 @@ static void enc_device(struct sflow_w *w, const struct bsf_counters_src *src, co
 	}
 	if (own & BSF_COUNTERS_OWN_SAMPLER_STATS)
 		sflow_own_enc_sampler_stats(w, &s, ent, src->samplers, src->n_samplers);
+	if (own & BSF_COUNTERS_OWN_BACKEND)
+		enc_ext(w, &s, &ds->ext);
 	*nrec = s.nrecords;
 	sflow_enc_sample_end(w, &s);
 }
@@ -441,6 +492,7 @@ int bsf_counters_device(const struct bsf_counters_src *src, uint32_t seq, uint8_
 	if (!src_ok(src) || !buf)
 		return SFLOW_ERR_INVALID;
 	read_device(src, &ds, out);
+	read_ext(src, BSF_PORT_DEVICE, &ds.ext, out);
 	return encode_fitting(enc_device, src, &ds, seq, device_own_wanted(src, &ds), buf, cap,
 			      out);
 }

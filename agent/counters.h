@@ -49,7 +49,8 @@ struct sflow_own_vis_event;
 #define BSF_COUNTERS_OWN_DEVICE_POOLS  (1u << 5) /* E:5 */
 #define BSF_COUNTERS_OWN_CPU_QUEUES    (1u << 6) /* E:6 */
 #define BSF_COUNTERS_OWN_SAMPLER_STATS (1u << 7) /* E:7 */
-#define BSF_COUNTERS_OWN_ALL	       0xfeu
+#define BSF_COUNTERS_OWN_BACKEND       (1u << 8) /* the backend's own (E:8, E:9) */
+#define BSF_COUNTERS_OWN_ALL	       0x1feu
 
 /* A scratch buffer this big always holds any sample these functions make
  * (the largest datagram less the smallest header). */

@@ -38,6 +38,7 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	struct sflow_discard_sample h;
 	struct sflow_sampled_header sh;
 	const char *sym;
+	int egress;
 
 	if (!p || !ev || ev->type != BSF_EV_DROP || p->header_bytes < BSF_FLOW_HEADER_MIN ||
 	    p->header_bytes > BSF_FLOW_HEADER_MAX ||
@@ -50,7 +51,9 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	h.source_id_index = p->source_index;
 	h.drops = p->drops;
 	h.input = p->in_ifindex;
-	h.output = p->out_ifindex;
+	/* the output only for a drop on egress (sFlow drops: 0 otherwise) */
+	egress = ev->stage == BSF_STAGE_EGRESS_ADMISSION || ev->stage == BSF_STAGE_WRED;
+	h.output = egress ? p->out_ifindex : 0;
 	h.reason = ev->reason;
 
 	sflow_w_init(&w, buf, cap);
@@ -59,11 +62,10 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 	bsf_evsample_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
 	sflow_enc_sampled_header(&w, &s, &sh);
 
-	if (ev->queue != UINT32_MAX) {
-		/* 0:1036 numbers unicast queues only (as in flow samples): a
-		 * multicast queue's drop leaves it out */
-		if (p->out_ifindex != 0 && !ev->multicast)
-			sflow_enc_egress_queue(&w, &s, ev->queue);
+	if (ev->queue != UINT32_MAX && h.output != 0 && !ev->multicast) {
+		/* 0:1036 numbers unicast queues only (as in flow samples);
+		 * 0:1040's depth is that queue's: both or neither */
+		sflow_enc_egress_queue(&w, &s, ev->queue);
 		sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
 	}
 	sflow_enc_timestamp(&w, &s, ev->t_ns);

@@ -5,13 +5,16 @@
  *
  * The notification belongs to the device data source 2:N (one sequence
  * number stream for the switch) and carries the reason code, input and
- * output ifIndex (0 = unknown) and, in this order:
+ * output ifIndex (0 = unknown; the output only for a drop on egress, stage
+ * egress_admission or wred, as the sFlow drops specification says) and,
+ * in this order:
  *
  *   0:1     sampled_header (as for flow samples: FCS stripped, at most
  *           header_bytes bytes);
- *   0:1036  extended_egress_queue, when the output port and queue are known;
- *   0:1040  extended_queue: depth of that queue in bytes at the drop, when
- *           the queue is known;
+ *   0:1036  extended_egress_queue, when the output port (so an egress drop)
+ *           and a unicast queue are known;
+ *   0:1040  extended_queue: depth of that queue in bytes at the drop, with
+ *           0:1036 only;
  *   0:1043  extended_timestamp: the drop, ns since the Unix epoch;
  *   0:1038  extended_function: the function or symbol that dropped the
  *           packet when the backend names one (bsf_event.function, e.g. a

@@ -25,8 +25,9 @@ static void route_sample(struct bsf_events *e, const struct bsf_event *ev)
 {
 	const struct bsf_backend_ops *o = e->be->ops;
 	uint8_t buf[BSF_FLOW_SCRATCH];
-	uint64_t pool = 0;
-	size_t len = 0;
+	uint64_t pool = 0, cut, n;
+	size_t len = 0, room;
+	int r;
 
 	if (o->sample_pool && ev->in_port < e->flows.nports)
 		pool = o->sample_pool(e->be->st, ev->in_port);
@@ -34,17 +35,34 @@ static void route_sample(struct bsf_events *e, const struct bsf_event *ev)
 	if (o->sample_drops && ev->in_port < e->flows.nports)
 		bsf_flows_backend_lost(&e->flows, ev->in_port,
 				       o->sample_drops(e->be->st, ev->in_port));
-	if (bsf_flows_build(&e->flows, ev, pool, buf, sizeof buf, &len) != SFLOW_OK) {
+	room = export_sample_room(e->x);
+	if (room > sizeof buf)
+		room = sizeof buf;
+	cut = e->flows.cut;
+	r = bsf_flows_build(&e->flows, ev, pool, buf, room, &len);
+	if (r == SFLOW_OK && export_add(e->x, buf, len) < 0)
+		r = SFLOW_ERR_FULL;
+	if (r != SFLOW_OK) {
+		if (r == SFLOW_ERR_FULL) /* no room: counted in the port's drops */
+			bsf_flows_lost(&e->flows, ev->in_port, 1);
 		e->flow_samples_lost++;
-		return;
+		e->flow_lost_unlogged++;
+	} else {
+		e->flow_samples_sent++;
+		e->flow_cut_unlogged += e->flows.cut - cut;
 	}
-	if (export_add(e->x, buf, len) < 0) {
-		/* datagram_bytes too small for it: counted in the port's drops */
-		bsf_flows_lost(&e->flows, ev->in_port, 1);
-		e->flow_samples_lost++;
-		return;
+	if ((e->flow_lost_unlogged || e->flow_cut_unlogged) &&
+	    bsf_ratelimit_hit(&e->flow_fit_rl, bsf_now_ns(), &n)) {
+		if (e->flow_cut_unlogged)
+			log_warnx("packet samples: %llu sent with fewer header bytes or without "
+				  "their extended records: datagram_bytes (%u) too small for them",
+				  (unsigned long long)e->flow_cut_unlogged, e->datagram_bytes);
+		if (e->flow_lost_unlogged)
+			log_warnx("packet samples: %llu lost (not built or too big for "
+				  "datagram_bytes %u; counted in their data source's drops)",
+				  (unsigned long long)e->flow_lost_unlogged, e->datagram_bytes);
+		e->flow_cut_unlogged = e->flow_lost_unlogged = 0;
 	}
-	e->flow_samples_sent++;
 }
 
 uint64_t bsf_events_drops_lost(const struct bsf_events *e)
@@ -148,8 +166,13 @@ void bsf_events_route(struct bsf_events *e, const struct bsf_event *ev)
 	enum bsf_visx_drop verdict;
 
 	e->by_type[ev->type < ntypes ? ev->type : 0]++;
-	if (ev->type == BSF_EV_SAMPLE)
+	if (ev->type == BSF_EV_SAMPLE) {
 		route_sample(e, ev);
+		/* a packet dropped after it was sampled never departed: its
+		 * drop event tells the visibility monitors about it */
+		if (ev->reason != 0)
+			return;
+	}
 	verdict = bsf_visx_feed(e->vis, ev, &rec, &rec_valid);
 	if (ev->type != BSF_EV_DROP || verdict == BSF_VISX_DROP_TAKEN)
 		return;
@@ -209,6 +232,7 @@ int bsf_events_init(struct bsf_events *e, struct event_base *base, struct bsf_ba
 	bsf_discard_limiter_init(&e->drops, &dc);
 	e->discard_seq = 1;
 	bsf_ratelimit_init(&e->drop_fit_rl, 60ull * 1000000000ull);
+	bsf_ratelimit_init(&e->flow_fit_rl, 60ull * 1000000000ull);
 	return 0;
 }
 

@@ -51,7 +51,9 @@ struct bsf_events {
 	unsigned datagram_bytes;	  /* for the log line below */
 	struct bsf_ratelimit drop_fit_rl; /* log lines: a 0:5 too big for datagrams */
 	uint64_t flow_samples_sent, flow_samples_lost;
-	uint64_t drop_events_lost_closed; /* lost by backends closed since */
+	struct bsf_ratelimit flow_fit_rl;		/* log lines: 0:3 cut or lost for size */
+	uint64_t flow_cut_unlogged, flow_lost_unlogged; /* since the last line */
+	uint64_t drop_events_lost_closed;		/* lost by backends closed since */
 };
 
 /* 0, or -1 (out of memory). */

@@ -70,7 +70,9 @@ void bsf_evsample_vis_record(const struct vis_event *ev, struct sflow_own_vis_ev
 	o->own_id = ev->own_id;
 	o->queue = no_queue ? SFLOW_OWN_UNKNOWN32 : ev->queue % BSF_MAX_QUEUES;
 	o->reason = ev->type == VIS_EV_FORENSICS || drop ? ev->reason : 0;
-	o->depth = sflow_own_u32(ev->depth_bytes);
+	/* the depth is a queue's: unknown (all ones) without one */
+	o->depth = ev->queue == VIS_NONE && !port_scope ? SFLOW_OWN_UNKNOWN32
+							: sflow_own_u32(ev->depth_bytes);
 	o->delay = drop ? 0 : sflow_own_u32(ev->delay_ns);
 	o->peak = congestion ? sflow_own_u32(ev->peak_bytes) : 0;
 	o->peak_time_ns = congestion ? ev->peak_t_ns : SFLOW_OWN_UNKNOWN64;

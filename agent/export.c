@@ -19,6 +19,7 @@
 #include "agent/export.h"
 #include "agent/log.h"
 #include "agent/resolve.h"
+#include "agent/seqspace.h"
 #include "proto/sflow_encode.h"
 
 #define EXPORT_LOG_INTERVAL_NS (60ull * 1000000000ull)
@@ -37,11 +38,12 @@ struct export_coll {
 	int open_warned;
 };
 
-/* A datagram stream and its sequence number. */
+/* A datagram stream, its sequence number and its samples' (seqspace.h). */
 struct export_stream {
 	struct sflow_addr agent;
 	uint32_t sub_agent_id;
 	uint32_t next_seq;
+	struct seqspace *samples; /* NULL: out of memory, samples keep theirs */
 };
 
 struct export
@@ -57,6 +59,7 @@ struct export
 	struct resolver *dns; /* collector names, looked up without blocking */
 	struct export_coll **colls;
 	size_t ncolls;
+	uint8_t scratch[SFLOW_DGRAM_MAX]; /* a sample being renumbered */
 };
 
 static void flush_cb(evutil_socket_t fd, short what, void *arg)
@@ -110,6 +113,8 @@ void export_free(struct export *x)
 	free(x->colls);
 	resolver_free(x->dns);
 	event_free(x->flush_ev);
+	for (size_t i = 0; i < x->nstreams; i++)
+		seqspace_free(x->streams[i].samples);
 	free(x);
 }
 
@@ -155,6 +160,7 @@ int export_set_agent(struct export *x, const struct sflow_addr *agent, uint32_t 
 	if (i == x->nstreams) {
 		if (x->nstreams == EXPORT_MAX_STREAMS) {
 			/* forget the oldest remembered stream */
+			seqspace_free(x->streams[0].samples);
 			memmove(&x->streams[0], &x->streams[1],
 				(EXPORT_MAX_STREAMS - 1) * sizeof x->streams[0]);
 			x->nstreams--;
@@ -163,6 +169,7 @@ int export_set_agent(struct export *x, const struct sflow_addr *agent, uint32_t 
 		x->streams[i].agent = a;
 		x->streams[i].sub_agent_id = sub_agent_id;
 		x->streams[i].next_seq = 1;
+		x->streams[i].samples = seqspace_new(); /* NULL: not renumbered */
 		x->nstreams++;
 	}
 	x->cur = i;
@@ -417,10 +424,19 @@ void export_flush(struct export *x)
 
 int export_add(struct export *x, const uint8_t *sample, size_t len)
 {
+	struct seqspace *sp;
+	uint32_t *slot = NULL;
 	int r;
 
 	if (!x->configured)
 		return -1;
+	/* the stream's number for the sample's data source */
+	sp = x->streams[x->cur].samples;
+	if (sp && len <= sizeof x->scratch && (slot = seqspace_slot(sp, sample, len)) != NULL) {
+		memcpy(x->scratch, sample, len);
+		seqspace_write(x->scratch, slot);
+		sample = x->scratch;
+	}
 	r = sflow_builder_add(&x->b, sample, len);
 	if (r == SFLOW_ERR_FULL) {
 		export_flush(x);
@@ -428,6 +444,8 @@ int export_add(struct export *x, const uint8_t *sample, size_t len)
 	}
 	if (r != SFLOW_OK)
 		return -1;
+	if (slot)
+		++*slot; /* used only by a sample accepted */
 	if (!x->flush_armed) {
 		struct timeval one = {1, 0};
 

@@ -13,8 +13,12 @@
  * the count; they never stop the daemon.
  *
  * The datagram sequence number belongs to the stream (agent address,
- * sub-agent id): it survives reloads and collector changes; uptime is
- * CLOCK_MONOTONIC since export_new().
+ * sub-agent id): it survives reloads and collector changes; so do the
+ * samples' sequence numbers, per data source and sample type, which the
+ * exporter writes into each sample it accepts (seqspace.h): a new stream
+ * numbers its samples from 1, an earlier one goes on with its own (the
+ * last 8 streams are remembered).  Uptime is CLOCK_MONOTONIC since
+ * export_new().
  */
 #ifndef BSFLOWD_AGENT_EXPORT_H
 #define BSFLOWD_AGENT_EXPORT_H
@@ -53,8 +57,9 @@ void export_set_collectors(struct export *x, const struct conf_collector *cs, si
 
 /* Room for one sample: the most a sample may be (max_bytes - header). */
 size_t export_sample_room(const struct export *x);
-/* Add one encoded sample.  0, or -1 if it can never fit (the caller keeps
- * it smaller than export_sample_room()). */
+/* Add one encoded sample (its sequence number rewritten to the stream's,
+ * seqspace.h).  0, or -1 if it can never fit (the caller keeps it smaller
+ * than export_sample_room()). */
 int export_add(struct export *x, const uint8_t *sample, size_t len);
 /* Send what is pending now. */
 void export_flush(struct export *x);

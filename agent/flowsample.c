@@ -47,9 +47,14 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	h.drops = p->drops;
 	h.input_format = SFLOW_IF_FORMAT_IFINDEX;
 	h.input_value = p->in_ifindex;
-	if (mc) {
+	if (ev->reason != 0) {
+		/* sampled, then dropped: sFlow's discarded-packet output */
+		h.output_format = SFLOW_IF_FORMAT_DISCARDED;
+		h.output_value = ev->reason;
+	} else if (mc) {
 		h.output_format = SFLOW_IF_FORMAT_MULTIPLE;
-		h.output_value = BSF_FLOW_OUTPUT_MULTIPLE_UNKNOWN;
+		h.output_value =
+		    ev->multicast > 1 ? ev->multicast : BSF_FLOW_OUTPUT_MULTIPLE_UNKNOWN;
 	} else {
 		h.output_format = SFLOW_IF_FORMAT_IFINDEX;
 		h.output_value = p->out_ifindex;
@@ -61,6 +66,8 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	bsf_evsample_header(&sh, ev->hdr, ev->hdr_len, ev->frame_len, p->header_bytes);
 	sflow_enc_sampled_header(&w, &s, &sh);
 
+	if (p->header_only)
+		goto end;
 	bsf_flowsample_vlan(ev->hdr, sh.header_length, &vid, &pcp);
 	xs.src_vlan = vid;
 	xs.src_priority = pcp;
@@ -68,13 +75,16 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	xs.dst_priority = pcp;
 	sflow_enc_ext_switch(&w, &s, &xs);
 
+	/* the depth is that of the egress queue record: both or neither */
 	if (!mc && p->out_ifindex != 0 && ev->queue != UINT32_MAX) {
 		sflow_enc_egress_queue(&w, &s, ev->queue);
 		sflow_enc_bst_egress_queue(&w, &s, ev->queue);
+		sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
 	}
-	sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
-	sflow_enc_transit(&w, &s, ev->transit_ns);
+	if (ev->reason == 0) /* a dropped packet has no transit */
+		sflow_enc_transit(&w, &s, ev->transit_ns);
 	sflow_enc_timestamp(&w, &s, ev->t_ns);
+end:
 	sflow_enc_sample_end(&w, &s);
 	if (w.err != SFLOW_OK)
 		return w.err;
@@ -158,6 +168,22 @@ int bsf_flows_build(struct bsf_flows *f, const struct bsf_event *ev, uint64_t po
 	p.out_ifindex = ev->out_port < f->nports ? f->ports[ev->out_port].ifindex : 0;
 	p.header_bytes = f->header_bytes;
 	r = bsf_flowsample_encode(&p, ev, buf, cap, len);
+	/* too big for the datagram: fewer header bytes, then 0:1 alone */
+	for (int only = 0; r == SFLOW_ERR_FULL && only < 2; only++) {
+		size_t over = only ? BSF_FLOW_OVERHEAD_MIN : BSF_FLOW_OVERHEAD;
+
+		if (cap < over + BSF_FLOW_HEADER_MIN)
+			continue;
+		p.header_only = only;
+		p.header_bytes = (uint32_t)((cap - over) & ~(size_t)3);
+		if (p.header_bytes > f->header_bytes)
+			p.header_bytes = f->header_bytes;
+		if (p.header_bytes < BSF_FLOW_HEADER_MIN)
+			p.header_bytes = BSF_FLOW_HEADER_MIN;
+		r = bsf_flowsample_encode(&p, ev, buf, cap, len);
+		if (r == SFLOW_OK)
+			f->cut++;
+	}
 	if (r == SFLOW_OK) {
 		fp->next_seq++;
 		fp->samples++;

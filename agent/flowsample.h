@@ -14,14 +14,21 @@
  *   0:1036  extended_egress_queue and 4413:1 extended_bst_egress_queue:
  *           the egress queue, when the output port and queue are known and
  *           the packet is unicast (both need a single output port);
- *   0:1040  extended_queue: queue depth in bytes met at enqueue (saturated);
- *   0:1039  extended_transit: ns from arrival to departure (saturated);
- *   0:1043  extended_timestamp: departure, ns since the Unix epoch.
+ *   0:1040  extended_queue: queue depth in bytes met at enqueue (saturated),
+ *           with 0:1036 only (the depth is that queue's);
+ *   0:1039  extended_transit: ns from arrival to departure (saturated),
+ *           not for a packet dropped after it was sampled;
+ *   0:1043  extended_timestamp: departure (or drop), ns since the Unix
+ *           epoch.
  *
  * input = the input port's ifIndex; output = the output port's ifIndex
  * (0 unknown), or for a multicast packet output_format 2 "multiple" with
- * value 0 (the number of outputs is not known).  Queue depth and transit
- * time of a multicast sample are those of the first copy to leave.
+ * the number of outputs (ev->multicast when above 1, else 0: not known),
+ * or for a packet dropped after it was sampled (ev->reason non-zero)
+ * output_format 1 "discarded" with the drop's reason code, so that every
+ * sampled packet is reported and sample_pool / samples stays the rate.
+ * The transit time of a multicast sample is that of the first copy to
+ * leave.
  *
  * sample_pool and drops are cumulative per data source and go on the wire
  * as 32-bit counters that wrap.  drops counts the port's samples lost
@@ -44,6 +51,8 @@
 /* Bytes of a sample made here besides its header bytes (all records,
  * header length a multiple of 4). */
 #define BSF_FLOW_OVERHEAD 164u
+/* The same with the 0:1 record alone (sample fields, 0:1's fixed part). */
+#define BSF_FLOW_OVERHEAD_MIN 76u
 /* A scratch buffer this big always holds a sample made here. */
 #define BSF_FLOW_SCRATCH 512u
 
@@ -57,6 +66,7 @@ struct bsf_flowsample_params {
 	uint32_t in_ifindex;   /* 0 = unknown */
 	uint32_t out_ifindex;  /* 0 = unknown; not used for multicast */
 	uint32_t header_bytes; /* most header bytes to send */
+	int header_only;       /* 0:1 alone, no other record (to fit a small datagram) */
 };
 
 /* Encode one 0:3 sample from ev into buf (cap bytes).  Returns 0 (SFLOW_OK)
@@ -86,6 +96,7 @@ struct bsf_flows {
 	struct bsf_flows_port *ports; /* by backend port index */
 	uint32_t header_bytes;
 	uint64_t no_source; /* sample events without a known input port */
+	uint64_t cut;	    /* samples sent with fewer header bytes or records */
 };
 
 /* Empty state with header_bytes BSF_FLOW_HEADER_DEFAULT. */
@@ -100,8 +111,11 @@ int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
 void bsf_flows_set_rate(struct bsf_flows *f, uint32_t port, uint32_t rate);
 /* Build the sample of ev (its input port's data source) with that port's
  * next sequence number, which then advances.  pool: the port's cumulative
- * sample pool (from the backend).  0, or an SFLOW_ERR_* (no port: counted
- * in no_source). */
+ * sample pool (from the backend).  A sample that does not fit in cap (the
+ * room a datagram leaves, datagram_bytes) is made smaller: first fewer
+ * header bytes (down to BSF_FLOW_HEADER_MIN), then the 0:1 record alone;
+ * such samples are counted in cut.  0, or an SFLOW_ERR_* (no port: counted
+ * in no_source; SFLOW_ERR_FULL: not even the smallest form fits). */
 int bsf_flows_build(struct bsf_flows *f, const struct bsf_event *ev, uint64_t pool, uint8_t *buf,
 		    size_t cap, size_t *len);
 /* n samples of port were lost before they could be built or sent. */

@@ -22,13 +22,16 @@ noinst_LIBRARIES += agent/libbsfagent.a
 agent_libbsfagent_a_SOURCES = \
 	agent/addr.c agent/addr.h \
 	agent/notify.c agent/notify.h \
+	agent/pidfile.c agent/pidfile.h \
 	agent/watchdog.c agent/watchdog.h \
 	agent/plugin.c agent/plugin.h \
 	agent/abiwrap.c agent/abiwrap.h \
 	agent/evqueue.c agent/evqueue.h \
 	agent/host.c agent/host.h \
 	agent/conf.c agent/conf.h \
+	agent/confwire.c agent/confwire.h \
 	agent/export.c agent/export.h \
+	agent/seqspace.c agent/seqspace.h \
 	agent/resolve.c agent/resolve.h \
 	agent/poller.c agent/poller.h \
 	agent/counters.c agent/counters.h \
@@ -124,9 +127,9 @@ agent_tests_test_flows_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_flows_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
 
 # The test plugins: a good one, one with a wrong interface version, one
-# without the entry point.  The tests load them from .libs/.
+# without the entry point, one whose entry point is data.  The tests load them from .libs/.
 check_LTLIBRARIES += agent/tests/testplugin.la agent/tests/testplugin_badabi.la \
-	agent/tests/testplugin_nosym.la
+	agent/tests/testplugin_nosym.la agent/tests/testplugin_dataentry.la
 BSF_TESTPLUGIN_LDFLAGS = -module -rpath /nowhere -avoid-version
 agent_tests_testplugin_la_SOURCES = agent/tests/testplugin.c
 agent_tests_testplugin_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
@@ -136,6 +139,10 @@ agent_tests_testplugin_badabi_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
 agent_tests_testplugin_nosym_la_SOURCES = agent/tests/testplugin.c
 agent_tests_testplugin_nosym_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_NO_ENTRY
 agent_tests_testplugin_nosym_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent_tests_testplugin_dataentry_la_SOURCES = agent/tests/testplugin.c
+agent_tests_testplugin_dataentry_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_NO_ENTRY \
+	-DTESTPLUGIN_DATA_ENTRY
+agent_tests_testplugin_dataentry_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
 
 # ---- make demo: bsflowd on the demo scenario for about 20 s, with
 # bsflow-collect receiving on a free loopback port and a per-port table.

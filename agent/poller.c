@@ -107,10 +107,8 @@ static int poll_one(struct poller_src *s, unsigned window)
 	src.st = p->st;
 	src.dev = p->dev;
 	src.window = window;
-	if (window == POLLER_WINDOW) { /* the regular polls' depths only */
-		src.port_buffers = p->port_buffers;
-		src.port_buffers_arg = p->port_buffers_arg;
-	}
+	src.port_buffers = p->port_buffers;
+	src.port_buffers_arg = p->port_buffers_arg;
 	if (s->is_device && p->samplers) {
 		size_t n = 0;
 
@@ -356,7 +354,7 @@ int poller_sample_port(struct poller *p, uint32_t port)
 	if (!p->dev || port >= p->dev->nports)
 		return -1;
 	s = &p->srcs[port];
-	if (poll_one(s, POLLER_WINDOW_OOC) < 0)
+	if (poll_one(s, POLLER_WINDOW) < 0)
 		return -1;
 	s->out_of_cycle++;
 	return 0;

@@ -22,8 +22,7 @@ struct event_base;
 struct export;
 struct poller;
 
-#define POLLER_WINDOW	  0 /* the sFlow export's peak read window */
-#define POLLER_WINDOW_OOC 1 /* out-of-cycle samples' window (poller_sample_port) */
+#define POLLER_WINDOW 0 /* the sFlow export's peak read window */
 
 struct poller *poller_new(struct event_base *base, struct export *x, uint64_t seed);
 void poller_free(struct poller *p);
@@ -51,12 +50,13 @@ void poller_set_interval(struct poller *p, unsigned seconds);
 void poller_poll_all(struct poller *p);
 /* An out-of-cycle counters sample of port index `port` now (a congestion
  * start asks for one): the port's data source, its next sequence number,
- * the regular timer untouched.  Its buffer and delay reads use their own
- * peak window (POLLER_WINDOW_OOC), so the regular samples' peaks still
- * cover the whole time since the previous regular sample; the
- * out-of-cycle sample's peaks cover the time since the port's previous
- * out-of-cycle sample (since the backend opened, for the first one).
- * Interface counters are cumulative either way.  0 if sent, -1 if not. */
+ * the regular timer untouched.  It reads the same peak window as the
+ * regular samples (POLLER_WINDOW) and closes its peaks: its peaks cover
+ * the time since the port's previous sample, regular or not, and the next
+ * regular sample's the time since it, so that no peak is reported twice
+ * (nor lost).  Its buffers go to the port buffers hook like the regular
+ * polls'.  Interface counters are cumulative either way.  0 if sent, -1
+ * if not. */
 int poller_sample_port(struct poller *p, uint32_t port);
 /* The visibility samplers' statistics for E:7 in the device sample: fn
  * returns n entries (valid until the next call).  When E:7 does not fit in
@@ -68,8 +68,8 @@ struct sflow_own_sampler_stat;
 void poller_set_sampler_stats(struct poller *p,
 			      const struct sflow_own_sampler_stat *(*fn)(void *arg, size_t *n),
 			      void *arg);
-/* Called with each port's buffers as the regular polls read them (not
- * the out-of-cycle ones); fn NULL: none. */
+/* Called with each port's buffers as every poll reads them (regular and
+ * out-of-cycle: each closes the peaks); fn NULL: none. */
 void poller_set_port_buffers_hook(struct poller *p,
 				  void (*fn)(void *arg, uint32_t port,
 					     const struct bsf_port_buffers *b),

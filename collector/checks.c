@@ -30,6 +30,7 @@ struct entry {
 	uint64_t count;
 	uint32_t last_seq;
 	uint32_t last_uptime;
+	uint64_t last_used; /* K_STREAM: tick of its last datagram */
 };
 
 struct collect_checks {
@@ -45,6 +46,12 @@ struct collect_checks {
 	uint64_t sampler_mismatches, bad_event_samples;
 	const char *skip_names[16];
 	unsigned nskip_names;
+
+	/* the bound on per-agent state (checks.h) */
+	size_t max_agents, max_sources;
+	size_t nstreams, nsources, nsummary; /* entries by kind */
+	uint64_t tick;			     /* datagrams checked */
+	uint64_t agents_evicted, sources_evicted, untracked;
 };
 
 static uint64_t key_hash(const uint32_t *k)
@@ -102,13 +109,109 @@ static struct entry *lookup(struct collect_checks *c, const uint32_t *key, int *
 	return &c->tab[j];
 }
 
+/* The entry for key, or NULL: nothing is added. */
+static struct entry *find(struct collect_checks *c, const uint32_t *key)
+{
+	size_t j = key_hash(key) & (c->cap - 1);
+
+	while (c->tab[j].key[0]) {
+		if (memcmp(c->tab[j].key, key, sizeof(c->tab[j].key)) == 0)
+			return &c->tab[j];
+		j = (j + 1) & (c->cap - 1);
+	}
+	return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Forget the least recently heard quarter of the agents (at least one,
+ * never the one of the datagram being checked), with their data sources:
+ * one pass over the table, so that a stream of new agents costs O(1)
+ * each.  Counted in agents_evicted and sources_evicted. */
+static void evict(struct collect_checks *c)
+{
+	uint64_t *t = malloc((c->nstreams ? c->nstreams : 1) * sizeof(*t));
+	struct entry *nt = calloc(c->cap, sizeof(*nt));
+	size_t n = 0, k;
+	uint64_t limit;
+
+	if (!t || !nt || c->nstreams == 0) {
+		free(t);
+		free(nt);
+		return;
+	}
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->tab[i].key[0] == K_STREAM)
+			t[n++] = c->tab[i].last_used;
+	qsort(t, n, sizeof(*t), cmp_u64);
+	k = n / 4 ? n / 4 : 1;
+	limit = t[k - 1]; /* streams last heard at or before it go */
+	if (limit >= c->tick && c->tick > 0)
+		limit = c->tick - 1;
+	free(t);
+	c->used = c->nstreams = c->nsources = 0;
+	for (size_t i = 0; i < c->cap; i++) {
+		const struct entry *e = &c->tab[i];
+		size_t j;
+
+		if (!e->key[0])
+			continue;
+		if (e->key[0] == K_STREAM && e->last_used <= limit) {
+			c->agents_evicted++;
+			continue;
+		}
+		if (e->key[0] == K_SOURCE) {
+			uint32_t sk[KEYW] = {K_STREAM};
+			const struct entry *st;
+
+			memcpy(sk + 1, e->key + 1, 6 * sizeof(uint32_t));
+			st = find(c, sk);
+			if (!st || st->last_used <= limit) {
+				c->sources_evicted++;
+				continue;
+			}
+		}
+		j = key_hash(e->key) & (c->cap - 1);
+		while (nt[j].key[0])
+			j = (j + 1) & (c->cap - 1);
+		nt[j] = *e;
+		c->used++;
+		c->nstreams += e->key[0] == K_STREAM;
+		c->nsources += e->key[0] == K_SOURCE;
+	}
+	free(c->tab);
+	c->tab = nt;
+}
+
 static void bump(struct collect_checks *c, uint32_t k0, uint32_t k1, uint32_t k2, uint32_t k3,
 		 uint32_t k4)
 {
 	uint32_t key[KEYW] = {k0, k1, k2, k3, k4};
-	struct entry *e = lookup(c, key, NULL);
+	struct entry *e = find(c, key);
+	int fresh = 0;
+
+	if (!e) {
+		/* summary keys come from the wire too: bounded as well */
+		if (c->nsummary >= c->max_sources) {
+			c->untracked++;
+			return;
+		}
+		e = lookup(c, key, &fresh);
+		c->nsummary += fresh;
+	}
 	if (e)
 		e->count++;
+}
+
+void collect_checks_set_limits(struct collect_checks *c, size_t max_agents, size_t max_sources)
+{
+	c->max_agents = max_agents ? max_agents : 1;
+	c->max_sources = max_sources ? max_sources : 1;
 }
 
 struct collect_checks *collect_checks_new(FILE *report, uint32_t own_enterprise)
@@ -119,6 +222,8 @@ struct collect_checks *collect_checks_new(FILE *report, uint32_t own_enterprise)
 		return NULL;
 	c->report = report;
 	c->own_enterprise = own_enterprise;
+	c->max_agents = COLLECT_MAX_AGENTS;
+	c->max_sources = COLLECT_MAX_SOURCES;
 	if (grow(c) < 0) {
 		free(c);
 		return NULL;
@@ -216,9 +321,18 @@ static void check_datagram_seq(struct collect_checks *c, const struct sflow_data
 
 	addr_words(&d->agent, key + 1);
 	key[6] = d->sub_agent_id;
-	e = lookup(c, key, &fresh);
-	if (!e)
-		return;
+	c->tick++;
+	e = find(c, key);
+	fresh = 0;
+	if (!e) {
+		if (c->nstreams >= c->max_agents)
+			evict(c);
+		e = lookup(c, key, &fresh);
+		if (!e)
+			return;
+		c->nstreams++;
+	}
+	e->last_used = c->tick;
 	if (!fresh) {
 		int r = d->uptime_ms < e->last_uptime
 			    ? 2
@@ -292,9 +406,20 @@ static void check_sample_seq(struct collect_checks *c, const struct sflow_datagr
 	key[7] = family_tag(s);
 	key[8] = type;
 	key[9] = idx;
-	e = lookup(c, key, &fresh);
-	if (!e)
-		return;
+	e = find(c, key);
+	fresh = 0;
+	if (!e) {
+		if (c->nsources >= c->max_sources)
+			evict(c);
+		if (c->nsources >= c->max_sources) {
+			c->untracked++; /* one agent with that many sources */
+			return;
+		}
+		e = lookup(c, key, &fresh);
+		if (!e)
+			return;
+		c->nsources++;
+	}
 	if (!fresh && (r = seq_check(e->last_seq, seq, &missing)) != 0) {
 		addr_str(&d->agent, ab, sizeof(ab));
 		if (r == 1) {
@@ -483,6 +608,21 @@ void collect_checks_written(struct collect_checks *c, uint64_t n)
 	c->written = n;
 }
 
+size_t collect_checks_agents(const struct collect_checks *c)
+{
+	return c->nstreams;
+}
+
+size_t collect_checks_sources(const struct collect_checks *c)
+{
+	return c->nsources;
+}
+
+uint64_t collect_checks_agents_evicted(const struct collect_checks *c)
+{
+	return c->agents_evicted;
+}
+
 uint64_t collect_checks_gaps(const struct collect_checks *c)
 {
 	return c->gaps_dgram + c->gaps_sample;
@@ -536,6 +676,9 @@ void collect_checks_summary(const struct collect_checks *c, FILE *fp)
 	fprintf(fp, "samplerMismatches %" PRIu64 "\n", c->sampler_mismatches);
 	fprintf(fp, "badEventSamples %" PRIu64 "\n", c->bad_event_samples);
 	fprintf(fp, "pcapPacketsWritten %" PRIu64 "\n", c->written);
+	fprintf(fp, "agentsEvicted %" PRIu64 "\n", c->agents_evicted);
+	fprintf(fp, "sourcesEvicted %" PRIu64 "\n", c->sources_evicted);
+	fprintf(fp, "keysNotTracked %" PRIu64 "\n", c->untracked);
 	if (v) {
 		for (size_t i = 0; i < c->cap; i++)
 			if (c->tab[i].key[0])

@@ -136,6 +136,58 @@ static void print_samplers(struct collect_out *o, const struct sflow_own_sampler
 	}
 }
 
+static void print_iarb(struct collect_out *o, const struct sflow_own_iarb *a)
+{
+	char k[COLLECT_OUT_KEYMAX];
+
+	collect_out_u64(o, "bsf_iarb_accelerated", a->accelerated);
+	collect_out_u64(o, "bsf_iarb_not_accelerated", a->not_accelerated);
+	collect_out_u64(o, "bsf_iarb_dropped", a->dropped);
+	for (uint32_t i = 0; i < SFLOW_OWN_IARB_CAUSES; i++) {
+		snprintf(k, sizeof k, "bsf_iarb_cause_%s", sflow_own_iarb_cause_name(i));
+		collect_out_u64(o, k, a->by_cause[i]);
+	}
+	collect_out_u64(o, "bsf_iarb_transitions", a->transitions);
+	collect_out_u64(o, "bsf_iarb_congested_ns", a->congested_ns);
+	collect_out_u32(o, "bsf_iarb_congested", a->congested);
+	collect_out_u32(o, "bsf_iarb_am_cur", a->am_cur);
+	collect_out_u32(o, "bsf_iarb_am_peak", a->am_peak);
+	collect_out_i64(o, "bsf_iarb_am_cur_pc", a->am_cur_pc);
+	collect_out_i64(o, "bsf_iarb_am_peak_pc", a->am_peak_pc);
+	collect_out_u32(o, "bsf_iarb_am_lat_min", a->am_lat_min);
+	collect_out_u32(o, "bsf_iarb_am_lat_mean", a->am_lat_mean);
+	collect_out_u32(o, "bsf_iarb_am_lat_max", a->am_lat_max);
+	collect_out_u32(o, "bsf_iarb_pb_lat_min", a->pb_lat_min);
+	collect_out_u32(o, "bsf_iarb_pb_lat_mean", a->pb_lat_mean);
+	collect_out_u32(o, "bsf_iarb_pb_lat_max", a->pb_lat_max);
+}
+
+static void print_regions(struct collect_out *o, const struct sflow_own_flow_regions *f)
+{
+	char k[COLLECT_OUT_KEYMAX];
+	struct sflow_own_region g;
+
+	collect_out_str(o, "bsf_region_unit", f->unit == 1 ? "packets" : "bytes");
+	collect_out_u32(o, "bsf_region_total", f->total);
+	collect_out_u32(o, "bsf_region_count", f->regions.n);
+	for (uint32_t i = 0; i < f->regions.n; i++) {
+		sflow_own_region_at(&f->regions, i, &g);
+#define RK(name) (snprintf(k, sizeof k, "bsf_region_%u_" name, i), k)
+		collect_out_u32(o, RK("region"), g.region);
+		collect_out_u32(o, RK("cur"), g.cur);
+		collect_out_u32(o, RK("peak"), g.peak);
+		collect_out_u32(o, RK("bound"), g.bound);
+		collect_out_i64(o, RK("cur_pc"), g.cur_pc);
+		collect_out_i64(o, RK("peak_pc"), g.peak_pc);
+		collect_out_u32(o, RK("state"), g.state);
+		collect_out_u32(o, RK("flags"), g.flags);
+		collect_out_u64(o, RK("admitted"), g.admitted);
+		collect_out_u64(o, RK("dropped"), g.dropped);
+		collect_out_u64(o, RK("mirrored"), g.mirrored);
+#undef RK
+	}
+}
+
 void collect_print_own_record(struct collect_out *o, const struct sflow_record *r)
 {
 	const char *name = NULL;
@@ -201,6 +253,12 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 		break;
 	case SFLOW_OWN_SAMPLER_STATS:
 		print_samplers(o, &own->u.samplers);
+		break;
+	case SFLOW_OWN_INGRESS_ARB:
+		print_iarb(o, &own->u.iarb);
+		break;
+	case SFLOW_OWN_FLOW_REGIONS:
+		print_regions(o, &own->u.regions);
 		break;
 	default:
 		collect_out_unknown_body(o, r->length, r->body);

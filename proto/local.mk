@@ -21,11 +21,15 @@ PROTO_TESTS = \
 	proto/tests/test_decode_errors \
 	proto/tests/test_roundtrip \
 	proto/tests/test_util \
-	proto/tests/test_own
+	proto/tests/test_own \
+	proto/tests/test_own_adm
 check_PROGRAMS += $(PROTO_TESTS)
 TESTS += $(PROTO_TESTS)
 noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h
 
+proto_tests_test_own_adm_SOURCES = proto/tests/test_own_adm.c
+proto_tests_test_own_adm_CFLAGS = $(PROTO_TEST_CFLAGS)
+proto_tests_test_own_adm_LDADD = $(PROTO_TEST_LIBS)
 proto_tests_test_own_SOURCES = proto/tests/test_own.c
 proto_tests_test_own_CFLAGS = $(PROTO_TEST_CFLAGS)
 proto_tests_test_own_LDADD = $(PROTO_TEST_LIBS)

@@ -389,6 +389,7 @@ int sflow_builder_init(struct sflow_dgram_builder *b, const struct sflow_addr *a
 	/* version, address type, address, sub-agent, sequence, uptime, count */
 	b->hdr_len = 4 + 4 + addr_len(agent->type) + 4 + 4 + 4 + 4;
 	b->len = b->hdr_len;
+	b->std_end = b->hdr_len;
 	b->nsamples = 0;
 	return SFLOW_OK;
 }
@@ -409,7 +410,14 @@ int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size
 		return SFLOW_ERR_FULL;
 	if (len > b->max_bytes - b->len)
 		return SFLOW_ERR_FULL;
-	memcpy(b->buf + b->len, sample, len);
+	if (be32(sample) >= 1 && be32(sample) <= 4) {
+		/* standard: after the standard ones, before all others */
+		memmove(b->buf + b->std_end + len, b->buf + b->std_end, b->len - b->std_end);
+		memcpy(b->buf + b->std_end, sample, len);
+		b->std_end += len;
+	} else {
+		memcpy(b->buf + b->len, sample, len);
+	}
 	b->len += len;
 	b->nsamples++;
 	return SFLOW_OK;
@@ -430,6 +438,7 @@ const uint8_t *sflow_builder_finish(struct sflow_dgram_builder *b, uint32_t sequ
 		return 0; /* cannot happen after a successful init */
 	*len = b->len;
 	b->len = b->hdr_len;
+	b->std_end = b->hdr_len;
 	b->nsamples = 0;
 	return b->buf;
 }

@@ -83,6 +83,7 @@ struct sflow_dgram_builder {
 	uint32_t max_samples; /* 0 = no cap */
 	size_t hdr_len;	      /* 28 (IPv4 agent) or 40 (IPv6) */
 	size_t len;	      /* bytes used including the header */
+	size_t std_end;	      /* end of the leading standard samples (0:1..0:4) */
 	uint32_t nsamples;
 	uint8_t buf[SFLOW_DGRAM_MAX];
 };
@@ -92,6 +93,11 @@ struct sflow_dgram_builder {
 int sflow_builder_init(struct sflow_dgram_builder *b, const struct sflow_addr *agent,
 		       uint32_t sub_agent_id, size_t max_bytes, uint32_t max_samples);
 /* Add one encoded sample (data_format through its last record).
+ * Standard samples (enterprise 0, formats 1-4: flow and counters, compact
+ * and expanded) go ahead of every other sample in the datagram (0:5
+ * discards, enterprise samples), each kind in the order added: collectors
+ * such as pmacct's sfacctd stop reading a datagram at the first sample
+ * type they do not know, so what they know comes first.
  * SFLOW_OK: copied.  SFLOW_ERR_FULL: it would not fit with what is pending,
  * or the sample cap is reached; flush and add again.  SFLOW_ERR_TOOBIG: it
  * can never fit (larger than max_bytes - header); refused. */

@@ -381,6 +381,31 @@ static void read_vis_event(struct sflow_r *r, struct sflow_own_vis_event *e)
 	sflow_r_u64(r, &e->duration_ns, "own visibility_event duration");
 }
 
+static void read_iarb(struct sflow_r *r, struct sflow_own_iarb *a)
+{
+	uint32_t v;
+	sflow_r_u64(r, &a->accelerated, "own ingress_arbitration accelerated");
+	sflow_r_u64(r, &a->not_accelerated, "own ingress_arbitration not_accelerated");
+	sflow_r_u64(r, &a->dropped, "own ingress_arbitration dropped");
+	for (uint32_t i = 0; i < SFLOW_OWN_IARB_CAUSES; i++)
+		sflow_r_u64(r, &a->by_cause[i], "own ingress_arbitration by_cause");
+	sflow_r_u64(r, &a->transitions, "own ingress_arbitration transitions");
+	sflow_r_u64(r, &a->congested_ns, "own ingress_arbitration congested_ns");
+	sflow_r_u32(r, &a->congested, "own ingress_arbitration congested");
+	sflow_r_u32(r, &a->am_cur, "own ingress_arbitration am_cur");
+	sflow_r_u32(r, &a->am_peak, "own ingress_arbitration am_peak");
+	sflow_r_u32(r, &v, "own ingress_arbitration am_cur_pc");
+	a->am_cur_pc = (int32_t)v;
+	sflow_r_u32(r, &v, "own ingress_arbitration am_peak_pc");
+	a->am_peak_pc = (int32_t)v;
+	sflow_r_u32(r, &a->am_lat_min, "own ingress_arbitration am_lat_min");
+	sflow_r_u32(r, &a->am_lat_mean, "own ingress_arbitration am_lat_mean");
+	sflow_r_u32(r, &a->am_lat_max, "own ingress_arbitration am_lat_max");
+	sflow_r_u32(r, &a->pb_lat_min, "own ingress_arbitration pb_lat_min");
+	sflow_r_u32(r, &a->pb_lat_mean, "own ingress_arbitration pb_lat_mean");
+	sflow_r_u32(r, &a->pb_lat_max, "own ingress_arbitration pb_lat_max");
+}
+
 int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r *r,
 			    struct sflow_own_record *out)
 {
@@ -440,6 +465,16 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 	case SFLOW_OWN_SAMPLER_STATS:
 		read_samplers(r, &out->u.samplers);
 		return read_end(r, "own sampler_stats: bytes after the samplers");
+	case SFLOW_OWN_INGRESS_ARB:
+		read_iarb(r, &out->u.iarb);
+		return read_end(r, "own ingress_arbitration: bytes after pb_lat_max");
+	case SFLOW_OWN_FLOW_REGIONS:
+		sflow_r_u32(r, &out->u.regions.unit, "own flow_regions unit");
+		sflow_r_u32(r, &out->u.regions.total, "own flow_regions total");
+		read_array(r, &out->u.regions.regions, SFLOW_OWN_REGION_SIZE,
+			   "own flow_regions count",
+			   "own flow_regions: count larger than the record");
+		return read_end(r, "own flow_regions: bytes after the regions");
 	default:
 		return 1;
 	}
@@ -482,6 +517,10 @@ const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 		return "cpu_queues";
 	case SFLOW_OWN_SAMPLER_STATS:
 		return "sampler_stats";
+	case SFLOW_OWN_INGRESS_ARB:
+		return "ingress_arbitration";
+	case SFLOW_OWN_FLOW_REGIONS:
+		return "flow_regions";
 	default:
 		return NULL;
 	}
@@ -601,4 +640,93 @@ int sflow_own_sampler_adds_up(const struct sflow_own_sampler_stat *st)
 		sum += rej[i];
 	}
 	return sum == st->seen;
+}
+
+/* ---- ingress arbitration (E:8) and flow regions (E:9) */
+
+void sflow_own_enc_iarb(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			const struct sflow_own_iarb *a)
+{
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_INGRESS_ARB));
+	sflow_w_u64(w, a->accelerated);
+	sflow_w_u64(w, a->not_accelerated);
+	sflow_w_u64(w, a->dropped);
+	for (uint32_t i = 0; i < SFLOW_OWN_IARB_CAUSES; i++)
+		sflow_w_u64(w, a->by_cause[i]);
+	sflow_w_u64(w, a->transitions);
+	sflow_w_u64(w, a->congested_ns);
+	sflow_w_u32(w, a->congested);
+	sflow_w_u32(w, a->am_cur);
+	sflow_w_u32(w, a->am_peak);
+	sflow_w_i32(w, a->am_cur_pc);
+	sflow_w_i32(w, a->am_peak_pc);
+	sflow_w_u32(w, a->am_lat_min);
+	sflow_w_u32(w, a->am_lat_mean);
+	sflow_w_u32(w, a->am_lat_max);
+	sflow_w_u32(w, a->pb_lat_min);
+	sflow_w_u32(w, a->pb_lat_mean);
+	sflow_w_u32(w, a->pb_lat_max);
+	sflow_enc_record_end(w, m);
+}
+
+void sflow_own_enc_flow_regions(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+				uint32_t unit, uint32_t total, const struct sflow_own_region *r,
+				uint32_t n)
+{
+	if (bad_array(w, r, n))
+		return;
+	if (n > SFLOW_OWN_REGIONS_MAX) {
+		if (!w->err)
+			w->err = SFLOW_ERR_INVALID;
+		return;
+	}
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_FLOW_REGIONS));
+	sflow_w_u32(w, unit);
+	sflow_w_u32(w, total);
+	sflow_w_u32(w, n);
+	for (uint32_t i = 0; i < n && !w->err; i++) {
+		sflow_w_u32(w, r[i].region);
+		sflow_w_u32(w, r[i].cur);
+		sflow_w_u32(w, r[i].peak);
+		sflow_w_u32(w, r[i].bound);
+		sflow_w_i32(w, r[i].cur_pc);
+		sflow_w_i32(w, r[i].peak_pc);
+		sflow_w_u32(w, r[i].state);
+		sflow_w_u32(w, r[i].flags);
+		sflow_w_u64(w, r[i].admitted);
+		sflow_w_u64(w, r[i].dropped);
+		sflow_w_u64(w, r[i].mirrored);
+	}
+	sflow_enc_record_end(w, m);
+}
+
+int sflow_own_region_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_region *out)
+{
+	if (i >= a->n)
+		return -1;
+	const uint8_t *p = a->p + (size_t)i * SFLOW_OWN_REGION_SIZE;
+	out->region = get32(p);
+	out->cur = get32(p + 4);
+	out->peak = get32(p + 8);
+	out->bound = get32(p + 12);
+	out->cur_pc = (int32_t)get32(p + 16);
+	out->peak_pc = (int32_t)get32(p + 20);
+	out->state = get32(p + 24);
+	out->flags = get32(p + 28);
+	out->admitted = get64(p + 32);
+	out->dropped = get64(p + 40);
+	out->mirrored = get64(p + 48);
+	return 0;
+}
+
+const char *sflow_own_iarb_cause_name(uint32_t i)
+{
+	static const char *const names[SFLOW_OWN_IARB_CAUSES] = {"am_fill",
+								 "pfc_ingress",
+								 "pfc_egress",
+								 "pfc_ingress_resources",
+								 "pfc_egress_resources",
+								 "oversubscription",
+								 "egress_over"};
+	return i < SFLOW_OWN_IARB_CAUSES ? names[i] : NULL;
 }

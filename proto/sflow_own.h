@@ -108,7 +108,56 @@
  *     sampler was created by a reload).  Invariant, for every element:
  *     seen = passed + not_eligible + duplicate + limiter + recurrent +
  *     no_ticket + probability + flow_filter + downstream.
- *   E:8..E:15 reserved for further counter records.
+ *   E:8 ingress_arbitration {       (140 bytes; in each port's sample for
+ *                                   its ingress port, and in the device
+ *                                   sample 2:N for the whole arbiter)
+ *     unsigned hyper accelerated;   SOPs stored in the accelerated memory
+ *     unsigned hyper not_accelerated; SOPs stored in the packet buffer
+ *     unsigned hyper dropped;       packets the packet buffer could not hold
+ *     unsigned hyper by_cause[7];   not accelerated, per congestion input
+ *                                   found congested: am_fill, pfc_ingress,
+ *                                   pfc_egress, pfc_ingress_resources,
+ *                                   pfc_egress_resources,
+ *                                   oversubscription, egress_over (a packet
+ *                                   counts under every input that tripped)
+ *     unsigned hyper transitions;   uncongested <-> congested
+ *     unsigned hyper congested_ns;  time spent congested
+ *     unsigned int congested;       1 if the last decision was congested
+ *     unsigned int am_cur;          bytes of accelerated memory in use
+ *     unsigned int am_peak;         peak since the previous export
+ *     percentage am_cur_pc;         of the AM (a port: of its share)
+ *     percentage am_peak_pc;
+ *     unsigned int am_lat_min;      ns: SOP latency through the AM
+ *     unsigned int am_lat_mean;     (since the start; 0 with no packet)
+ *     unsigned int am_lat_max;
+ *     unsigned int pb_lat_min;      ns: through the packet buffer
+ *     unsigned int pb_lat_mean;
+ *     unsigned int pb_lat_max;
+ *   }
+ *   E:9 flow_regions {              (in the device sample 2:N)
+ *     unsigned int unit;            0 bytes, 1 packets
+ *     unsigned int total;           regions that carried traffic
+ *     flow_region regions<>;        at most 16, the fullest (peak_pc)
+ *                                   first; the others are left out (total
+ *                                   says how many), so that the record
+ *                                   stays within 8 + 16 x 56 = 904 bytes
+ *   }
+ *   struct flow_region {            (56 bytes)
+ *     unsigned int region;          its number in the configuration
+ *     unsigned int cur;             count now (unit above)
+ *     unsigned int peak;            peak since the previous export
+ *     unsigned int bound;           its dynamic threshold now
+ *     percentage cur_pc;            of the bound, 0..10000
+ *     percentage peak_pc;
+ *     unsigned int state;           admission state as configured
+ *                                   (binary: 1 drop; levels: the level;
+ *                                   percent: hundredths of a percent)
+ *     unsigned int flags;           bit 0: short-time change flagged
+ *     unsigned hyper admitted;      packets, cumulative
+ *     unsigned hyper dropped;       packets, cumulative (bound and WRED)
+ *     unsigned hyper mirrored;      packets, cumulative
+ *   }
+ *   E:10..E:15 reserved for further counter records.
  *
  *   Sample types (enterprise E):
  *   E:1 visibility_event_sample {   (laid out like 0:5)
@@ -189,6 +238,8 @@
 #define SFLOW_OWN_DEVICE_POOLS	5u
 #define SFLOW_OWN_CPU_QUEUES	6u
 #define SFLOW_OWN_SAMPLER_STATS 7u
+#define SFLOW_OWN_INGRESS_ARB	8u
+#define SFLOW_OWN_FLOW_REGIONS	9u
 /* Sample types */
 #define SFLOW_OWN_SMP_EVENT 1u /* visibility_event_sample */
 /* Flow records inside an E:1 sample and a 0:5 */
@@ -217,6 +268,10 @@
 #define SFLOW_OWN_EVENT_HDR_SIZE   24u /* E:1 sample fields before the record count */
 #define SFLOW_OWN_VIS_EVENT_SIZE   72u
 #define SFLOW_OWN_SAMPLER_NAME_MAX 32u
+#define SFLOW_OWN_IARB_SIZE	   140u
+#define SFLOW_OWN_IARB_CAUSES	   7u
+#define SFLOW_OWN_REGION_SIZE	   56u
+#define SFLOW_OWN_REGIONS_MAX	   16u /* per E:9 record */
 /* A sampler_stat without its name's bytes: name length + 100 */
 #define SFLOW_OWN_SAMPLER_MIN_SIZE 104u
 
@@ -315,6 +370,27 @@ struct sflow_own_sampler_stats {
 	const uint8_t *p;
 };
 
+struct sflow_own_iarb { /* E:8 (encoder input, decoder output) */
+	uint64_t accelerated, not_accelerated, dropped;
+	uint64_t by_cause[SFLOW_OWN_IARB_CAUSES];
+	uint64_t transitions, congested_ns;
+	uint32_t congested, am_cur, am_peak;
+	int32_t am_cur_pc, am_peak_pc;
+	uint32_t am_lat_min, am_lat_mean, am_lat_max, pb_lat_min, pb_lat_mean, pb_lat_max;
+};
+
+struct sflow_own_region { /* an element of E:9 */
+	uint32_t region, cur, peak, bound;
+	int32_t cur_pc, peak_pc;
+	uint32_t state, flags;
+	uint64_t admitted, dropped, mirrored;
+};
+
+struct sflow_own_flow_regions { /* E:9: elements are regions */
+	uint32_t unit, total;
+	struct sflow_own_array regions;
+};
+
 struct sflow_own_record {
 	uint32_t format;
 	union {
@@ -325,6 +401,8 @@ struct sflow_own_record {
 		struct sflow_own_device_pools pools;
 		struct sflow_own_cpu_queues cpu;
 		struct sflow_own_sampler_stats samplers; /* E:7 in counters samples */
+		struct sflow_own_iarb iarb;		 /* E:8 */
+		struct sflow_own_flow_regions regions;	 /* E:9 */
 		struct sflow_own_vis_event event;	 /* E:1 in E:1 samples and 0:5 */
 	} u;
 };
@@ -377,6 +455,10 @@ const char *sflow_own_vis_type_name(uint32_t type);
 int sflow_own_buffer_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_buffer *out);
 int sflow_own_qdelay_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_qdelay *out);
 int sflow_own_pg_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_pg *out);
+int sflow_own_region_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_region *out);
+/* Name of an ingress_arbitration congestion input (by_cause index):
+ * "am_fill" ... "egress_over"; NULL for i >= 7. */
+const char *sflow_own_iarb_cause_name(uint32_t i);
 /* E:7 elements.  next: *pos is a byte offset into the elements, 0 for the
  * first; returns 0 and advances it, or -1 after the last.  at: element i
  * (walks from the first), 0 or -1 when i >= n.  The name is copied and
@@ -422,6 +504,16 @@ void sflow_own_enc_cpu_queues(struct sflow_w *w, struct sflow_sample_enc *s, uin
  * SFLOW_ERR_INVALID, and nothing is written. */
 void sflow_own_enc_sampler_stats(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
 				 const struct sflow_own_sampler_stat *st, uint32_t n);
+
+/* E:8 in a port's or the device's counters sample. */
+void sflow_own_enc_iarb(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			const struct sflow_own_iarb *a);
+/* E:9 in the device's counters sample: n regions given (at most
+ * SFLOW_OWN_REGIONS_MAX, else SFLOW_ERR_INVALID and nothing written),
+ * total of them in use. */
+void sflow_own_enc_flow_regions(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+				uint32_t unit, uint32_t total, const struct sflow_own_region *r,
+				uint32_t n);
 
 /* ---- encoding a visibility event sample (a 0:5 adds the drop's record
  * with sflow_own_enc_vis_event() among its flow records):

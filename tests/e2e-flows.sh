@@ -12,11 +12,12 @@
 # and ifInUcastPkts = N; samplePool never goes back, is at most N and
 # ends within 1000 of N; sequence numbers 1, 2, ... per data source;
 # every sample has 0:1 (128 header bytes or the frame less its FCS),
-# 0:1001, 0:1039, 0:1040, 0:1043, unicast ones 0:1036 and 4413:1 on queue
-# 0 and their output port, multicast ones output "multiple" and no queue
-# record; transit at least the serialization time.  Then tshark reads the
-# -w file and must show every packet with its Ethernet, IPv4 and TCP or
-# UDP headers, and the summary counts samples by output port and queue.
+# 0:1001, 0:1039, 0:1043, unicast ones 0:1036, 4413:1 on queue 0, 0:1040
+# and their output port, multicast ones output "multiple 2" (the group's
+# two ports) and no queue record (no 0:1040 either); transit at least the
+# serialization time.  Then tshark reads the -w file and must show every
+# packet with its Ethernet, IPv4 and TCP or UDP headers, none malformed or
+# cut short, and the summary counts samples by output port and queue.
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init flows
 E2E_INTERVAL=1
@@ -117,6 +118,10 @@ if [ -n "$TSHARK" ] && [ -x "$TSHARK" ] || command -v "${TSHARK:-tshark}" >/dev/
 	[ "$tcp" -gt 9000 ] || fail "tshark: only $tcp TCP headers"
 	[ "$udp" -gt 0 ] || fail "tshark: no UDP header"
 	[ $((tcp + udp)) = "$frames" ] || fail "tshark: $tcp TCP + $udp UDP != $frames frames"
+	# a sampled header is the frame's first bytes, payload included: no
+	# length field points past them (header_bytes or the whole frame)
+	bad=$(grep -c -i 'malformed\|bogus\|exceeds\|\[Packet size limited' "$TMP/tshark.txt")
+	[ "$bad" = 0 ] || fail "tshark: $bad malformed or truncated headers: $(grep -i -m 2 'malformed\|bogus\|exceeds\|\[Packet size limited' "$TMP/tshark.txt")"
 else
 	echo "tshark not installed: pcap check skipped"
 fi

@@ -8,8 +8,14 @@
 # Note: tshark (4.0) decodes a counters sample's records only up to the
 # first record it does not know: it does not skip an unknown enterprise-0
 # format (0:1005 here) by its length, and it ends the sample at the first
-# record of another enterprise (4413, bsflowd's own).  So it checks the
-# datagram and sample framing and the records before those; the rest is
+# record of another enterprise (4413, bsflowd's own).  In flow samples it
+# misreads everything after the first record it does not know (0:1036,
+# 0:1040 ...): with packet sampling or drops on it flags most valid
+# datagrams as malformed (measured with 4.0.17: 2021 of 2938 in a 5 s run;
+# README, Interoperability).  So this test runs the e2e scenario, which
+# has no packet sampling (counters samples, and 0:5 samples that tshark
+# 4.0 skips whole as a type it does not know), and proves the datagram
+# and sample framing and the records before those; the rest is
 # bsflow-collect's job (and sfacctd's, e2e-sfacctd.sh).
 . "$(dirname "$0")/e2e-lib.sh"
 [ -n "$TSHARK" ] || TSHARK=$(command -v tshark)

@@ -13,7 +13,10 @@ E2E_TESTS = \
 	tests/e2e-flows.sh \
 	tests/e2e-drops.sh \
 	tests/e2e-visibility.sh \
-	tests/e2e-dns.sh
+	tests/e2e-dns.sh \
+	tests/e2e-pidfile.sh \
+	tests/service-reload.sh \
+	tests/e2e-admission.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) \
 	tests/e2e-lib.sh \

@@ -49,6 +49,7 @@
 
 #include "agent/backend.h"
 #include "agent/model/backend_model.h"
+#include "agent/model/backend_model_own.h"
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
 
@@ -616,7 +617,8 @@ static void event_to_bsf(const struct bm *b, const struct model_event *m, struct
 	e->in_port = m->in_port == MODEL_PORT_NONE ? UINT32_MAX : m->in_port;
 	e->out_port = m->out_port == MODEL_PORT_NONE ? UINT32_MAX : m->out_port;
 	e->queue = m->queue == MODEL_QUEUE_NONE ? UINT32_MAX : m->queue;
-	e->multicast = m->mc;
+	/* a multicast sample: its number of outputs when more than one */
+	e->multicast = m->mc && m->n_out > 1 ? m->n_out : m->mc;
 	e->frame_len = m->len;
 	e->t_ns = b->t0_wall_ns + m->t_ns;
 	e->depth_bytes = m->depth_bytes;
@@ -765,6 +767,15 @@ static uint64_t bm_queue_events_lost(void *st)
 	return b->qev_lost;
 }
 
+static int bm_read_own_records(void *st, unsigned window, uint32_t port, uint32_t enterprise,
+			       struct bsf_own_records *out, char *err, size_t errlen)
+{
+	struct bm *b = st;
+
+	return bsf_backend_model_own_records(b->m, b->nports, window, port, enterprise, out, err,
+					     errlen);
+}
+
 const struct bsf_backend_ops *bsf_backend_model_ops(void)
 {
 	static const struct bsf_backend_ops ops = {
@@ -788,6 +799,7 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void)
 	    .queue_events_lost = bm_queue_events_lost,
 	    .check = bm_check,
 	    .read_eth_counters = NULL, /* the model has no MAC: 0:2 unknown */
+	    .read_own_records = bm_read_own_records,
 	};
 
 	return &ops;

@@ -15,7 +15,10 @@ MODEL_CORE_SOURCES = \
 	agent/model/model_tick.c \
 	agent/model/model_setup.c \
 	agent/model/model_drop.c \
-	agent/model/model_telem.c
+	agent/model/model_telem.c \
+	agent/model/model_iarb.h agent/model/model_iarb.c \
+	agent/model/model_flowbuf.h agent/model/model_flowbuf.c \
+	agent/model/model_ext.c
 agent_model_libmodel_a_SOURCES = $(MODEL_CORE_SOURCES)
 
 # Fidelity tests (Check): each against a closed form; see tests/*.c.
@@ -60,6 +63,22 @@ agent_model_tests_test_hugemem_SOURCES = agent/model/tests/test_hugemem.c \
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_hugemem_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_hugemem_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_iarb
+TESTS += agent/model/tests/test_model_iarb
+agent_model_tests_test_model_iarb_SOURCES = agent/model/tests/test_model_iarb.c
+agent_model_tests_test_model_iarb_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_iarb_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_ext
+TESTS += agent/model/tests/test_model_ext
+agent_model_tests_test_model_ext_SOURCES = agent/model/tests/test_model_ext.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
+agent_model_tests_test_model_ext_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_ext_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_flowbuf
+TESTS += agent/model/tests/test_model_flowbuf
+agent_model_tests_test_model_flowbuf_SOURCES = agent/model/tests/test_model_flowbuf.c
+agent_model_tests_test_model_flowbuf_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_flowbuf_LDADD = $(MODEL_TEST_LDADD)
 
 # The safety net (agent/model/tests/README): golden digests of fixed
 # scenarios (make bless rewrites golden/digests.txt), the reference
@@ -89,7 +108,8 @@ agent_model_tests_test_marker_ref_LDADD = agent/model/libmodel.a -lm
 # ---- the model backend: the model served to bsflowd through agent/backend.h
 # (run in real time), and its unit test (queue events).
 noinst_LIBRARIES += agent/model/libbackend_model.a
-agent_model_libbackend_model_a_SOURCES = agent/model/backend_model.c agent/model/backend_model.h
+agent_model_libbackend_model_a_SOURCES = agent/model/backend_model.c agent/model/backend_model.h \
+	agent/model/backend_model_own.c agent/model/backend_model_own.h
 agent_model_libbackend_model_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)
 check_PROGRAMS += agent/model/tests/test_backend_model_qev
 TESTS += agent/model/tests/test_backend_model_qev

@@ -513,9 +513,17 @@ static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
 		n = m->cfg.event_hdr_bytes;
 	if (h == NULL)
 		n = 0;
-	e->hdr_len = (uint16_t)n;
 	if (n > 0)
 		memcpy(e->hdr, h, n);
+	/* a source's zero payload (pkt.h), up to the frame's 4-byte FCS */
+	if (n > 0 && m->srcs[b->src].src.zero_payload && n < m->cfg.event_hdr_bytes &&
+	    n + 4 < b->len) {
+		uint32_t end =
+		    b->len - 4 < m->cfg.event_hdr_bytes ? b->len - 4 : m->cfg.event_hdr_bytes;
+		memset(e->hdr + n, 0, end - n);
+		n = end;
+	}
+	e->hdr_len = (uint16_t)n;
 }
 
 /* The trace callback for packet (body) b: departed or dropped now. */
@@ -536,6 +544,36 @@ static void call_trace(struct model *m, const struct mpkt *b, int departed, unsi
 	tr.depth_bytes = depth;
 	tr.nt_latency_ns = nt;
 	m->trace(m->trace_arg, &tr);
+}
+
+/* Packet b, marked for sampling, is dropped (reason, out_port, slot and
+ * depth as for its drop event): its sample event carries the reason, so
+ * that every marked packet is reported (sFlow: output format 1,
+ * discarded). */
+static __attribute__((noinline, cold)) void sample_dropped(struct model *m, const struct mpkt *b,
+							   unsigned reason, unsigned out_port,
+							   unsigned slot, uint32_t depth)
+{
+	struct model_event *e = ev_slot(m);
+	m->ports[b->in_port].ctr.samples_dropped++;
+	if (e == NULL) {
+		m->ports[b->in_port].ctr.samples_lost++;
+		return;
+	}
+	e->type = MODEL_EV_SAMPLE;
+	e->reason = (uint16_t)reason;
+	e->t_ns = m->now;
+	e->in_port = b->in_port;
+	e->out_port = (uint16_t)out_port;
+	e->queue = slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : (uint8_t)(slot & 7);
+	e->mc = (b->flags & MP_MC) != 0;
+	e->tc = b->tc;
+	e->pg = b->pg;
+	e->depth_bytes = depth;
+	e->len = b->len;
+	e->flow_id = b->flow_id;
+	e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
+	ev_hdr(m, e, b);
 }
 
 /* A packet (ingress side, slot = MODEL_QUEUE_NONE) or a copy (slot) dropped. */
@@ -563,7 +601,7 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 		ev_hdr(m, e, b);
 	}
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
-		m->ports[b->in_port].ctr.samples_dropped++;
+		sample_dropped(m, b, reason, out_port, slot, depth);
 	if (m->trace != NULL)
 		call_trace(m, b, 0, cause, slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : slot & 7,
 			   (b->flags & MP_MC) != 0, out_port, depth, -1);
@@ -1059,6 +1097,14 @@ static inline void count_in(struct model_if_counters *c, unsigned cast)
 			       cast * sizeof(uint64_t)))++;
 }
 
+/* Packet b, counted by count_in, is discarded at ingress: IF-MIB's
+ * ifIn*Pkts count delivered packets only (the discard is in in_discards). */
+static inline void uncount_in(struct model_if_counters *c, const struct mpkt *b)
+{
+	(*(uint64_t *)(void *)((char *)c + offsetof(struct model_if_counters, in_ucast) +
+			       ((b->flags & MP_CAST_M) >> MP_CAST_S) * sizeof(uint64_t)))--;
+}
+
 /* What a departure reports, when anything asks: its queue event, its
  * sample, its trace (in this order). */
 static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpkt *b,
@@ -1070,9 +1116,15 @@ static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpk
 		qev_note(m, MODEL_EV_DEQUEUE, b, cp, port, s, deq_cnt, soj);
 	if (b->flags & MP_SAMPLE) {
 		b->flags &= (uint8_t)~MP_SAMPLE;
-		if (ev_copy(m, MODEL_EV_SAMPLE, b, cp, port, s, soj, cp->depth_enq) == NULL) {
+		struct model_event *e =
+		    ev_copy(m, MODEL_EV_SAMPLE, b, cp, port, s, soj, cp->depth_enq);
+		if (e == NULL) {
 			/* the ring is full: the sample is lost for its data source */
 			m->ports[b->in_port].ctr.samples_lost++;
+		} else if (b->mc_group) {
+			const struct model_mc_group *mg = &m->cfg.mc_groups[b->mc_group - 1];
+			for (unsigned k = 0; k < mg->nports; k++)
+				e->n_out += mg->ports[k] != b->in_port;
 		}
 	}
 	if (m->trace != NULL)
@@ -1110,15 +1162,18 @@ static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, 
 	if (bf & MP_MC) {
 		mc_copy_done(m, b, cp);
 	} else {
+		if (bf & MP_EXT)
+			model_ext_release(m, b);
 		release_ingress(m, b, 0);
 		pkt_free(m, b);
 	}
 }
 
 /* A departure's flags that tx_rare handles: a sample, a multicast copy
- * (or body), a class other than unicast, a packet in the headroom.  A
+ * (or body), a class other than unicast, a packet in the headroom, one
+ * the flow-based admission counted.  A
  * copy has its body's flags but MP_SAMPLE, and MP_MC. */
-#define MP_TX_RARE (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM)
+#define MP_TX_RARE (MP_SAMPLE | MP_MC | MP_CAST_M | MP_HDRM | MP_EXT)
 _Static_assert(CAST_UC == 0, "tx_done: unicast tested as 0");
 
 static void tx_done_any(struct model *m, unsigned port);
@@ -1231,29 +1286,52 @@ static __attribute__((noinline, cold)) void fwd_drop(struct model *m, struct mpo
 	m->st.fwd_dropped++;
 	P->drop_in[cause]++;
 	P->ctr.in_discards++;
+	uncount_in(&P->ctr, b);
 	unsigned op = b->mc_group || b->out_port >= m->np ? MODEL_PORT_NONE : b->out_port;
 	note_drop(m, b, cause, b->fwd_drop, op, MODEL_QUEUE_NONE, 0);
 	pkt_free(m, b);
 }
 
 /* Ingress admission drops packet b. */
-static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P, struct mpkt *b)
+/* A packet dropped at ingress for cause (MODEL_DROP_ING_LIMIT, or
+ * MODEL_DROP_WRED from the flow-based admission). */
+static __attribute__((noinline)) void ing_drop_why(struct model *m, struct mport *P, struct mpkt *b,
+						   unsigned cause)
 {
+	unsigned reason = model_drop_reason(cause);
+	if (b->flags & MP_EXT)
+		model_ext_release(m, b);
 	m->st.ing_dropped++;
-	P->drop_in[MODEL_DROP_ING_LIMIT]++;
+	P->drop_in[cause]++;
 	P->ctr.in_discards++;
+	uncount_in(&P->ctr, b);
 	if (b->flags & MP_MC) {
-		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, MODEL_PORT_NONE,
-			  MODEL_QUEUE_NONE, 0);
+		note_drop(m, b, cause, reason, MODEL_PORT_NONE, MODEL_QUEUE_NONE, 0);
 	} else {
 		/* reported for its unicast target */
 		unsigned uport = b->out_port, uslot = m->ports[uport].tc_ucq[b->tc];
 		struct mqueue *q = &m->ports[uport].q[uslot];
-		qcold(m, uport, uslot)->drops[MODEL_DROP_ING_LIMIT]++;
-		note_drop(m, b, MODEL_DROP_ING_LIMIT, MODEL_REASON_NO_BUFFER_SPACE, uport, uslot,
-			  depth32(m, q));
+		qcold(m, uport, uslot)->drops[cause]++;
+		note_drop(m, b, cause, reason, uport, uslot, depth32(m, q));
 	}
 	pkt_free(m, b);
+}
+
+static __attribute__((noinline)) void ing_drop(struct model *m, struct mport *P, struct mpkt *b)
+{
+	ing_drop_why(m, P, b, MODEL_DROP_ING_LIMIT);
+}
+
+/* The optional mechanisms' part of a unicast arrival (model_ext.c):
+ * 1 if it dropped the packet. */
+static __attribute__((noinline, cold)) int arrive_ext(struct model *m, struct mport *P,
+						      struct mpg *g, struct mpkt *b)
+{
+	unsigned d = model_ext_arrive(m, P, g, b);
+	if (d == 0)
+		return 0;
+	ing_drop_why(m, P, b, d - 1);
+	return 1;
 }
 
 /* Egress admission of an admitted multicast packet, copy by copy; the
@@ -1281,7 +1359,8 @@ static __attribute__((noinline)) void arrive_mc(struct model *m, struct mport *P
 	if (!charged) {
 		/* every copy dropped at egress; counted there */
 		if (b->flags & MP_SAMPLE)
-			P->ctr.samples_dropped++;
+			sample_dropped(m, b, MODEL_REASON_UNKNOWN, MODEL_PORT_NONE,
+				       MODEL_QUEUE_NONE, 0);
 		pkt_free(m, b);
 	}
 }
@@ -1305,6 +1384,8 @@ static inline __attribute__((always_inline)) void arrive_admitted(struct model *
 		if (!E->busy)
 			start_tx_first(m, E, b->out_port, b); /* (uport, read again) */
 	} else {
+		if (__builtin_expect(b->flags & MP_EXT, 0))
+			model_ext_release(m, b);
 		pkt_free(m, b); /* dropped at egress; counted there */
 	}
 }
@@ -1369,6 +1450,8 @@ arrive(struct model *m, struct mpkt *b, struct mport *P, struct mpg *g, unsigned
 		fwd_drop(m, P, b);
 		return;
 	}
+	if (__builtin_expect(m->ext_on, 0) && !mc && arrive_ext(m, P, g, b))
+		return;
 	/* ingress admission: the device's cells after it within
 	 * total_cells (see struct mpeak), then its PG's, mostly within its
 	 * minimum (no growth of its shared use: grow_of) */

@@ -163,6 +163,8 @@ struct model_mc_group {
 			       the config allowed) */
 };
 
+struct model_iarb_config;
+struct model_fb_config;
 struct model_config {
 	uint32_t cell_bytes;			  /* default MODEL_CELL_DEFAULT */
 	uint32_t total_cells;			  /* whole buffer; no admission beyond it */
@@ -187,6 +189,12 @@ struct model_config {
 					(default 1000 ns; 0 = no background) */
 	uint32_t marker_tick_queues; /* queues refreshed per tick, round robin
 					(default 64; 0 = all) */
+	/* optional mechanisms, NULL: off (heap, freed by
+	 * model_config_release; model_new copies them): ingress
+	 * arbitration with accelerated memory (model_iarb.h), flow-based
+	 * shared-buffer admission (model_flowbuf.h) */
+	const struct model_iarb_config *iarb;
+	const struct model_fb_config *fb;
 };
 
 /*
@@ -223,6 +231,11 @@ struct model_err {
 struct model *model_new(const struct model_config *cfg, struct model_err *err);
 /* Frees everything, and calls each source's free(). */
 void model_free(struct model *m);
+
+/* The optional mechanisms of a model, NULL when off (their counters:
+ * model_iarb_read, model_fb_read). */
+struct model_iarb *model_iarb_of(struct model *m);
+struct model_fb *model_fb_of(struct model *m);
 
 /* The copied configuration (for describe()). */
 const struct model_config *model_config_of(const struct model *m);
@@ -392,6 +405,7 @@ enum model_drop_cause {
 #define MODEL_REASON_NO_BUFFER_SPACE 259
 #define MODEL_REASON_RED	     260
 #define MODEL_REASON_BLACKHOLE_ROUTE 269
+#define MODEL_REASON_UNKNOWN	     256 /* (all copies of a multicast packet dropped) */
 
 #define MODEL_REASON_UNKNOWN 256
 
@@ -405,7 +419,9 @@ const char *model_drop_cause_name(enum model_drop_cause c);
 enum model_drop_cause model_drop_cause_of_fwd(unsigned code);
 int model_drop_fwd_code(const char *name, uint16_t *code);
 
-/* Cumulative; in_* count packets received on the port (before any drop),
+/* Cumulative; in_* count packets received on the port and not discarded
+ * at ingress (IF-MIB's ifIn*Pkts: delivered; the discarded ones are in
+ * in_discards only; a packet dropped later, at egress, was delivered),
  * out_* copies transmitted.  Unicast/multicast/broadcast is taken from the
  * destination MAC when the packet has >= 6 header bytes, else from
  * mc_group.  in_discards: packets dropped at ingress (forwarding drops and
@@ -416,7 +432,8 @@ struct model_if_counters {
 	uint64_t out_octets, out_ucast, out_mcast, out_bcast, out_discards;
 	uint64_t sample_pool;		 /* packets that could have been sampled */
 	uint64_t samples_marked;	 /* packets marked for sampling at ingress */
-	uint64_t samples_dropped;	 /* marked packets dropped (no record) */
+	uint64_t samples_dropped;	 /* marked packets dropped (their sample
+					    event has the drop's reason) */
 	uint64_t samples_lost;		 /* marked packets that departed but whose
 					    sample event the full event ring
 					    could not take (counted for the
@@ -533,7 +550,8 @@ uint64_t model_marker_refresh(struct model_marker *mk, uint64_t now);
 
 enum model_event_type {
 	MODEL_EV_DROP = 1,    /* a packet (copy) dropped */
-	MODEL_EV_SAMPLE = 2,  /* departure of a packet marked for sampling */
+	MODEL_EV_SAMPLE = 2,  /* departure of a packet marked for sampling, or
+				 its drop (reason non-zero, delay_ns 0) */
 	MODEL_EV_PFC = 3,     /* XOFF (pfc_on = 1) / XON sent for in_port, pg */
 	MODEL_EV_ENQUEUE = 4, /* a copy admitted to a queue (queue events on) */
 	MODEL_EV_DEQUEUE = 5  /* a copy finished leaving a queue (last bit out;
@@ -548,10 +566,12 @@ struct model_event {
 	uint8_t queue;	   /* egress queue index, or MODEL_QUEUE_NONE */
 	uint8_t mc;	   /* 1: multicast queue / packet */
 	uint8_t cause;	   /* drop: enum model_drop_cause */
-	uint16_t reason;   /* drop: sFlow reason code */
+	uint16_t reason;   /* drop, dropped sample: sFlow reason code */
 	uint16_t in_port;  /* port index */
 	uint16_t out_port; /* port index or MODEL_PORT_NONE */
 	uint8_t tc, pg, pfc_on;
+	uint16_t n_out;	      /* sample of a multicast packet: its group's
+				 output ports (the input port excepted) */
 	uint64_t t_ns;	      /* when it happened (departure for samples) */
 	uint64_t delay_ns;    /* sample, dequeue: departure - arrival */
 	uint64_t pkt_id;      /* enqueue/dequeue: the copy's per-queue sequence

@@ -87,6 +87,10 @@ void model_config_release(struct model_config *cfg)
 {
 	free(cfg->ports);
 	free(cfg->mc_groups);
+	free((void *)cfg->iarb);
+	free((void *)cfg->fb);
+	cfg->iarb = NULL;
+	cfg->fb = NULL;
 	cfg->ports = NULL;
 	cfg->mc_groups = NULL;
 	cfg->nports = 0;

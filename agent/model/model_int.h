@@ -83,6 +83,7 @@ struct mdelay_w {
 #define MP_CAST_S  3
 #define MP_GCAST_M 0x60 /* the source's class (struct model_pkt cast, 0-3) */
 #define MP_GCAST_S 5
+#define MP_EXT	   0x80 /* counted by the flow-based admission (model_ext.c) */
 enum { CAST_UC = 0, CAST_MC = 1, CAST_BC = 2 };
 
 /*
@@ -362,6 +363,7 @@ struct model {
 	uint32_t np;	     /* ports including the CPU port */
 	uint32_t cell_up;    /* cell_bytes - 1 */
 	uint32_t cell_cmask; /* ~cell_up when cell_bytes is a power of two, else 0 */
+	uint8_t ext_on;	     /* an optional admission-path mechanism is on (model_ext.c) */
 	uint64_t now;
 	struct model_rng rng;
 	struct mport *ports;
@@ -467,6 +469,10 @@ struct model {
 	struct model_stats st;
 	model_trace_fn trace;
 	void *trace_arg;
+
+	/* optional mechanisms (model_ext.c), NULL when off */
+	struct model_iarb *iarb;
+	struct model_fb *fb;
 };
 
 /* The seed 000 marker rules (model.h), inline for the engine's hot path;
@@ -554,6 +560,14 @@ static inline struct mqcold *qcold(const struct model *m, unsigned port, unsigne
 {
 	return &m->qcold[qindex(&m->ports[port], slot)];
 }
+
+/* model_ext.c: the engine's hooks for ingress arbitration and flow-based
+ * admission.  model_ext_arrive returns 0 to go on, else 1 + the
+ * MODEL_DROP_* cause of the packet's drop. */
+int model_ext_setup(struct model *m, const struct model_config *cfg, struct model_err *err);
+void model_ext_free(struct model *m);
+unsigned model_ext_arrive(struct model *m, struct mport *P, struct mpg *g, struct mpkt *b);
+void model_ext_release(struct model *m, struct mpkt *b);
 
 /* model.c helpers used by model_telem.c */
 uint32_t model_q_alloc(const struct model *m, const struct mqueue *q);

@@ -276,6 +276,8 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 	m->cfg.ports = NULL;
 	m->cfg.mc_groups = NULL;
 	m->cfg.n_mc_groups = 0;
+	m->cfg.iarb = NULL;
+	m->cfg.fb = NULL;
 	m->cfg.ports = malloc(cfg->nports * sizeof(*cfg->ports));
 	if (m->cfg.ports == NULL)
 		goto nomem;
@@ -352,6 +354,10 @@ struct model *model_new(const struct model_config *cfg, struct model_err *err)
 		init_pool(m, &m->ip_pk[i], cfg->ing_pool_cells[i]);
 		init_pool(m, &m->ep_pk[i], cfg->egr_pool_cells[i]);
 	}
+	if (model_ext_setup(m, cfg, err) < 0) {
+		model_free(m);
+		return NULL;
+	}
 	return m;
 nomem:
 	if (err != NULL)
@@ -383,6 +389,7 @@ void model_free(struct model *m)
 	hugemem_free(m->ports, m->arrays_bytes); /* the block (alloc_arrays) */
 	free(m->cfg.ports);
 	free(m->cfg.mc_groups);
+	model_ext_free(m);
 	free(m);
 }
 

@@ -88,6 +88,13 @@ struct model_source {
 	 * predecessor's (it still clamps the first ones to the time the
 	 * source was added). */
 	uint8_t ordered;
+	/* Optional: if not 0, the bytes of every packet after its hdr_len
+	 * header bytes are zeros up to the end of the frame (its FCS
+	 * excepted), as the headers' IP and UDP/TCP lengths and checksums
+	 * say (headers.h): events then carry them, up to the model's
+	 * event_hdr_bytes, so that a sampled header is what a capture of the
+	 * frame's first bytes would show. */
+	uint8_t zero_payload;
 };
 
 #endif

@@ -28,6 +28,7 @@
 
 #include "agent/confval.h"
 #include "agent/model/headers.h"
+#include "agent/model/scenario_ext.h"
 
 static cfg_opt_t port_opts[] = {CONF_V("speed"), CONF_V("name"), CONF_V("sampling_rate"),
 				CFG_END()};
@@ -81,6 +82,8 @@ static cfg_opt_t model_opts[] = {
     CFG_SEC("mc_group", mcg_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
     CFG_SEC("traffic", traffic_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
     CFG_SEC("replay", replay_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
+    CFG_SEC("ingress_arbitration", model_scen_iarb_opts, CFGF_NONE),
+    CFG_SEC("flow_admission", model_scen_fb_opts, CFGF_NONE),
     CFG_END()};
 
 cfg_opt_t *model_conf_opts(void)
@@ -922,6 +925,8 @@ int model_scenario_from_cfg(cfg_t *sec, const char *filename,
 		return -1;
 	if (opts && opts->set_seed)
 		sc->cfg.seed = opts->seed;
+	if (model_scen_ext_build(&x, sec, &sc->cfg) < 0)
+		return -1;
 	for (i = 0; sec && i < cfg_size(sec, "traffic"); i++) {
 		cfg_t *ts = cfg_getnsec(sec, "traffic", i);
 

@@ -25,6 +25,7 @@
 
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
+#include "agent/model/sim_ext.h"
 
 #define EXIT_CONFIG 1
 #define EXIT_USAGE  2
@@ -89,6 +90,7 @@ struct report {
 	const char *file;
 	const struct model_scenario *sc;
 	const struct model_config *cfg;
+	struct model *m; /* for the optional mechanisms' report (sim_ext.c) */
 	struct model_stats st;
 	struct model_buffers *b;
 	struct port_report *pr;	 /* cfg->nports */
@@ -133,6 +135,7 @@ static int report_read(struct report *r, struct model *m, const char *file,
 
 	memset(r, 0, sizeof(*r));
 	r->file = file;
+	r->m = m;
 	r->sc = sc;
 	r->cfg = cfg;
 	for (p = 0; p < cfg->nports; p++)
@@ -149,7 +152,7 @@ static int report_read(struct report *r, struct model *m, const char *file,
 
 		model_read_counters(m, p, &pr->c);
 		model_read_drops(m, p, &pr->d);
-		pr->rx_pkts = c->in_ucast + c->in_mcast + c->in_bcast;
+		pr->rx_pkts = c->in_ucast + c->in_mcast + c->in_bcast + c->in_discards;
 		pr->tx_pkts = c->out_ucast + c->out_mcast + c->out_bcast;
 		pr->pfc_xoff = sum_xoff(c);
 		for (q = 0; q < cfg->ports[p].n_ucq; q++)
@@ -243,6 +246,8 @@ static void print_text(const struct report *r)
 	printf("ingress pool 0: peak %u cells (%.1f%%); egress pool 0: peak %u cells (%.1f%%)\n",
 	       b->ing_pool[0].peak_cells, pct(&b->ing_pool[0]), b->egr_pool[0].peak_cells,
 	       pct(&b->egr_pool[0]));
+
+	model_sim_ext_text(r->m);
 
 	printf("\n== totals\n");
 	printf("arrived %llu, forwarding drops %llu, ingress drops %llu, admitted %llu\n",
@@ -346,7 +351,9 @@ static void print_json(const struct report *r)
 	}
 	printf("],");
 	json_occ("device", &b->dev_uc);
-	printf(",\"totals\":{\"arrived\":%llu,\"fwd_dropped\":%llu,\"ing_dropped\":%llu,"
+	printf(",");
+	model_sim_ext_json(r->m);
+	printf("\"totals\":{\"arrived\":%llu,\"fwd_dropped\":%llu,\"ing_dropped\":%llu,"
 	       "\"admitted\":%llu,\"copies\":%llu,\"copies_departed\":%llu,"
 	       "\"copies_dropped\":%llu,\"copies_buffered\":%llu,\"bad_pkts\":%llu}}\n",
 	       (unsigned long long)st->arrived, (unsigned long long)st->fwd_dropped,
@@ -382,7 +389,8 @@ int main(int argc, char **argv)
 			duration = strtod(optarg, &end);
 			if (end == optarg || *end || errno || !(duration > 0) || duration > 1e6) {
 				fprintf(stderr,
-					"bsflow-sim: --duration: '%s' is not a number of seconds "
+					"bsflow-sim: --duration: '%s' is not a number of "
+					"seconds "
 					"in (0, 1000000]\n",
 					optarg);
 				return EXIT_USAGE;

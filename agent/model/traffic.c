@@ -884,7 +884,8 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 	/* what model_gen_check guarantees of every packet (pkt.h) */
 	out->ports = c->nports;
 	out->groups = c->mc_fraction > 0 ? c->mc_group : 0;
-	out->ordered = 1; /* each arrival at or after the one before */
+	out->ordered = 1;      /* each arrival at or after the one before */
+	out->zero_payload = 1; /* headers.h: the payload is zeros */
 	return 0;
 }
 

@@ -10,14 +10,15 @@ agent_model_libmodel_a_SOURCES += \
 	agent/model/headers.c agent/model/headers.h \
 	agent/model/traffic.c agent/model/traffic.h \
 	agent/model/replay.c agent/model/replay.h \
-	agent/model/scenario.c agent/model/scenario.h
+	agent/model/scenario.c agent/model/scenario.h \
+	agent/model/scenario_ext.c agent/model/scenario_ext.h
 
 MODEL_TRAFFIC_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS)
 MODEL_TRAFFIC_LIBS = agent/model/libmodel.a agent/libconfval.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS)
 
 # bsflow-sim: run a scenario on virtual time and print statistics.
 bin_PROGRAMS += agent/model/bsflow-sim
-agent_model_bsflow_sim_SOURCES = agent/model/sim.c
+agent_model_bsflow_sim_SOURCES = agent/model/sim.c agent/model/sim_ext.c agent/model/sim_ext.h
 agent_model_bsflow_sim_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
 agent_model_bsflow_sim_LDADD = $(MODEL_TRAFFIC_LIBS)
 
@@ -33,13 +34,13 @@ agent_model_bench_bench_model_LDADD = $(MODEL_TRAFFIC_LIBS)
 # the one built in DIR (another checkout's build directory), both running
 # the benchmark's scenario in turns in one program (bench_ab.c).
 AB_ARGS =
-bench-ab: agent/model/libmodel.a
+bench-ab: agent/model/libmodel.a agent/libconfval.a
 	@if test -z "$(BASE)"; then \
 	  echo "make bench-ab: say which build to compare with: BASE=<its build directory>" >&2; \
 	  exit 2; \
 	fi
 	CC='$(CC)' CFLAGS='$(CFLAGS) $(AM_CFLAGS) -Wno-error' NM='$(NM)' OBJCOPY='$(OBJCOPY)' \
-	  LIBS='$(AM_LDFLAGS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm' \
+	  LIBS='$(AM_LDFLAGS) $(abs_top_builddir)/agent/libconfval.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) -lm' \
 	  $(SHELL) $(srcdir)/agent/model/bench/bench-ab.sh '$(BASE)' '$(abs_top_builddir)' $(AB_ARGS)
 .PHONY: bench-ab
 EXTRA_DIST += agent/model/bench/bench-ab.sh agent/model/bench/bench_ab.c \
@@ -51,11 +52,14 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_traffic_rng \
 	agent/model/tests/test_traffic_replay \
 	agent/model/tests/test_scenario \
-	agent/model/tests/test_model_source
+	agent/model/tests/test_model_source \
+	agent/model/tests/test_sample_pool
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
 TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh \
 	agent/model/tests/test_traffic_tshark.sh
 EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_traffic_tshark.sh
+TESTS += agent/model/tests/test_sim_flowbuf.sh
+EXTRA_DIST += agent/model/tests/test_sim_flowbuf.sh
 
 MODEL_TRAFFIC_TEST_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(CHECK_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
@@ -79,6 +83,9 @@ agent_model_tests_test_scenario_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
 agent_model_tests_test_model_source_SOURCES = agent/model/tests/test_model_source.c
 agent_model_tests_test_model_source_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_model_source_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+agent_model_tests_test_sample_pool_SOURCES = agent/model/tests/test_sample_pool.c
+agent_model_tests_test_sample_pool_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_sample_pool_LDADD = $(MODEL_TRAFFIC_TEST_LIBS) -lm
 
 # Example scenarios (installed next to bsflowd.conf).
 scenariosdir = $(sysconfdir)/bsflowd/scenarios
@@ -86,4 +93,5 @@ dist_scenarios_DATA = \
 	etc/scenarios/demo.conf \
 	etc/scenarios/incast.conf \
 	etc/scenarios/pfc.conf \
+	etc/scenarios/flowbuf.conf \
 	etc/scenarios/replay.conf

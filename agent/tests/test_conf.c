@@ -148,7 +148,14 @@ static const struct {
     {"collector x {\n address = 1.2.3.4\n port = 0\n}\n",
      "t.conf:3: collector \"x\": port = 0: out of range; allowed: 1..65535"},
     {"agent {\n enterprise = 0\n}\n",
-     "t.conf:2: agent: enterprise = 0: out of range; allowed: 1..1048575"},
+     "t.conf:2: agent: enterprise = 0: refused: 0 is the enterprise of the standard sFlow "
+     "structures; bsflowd's own records need an enterprise number of their own (an IANA "
+     "Private Enterprise Number)"},
+    {"agent {\n enterprise = 4413\n}\n",
+     "t.conf:2: agent: enterprise = 4413: refused: 4413 is Broadcom's, whose 4413:1, 4413:2 "
+     "and 4413:3 (BST buffer structures) bsflowd also sends: its own records would carry "
+     "the same tags and collectors would misread them; use an IANA Private Enterprise "
+     "Number of your own"},
     {"agent {\n enterprise = 1048576\n}\n",
      "t.conf:2: agent: enterprise = 1048576: out of range; allowed: 1..1048575"},
     {"agent {\n sub_agent_id = 4294967296\n}\n",

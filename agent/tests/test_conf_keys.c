@@ -113,6 +113,9 @@ static const struct {
     {"Multicast group sections", {"model.mc_group", "model"}},
     {"Traffic sections", {"model.traffic", "model"}},
     {"Replay sections", {"model.replay", "model"}},
+    {"Ingress arbitration section", {"model.ingress_arbitration", "model"}},
+    {"Flow admission section", {"model.flow_admission", "model"}},
+    {"Flow admission rule sections", {"model.flow_admission.rule", "model.flow_admission"}},
 };
 #define NREGIONS ((int)(sizeof regions / sizeof regions[0]))
 

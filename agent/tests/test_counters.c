@@ -934,9 +934,11 @@ START_TEST(drop_record)
 	ck_assert_uint_eq(o.peak_time_ns, UINT64_MAX);
 	ck_assert_uint_eq(o.duration_ns, 0);
 	/* unknown queue (a drop before queueing): queue all ones, and not
-	 * port scope (bit 2 is for events about the whole port) */
+	 * port scope (bit 2 is for events about the whole port); no queue, no
+	 * depth: all ones too, whatever the backend put there (the model
+	 * says 0 for an ACL drop) */
 	ev.queue = VIS_NONE;
-	ev.depth_bytes = UINT64_MAX;
+	ev.depth_bytes = 0;
 	bsf_evsample_vis_record(&ev, &o);
 	ck_assert_uint_eq(o.flags, 0);
 	ck_assert_uint_eq(o.queue, 0xFFFFFFFFu);

@@ -131,13 +131,23 @@ START_TEST(test_layout_egress)
 	ck_assert_uint_eq(be32(buf + 168), 20);
 	ck_assert_uint_eq(be32(buf + 172), 16);
 	ck_assert_int_eq(memcmp(buf + 176, "egress_admission", 16), 0);
-	/* "ingress_admission" (17 bytes, padded to 20) is the longest */
+	ck_assert_uint_le(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72); /* no own record here */
+	/* an ingress drop ("ingress_admission", 17 bytes padded to 20): no
+	 * output (sFlow drops: set only for a drop on egress), so no egress
+	 * queue and no depth either: 192 + 4 - 24 = 172 */
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
-	ck_assert_uint_eq(len, 196);
+	ck_assert_uint_eq(len, 172);
+	ck_assert_uint_eq(be32(buf + 28), 0); /* output */
+	ck_assert_uint_eq(be32(buf + 36), 3); /* 0:1, 0:1043, 0:1038 */
 	/* no own record here; 44 more for the longest function name, 220
-	 * for the longest trap and reason names */
-	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72 - 44 - 220);
+	 * for the longest trap and reason names, 24 for the queue records */
+	ck_assert_uint_le(len - 60, BSF_DISCARD_OVERHEAD - 8 - 72 - 44 - 220);
+	/* WRED is on egress: the output and the queue */
+	ev.stage = BSF_STAGE_WRED;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(be32(buf + 28), 1);
+	ck_assert_uint_eq(be32(buf + 124), 1036);
 	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 
@@ -157,13 +167,13 @@ START_TEST(test_layout_egress)
 	sflow_datagram_free(&d);
 
 	/* a drop on a multicast queue: no 0:1036 (it numbers unicast
-	 * queues), the depth still: 192 - 12 = 180, 4 records */
+	 * queues), so no depth either (both or neither): 192 - 24 = 168,
+	 * 3 records */
 	ev.multicast = 1;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
-	ck_assert_uint_eq(len, 180);
-	ck_assert_uint_eq(be32(buf + 36), 4);
-	ck_assert_uint_eq(be32(buf + 124), 1040);
-	ck_assert_uint_eq(be32(buf + 132), 65536);
+	ck_assert_uint_eq(len, 168);
+	ck_assert_uint_eq(be32(buf + 36), 3);
+	ck_assert_uint_eq(be32(buf + 124), 1043);
 }
 END_TEST
 
@@ -191,10 +201,17 @@ START_TEST(test_layout_forwarding)
 	ev.stage = BSF_STAGE_UNKNOWN;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len, 164 - 24);
-	/* queue known but output port not: 0:1040 only */
+	/* queue known but output port not: neither 0:1036 nor 0:1040 */
 	ev.queue = 2;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
-	ck_assert_uint_eq(len, 164 - 24 + 12);
+	ck_assert_uint_eq(len, 164 - 24);
+	/* a forwarding drop whose output port the backend knows: output 0
+	 * all the same (not an egress drop) */
+	ev.stage = BSF_STAGE_FORWARDING;
+	make_params(&p, 7);
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(be32(buf + 28), 0);
+	ck_assert_uint_eq(len, 164);
 	/* wrong type */
 	ev.type = BSF_EV_SAMPLE;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
@@ -332,11 +349,15 @@ START_TEST(test_layout_vis_record)
 	ck_assert_uint_eq(be32(buf + 164), 1038);
 	for (uint32_t i = 0; i < 20; i++)
 		ck_assert_uint_eq(be32(buf + 192 + 4 * i), want[i]);
-	/* the longest notification: a function, a trap group and name and a
-	 * reason name of 63 bytes each, and the record */
+	/* the longest notifications fit the overhead; the longest of all is
+	 * an egress drop (its queue records) with a function, a trap group
+	 * and name and a reason name of 63 bytes each, and the record (an
+	 * ingress drop has no queue records) */
+	ck_assert_uint_le(len - 60, BSF_DISCARD_OVERHEAD);
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
-	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD - 44 - 220);
+	ck_assert_uint_le(len - 60, BSF_DISCARD_OVERHEAD - 44 - 220);
+	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
 	memset(ev.function, 'f', BSF_NAME_MAX - 1);
 	memset(ev.trap_group, 'g', BSF_NAME_MAX - 1);
 	memset(ev.trap_name, 't', BSF_NAME_MAX - 1);
@@ -351,6 +372,7 @@ START_TEST(test_layout_vis_record)
 	ck_assert_uint_le(len, BSF_DISCARD_SCRATCH);
 	ev.hdr_len = 60;
 	ev.function[0] = ev.trap_group[0] = ev.trap_name[0] = ev.reason_name[0] = '\0';
+	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
 	/* a standard enterprise for the own record is refused */
 	p.enterprise = 0;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
@@ -359,7 +381,7 @@ START_TEST(test_layout_vis_record)
 	/* without a record the enterprise does not matter */
 	p.vis = NULL;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
-	ck_assert_uint_eq(len, 196);
+	ck_assert_uint_eq(len, 172); /* as in test_layout_egress */
 }
 END_TEST
 

@@ -3,7 +3,9 @@
  * out when the next sample would not fit, on export_flush() and from the
  * one-second timer; every datagram goes to every collector; sequence
  * numbers count datagrams per (agent, sub-agent) stream and survive a
- * change of size or collectors; a sample that can never fit is refused;
+ * change of size or collectors; samples are numbered per stream and data
+ * source (a new agent address numbers from 1, an earlier one goes on); a
+ * sample that can never fit is refused;
  * send errors to a closed port are counted, never fatal.
  */
 #include "config.h"
@@ -187,6 +189,103 @@ START_TEST(packing_and_sequence)
 }
 END_TEST
 
+/* A 20-byte expanded sample of type tag from data source type:index,
+ * with sequence number 100 (which the exporter replaces). */
+static void numbered_sample(uint8_t *s, uint32_t tag, uint32_t type, uint32_t index)
+{
+	const uint32_t w[5] = {tag, 12, 100, type, index};
+
+	for (int i = 0; i < 5; i++) {
+		s[4 * i] = (uint8_t)(w[i] >> 24);
+		s[4 * i + 1] = (uint8_t)(w[i] >> 16);
+		s[4 * i + 2] = (uint8_t)(w[i] >> 8);
+		s[4 * i + 3] = (uint8_t)w[i];
+	}
+}
+
+/* The sequence numbers of the samples of the next datagram, in order. */
+static unsigned recv_seqs(int fd, uint32_t *seq, unsigned max)
+{
+	uint8_t buf[9000];
+	ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+	unsigned n = 0;
+
+	ck_assert_int_gt(r, 28);
+	for (size_t off = 28; off + 8 <= (size_t)r && n < max; off += 8 + test_be32(buf + off + 4))
+		seq[n++] = test_be32(buf + off + 8);
+	return n;
+}
+
+/* Agent address A, then B, then A again (sub-agent 0): A's samples go on
+ * with A's numbers after B's, which start from 1; each (sample type,
+ * data source) has its own numbers; a sample refused does not use one.
+ * Before, the producers' own numbers went out: A's jumped by what was
+ * sent under B, and collectors saw gaps. */
+START_TEST(sample_sequences_per_stream)
+{
+	struct event_base *base = event_base_new();
+	struct export *x = export_new(base);
+	struct sflow_addr a, b;
+	struct conf_collector cs[1];
+	unsigned p1;
+	int s1 = test_udp_listener(&p1);
+	char err[256];
+	uint8_t smp[20], big[1400];
+	uint32_t seq[8];
+
+	ck_assert_int_eq(bsf_addr_parse("192.0.2.1", &a), 0);
+	ck_assert_int_eq(bsf_addr_parse("192.0.2.2", &b), 0);
+	ck_assert_int_eq(export_set_agent(x, &a, 0, 1400, err, sizeof err), 0);
+	cs[0] = coll("one", p1);
+	export_set_collectors(x, cs, 1);
+	/* A: three 0:4 of port 7, one 0:3 of port 7, one 0:4 of port 8 */
+	numbered_sample(smp, SFLOW_TAG(0, 4), 0, 7);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(export_add(x, smp, sizeof smp), 0);
+	numbered_sample(smp, SFLOW_TAG(0, 3), 0, 7);
+	ck_assert_int_eq(export_add(x, smp, sizeof smp), 0);
+	numbered_sample(smp, SFLOW_TAG(0, 4), 0, 8);
+	ck_assert_int_eq(export_add(x, smp, sizeof smp), 0);
+	export_flush(x);
+	/* all standard samples: in the order added */
+	ck_assert_uint_eq(recv_seqs(s1, seq, 8), 5);
+	ck_assert_uint_eq(seq[0], 1);
+	ck_assert_uint_eq(seq[1], 2);
+	ck_assert_uint_eq(seq[2], 3);
+	ck_assert_uint_eq(seq[3], 1); /* 0:3 of port 7 */
+	ck_assert_uint_eq(seq[4], 1); /* 0:4 of port 8 */
+	/* a refused sample (too big) uses no number */
+	memset(big, 0, sizeof big);
+	numbered_sample(big, SFLOW_TAG(0, 4), 0, 7);
+	big[7] = (uint8_t)(sizeof big - 8);
+	big[6] = (uint8_t)((sizeof big - 8) >> 8);
+	ck_assert_int_eq(export_add(x, big, sizeof big), -1);
+	/* B: its own numbers from 1 */
+	ck_assert_int_eq(export_set_agent(x, &b, 0, 1400, err, sizeof err), 0);
+	numbered_sample(smp, SFLOW_TAG(0, 4), 0, 7);
+	ck_assert_int_eq(export_add(x, smp, sizeof smp), 0);
+	ck_assert_int_eq(export_add(x, smp, sizeof smp), 0);
+	/* an own event sample (E:1) has its numbers too */
+	numbered_sample(smp, SFLOW_TAG(32473, 1), 0, 7);
+	ck_assert_int_eq(export_add(x, smp, sizeof smp), 0);
+	export_flush(x);
+	ck_assert_uint_eq(recv_seqs(s1, seq, 8), 3);
+	ck_assert_uint_eq(seq[0], 1);
+	ck_assert_uint_eq(seq[1], 2);
+	ck_assert_uint_eq(seq[2], 1);
+	/* back to A: on from 3 */
+	ck_assert_int_eq(export_set_agent(x, &a, 0, 1400, err, sizeof err), 0);
+	numbered_sample(smp, SFLOW_TAG(0, 4), 0, 7);
+	ck_assert_int_eq(export_add(x, smp, sizeof smp), 0);
+	export_flush(x);
+	ck_assert_uint_eq(recv_seqs(s1, seq, 8), 1);
+	ck_assert_uint_eq(seq[0], 4);
+	export_free(x);
+	event_base_free(base);
+	close(s1);
+}
+END_TEST
+
 START_TEST(ipv6_agent)
 {
 	struct event_base *base = event_base_new();
@@ -311,6 +410,7 @@ int main(void)
 	bsf_log_init("test_export", 0, 1);
 	tcase_add_test(tc, packing_and_sequence);
 	tcase_add_test(tc, ipv6_agent);
+	tcase_add_test(tc, sample_sequences_per_stream);
 	tcase_add_test(tc, flush_timer);
 	tcase_add_test(tc, send_errors);
 	tcase_add_test(tc, unresolvable);

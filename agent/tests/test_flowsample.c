@@ -235,15 +235,73 @@ START_TEST(test_multicast)
 	make_params(&p);
 	ev.multicast = 1;
 	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
-	/* no 0:1036 and no 4413:1: 224 - 24 */
-	ck_assert_uint_eq(len, 200);
+	/* no 0:1036, 4413:1 and 0:1040 (its depth needs 0:1036): 224 - 36 */
+	ck_assert_uint_eq(len, 188);
 	decode_one(buf, len, &d);
 	s = &d.samples[0];
 	ck_assert_uint_eq(s->h.flow.output_format, 2);
-	ck_assert_uint_eq(s->h.flow.output_value, 0);
-	ck_assert_uint_eq(s->nrecords, 5);
+	ck_assert_uint_eq(s->h.flow.output_value, 0); /* number of outputs unknown */
+	ck_assert_uint_eq(s->nrecords, 4);
 	ck_assert_ptr_null(find(s, SFLOW_FLOW_EGRESS_QUEUE));
+	ck_assert_ptr_null(find(s, SFLOW_FLOW_QUEUE_DEPTH));
 	ck_assert_ptr_nonnull(find(s, SFLOW_FLOW_TRANSIT));
+	sflow_datagram_free(&d);
+	/* known: 3 outputs */
+	ev.multicast = 3;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	decode_one(buf, len, &d);
+	ck_assert_uint_eq(d.samples[0].h.flow.output_format, 2);
+	ck_assert_uint_eq(d.samples[0].h.flow.output_value, 3);
+	sflow_datagram_free(&d);
+	/* unicast with its output port unknown: no queue, no depth */
+	ev.multicast = 0;
+	p.out_ifindex = 0;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 188);
+	decode_one(buf, len, &d);
+	ck_assert_ptr_null(find(&d.samples[0], SFLOW_FLOW_QUEUE_DEPTH));
+	sflow_datagram_free(&d);
+}
+END_TEST
+
+/* A packet dropped after it was sampled: output format 1 (discarded)
+ * with the drop's reason, no transit; the queue records when known. */
+START_TEST(test_dropped)
+{
+	struct bsf_event ev;
+	struct bsf_flowsample_params p;
+	uint8_t buf[BSF_FLOW_SCRATCH];
+	size_t len = 0;
+	struct sflow_datagram d;
+	const struct sflow_sample *s;
+
+	make_event(&ev, 0);
+	make_params(&p);
+	ev.reason = 259; /* no_buffer_space */
+	ev.transit_ns = 0;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	/* 224 less 0:1039 (12) */
+	ck_assert_uint_eq(len, 212);
+	ck_assert_uint_eq(be32(buf + 40), 1);	/* output format: discarded */
+	ck_assert_uint_eq(be32(buf + 44), 259); /* the reason */
+	decode_one(buf, len, &d);
+	s = &d.samples[0];
+	ck_assert_uint_eq(s->h.flow.output_format, 1);
+	ck_assert_uint_eq(s->h.flow.output_value, 259);
+	ck_assert_ptr_null(find(s, SFLOW_FLOW_TRANSIT));
+	ck_assert_ptr_nonnull(find(s, SFLOW_FLOW_EGRESS_QUEUE));
+	ck_assert_ptr_nonnull(find(s, SFLOW_FLOW_QUEUE_DEPTH));
+	sflow_datagram_free(&d);
+	/* a forwarding drop (ACL) of a multicast packet: no queue */
+	ev.reason = 258;
+	ev.multicast = 1;
+	ev.queue = UINT32_MAX;
+	ck_assert_int_eq(bsf_flowsample_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	decode_one(buf, len, &d);
+	s = &d.samples[0];
+	ck_assert_uint_eq(s->h.flow.output_format, 1);
+	ck_assert_uint_eq(s->h.flow.output_value, 258);
+	ck_assert_uint_eq(s->nrecords, 3); /* 0:1, 0:1001, 0:1043 */
 	sflow_datagram_free(&d);
 }
 END_TEST
@@ -378,6 +436,61 @@ START_TEST(test_state_sequences)
 }
 END_TEST
 
+/* A sample too big for the room a datagram leaves: fewer header bytes
+ * first, then the 0:1 record alone; the same sequence numbers. */
+START_TEST(test_state_fit)
+{
+	struct bsf_flows f;
+	struct bsf_port_desc pd[3];
+	struct bsf_device_desc dev;
+	struct bsf_event ev;
+	uint8_t buf[BSF_FLOW_SCRATCH];
+	size_t len;
+	struct sflow_datagram d;
+	const struct sflow_record *r;
+
+	memset(pd, 0, sizeof pd);
+	memset(&dev, 0, sizeof dev);
+	for (int i = 0; i < 3; i++)
+		pd[i].ifindex = (uint32_t)(10 + i);
+	dev.nports = 3;
+	dev.ports = pd;
+	bsf_flows_init(&f);
+	ck_assert_int_eq(bsf_flows_set_device(&f, &dev), 0);
+	make_event(&ev, 0);
+	/* room 200: 164 bytes of records leave 36 of the 60 header bytes */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 1, buf, 200, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 200);
+	ck_assert_uint_eq(f.cut, 1);
+	decode_one(buf, len, &d);
+	ck_assert_uint_eq(d.samples[0].h.flow.sequence_number, 1);
+	ck_assert_uint_eq(d.samples[0].nrecords, 7);
+	r = find(&d.samples[0], SFLOW_FLOW_HEADER);
+	ck_assert_uint_eq(r->u.header.header_length, 36);
+	sflow_datagram_free(&d);
+	/* room 172 (datagram_bytes 200, IPv4 agent): not even 14 header bytes
+	 * fit beside the records, so 0:1 alone: 76 + 96 header bytes, of
+	 * which the event has 60 */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 2, buf, 172, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 76 + 60);
+	ck_assert_uint_eq(f.cut, 2);
+	decode_one(buf, len, &d);
+	ck_assert_uint_eq(d.samples[0].h.flow.sequence_number, 2);
+	ck_assert_uint_eq(d.samples[0].nrecords, 1);
+	r = find(&d.samples[0], SFLOW_FLOW_HEADER);
+	ck_assert_uint_eq(r->u.header.header_length, 60);
+	sflow_datagram_free(&d);
+	/* room 88: 12 header bytes would be below the minimum: nothing */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 3, buf, 88, &len), SFLOW_ERR_FULL);
+	ck_assert_uint_eq(f.ports[1].next_seq, 3);
+	/* a sample that fits is not cut */
+	ck_assert_int_eq(bsf_flows_build(&f, &ev, 3, buf, sizeof buf, &len), SFLOW_OK);
+	ck_assert_uint_eq(len, 224);
+	ck_assert_uint_eq(f.cut, 2);
+	bsf_flows_fini(&f);
+}
+END_TEST
+
 /* drops = the backend's count (sample_drops) + the agent's own losses;
  * a new backend's count starts again from 0, the old one's is kept. */
 static uint32_t drops_of(struct bsf_flows *f, const struct bsf_event *ev)
@@ -446,6 +559,8 @@ static Suite *flowsample_suite(void)
 	tcase_add_test(tc, test_vlan);
 	tcase_add_test(tc, test_state_sequences);
 	tcase_add_test(tc, test_state_backend_drops);
+	tcase_add_test(tc, test_state_fit);
+	tcase_add_test(tc, test_dropped);
 	suite_add_tcase(s, tc);
 	return s;
 }

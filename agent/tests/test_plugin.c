@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent/abiwrap.h"
@@ -261,6 +262,70 @@ START_TEST(missing_symbol)
 }
 END_TEST
 
+/* An entry symbol that is data, not a function, is refused before it is
+ * called (calling it crashed). */
+START_TEST(data_entry)
+{
+	struct bsf_plugin p;
+	char path[512], err[1024], want[1200];
+
+	plugin_path(path, sizeof path, "testplugin_dataentry");
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "backend plugin %s: bsf_backend_entry is not a function (not a bsflowd "
+		 "backend?)",
+		 path);
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* A copy of the good plugin in a directory of the test's own: loaded
+ * while only its owner can write the file and the directories; refused,
+ * with a message naming what is unsafe, when the file or its directory
+ * is writable by group or others. */
+START_TEST(unsafe_permissions)
+{
+	struct bsf_plugin p;
+	char src[512], dir[512], path[600], err[2048], cmd[1400];
+	const char *b = getenv("top_builddir");
+
+	plugin_path(src, sizeof src, "testplugin");
+	snprintf(dir, sizeof dir, "%s/agent/tests/plugdirXXXXXX", b ? b : ".");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/p.so", dir);
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", src, path);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	ck_assert_msg(bsf_plugin_load(path, &p, err, sizeof err) == 0, "%s", err);
+	bsf_plugin_unload(&p);
+	/* a world-writable file */
+	ck_assert_int_eq(chmod(path, 0757), 0);
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "refused: file") && strstr(err, "is writable by others") &&
+			  strstr(err, "mode 0757"),
+		      "got: %s", err);
+	/* a group-writable directory */
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	ck_assert_int_eq(chmod(dir, 0775), 0);
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "refused: directory") && strstr(err, "mode 0775"), "got: %s",
+		      err);
+	/* a world-writable one */
+	ck_assert_int_eq(chmod(dir, 0777), 0);
+	ck_assert_int_eq(bsf_plugin_load(path, &p, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "refused: directory") && strstr(err, "mode 0777"), "got: %s",
+		      err);
+	/* but a sticky one like /tmp is safe (only an entry's owner can rename
+	 * or remove it) */
+	ck_assert_int_eq(chmod(dir, 01777), 0);
+	ck_assert_msg(bsf_plugin_load(path, &p, err, sizeof err) == 0, "%s", err);
+	bsf_plugin_unload(&p);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(not_a_file)
 {
 	struct bsf_plugin p;
@@ -281,9 +346,13 @@ END_TEST
 START_TEST(not_a_shared_object)
 {
 	struct bsf_plugin p;
-	char path[] = "/tmp/bsfplugXXXXXX";
+	char path[512];
 	char err[1024];
-	int fd = mkstemp(path);
+	const char *b = getenv("top_builddir");
+	int fd;
+
+	snprintf(path, sizeof path, "%s/agent/tests/bsfplugXXXXXX", b ? b : ".");
+	fd = mkstemp(path);
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, "hello\n", 6), 6);
@@ -324,6 +393,8 @@ int main(void)
 	tcase_add_test(tc, wrap_push_lost);
 	tcase_add_test(tc, missing_symbol);
 	tcase_add_test(tc, not_a_file);
+	tcase_add_test(tc, data_entry);
+	tcase_add_test(tc, unsafe_permissions);
 	tcase_add_test(tc, not_a_shared_object);
 	tcase_add_test(tc, check_ops);
 	suite_add_tcase(s, tc);

@@ -16,6 +16,7 @@
 
 #include <arpa/inet.h>
 #include <check.h>
+#include <dlfcn.h>
 #include <event2/event.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -371,6 +372,15 @@ START_TEST(congestion_port_samples)
 	ck_assert_uint_eq(d.vis.port_samples_failed, 0);
 	/* the 4 passed starts asked: sent + skipped + not sent */
 	ck_assert_uint_eq(d.vis.port_samples_asked, 4);
+	/* the port samples read the regular samples' peak window, closing its
+	 * peaks, so that the next regular sample does not report them again */
+	{
+		unsigned *wr = dlsym(d.be.plugin.handle, "testplugin_window_reads");
+
+		ck_assert_ptr_nonnull(wr);
+		ck_assert_uint_eq(wr[1], 0);
+		ck_assert_uint_ge(wr[0], 3);
+	}
 	/* a new pipeline: the status counts start again */
 	bsf_visx_set_pipeline(&d.vis, NULL, 0);
 	ck_assert_uint_eq(d.vis.port_samples_asked + d.vis.port_samples, 0);
@@ -421,10 +431,11 @@ START_TEST(drops_rate_reasons_only)
 END_TEST
 
 /* A sampled drop whose 0:5 does not fit datagram_bytes with bsflowd's own
- * visibility_event record goes out without it.  0:5 of a drop with no
- * header bytes: 8 (tag, length) + 28 (seven fields) + 4 (count) + 0:1 24
- * + 0:1036 12 + 0:1040 12 + 0:1043 16 = 104 bytes; in a 28-byte datagram
- * header, 132: within 200.  With E:1 (8 + 72): 212, over. */
+ * visibility_event record goes out without it.  0:5 of an egress drop
+ * with no header bytes: 8 (tag, length) + 28 (seven fields) + 4 (count)
+ * + 0:1 24 + 0:1036 12 + 0:1040 12 + 0:1043 16 + 0:1038 28
+ * ("egress_admission") = 132 bytes; in a 28-byte datagram header, 160:
+ * within 200.  With E:1 (8 + 72): 240, over. */
 START_TEST(drop_too_big_for_own_record)
 {
 	struct event_base *base = event_base_new();
@@ -439,6 +450,7 @@ START_TEST(drop_too_big_for_own_record)
 	start_daemon(&d, base, port, "datagram_bytes = 200\n",
 		     " sampler all {\n  every = 1\n }\n sample_drops = all\n");
 	drop_event(&ev);
+	ev.stage = BSF_STAGE_EGRESS_ADMISSION;
 	ev.out_port = 1;
 	ev.queue = 2;
 	ev.depth_bytes = 4096;
@@ -461,12 +473,12 @@ START_TEST(drop_too_big_for_own_record)
 			for (uint32_t j = 0; j < sm->nrecords; j++)
 				if (sm->records[j].tag >> 12 == SFLOW_ENT_OWN_DEFAULT)
 					nown++;
-			ck_assert_uint_eq(sm->length, 96); /* the body: 104 - 8 */
+			ck_assert_uint_eq(sm->length, 124); /* the body: 132 - 8 */
 		}
 		sflow_datagram_free(&dg);
 	}
 	ck_assert_uint_eq(n0, 1);
-	ck_assert_uint_eq(nrec, 4);
+	ck_assert_uint_eq(nrec, 5);
 	ck_assert_uint_eq(nown, 0);
 	ck_assert_uint_eq(d.events.drops.sent, 1);
 	ck_assert_uint_eq(d.events.drops.suppressed_rate, 0);
@@ -505,6 +517,47 @@ START_TEST(drop_outside_ports_not_taken)
 }
 END_TEST
 
+/* A packet sampled and then dropped (a sample event with a drop reason)
+ * never departed: it is not a departure for the monitors (its drop event
+ * is what they see), so its transit time raises no high-delay event; the
+ * same sample without a reason does. */
+START_TEST(dropped_sample_not_a_departure)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct bsf_event ev;
+	struct vis_pipeline_stats st;
+
+	start_daemon(&d, base, 9, "",
+		     " delay_profile dp {\n  thresholds = {1us}\n }\n"
+		     " sampler all {\n  every = 1\n }\n sample_delay = all\n");
+	/* as with a backend without queue event streams (the test plugin
+	 * has them): port 1's samples are the monitors' departures */
+	ck_assert_ptr_nonnull(d.vis.streamed);
+	d.vis.streamed[1] = 0;
+	memset(&ev, 0, sizeof ev);
+	ev.type = BSF_EV_SAMPLE;
+	ev.in_port = 0;
+	ev.out_port = 1;
+	ev.queue = 0;
+	ev.tc = UINT32_MAX;
+	ev.frame_len = 100;
+	ev.t_ns = 1 * SEC;
+	ev.transit_ns = 10000; /* 10 us, above the 1 us threshold */
+	ev.reason = 259;
+	bsf_events_route(&d.events, &ev);
+	vis_pipeline_get_stats(d.vis.p, &st);
+	ck_assert_uint_eq(st.raised[VIS_EV_HIGH_DELAY], 0);
+	ev.reason = 0;
+	ev.t_ns += 1000;
+	bsf_events_route(&d.events, &ev);
+	vis_pipeline_get_stats(d.vis.p, &st);
+	ck_assert_uint_eq(st.raised[VIS_EV_HIGH_DELAY], 1);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("visexport");
@@ -516,6 +569,7 @@ int main(void)
 	snprintf(plugin, sizeof plugin, "%s/agent/tests/.libs/testplugin.so", b ? b : ".");
 	bsf_log_init("test_visexport", 0, 1);
 	tcase_add_test(tc, sampler_stats_split);
+	tcase_add_test(tc, dropped_sample_not_a_departure);
 	tcase_add_test(tc, drop_record_params);
 	tcase_add_test(tc, congestion_port_samples);
 	tcase_add_test(tc, drops_rate_reasons_only);

@@ -7,7 +7,9 @@
  * unicast queues; testplugin_qev has the last flags set per queue) but
  * sends no events.  Compiled with -DTESTPLUGIN_ABI=N it claims interface
  * version N instead (the refusal tests: 99, 1 and 2, the versions before
- * sizes), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at all.
+ * sizes), with -DTESTPLUGIN_NO_ENTRY it exports no entry point at all,
+ * and with -DTESTPLUGIN_DATA_ENTRY as well a data symbol of the entry
+ * point's name.
  * With -DTESTPLUGIN_OLD_LAYOUT it stands for a plugin built against an
  * older layout of interface 3: its table's size ends at queue_events_lost
  * (the check and read_eth_counters members past it hold functions that
@@ -31,6 +33,8 @@
 
 /* How many times open() succeeded: the reload test reads it with dlsym. */
 int testplugin_opens;
+/* port buffer reads by peak window (0, 1), for the visibility test (dlsym) */
+unsigned testplugin_window_reads[2];
 /* set_queue_events flags by [port][queue], for the loader test (dlsym) */
 unsigned testplugin_qev[2][2];
 
@@ -122,6 +126,8 @@ static void fill(struct bsf_buf *b, uint64_t peak)
 static int tp_read_port_buffers(void *st, unsigned window, uint32_t port,
 				struct bsf_port_buffers *out, char *err, size_t errlen)
 {
+	if (window < 2)
+		testplugin_window_reads[window]++;
 	zero(out->uc, BSF_MAX_QUEUES);
 	zero(out->mc, BSF_MAX_QUEUES);
 	zero(out->pg_shared, BSF_MAX_PGS);
@@ -251,4 +257,8 @@ const struct bsf_backend_ops *testplugin_not_the_entry(void)
 {
 	return &tp_ops;
 }
+#ifdef TESTPLUGIN_DATA_ENTRY
+/* the entry's name on data, not a function: calling it would crash */
+const unsigned char bsf_backend_entry[16] = {0xff, 0xff, 0xff, 0xff};
+#endif
 #endif

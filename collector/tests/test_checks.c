@@ -4,7 +4,8 @@
  * here by hand: in-order numbers, gaps, the 2^32 wrap, resets by number
  * and by uptime, per-source sample sequences (compact and expanded forms
  * sharing one), summary lines, bsflowd's visibility event samples'
- * sequences and the sampler statistics check (seen = passed + rejected).
+ * sequences and the sampler statistics check (seen = passed + rejected);
+ * the bound on agents (least recently heard evicted, counted).
  */
 #include "config.h"
 
@@ -153,6 +154,69 @@ START_TEST(sample_sequences)
 			 "gap sample agent=192.0.2.1 subAgent=0 sampleType=FLOWSAMPLE "
 			 "sourceId=0:3 expected=7 received=9 missing=2\n");
 	ck_assert_uint_eq(collect_checks_gaps(r.c), 1);
+	rig_close(&r);
+}
+END_TEST
+
+/* One datagram of agent 10.x.y.z (n = x << 16 | y << 8 | z), sequence
+ * seq, with one expanded counters sample of source 0:1, sequence seq. */
+static void agent_dgram(struct rig *r, uint32_t n, uint32_t seq)
+{
+	struct sflow_datagram d;
+	struct sflow_sample s;
+
+	dgram(&d, seq, 1000 * seq);
+	d.agent.a[0] = 10;
+	d.agent.a[1] = (uint8_t)(n >> 16);
+	d.agent.a[2] = (uint8_t)(n >> 8);
+	d.agent.a[3] = (uint8_t)n;
+	memset(&s, 0, sizeof(s));
+	s.tag = SFLOW_SAMPLE_COUNTERS_EXP;
+	s.kind = SFLOW_SMP_COUNTERS;
+	s.h.counters.sequence_number = seq;
+	s.h.counters.source_id_index = 1;
+	d.nsamples = 1;
+	d.samples = &s;
+	collect_checks_datagram(r->c, &r->rx, &d);
+}
+
+/* A flood of agent addresses (spoofed) does not grow the state: at most
+ * 8 agents are followed here, the least recently heard go (counted), an
+ * agent heard all along keeps its sequences (a gap in them is still
+ * seen), and an evicted one heard again starts afresh, no false report. */
+START_TEST(agents_bounded)
+{
+	struct rig r;
+	uint32_t seq0 = 0;
+	char *sum = NULL;
+	size_t sumlen = 0;
+	FILE *fp;
+
+	rig_open(&r);
+	collect_checks_set_limits(r.c, 8, 64);
+	for (uint32_t n = 1; n <= 10000; n++) {
+		agent_dgram(&r, 0, ++seq0); /* agent 10.0.0.0, all along */
+		agent_dgram(&r, n, 1);
+		ck_assert_uint_le(collect_checks_agents(r.c), 8);
+		ck_assert_uint_le(collect_checks_sources(r.c), 64);
+	}
+	ck_assert_str_eq(rig_text(&r), "");
+	/* 10001 agents heard, at most 8 kept */
+	ck_assert_uint_ge(collect_checks_agents_evicted(r.c), 10001 - 8);
+	ck_assert_uint_eq(collect_checks_agents_evicted(r.c) + collect_checks_agents(r.c), 10001);
+	/* agent 10.0.0.0 was followed throughout: its gap is seen */
+	agent_dgram(&r, 0, seq0 + 2);
+	ck_assert_ptr_nonnull(strstr(rig_text(&r), "gap datagram agent=10.0.0.0 "));
+	ck_assert_uint_eq(collect_checks_gaps(r.c), 2); /* the datagram's and its sample's */
+	/* agent 10.0.0.1, long evicted, again with sequence 7: afresh */
+	agent_dgram(&r, 1, 7);
+	ck_assert_uint_eq(collect_checks_gaps(r.c), 2);
+	fp = open_memstream(&sum, &sumlen);
+	collect_checks_summary(r.c, fp);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(sum, "\nagentsEvicted "));
+	ck_assert_ptr_nonnull(strstr(sum, "\nsourcesEvicted "));
+	free(sum);
 	rig_close(&r);
 }
 END_TEST
@@ -390,6 +454,7 @@ static Suite *suite(void)
 	tcase_add_test(t, own_event_sequence);
 	tcase_add_test(t, own_event_records);
 	tcase_add_test(t, own_sampler_stats);
+	tcase_add_test(t, agents_bounded);
 	suite_add_tcase(s, t);
 	return s;
 }

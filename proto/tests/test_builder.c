@@ -3,7 +3,8 @@
  * the header written by hand for IPv4 and IPv6 agents, filling exactly to
  * the size limit and one byte over it (SFLOW_ERR_FULL, then flush and add
  * again), the sample cap, samples that can never fit (SFLOW_ERR_TOOBIG,
- * refused whole) and samples with inexact framing (SFLOW_ERR_INVALID).
+ * refused whole), samples with inexact framing (SFLOW_ERR_INVALID), and
+ * the order of samples: standard ones (0:1..0:4) ahead of all others.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -60,6 +61,52 @@ START_TEST(init_args)
 	agent6(&a);
 	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
 	ck_assert_uint_eq(b.hdr_len, 40);
+}
+END_TEST
+
+/* A 12-byte sample of type tag whose body is one word `mark`. */
+static void tagged(uint8_t *buf, uint32_t tag, uint32_t mark)
+{
+	tu_put32(buf, tag);
+	tu_put32(buf + 4, 4);
+	tu_put32(buf + 8, mark);
+}
+
+START_TEST(standard_first)
+{
+	/* added: 0:5, 4413:1, 0:3, 0:100, 0:4, 0:1; sent: 0:3, 0:4, 0:1
+	 * (the standard ones, as added), then 0:5, 4413:1, 0:100 (as added) */
+	static const uint32_t tags[6] = {SFLOW_TAG(0, 5),   SFLOW_TAG(4413, 1), SFLOW_TAG(0, 3),
+					 SFLOW_TAG(0, 100), SFLOW_TAG(0, 4),	SFLOW_TAG(0, 1)};
+	static const unsigned order[6] = {2, 4, 5, 0, 1, 3};
+	struct sflow_addr a;
+	uint8_t s[12];
+	const uint8_t *out;
+	size_t n;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
+	for (unsigned i = 0; i < 6; i++) {
+		tagged(s, tags[i], i);
+		ck_assert_int_eq(sflow_builder_add(&b, s, sizeof s), SFLOW_OK);
+	}
+	out = sflow_builder_finish(&b, 1, 1, &n);
+	ck_assert_uint_eq(n, 28 + 6 * 12);
+	for (unsigned k = 0; k < 6; k++) {
+		uint8_t want[12];
+
+		tagged(want, tags[order[k]], order[k]);
+		ck_assert_mem_eq(out + 28 + 12 * k, want, 12);
+	}
+	/* the next datagram starts afresh */
+	tagged(s, SFLOW_TAG(0, 5), 7);
+	ck_assert_int_eq(sflow_builder_add(&b, s, sizeof s), SFLOW_OK);
+	tagged(s, SFLOW_TAG(0, 3), 8);
+	ck_assert_int_eq(sflow_builder_add(&b, s, sizeof s), SFLOW_OK);
+	out = sflow_builder_finish(&b, 2, 1, &n);
+	ck_assert_uint_eq(n, 28 + 2 * 12);
+	ck_assert_uint_eq(out[28 + 3], 3);
+	ck_assert_uint_eq(out[28 + 12 + 3], 5);
 }
 END_TEST
 
@@ -410,6 +457,7 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, encoder_full_then_flush);
 	tcase_add_test(tc, scratch_too_small);
 	tcase_add_test(tc, own_sample_framing);
+	tcase_add_test(tc, standard_first);
 	suite_add_tcase(s, tc);
 	return s;
 }

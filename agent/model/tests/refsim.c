@@ -61,6 +61,21 @@
  *    first copy admitted while it has no flagged copy; the flagged copy's
  *    departure measures departure - its enqueue time.
  *
+ *  - ingress arbitration with accelerated memory and flow-based
+ *    admission (cfg->iarb, cfg->fb), for unicast packets past forwarding
+ *    and before ingress admission: the arbiter first (PB full: ingress
+ *    drop; else the packet's arrival time is taken back by its SOP
+ *    latency), then the flow-based admission (a drop by a region's bound
+ *    or state: ingress limit, by its WRED: wred); a packet it admitted is
+ *    released when it departs or when the switch's own admission drops
+ *    it.  The arbiter's inputs: ingress PFC is the packet's PG's XOFF and
+ *    any PG of its port's; egress PFC none (no downstream PFC here);
+ *    egress over-utilization: the device's cells at or above egr_over_pc
+ *    of the buffer.  The mechanisms' own rules are those of their
+ *    modules (model_iarb.c, model_flowbuf.c, unit-tested against the
+ *    source documents' numbers), run here beside the engine's hooks: what
+ *    this checks is where and when the engine calls them;
+ *
  * Not covered: downstream PFC (model_set_egress_pause), sampling (its draws share the WRED
  * generator: the test keeps it off), the CPU port as a destination, events and telemetry reads
  * (peaks, delays, counters: test_golden holds those), packets the engine refuses as invalid.
@@ -70,6 +85,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/model/model_flowbuf.h"
+#include "agent/model/model_iarb.h"
 #include "agent/model/rng.h"
 #include "agent/model/tests/refsim.h"
 
@@ -84,6 +101,8 @@ struct body {
 	int mc;
 	int hdrm;      /* charged to its PG's headroom */
 	unsigned refs; /* copies in queues */
+	int fbc;       /* counted by the flow-based admission, in region */
+	uint16_t region;
 };
 
 /* A packet held at its paused sender (PFC), in a PG's FIFO. */
@@ -151,6 +170,8 @@ struct sim {
 	size_t nins; /* releases scheduled so far */
 	model_trace_fn fn;
 	void *arg;
+	struct model_iarb *ia; /* cfg->iarb, NULL: off */
+	struct model_fb *fb;   /* cfg->fb, NULL: off */
 };
 
 /* ---------------------------------------------------------------- heap */
@@ -292,6 +313,15 @@ static void report(struct sim *s, const struct body *b, int departed, unsigned c
 	tr.depth_bytes = depth;
 	tr.nt_latency_ns = nt;
 	s->fn(s->arg, &tr);
+}
+
+/* A packet the flow-based admission counted leaves the switch. */
+static void fb_release(struct sim *s, struct body *b)
+{
+	if (b->fbc)
+		model_fb_release(s->fb, b->region, b->p->in_port, b->p->tc, b->p->out_port,
+				 b->p->tc, b->p->len, s->now);
+	b->fbc = 0;
 }
 
 /* ---------------------------------------------------------------- PFC */
@@ -493,8 +523,10 @@ static int depart(struct sim *s, unsigned port)
 		q->nt_id = 0;
 	}
 	report(s, b, 1, 0, k & 7, k >= 8, port, cp.depth_enq, nt);
-	if (--b->refs == 0)
+	if (--b->refs == 0) {
+		fb_release(s, b);
 		return release(s, b);
+	}
 	return 0;
 }
 
@@ -519,6 +551,42 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 		free(b);
 		return 0;
 	}
+	unsigned ext_cause = 0; /* 1 + the cause of a drop by a mechanism */
+	if (!b->mc && s->ia != NULL) {
+		struct model_iarb_in in = {0};
+		in.pfc_ing = (uint8_t)P->pfc[b->pg].xoff;
+		for (unsigned g = 0; g < MODEL_NUM_PG; g++)
+			in.pfc_ing_res |= (uint8_t)P->pfc[g].xoff;
+		in.egr_over = (uint64_t)s->dev_cells * 10000 >=
+			      (uint64_t)cfg->total_cells * model_iarb_config(s->ia)->egr_over_pc;
+		struct model_iarb_res r =
+		    model_iarb_enqueue(s->ia, p->in_port, p->len, &in, s->now);
+		if (r.dropped)
+			ext_cause = 1 + MODEL_DROP_ING_LIMIT;
+		else /* taken back by the SOP latency (not below 0) */
+			b->t_arr = s->now >= r.ready - s->now ? s->now - (r.ready - s->now) : 0;
+	}
+	if (!b->mc && s->fb != NULL && ext_cause == 0) {
+		struct model_fb_key k;
+		memset(&k, 0, sizeof(k));
+		k.src_ip = p->flow_id; /* no headers here */
+		b->region = model_fb_classify(s->fb, &k);
+		struct model_fb_res r = model_fb_admit(s->fb, b->region, p->in_port, p->tc,
+						       p->out_port, p->tc, p->len, s->now);
+		if (r.drop)
+			ext_cause = 1 + (r.drop == MODEL_FB_DROP_WRED ? MODEL_DROP_WRED
+								      : MODEL_DROP_ING_LIMIT);
+		else
+			b->fbc = 1;
+	}
+	if (ext_cause != 0) {
+		unsigned k = s->ports[p->out_port].c->tc_to_ucq[p->tc];
+		const struct queue *q = &s->ports[p->out_port].q[k];
+		report(s, b, 0, ext_cause - 1, k, 0, p->out_port,
+		       q->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)q->bytes, -1);
+		free(b);
+		return 0;
+	}
 	const struct model_pg_config *g = &P->c->pg[b->pg];
 	int dev_ok = (uint64_t)s->dev_cells + b->cells <= cfg->total_cells;
 	int ok = dev_ok && fits(P->pg_cells[b->pg], b->cells, g->min_cells, &g->shared,
@@ -529,6 +597,7 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 		ok = 1;
 	}
 	if (!ok) {
+		fb_release(s, b);
 		if (b->mc) {
 			report(s, b, 0, MODEL_DROP_ING_LIMIT, MODEL_QUEUE_NONE, 1, MODEL_PORT_NONE,
 			       0, -1);
@@ -574,8 +643,10 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 				return -1;
 		}
 	}
-	if (!charged)
+	if (!charged) {
+		fb_release(s, b);
 		free(b);
+	}
 	return 0;
 }
 
@@ -649,9 +720,26 @@ int refsim_run(const struct model_config *cfg, const struct refsim_pkt *const *p
 	s.fn = fn;
 	s.arg = arg;
 	model_rng_seed(&s.rng, cfg->seed);
+	if (cfg->iarb != NULL) {
+		struct model_iarb_config c = *cfg->iarb;
+		c.n_ports = cfg->nports + 1;
+		if ((s.ia = model_iarb_new(&c, NULL)) == NULL)
+			return -1;
+	}
+	if (cfg->fb != NULL) {
+		struct model_fb_config *c = malloc(sizeof(*c));
+		if (c == NULL)
+			goto out;
+		*c = *cfg->fb;
+		c->n_ports = cfg->nports + 1;
+		s.fb = model_fb_new(c, NULL);
+		free(c);
+		if (s.fb == NULL)
+			goto out;
+	}
 	s.ports = calloc(cfg->nports, sizeof(*s.ports));
 	if (s.ports == NULL)
-		return -1;
+		goto out;
 	for (unsigned p = 0; p < cfg->nports; p++) {
 		struct port *P = &s.ports[p];
 		const struct model_port_config *c = &cfg->ports[p];
@@ -687,7 +775,9 @@ int refsim_run(const struct model_config *cfg, const struct refsim_pkt *const *p
 	}
 	rc = 0;
 out:
-	for (unsigned p = 0; p < cfg->nports; p++) {
+	model_iarb_free(s.ia);
+	model_fb_free(s.fb);
+	for (unsigned p = 0; s.ports != NULL && p < cfg->nports; p++) {
 		for (unsigned k = 0; k < NSLOTS; k++)
 			free(s.ports[p].q[k].v);
 		for (unsigned g = 0; g < MODEL_NUM_PG; g++)

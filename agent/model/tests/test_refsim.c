@@ -5,7 +5,10 @@
  * egress pools, PG and queue minimums, static limits and dynamic alphas,
  * queue packet limits, WRED, strict priority, DWRR and mixes of both with
  * random weights and quanta, multicast groups, forwarding drops, lossless
- * PGs with headroom and PFC (a third of the switches); and
+ * PGs with headroom and PFC (a third of the switches), ingress
+ * arbitration with accelerated memory and flow-based admission (a
+ * quarter of the switches each: small packet buffers, random regions,
+ * factors, decision rules, flow WRED, short-time-change flags); and
  * random packet lists per ingress port (bursts with equal arrival times,
  * jumbo frames, hotspots), fed identically to both (the engine through one
  * source per ingress port, in port order, replaying the list).  Both must
@@ -32,6 +35,8 @@
 #include <string.h>
 
 #include "agent/model/model.h"
+#include "agent/model/model_flowbuf.h"
+#include "agent/model/model_iarb.h"
 #include "agent/model/tests/refsim.h"
 
 /* ---------------------------------------------------------------- random */
@@ -146,6 +151,50 @@ static int rand_config(uint64_t *r, struct model_config *cfg)
 			eg_sum += pc->mcq[k].min_cells;
 	}
 	cfg->total_cells = (uint32_t)(in_sum > eg_sum ? in_sum : eg_sum) + u(r, 300);
+	/* ingress arbitration in a quarter of them: a small packet buffer
+	 * (drops), the egress over-utilization input at 10..90 % of the
+	 * buffer, AM per port or summed */
+	if (u(r, 4) == 0) {
+		struct model_iarb_config *ic = malloc(sizeof(*ic));
+		if (ic == NULL)
+			return -1;
+		model_iarb_defaults(ic, np + 1);
+		ic->pb_bytes = 8192 + u(r, 64) * 1024;
+		ic->egr_over_pc = 1000 + u(r, 9) * 1000;
+		ic->am_per_port = (uint8_t)u(r, 2);
+		ic->sop_dup = (uint8_t)u(r, 2);
+		ic->lat_am_clk = 1 + u(r, 100);
+		ic->lat_pb_clk = ic->lat_am_clk + u(r, 100);
+		cfg->iarb = ic;
+	}
+	/* flow-based admission in a quarter of them: 1..8 regions, a pool of
+	 * the buffer's bytes, random factors and decision rule, flow WRED and
+	 * the short-time-change flag at times */
+	if (u(r, 4) == 0) {
+		static const double alphas[] = {0.125, 0.25, 0.5, 1, 2};
+		struct model_fb_config *fc = malloc(sizeof(*fc));
+		if (fc == NULL)
+			return -1;
+		model_fb_defaults(fc, np + 1, (uint64_t)cfg->total_cells * cfg->cell_bytes);
+		fc->n_counts = 1 + u(r, 8);
+		fc->flow_bound.alpha = alphas[u(r, 5)];
+		fc->occ_bound.alpha = alphas[u(r, 5)];
+		fc->rule = (uint8_t)u(r, 3);
+		fc->flow_on = u(r, 4) != 0;
+		fc->unit = (uint8_t)(u(r, 4) == 0);
+		if (u(r, 3) == 0) {
+			fc->wred_min = 1000 + u(r, 4000);
+			fc->wred_max = fc->wred_min + 1 + u(r, 20000);
+			fc->wred_maxp = 0.5;
+		}
+		if (u(r, 3) == 0) {
+			fc->stc_win_ns = 1000 + u(r, 10000);
+			fc->stc_delta = 1000 + u(r, 10000);
+			fc->stc_admit = (uint8_t)u(r, 2);
+		}
+		fc->seed = rnd_next(r) | 1;
+		cfg->fb = fc;
+	}
 	unsigned ng = u(r, 3);
 	if (ng > 0) {
 		cfg->mc_groups = calloc(ng, sizeof(*cfg->mc_groups));

@@ -1,0 +1,15 @@
+/*
+ * sim_ext.h - bsflow-sim's report of ingress arbitration and flow-based
+ * admission (sim_ext.c).
+ */
+#ifndef BSFLOWD_MODEL_SIM_EXT_H
+#define BSFLOWD_MODEL_SIM_EXT_H
+
+#include "agent/model/model.h"
+
+/* Text sections, printed after the buffer section. */
+void model_sim_ext_text(struct model *m);
+/* JSON members, each followed by a comma (none when both are off). */
+void model_sim_ext_json(struct model *m);
+
+#endif

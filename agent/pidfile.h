@@ -1,0 +1,22 @@
+/*
+ * pidfile.h - the daemon's pid file (-p): created or reused without
+ * following a symbolic link, mode 0644 whatever the umask, and locked
+ * (flock, exclusive) for the life of the process, so that a second
+ * instance with the same pid file is refused instead of running beside
+ * the first.
+ */
+#ifndef BSFLOWD_AGENT_PIDFILE_H
+#define BSFLOWD_AGENT_PIDFILE_H
+
+#include <stddef.h>
+
+/* Open and lock path and write this process's id in it.  Returns the
+ * file descriptor (keep it open: it holds the lock), or -1 with a message
+ * in err: a symbolic link or anything but a regular file, an error, or
+ * another process holding the lock (its pid named when the file says). */
+int pidfile_create(const char *path, char *err, size_t errlen);
+/* Remove the file (if it is still the one fd holds) and close fd; fd -1:
+ * nothing. */
+void pidfile_remove(const char *path, int fd);
+
+#endif

@@ -1,0 +1,183 @@
+/*
+ * test_own_adm.c - unit tests of the own counter records of the switch
+ * model's admission-path mechanisms (sflow_own.c): E:8
+ * ingress_arbitration and E:9 flow_regions, each encoded against
+ * hand-written big-endian words from the XDR in sflow_own.h and decoded
+ * back; truncated bodies, a count larger than the record and left-over
+ * bytes are errors; E:9 refuses more than 16 regions.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "proto/sflow_decode.h"
+#include "proto/sflow_encode.h"
+#include "proto/sflow_own.h"
+
+#define ENT 32473u
+/* 32473 << 12 = 0x07ED9000 */
+#define TAG(f) (0x07ED9000u | (f))
+#define CTRS   SFLOW_SAMPLE_COUNTERS_EXP
+
+struct vec {
+	uint8_t b[2048];
+	size_t n;
+};
+
+static void vw(struct vec *v, uint32_t x)
+{
+	v->b[v->n++] = (uint8_t)(x >> 24);
+	v->b[v->n++] = (uint8_t)(x >> 16);
+	v->b[v->n++] = (uint8_t)(x >> 8);
+	v->b[v->n++] = (uint8_t)x;
+}
+
+static int dec(const struct vec *v, size_t body_len, struct sflow_own_record *out)
+{
+	struct sflow_r r;
+	sflow_r_init(&r, v->b + 8, body_len, 8);
+	return sflow_own_decode_record(SFLOW_TAG_FORMAT(TAG(v->b[3])), CTRS, &r, out);
+}
+
+static void check_errors(const struct vec *v)
+{
+	struct sflow_own_record o;
+	for (size_t n = 0; n < v->n - 8; n += 4)
+		ck_assert_int_lt(dec(v, n, &o), 0);
+	struct vec t = *v;
+	vw(&t, 0);
+	ck_assert_int_lt(dec(&t, t.n - 8, &o), 0);
+}
+
+START_TEST(ingress_arbitration)
+{
+	/* accelerated 5, not 0x100000002, dropped 3, causes 1..7, transitions
+	 * 9, congested_ns 0x1234567890, congested 1, AM 128 B now, 8192
+	 * peak, 156 (1.56 %), 10000, latencies 47/47/47, 87/95/130 */
+	struct sflow_own_iarb a = {5,	  0x100000002ull,
+				   3,	  {1, 2, 3, 4, 5, 6, 7},
+				   9,	  0x1234567890ull,
+				   1,	  128,
+				   8192,  156,
+				   10000, 47,
+				   47,	  47,
+				   87,	  95,
+				   130};
+	struct vec want = {.n = 0};
+	vw(&want, TAG(8));
+	vw(&want, 140);
+	uint32_t words[] = {0, 5,   1,	  2,   0,     3,  0,  1,  0,  2,  0,	3,
+			    0, 4,   0,	  5,   0,     6,  0,  7,  0,  9,  0x12, 0x34567890,
+			    1, 128, 8192, 156, 10000, 47, 47, 47, 87, 95, 130};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		vw(&want, words[i]);
+	ck_assert_uint_eq(want.n, 8 + 140);
+
+	uint8_t buf[512];
+	struct sflow_w w;
+	struct sflow_sample_enc s = {0};
+	sflow_w_init(&w, buf, sizeof buf);
+	sflow_own_enc_iarb(&w, &s, ENT, &a);
+	ck_assert_int_eq(w.err, SFLOW_OK);
+	ck_assert_uint_eq(w.len, want.n);
+	ck_assert_mem_eq(w.buf, want.b, want.n);
+
+	struct sflow_own_record o;
+	ck_assert_int_eq(dec(&want, want.n - 8, &o), SFLOW_OK);
+	const struct sflow_own_iarb *d = &o.u.iarb;
+	ck_assert_uint_eq(d->accelerated, 5);
+	ck_assert_uint_eq(d->not_accelerated, 0x100000002ull);
+	ck_assert_uint_eq(d->dropped, 3);
+	for (unsigned i = 0; i < SFLOW_OWN_IARB_CAUSES; i++)
+		ck_assert_uint_eq(d->by_cause[i], i + 1);
+	ck_assert_uint_eq(d->transitions, 9);
+	ck_assert_uint_eq(d->congested_ns, 0x1234567890ull);
+	ck_assert_uint_eq(d->congested, 1);
+	ck_assert_uint_eq(d->am_cur, 128);
+	ck_assert_uint_eq(d->am_peak, 8192);
+	ck_assert_int_eq(d->am_cur_pc, 156);
+	ck_assert_int_eq(d->am_peak_pc, 10000);
+	ck_assert_uint_eq(d->am_lat_min, 47);
+	ck_assert_uint_eq(d->am_lat_mean, 47);
+	ck_assert_uint_eq(d->am_lat_max, 47);
+	ck_assert_uint_eq(d->pb_lat_min, 87);
+	ck_assert_uint_eq(d->pb_lat_mean, 95);
+	ck_assert_uint_eq(d->pb_lat_max, 130);
+	check_errors(&want);
+	ck_assert_str_eq(sflow_own_record_name(8, CTRS), "ingress_arbitration");
+	ck_assert_str_eq(sflow_own_iarb_cause_name(0), "am_fill");
+	ck_assert_str_eq(sflow_own_iarb_cause_name(5), "oversubscription");
+	ck_assert_ptr_null(sflow_own_iarb_cause_name(7));
+}
+END_TEST
+
+START_TEST(flow_regions)
+{
+	/* two regions of 3 in use: the hog held at 2 MiB of a 2 MiB bound
+	 * (10000), one at 1.5 MiB (7500) */
+	struct sflow_own_region g[2] = {
+	    {0, 2097152, 2097152, 2097152, 10000, 10000, 1, 0, 100, 40, 0},
+	    {3, 1572864, 1600000, 2097152, 7500, 7629, 0, 1, 0x100000000ull, 0, 7}};
+	struct vec want = {.n = 0};
+	vw(&want, TAG(9));
+	vw(&want, 12 + 2 * 56);
+	vw(&want, 0);
+	vw(&want, 3);
+	vw(&want, 2);
+	uint32_t w0[] = {0, 2097152, 2097152, 2097152, 10000, 10000, 1, 0, 0, 100, 0, 40, 0, 0};
+	uint32_t w1[] = {3, 1572864, 1600000, 2097152, 7500, 7629, 0, 1, 1, 0, 0, 0, 0, 7};
+	for (size_t i = 0; i < 14; i++)
+		vw(&want, w0[i]);
+	for (size_t i = 0; i < 14; i++)
+		vw(&want, w1[i]);
+
+	uint8_t buf[512];
+	struct sflow_w w;
+	struct sflow_sample_enc s = {0};
+	sflow_w_init(&w, buf, sizeof buf);
+	sflow_own_enc_flow_regions(&w, &s, ENT, 0, 3, g, 2);
+	ck_assert_int_eq(w.err, SFLOW_OK);
+	ck_assert_uint_eq(w.len, want.n);
+	ck_assert_mem_eq(w.buf, want.b, want.n);
+
+	struct sflow_own_record o;
+	ck_assert_int_eq(dec(&want, want.n - 8, &o), SFLOW_OK);
+	ck_assert_uint_eq(o.u.regions.unit, 0);
+	ck_assert_uint_eq(o.u.regions.total, 3);
+	ck_assert_uint_eq(o.u.regions.regions.n, 2);
+	struct sflow_own_region r;
+	for (uint32_t i = 0; i < 2; i++) {
+		ck_assert_int_eq(sflow_own_region_at(&o.u.regions.regions, i, &r), 0);
+		ck_assert_mem_eq(&r, &g[i], sizeof(r));
+	}
+	ck_assert_int_eq(sflow_own_region_at(&o.u.regions.regions, 2, &r), -1);
+	check_errors(&want);
+	struct vec bad = want;
+	bad.b[8 + 8 + 3] = 3; /* count 3: larger than the record */
+	ck_assert_int_eq(dec(&bad, bad.n - 8, &o), SFLOW_ERR_FORMAT);
+	ck_assert_str_eq(sflow_own_record_name(9, CTRS), "flow_regions");
+
+	/* more than 16: refused, nothing written */
+	struct sflow_own_region many[17];
+	memset(many, 0, sizeof(many));
+	sflow_w_init(&w, buf, sizeof buf);
+	struct sflow_sample_enc s2 = {0};
+	sflow_own_enc_flow_regions(&w, &s2, ENT, 0, 17, many, 17);
+	ck_assert_int_eq(w.err, SFLOW_ERR_INVALID);
+	ck_assert_uint_eq(w.len, 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("own_adm");
+	TCase *tc = tcase_create("records");
+	tcase_add_test(tc, ingress_arbitration);
+	tcase_add_test(tc, flow_regions);
+	suite_add_tcase(su, tc);
+	SRunner *sr = srunner_create(su);
+	srunner_run_all(sr, CK_NORMAL);
+	int nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}

@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 DEPS="autoconf:autoreconf automake:automake libtool:libtoolize pkg-config:pkg-config make:make gcc:cc
 libevent-dev:/usr/include/event2/event.h libconfuse-dev:/usr/include/confuse.h
 libpcap-dev:/usr/include/pcap/pcap.h libmnl-dev:/usr/include/libmnl/libmnl.h
-check:/usr/include/check.h"
+check:/usr/include/check.h libhiredis-dev:/usr/include/hiredis/hiredis.h"
 
 missing=""
 optional=""
@@ -24,7 +24,7 @@ for d in $DEPS; do
 done
 
 # Tools only the tests use (tests that need one skip, saying so, without it).
-TESTDEPS="tshark:tshark pmacct:sfacctd mandoc:mandoc"
+TESTDEPS="tshark:tshark pmacct:sfacctd mandoc:mandoc redis-server:redis-server"
 for d in $TESTDEPS; do
 	pkg=${d%%:*}
 	what=${d#*:}

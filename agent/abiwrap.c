@@ -175,6 +175,13 @@ static uint64_t w_event_overflows(void *st)
 	return w->be.event_overflows(w->st);
 }
 
+static void w_log_status(void *st)
+{
+	struct bsf_abiwrap *w = st;
+
+	w->be.log_status(w->st);
+}
+
 static uint64_t w_lag_ns(void *st)
 {
 	struct bsf_abiwrap *w = st;
@@ -255,6 +262,7 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 	w->ops.check = b->check;
 	w->ops.read_eth_counters = b->read_eth_counters ? w_read_eth_counters : NULL;
 	w->ops.read_own_records = b->read_own_records ? w_read_own_records : NULL;
+	w->ops.log_status = b->log_status ? w_log_status : NULL;
 	if (!w_describe(w)) {
 		const struct bsf_device_desc *d = b->describe(st);
 

@@ -91,7 +91,9 @@
  * table (timers, fd watches, clock, thread-safe push) in place of the
  * libevent base and the libconfuse section, the section as text, check(),
  * read_eth_counters() and the event's names (function, reason_name,
- * trap_group, trap_name) and sampling_rate.  See bsflowd-backend(3).
+ * trap_group, trap_name) and sampling_rate; appended within 3: the host's
+ * fd_watch_write (write readiness, for asynchronous clients such as
+ * hiredis) and the optional op log_status.  See bsflowd-backend(3).
  */
 #ifndef BSFLOWD_BACKEND_H
 #define BSFLOWD_BACKEND_H
@@ -374,6 +376,12 @@ struct bsf_host {
 	 * loop; returns how many were taken (the rest are counted as lost,
 	 * per event type, and reported by the daemon).  Any thread. */
 	size_t (*push_events)(void *arg, const struct bsf_event *ev, size_t n);
+	/* Appended (test BSF_FITS before use).  Call cb(fd, cbarg) on the
+	 * loop thread whenever fd is writable, until fd_unwatch (for a client
+	 * library that connects or writes without blocking, e.g. hiredis's
+	 * async API); NULL if it cannot.  Loop thread only. */
+	struct bsf_fd_watch *(*fd_watch_write)(void *arg, int fd, void (*cb)(int fd, void *cbarg),
+					       void *cbarg);
 };
 
 /* What open() and check() get, valid during the call only (copy what you
@@ -517,6 +525,9 @@ struct bsf_backend_ops {
 	 */
 	int (*read_own_records)(void *st, unsigned window, uint32_t port, uint32_t enterprise,
 				struct bsf_own_records *out, char *err, size_t errlen);
+	/* Appended.  Optional (NULL if not): log the backend's own status
+	 * lines through host->log, with the daemon's (SIGUSR1, exit). */
+	void (*log_status)(void *st);
 };
 
 /* ---- helpers, for the daemon and backends alike ---- */

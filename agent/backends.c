@@ -14,6 +14,9 @@
 #include "agent/host.h"
 #include "agent/linux/backend_linux.h"
 #include "agent/sampling.h"
+#ifdef HAVE_SONIC
+#include "agent/sonic/backend_sonic.h"
+#endif
 
 static void prefix_line(const struct conf *c, char *err, size_t errlen, const char *msg)
 {
@@ -38,6 +41,19 @@ static int resolve_ops(struct bsf_backend *be, const struct conf *c,
 			return -1;
 		}
 		return 0;
+	case CONF_BACKEND_SONIC:
+#ifdef HAVE_SONIC
+		*raw = bsf_backend_sonic_ops();
+		if (bsf_backend_check_ops(*raw, "built-in backend sonic", msg, sizeof msg) < 0) {
+			prefix_line(c, err, errlen, msg);
+			return -1;
+		}
+		return 0;
+#else
+		prefix_line(c, err, errlen,
+			    "backend sonic: not built in (configure --without-sonic)");
+		return -1;
+#endif
 	case CONF_BACKEND_PLUGIN:
 		if (bsf_plugin_load(c->backend_path, &be->plugin, msg, sizeof msg) < 0) {
 			prefix_line(c, err, errlen, msg);

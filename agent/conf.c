@@ -26,6 +26,7 @@
 #include "agent/flowsample.h"
 #include "agent/linux/linuxcfg.h"
 #include "agent/model/scenario.h"
+#include "agent/sonic/sonic_conf.h"
 #include "proto/sflow.h"
 
 /* The per-speed keys of the sampling section (bsflowd.conf(5)). */
@@ -83,6 +84,7 @@ static cfg_opt_t conf_top_opts[] = {
     CFG_SEC("model", NULL, CFGF_NONE), /* model_conf_opts(), set in conf_opts */
     CFG_SEC("plugin", plugin_opts, CFGF_NONE),
     CFG_SEC("linux", NULL, CFGF_NONE), /* linuxbe_conf_opts(), set in conf_opts */
+    CFG_SEC("sonic", NULL, CFGF_NONE), /* sonic_conf_opts() */
     CONF_V("header_bytes"),
     CFG_SEC("sampling", sampling_opts, CFGF_NODEFAULT),
     CFG_SEC("drops", drops_opts, CFGF_NONE),
@@ -99,6 +101,8 @@ void *conf_opts(void)
 			o->subopts = vis_conf_opts();
 		else if (strcmp(o->name, "linux") == 0)
 			o->subopts = linuxbe_conf_opts();
+		else if (strcmp(o->name, "sonic") == 0)
+			o->subopts = sonic_conf_opts();
 	}
 	return conf_top_opts;
 }
@@ -247,7 +251,7 @@ static int get_u32(struct conf_ctx *x, cfg_t *sec, const char *key, long long lo
 /* The agent section and the top-level values into c. */
 static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 {
-	static const char *const fixed[] = {"model", NULL};
+	static const char *const fixed[] = {"model", "sonic", NULL};
 	cfg_t *agent = cfg_getsec(cfg, "agent");
 	const struct conf_val *v;
 	struct sflow_addr a;
@@ -304,8 +308,16 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 				return conf_fail(x, NULL, NULL, "out of memory");
 		} else if (conf_enum(x, v, "backend", fixed, &k) < 0) {
 			return conf_fail(x, v, "backend",
-					 "unknown backend; allowed: model, linux or the path of a "
+					 "unknown backend; allowed: model, linux, sonic or the path of a "
 					 "plugin .so (containing a /)");
+		} else if (k == 1) {
+#ifndef HAVE_SONIC
+			return conf_fail(
+			    x, v, "backend",
+			    "this bsflowd was built without the sonic backend (configure "
+			    "--without-sonic)");
+#endif
+			c->backend = CONF_BACKEND_SONIC;
 		}
 	}
 	return 0;
@@ -495,6 +507,7 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, c
 	backend = conf_backend_name(c);
 	sectext = section_text(text, c->backend == CONF_BACKEND_PLUGIN	? "plugin"
 				     : c->backend == CONF_BACKEND_LINUX ? "linux"
+				     : c->backend == CONF_BACKEND_SONIC ? "sonic"
 									: "model");
 	if (!sectext)
 		goto nomem;
@@ -593,6 +606,7 @@ static int conf_take_section(struct conf *c, const char *text, const char *clean
 {
 	const char *name = c->backend == CONF_BACKEND_MODEL   ? "model"
 			   : c->backend == CONF_BACKEND_LINUX ? "linux"
+			   : c->backend == CONF_BACKEND_SONIC ? "sonic"
 							      : "plugin";
 	size_t off, len;
 	int line;
@@ -681,6 +695,15 @@ static struct conf *conf_parse(const char *path, const char *text, char *err, si
 	if (c && c->backend == CONF_BACKEND_MODEL && conf_check_model(c, err, errlen) < 0) {
 		conf_free(c);
 		c = NULL;
+	}
+	if (c && c->backend == CONF_BACKEND_SONIC) {
+		struct sonic_conf sc;
+
+		if (sonic_conf_parse(c->backend_section, c->file, c->backend_section_line, &sc, err,
+				     errlen) < 0) {
+			conf_free(c);
+			c = NULL;
+		}
 	}
 	return c;
 }
@@ -782,6 +805,8 @@ void *conf_backend_section(const struct conf *c)
 		return cfg_getsec(c->cfg, "model");
 	case CONF_BACKEND_PLUGIN:
 		return cfg_getsec(c->cfg, "plugin");
+	case CONF_BACKEND_SONIC:
+		return cfg_getsec(c->cfg, "sonic");
 	default:
 		return NULL;
 	}
@@ -804,6 +829,8 @@ const char *conf_backend_name(const struct conf *c)
 		return "model";
 	case CONF_BACKEND_LINUX:
 		return "linux";
+	case CONF_BACKEND_SONIC:
+		return "sonic";
 	default:
 		return c->backend_path;
 	}

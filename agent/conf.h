@@ -29,6 +29,7 @@ enum conf_backend_kind {
 	CONF_BACKEND_MODEL = 1,
 	CONF_BACKEND_LINUX, /* refused until it exists */
 	CONF_BACKEND_PLUGIN,
+	CONF_BACKEND_SONIC, /* agent/sonic/ */
 };
 
 struct conf_collector {
@@ -96,7 +97,7 @@ int conf_backend_same(const struct conf *a, const struct conf *b);
  * and blanks outside it aside), so a reload keeps the running pipeline
  * and its sampler statistics. */
 int conf_vis_same(const struct conf *a, const struct conf *b);
-/* "model", "linux" or the plugin path. */
+/* "model", "linux", "sonic" or the plugin path. */
 const char *conf_backend_name(const struct conf *c);
 
 #endif

@@ -362,6 +362,8 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 				   o->name, (double)o->lag_ns(d->be.st) / 1e6);
 		if (d->conf && d->conf->backend == CONF_BACKEND_LINUX && d->be.wrap)
 			linuxbe_log_status(bsf_abiwrap_backend_st(d->be.wrap));
+		if (o->log_status)
+			o->log_status(d->be.st);
 	}
 }
 

@@ -160,10 +160,10 @@ static void watch_cb(evutil_socket_t fd, short what, void *arg)
 	o->fcb((int)fd, o->cbarg);
 }
 
-static struct bsf_fd_watch *host_fd_watch(void *arg, int fd, void (*cb)(int fd, void *cbarg),
-					  void *cbarg)
+/* A watch of fd for what (EV_READ or EV_WRITE). */
+static struct bsf_fd_watch *fd_watch_for(struct bsf_hostimpl *hi, int fd, short what,
+					 void (*cb)(int fd, void *cbarg), void *cbarg)
 {
-	struct bsf_hostimpl *hi = arg;
 	struct bsf_host_obj *o;
 
 	if (!hi->base || !cb || fd < 0)
@@ -173,12 +173,24 @@ static struct bsf_fd_watch *host_fd_watch(void *arg, int fd, void (*cb)(int fd, 
 		return NULL;
 	o->fcb = cb;
 	o->cbarg = cbarg;
-	o->ev = event_new(hi->base, fd, EV_READ | EV_PERSIST, watch_cb, o);
+	o->ev = event_new(hi->base, fd, what | EV_PERSIST, watch_cb, o);
 	if (!o->ev || event_add(o->ev, NULL) < 0) {
 		obj_free(o);
 		return NULL;
 	}
 	return (struct bsf_fd_watch *)o;
+}
+
+static struct bsf_fd_watch *host_fd_watch(void *arg, int fd, void (*cb)(int fd, void *cbarg),
+					  void *cbarg)
+{
+	return fd_watch_for(arg, fd, EV_READ, cb, cbarg);
+}
+
+static struct bsf_fd_watch *host_fd_watch_write(void *arg, int fd, void (*cb)(int fd, void *cbarg),
+						void *cbarg)
+{
+	return fd_watch_for(arg, fd, EV_WRITE, cb, cbarg);
 }
 
 static void host_fd_unwatch(struct bsf_fd_watch *w)
@@ -223,6 +235,7 @@ struct bsf_hostimpl *bsf_host_new(struct event_base *base, void (*drain)(void *a
 	hi->host.now_ns = host_now_ns;
 	hi->host.events_ready = host_events_ready;
 	hi->host.push_events = host_push_events;
+	hi->host.fd_watch_write = host_fd_watch_write;
 	return hi;
 }
 

@@ -47,9 +47,9 @@ agent_libbsfagent_a_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS
 
 # what every agent program links
 BSF_AGENT_LIBS = agent/libbsfagent.a agent/model/libbackend_model.a agent/linux/liblinuxbe.a \
-	agent/visibility/libvis.a agent/model/libmodel.a agent/libconfval.a agent/liblog.a \
-	proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) $(LIBMNL_LIBS) \
-	-lpthread -lm
+	$(BSF_SONIC_LIBS) agent/sonic/libsonic_conf.a agent/visibility/libvis.a agent/model/libmodel.a \
+	agent/libconfval.a agent/liblog.a proto/libsflow.a $(LIBEVENT_LIBS) $(LIBCONFUSE_LIBS) \
+	$(LIBPCAP_LIBS) $(LIBMNL_LIBS) -lpthread -lm
 
 agent_bsflowd_SOURCES = agent/bsflowd.c
 agent_bsflowd_CFLAGS = $(AM_CFLAGS) $(LIBEVENT_CFLAGS) $(LIBCONFUSE_CFLAGS)

@@ -14,11 +14,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "collector/collect.h"
 
 /* Set by SIGINT/SIGTERM; the inputs poll it between datagrams. */
 static volatile sig_atomic_t stop_requested;
+
+/* 1 if the two descriptors are the same open file (2>&1), or unknown. */
+static int same_stream(int a, int b)
+{
+	struct stat sa, sb;
+
+	if (fstat(a, &sa) != 0 || fstat(b, &sb) != 0)
+		return 1;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
 
 static void on_signal(int sig)
 {
@@ -235,6 +247,10 @@ int main(int argc, char **argv)
 	ctx.stop = &stop_requested;
 	collect_out_init(&ctx.out, opts.fmt, stdout);
 	ctx.out.own_enterprise = opts.own_enterprise;
+	/* a capture decoded to a file of its own: write in big batches; live
+	 * input, or stdout and stderr one stream (reports must interleave
+	 * with the datagrams they follow), one write per datagram */
+	ctx.out.batch = opts.read_file && !same_stream(STDOUT_FILENO, STDERR_FILENO);
 	ctx.checks = collect_checks_new(stderr, opts.own_enterprise);
 	if (!ctx.checks) {
 		fprintf(stderr, "bsflow-collect: out of memory\n");
@@ -275,7 +291,7 @@ int main(int argc, char **argv)
 		collect_table_render(ctx.table, stdout, 0);
 		collect_table_free(ctx.table);
 	}
-	fflush(stdout);
+	collect_out_flush(&ctx.out);
 	if (ctx.pcapw) {
 		collect_checks_written(ctx.checks, collect_pcapw_count(ctx.pcapw));
 		if (collect_pcapw_close(ctx.pcapw) != 0) {

@@ -19,6 +19,8 @@
  * limited to COLLECT_OUT_MAXDEPTH levels; deeper calls are ignored.
  * collect_out_text() prints a line in text mode only (the sflowtool
  * "startSample ----" markers); everything else appears in both shapes.
+ * Nothing here calls printf: numbers and addresses are formatted by hand
+ * into a buffer that goes out with one write per datagram.
  */
 #ifndef BSFLOWD_COLLECT_OUTPUT_H
 #define BSFLOWD_COLLECT_OUTPUT_H
@@ -31,6 +33,7 @@
 
 #define COLLECT_OUT_MAXDEPTH 16
 #define COLLECT_OUT_KEYMAX   64
+#define COLLECT_OUT_BUFSZ    65536
 
 enum collect_fmt {
 	COLLECT_FMT_TEXT = 0,
@@ -53,14 +56,25 @@ struct collect_out {
 	/* Context for print_own.c, set by print.c: */
 	uint32_t own_enterprise; /* the configured own enterprise (-e) */
 	uint32_t sample_tag;	 /* tag of the sample whose records are printed */
+	/* Output is formatted by hand into this buffer and written to fp in
+	 * one piece at the end of a datagram (or when it fills).  With batch
+	 * set (a capture read to a file of its own) the end of a datagram does
+	 * not write: the buffer goes out when full and at collect_out_flush. */
+	int batch;
+	size_t olen;
+	char obuf[COLLECT_OUT_BUFSZ];
 };
 
 void collect_out_init(struct collect_out *o, enum collect_fmt fmt, FILE *fp);
 
 /* A whole datagram: JSON "{" ... "}\n"; text "startDatagram ===..." /
- * "endDatagram ===..." marker lines. */
+ * "endDatagram ===..." marker lines.  The end writes and flushes the
+ * datagram's output to fp. */
 void collect_out_begin_datagram(struct collect_out *o);
 void collect_out_end_datagram(struct collect_out *o);
+/* Write what is buffered to fp and flush it (end_datagram does this
+ * unless o->batch). */
+void collect_out_flush(struct collect_out *o);
 
 /* Containers.  key NULL inside arrays. */
 void collect_out_begin_object(struct collect_out *o, const char *key);
@@ -88,6 +102,10 @@ void collect_out_strn(struct collect_out *o, const char *key, const char *s, siz
 /* printf-style string value. */
 void collect_out_strf(struct collect_out *o, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Two numbers as the string "a:b" (sourceId, tags). */
+void collect_out_u32_pair(struct collect_out *o, const char *key, uint32_t a, uint32_t b);
+/* The string "<text><v>" ("dropCode 258"); text must need no escaping. */
+void collect_out_str_u32(struct collect_out *o, const char *key, const char *text, uint32_t v);
 /* Bytes as sflowtool prints header bytes: upper-case hex pairs joined by
  * '-' ("00-1B-21-..."); a string in JSON. */
 void collect_out_hex(struct collect_out *o, const char *key, const uint8_t *p, size_t n);

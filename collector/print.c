@@ -26,10 +26,10 @@ static void print_port(struct collect_out *o, const char *key, uint32_t format, 
 		collect_out_u32(o, key, value);
 		break;
 	case SFLOW_IF_FORMAT_DISCARDED:
-		collect_out_strf(o, key, "dropCode %" PRIu32, value);
+		collect_out_str_u32(o, key, "dropCode ", value);
 		break;
 	case SFLOW_IF_FORMAT_MULTIPLE:
-		collect_out_strf(o, key, "multiple %" PRIu32, value);
+		collect_out_str_u32(o, key, "multiple ", value);
 		break;
 	default:
 		collect_out_strf(o, key, "format==%" PRIu32 " %" PRIu32, format, value);
@@ -39,7 +39,7 @@ static void print_port(struct collect_out *o, const char *key, uint32_t format, 
 
 static void print_source(struct collect_out *o, uint32_t type, uint32_t index)
 {
-	collect_out_strf(o, "sourceId", "%" PRIu32 ":%" PRIu32, type, index);
+	collect_out_u32_pair(o, "sourceId", type, index);
 }
 
 static void print_if_counters(struct collect_out *o, const struct sflow_if_counters *c)

@@ -24,24 +24,52 @@
 #include "proto/sflow_drops.h"
 #include "proto/sflow_own.h"
 
+/* Keys are composed by hand (no printf on the hot path), cut to fit k like
+ * snprintf would: kcat "<a><b>", kcatu "<a><sep><i><b><c>". */
+static size_t kput(char *k, size_t size, size_t n, const char *s)
+{
+	while (*s && n + 1 < size)
+		k[n++] = *s++;
+	k[n] = '\0';
+	return n;
+}
+
+static const char *kcat(char *k, size_t size, const char *a, const char *b)
+{
+	kput(k, size, kput(k, size, 0, a), b);
+	return k;
+}
+
+static const char *kcatu(char *k, const char *a, const char *sep, uint32_t i, const char *b,
+			 const char *c)
+{
+	char d[11];
+	size_t j = sizeof d - 1, n;
+
+	d[j] = '\0';
+	do {
+		d[--j] = (char)('0' + i % 10);
+		i /= 10;
+	} while (i);
+	n = kput(k, COLLECT_OUT_KEYMAX, 0, a);
+	n = kput(k, COLLECT_OUT_KEYMAX, n, sep);
+	n = kput(k, COLLECT_OUT_KEYMAX, n, d + j);
+	n = kput(k, COLLECT_OUT_KEYMAX, n, b);
+	kput(k, COLLECT_OUT_KEYMAX, n, c);
+	return k;
+}
+
 static void print_buffer(struct collect_out *o, const char *obj, const struct sflow_own_buffer *b)
 {
 	char k[COLLECT_OUT_KEYMAX];
 
-	snprintf(k, sizeof k, "%s_cur_cells", obj);
-	collect_out_u32(o, k, b->cur_cells);
-	snprintf(k, sizeof k, "%s_cur_bytes", obj);
-	collect_out_u32(o, k, b->cur_bytes);
-	snprintf(k, sizeof k, "%s_peak_cells", obj);
-	collect_out_u32(o, k, b->peak_cells);
-	snprintf(k, sizeof k, "%s_peak_bytes", obj);
-	collect_out_u32(o, k, b->peak_bytes);
-	snprintf(k, sizeof k, "%s_alloc_cells", obj);
-	collect_out_u32(o, k, b->alloc_cells);
-	snprintf(k, sizeof k, "%s_peak_pc", obj);
-	collect_out_i64(o, k, b->peak_pc);
-	snprintf(k, sizeof k, "%s_peak_time_ns", obj);
-	collect_out_u64(o, k, b->peak_time_ns);
+	collect_out_u32(o, kcat(k, sizeof k, obj, "_cur_cells"), b->cur_cells);
+	collect_out_u32(o, kcat(k, sizeof k, obj, "_cur_bytes"), b->cur_bytes);
+	collect_out_u32(o, kcat(k, sizeof k, obj, "_peak_cells"), b->peak_cells);
+	collect_out_u32(o, kcat(k, sizeof k, obj, "_peak_bytes"), b->peak_bytes);
+	collect_out_u32(o, kcat(k, sizeof k, obj, "_alloc_cells"), b->alloc_cells);
+	collect_out_i64(o, kcat(k, sizeof k, obj, "_peak_pc"), b->peak_pc);
+	collect_out_u64(o, kcat(k, sizeof k, obj, "_peak_time_ns"), b->peak_time_ns);
 }
 
 /* "<base>_count N", then each element as "<base>_<i>_...". */
@@ -50,12 +78,10 @@ static void print_buffers(struct collect_out *o, const char *base, const struct 
 	char k[COLLECT_OUT_KEYMAX];
 	struct sflow_own_buffer b;
 
-	snprintf(k, sizeof k, "%s_count", base);
-	collect_out_u32(o, k, a->n);
+	collect_out_u32(o, kcat(k, sizeof k, base, "_count"), a->n);
 	for (uint32_t i = 0; i < a->n; i++) {
 		sflow_own_buffer_at(a, i, &b);
-		snprintf(k, sizeof k, "%s_%u", base, i);
-		print_buffer(o, k, &b);
+		print_buffer(o, kcatu(k, base, "_", i, "", ""), &b);
 	}
 }
 
@@ -64,18 +90,13 @@ static void print_delays(struct collect_out *o, const char *base, const struct s
 	char k[COLLECT_OUT_KEYMAX];
 	struct sflow_own_qdelay d;
 
-	snprintf(k, sizeof k, "%s_count", base);
-	collect_out_u32(o, k, a->n);
+	collect_out_u32(o, kcat(k, sizeof k, base, "_count"), a->n);
 	for (uint32_t i = 0; i < a->n; i++) {
 		sflow_own_qdelay_at(a, i, &d);
-		snprintf(k, sizeof k, "%s_%u_latest_ns", base, i);
-		collect_out_u32(o, k, d.latest_ns);
-		snprintf(k, sizeof k, "%s_%u_max_ns", base, i);
-		collect_out_u32(o, k, d.max_ns);
-		snprintf(k, sizeof k, "%s_%u_measurements", base, i);
-		collect_out_u32(o, k, d.count);
-		snprintf(k, sizeof k, "%s_%u_marker_ns", base, i);
-		collect_out_u32(o, k, d.marker_ns);
+		collect_out_u32(o, kcatu(k, base, "_", i, "_latest_ns", ""), d.latest_ns);
+		collect_out_u32(o, kcatu(k, base, "_", i, "_max_ns", ""), d.max_ns);
+		collect_out_u32(o, kcatu(k, base, "_", i, "_measurements", ""), d.count);
+		collect_out_u32(o, kcatu(k, base, "_", i, "_marker_ns", ""), d.marker_ns);
 	}
 }
 
@@ -107,8 +128,7 @@ static void print_vis_event(struct collect_out *o, const struct sflow_own_vis_ev
 /* One field of sampler i: "bsf_sampler_<i>_<field>". */
 static const char *sampler_key(char *k, uint32_t i, const char *field)
 {
-	snprintf(k, COLLECT_OUT_KEYMAX, "bsf_sampler_%" PRIu32 "_%s", i, field);
-	return k;
+	return kcatu(k, "bsf_sampler", "_", i, "_", field);
 }
 
 /* "bsf_sampler_count N", then each sampler as "bsf_sampler_<i>_...". */
@@ -126,8 +146,7 @@ static void print_samplers(struct collect_out *o, const struct sflow_own_sampler
 		collect_out_u64(o, sampler_key(k, i, "seen"), st.seen);
 		collect_out_u64(o, sampler_key(k, i, "passed"), st.passed);
 		for (uint32_t j = 0; j < SFLOW_OWN_SAMPLER_REJECTS; j++) {
-			snprintf(field, sizeof field, "rejected_%s",
-				 sflow_own_sampler_reject_name(j));
+			kcat(field, sizeof field, "rejected_", sflow_own_sampler_reject_name(j));
 			collect_out_u64(o, sampler_key(k, i, field), rej[j]);
 		}
 		collect_out_i64(o, sampler_key(k, i, "ticket_balance"), st.ticket_balance);
@@ -233,10 +252,8 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 		collect_out_u32(o, "bsf_pg_count", own->u.pgs.pgs.n);
 		for (uint32_t i = 0; i < own->u.pgs.pgs.n; i++) {
 			sflow_own_pg_at(&own->u.pgs.pgs, i, &pg);
-			snprintf(k, sizeof k, "bsf_pg_%u_shared", i);
-			print_buffer(o, k, &pg.shared);
-			snprintf(k, sizeof k, "bsf_pg_%u_headroom", i);
-			print_buffer(o, k, &pg.headroom);
+			print_buffer(o, kcatu(k, "bsf_pg", "_", i, "_shared", ""), &pg.shared);
+			print_buffer(o, kcatu(k, "bsf_pg", "_", i, "_headroom", ""), &pg.headroom);
 		}
 		break;
 	}
@@ -276,8 +293,7 @@ void collect_print_own_sample_fields(struct collect_out *o, const struct sflow_s
 		return;
 	}
 	collect_out_u32(o, "sampleSequenceNo", h->sequence_number);
-	collect_out_strf(o, "sourceId", "%" PRIu32 ":%" PRIu32, h->source_id_type,
-			 h->source_id_index);
+	collect_out_u32_pair(o, "sourceId", h->source_id_type, h->source_id_index);
 	collect_out_u32(o, "dropEvents", h->drops);
 	collect_out_u32(o, "inputPort", h->input);
 	collect_out_u32(o, "outputPort", h->output);

@@ -40,7 +40,7 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 	c->received++;
 	rc = sflow_decode(buf, len, &dopts, &d, &err);
 	if (rc != SFLOW_OK) {
-		fflush(c->out.fp);
+		collect_out_flush(&c->out);
 		collect_checks_malformed(c->checks, rx, &err);
 		if (c->opts->strict) {
 			fprintf(stderr, "bsflow-collect: --strict: malformed datagram: %s\n",
@@ -61,7 +61,7 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 			table_update(c, &d);
 		sflow_datagram_free(&d);
 		if (c->opts->strict && collect_checks_own_errors(c->checks) > own_errors) {
-			fflush(c->out.fp);
+			collect_out_flush(&c->out);
 			fprintf(stderr, "bsflow-collect: --strict: bsflowd's own structures "
 					"failed a check (sampler mismatch or bad event sample)\n");
 			c->exit_code = COLLECT_EXIT_STRICT;

@@ -87,3 +87,19 @@ BENCH_PROGS += proto/bench/bench_proto
 EXTRA_PROGRAMS += proto/bench/bench_proto
 proto_bench_bench_proto_SOURCES = proto/bench/bench_proto.c
 proto_bench_bench_proto_LDADD = proto/libsflow.a
+
+# make bench-compare SFLOWTOOL=PATH HSFLOW_SRC=DIR [CAPTURE=file.pcap]: the
+# encoder against hsflowd's src/sflow library (compiled from HSFLOW_SRC at
+# bench time, never copied here) and bsflow-collect against sflowtool, in
+# paired runs.  Without the two it says what it needs and exits 0.
+EXTRA_DIST += proto/bench/bench_compare.c proto/bench/bench-compare.sh \
+	proto/bench/record-udp.py
+bench-compare:
+	@if [ -n '$(SFLOWTOOL)' ] && [ -n '$(HSFLOW_SRC)' ]; then \
+	  $(MAKE) $(AM_MAKEFLAGS) proto/libsflow.a collector/bsflow-collect \
+	    agent/bsflowd || exit 1; \
+	fi; \
+	CC='$(CC)' $(SHELL) $(srcdir)/proto/bench/bench-compare.sh \
+	  '$(abs_top_builddir)' '$(abs_top_srcdir)' '$(SFLOWTOOL)' \
+	  '$(HSFLOW_SRC)' '$(CAPTURE)'
+.PHONY: bench-compare

@@ -2,12 +2,14 @@
  * sflow_encode.c - sFlow v5 sample and record encoders and the datagram
  * builder (see sflow_encode.h).
  *
- * Samples and records are framed as data_format, then an opaque body whose
- * length is back-patched when the body is complete; a sample's record count
- * is back-patched the same way.  Everything goes through struct sflow_w, so
- * a sample that does not fit its buffer leaves w->err set and is discarded
- * by the caller as a whole.  The builder copies whole encoded samples into
- * one datagram behind a header written when the datagram is finished.
+ * Samples and records are framed as data_format, then an opaque body.  A
+ * record's size is known before it is written: its space is checked once
+ * (sflow_w_reserve) and its tag, length and fields are written unchecked;
+ * only variable bodies (strings, header bytes) go field by field.  A
+ * sample's standard header is reserved the same way; its length and record
+ * count are back-patched when it ends.  A sample that does not fit its
+ * buffer leaves w->err set and is discarded by the caller as a whole.  The builder copies whole
+ * encoded samples into one datagram behind a header written when the datagram is finished.
  */
 #include <string.h>
 
@@ -26,6 +28,28 @@ static void sample_open(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t 
 	s->len_mark = sflow_w_open(w);
 }
 
+/*
+ * A standard sample's tag, length placeholder, nfields fixed fields and
+ * record count placeholder in one checked reservation; returns where the
+ * fields go, or NULL (w->err set).
+ */
+static uint8_t *sample_open_fixed(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t tag,
+				  size_t nfields)
+{
+	uint8_t *p;
+
+	s->start = w->len;
+	s->count_mark = NO_MARK;
+	s->nrecords = 0;
+	p = sflow_w_reserve(w, 4 + 4 + 4 * nfields + 4);
+	if (!p)
+		return NULL;
+	s->len_mark = s->start + 4;
+	s->count_mark = s->start + 8 + 4 * nfields;
+	p = sflow_put_u32(p, tag);
+	return sflow_put_u32(p, 0); /* length: sflow_enc_sample_end */
+}
+
 void sflow_enc_records_begin(struct sflow_w *w, struct sflow_sample_enc *s)
 {
 	s->count_mark = sflow_w_open(w);
@@ -35,42 +59,51 @@ void sflow_enc_records_begin(struct sflow_w *w, struct sflow_sample_enc *s)
 void sflow_enc_flow_begin(struct sflow_w *w, struct sflow_sample_enc *s,
 			  const struct sflow_flow_sample *h)
 {
-	sample_open(w, s, SFLOW_SAMPLE_FLOW_EXP);
-	sflow_w_u32(w, h->sequence_number);
-	sflow_w_u32(w, h->source_id_type);
-	sflow_w_u32(w, h->source_id_index);
-	sflow_w_u32(w, h->sampling_rate);
-	sflow_w_u32(w, h->sample_pool);
-	sflow_w_u32(w, h->drops);
-	sflow_w_u32(w, h->input_format);
-	sflow_w_u32(w, h->input_value);
-	sflow_w_u32(w, h->output_format);
-	sflow_w_u32(w, h->output_value);
-	sflow_enc_records_begin(w, s);
+	uint8_t *p = sample_open_fixed(w, s, SFLOW_SAMPLE_FLOW_EXP, 10);
+
+	if (!p)
+		return;
+	p = sflow_put_u32(p, h->sequence_number);
+	p = sflow_put_u32(p, h->source_id_type);
+	p = sflow_put_u32(p, h->source_id_index);
+	p = sflow_put_u32(p, h->sampling_rate);
+	p = sflow_put_u32(p, h->sample_pool);
+	p = sflow_put_u32(p, h->drops);
+	p = sflow_put_u32(p, h->input_format);
+	p = sflow_put_u32(p, h->input_value);
+	p = sflow_put_u32(p, h->output_format);
+	p = sflow_put_u32(p, h->output_value);
+	sflow_put_u32(p, 0); /* record count: sflow_enc_sample_end */
 }
 
 void sflow_enc_counters_begin(struct sflow_w *w, struct sflow_sample_enc *s,
 			      const struct sflow_counters_sample *h)
 {
-	sample_open(w, s, SFLOW_SAMPLE_COUNTERS_EXP);
-	sflow_w_u32(w, h->sequence_number);
-	sflow_w_u32(w, h->source_id_type);
-	sflow_w_u32(w, h->source_id_index);
-	sflow_enc_records_begin(w, s);
+	uint8_t *p = sample_open_fixed(w, s, SFLOW_SAMPLE_COUNTERS_EXP, 3);
+
+	if (!p)
+		return;
+	p = sflow_put_u32(p, h->sequence_number);
+	p = sflow_put_u32(p, h->source_id_type);
+	p = sflow_put_u32(p, h->source_id_index);
+	sflow_put_u32(p, 0); /* record count: sflow_enc_sample_end */
 }
 
 void sflow_enc_discard_begin(struct sflow_w *w, struct sflow_sample_enc *s,
 			     const struct sflow_discard_sample *h)
 {
-	sample_open(w, s, SFLOW_SAMPLE_DISCARD);
-	sflow_w_u32(w, h->sequence_number);
-	sflow_w_u32(w, h->source_id_type);
-	sflow_w_u32(w, h->source_id_index);
-	sflow_w_u32(w, h->drops);
-	sflow_w_u32(w, h->input);
-	sflow_w_u32(w, h->output);
-	sflow_w_u32(w, h->reason);
-	sflow_enc_records_begin(w, s);
+	uint8_t *p = sample_open_fixed(w, s, SFLOW_SAMPLE_DISCARD, 7);
+
+	if (!p)
+		return;
+	p = sflow_put_u32(p, h->sequence_number);
+	p = sflow_put_u32(p, h->source_id_type);
+	p = sflow_put_u32(p, h->source_id_index);
+	p = sflow_put_u32(p, h->drops);
+	p = sflow_put_u32(p, h->input);
+	p = sflow_put_u32(p, h->output);
+	p = sflow_put_u32(p, h->reason);
+	sflow_put_u32(p, 0); /* record count: sflow_enc_sample_end */
 }
 
 void sflow_enc_sample_begin(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t tag)
@@ -105,54 +138,74 @@ void sflow_enc_record_end(struct sflow_w *w, size_t mark)
 	sflow_w_close(w, mark);
 }
 
+/*
+ * A record whose body is exactly body_len bytes: tag, length and room for
+ * the body in one checked reservation.  Returns where the body goes (the
+ * caller writes exactly body_len bytes), or NULL with w->err set.
+ */
+static uint8_t *record_fixed(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t tag,
+			     uint32_t body_len)
+{
+	uint8_t *p = sflow_w_reserve(w, 8 + (size_t)body_len);
+
+	if (!p)
+		return NULL;
+	s->nrecords++;
+	p = sflow_put_u32(p, tag);
+	return sflow_put_u32(p, body_len);
+}
+
 /* ---- counter records */
 
 void sflow_enc_if_counters(struct sflow_w *w, struct sflow_sample_enc *s,
 			   const struct sflow_if_counters *c)
 {
-	size_t m = sflow_enc_record_begin(w, s, SFLOW_CTR_GENERIC);
+	/* 16 unsigned ints and 3 unsigned hypers */
+	uint8_t *p = record_fixed(w, s, SFLOW_CTR_GENERIC, 16 * 4 + 3 * 8);
 
-	sflow_w_u32(w, c->ifIndex);
-	sflow_w_u32(w, c->ifType);
-	sflow_w_u64(w, c->ifSpeed);
-	sflow_w_u32(w, c->ifDirection);
-	sflow_w_u32(w, c->ifStatus);
-	sflow_w_u64(w, c->ifInOctets);
-	sflow_w_u32(w, c->ifInUcastPkts);
-	sflow_w_u32(w, c->ifInMulticastPkts);
-	sflow_w_u32(w, c->ifInBroadcastPkts);
-	sflow_w_u32(w, c->ifInDiscards);
-	sflow_w_u32(w, c->ifInErrors);
-	sflow_w_u32(w, c->ifInUnknownProtos);
-	sflow_w_u64(w, c->ifOutOctets);
-	sflow_w_u32(w, c->ifOutUcastPkts);
-	sflow_w_u32(w, c->ifOutMulticastPkts);
-	sflow_w_u32(w, c->ifOutBroadcastPkts);
-	sflow_w_u32(w, c->ifOutDiscards);
-	sflow_w_u32(w, c->ifOutErrors);
-	sflow_w_u32(w, c->ifPromiscuousMode);
-	sflow_enc_record_end(w, m);
+	if (!p)
+		return;
+	p = sflow_put_u32(p, c->ifIndex);
+	p = sflow_put_u32(p, c->ifType);
+	p = sflow_put_u64(p, c->ifSpeed);
+	p = sflow_put_u32(p, c->ifDirection);
+	p = sflow_put_u32(p, c->ifStatus);
+	p = sflow_put_u64(p, c->ifInOctets);
+	p = sflow_put_u32(p, c->ifInUcastPkts);
+	p = sflow_put_u32(p, c->ifInMulticastPkts);
+	p = sflow_put_u32(p, c->ifInBroadcastPkts);
+	p = sflow_put_u32(p, c->ifInDiscards);
+	p = sflow_put_u32(p, c->ifInErrors);
+	p = sflow_put_u32(p, c->ifInUnknownProtos);
+	p = sflow_put_u64(p, c->ifOutOctets);
+	p = sflow_put_u32(p, c->ifOutUcastPkts);
+	p = sflow_put_u32(p, c->ifOutMulticastPkts);
+	p = sflow_put_u32(p, c->ifOutBroadcastPkts);
+	p = sflow_put_u32(p, c->ifOutDiscards);
+	p = sflow_put_u32(p, c->ifOutErrors);
+	sflow_put_u32(p, c->ifPromiscuousMode);
 }
 
 void sflow_enc_eth_counters(struct sflow_w *w, struct sflow_sample_enc *s,
 			    const struct sflow_eth_counters *c)
 {
-	size_t m = sflow_enc_record_begin(w, s, SFLOW_CTR_ETHERNET);
+	uint8_t *p = record_fixed(w, s, SFLOW_CTR_ETHERNET, 13 * 4);
 
-	sflow_w_u32(w, c->dot3StatsAlignmentErrors);
-	sflow_w_u32(w, c->dot3StatsFCSErrors);
-	sflow_w_u32(w, c->dot3StatsSingleCollisionFrames);
-	sflow_w_u32(w, c->dot3StatsMultipleCollisionFrames);
-	sflow_w_u32(w, c->dot3StatsSQETestErrors);
-	sflow_w_u32(w, c->dot3StatsDeferredTransmissions);
-	sflow_w_u32(w, c->dot3StatsLateCollisions);
-	sflow_w_u32(w, c->dot3StatsExcessiveCollisions);
-	sflow_w_u32(w, c->dot3StatsInternalMacTransmitErrors);
-	sflow_w_u32(w, c->dot3StatsCarrierSenseErrors);
-	sflow_w_u32(w, c->dot3StatsFrameTooLongs);
-	sflow_w_u32(w, c->dot3StatsInternalMacReceiveErrors);
-	sflow_w_u32(w, c->dot3StatsSymbolErrors);
-	sflow_enc_record_end(w, m);
+	if (!p)
+		return;
+	p = sflow_put_u32(p, c->dot3StatsAlignmentErrors);
+	p = sflow_put_u32(p, c->dot3StatsFCSErrors);
+	p = sflow_put_u32(p, c->dot3StatsSingleCollisionFrames);
+	p = sflow_put_u32(p, c->dot3StatsMultipleCollisionFrames);
+	p = sflow_put_u32(p, c->dot3StatsSQETestErrors);
+	p = sflow_put_u32(p, c->dot3StatsDeferredTransmissions);
+	p = sflow_put_u32(p, c->dot3StatsLateCollisions);
+	p = sflow_put_u32(p, c->dot3StatsExcessiveCollisions);
+	p = sflow_put_u32(p, c->dot3StatsInternalMacTransmitErrors);
+	p = sflow_put_u32(p, c->dot3StatsCarrierSenseErrors);
+	p = sflow_put_u32(p, c->dot3StatsFrameTooLongs);
+	p = sflow_put_u32(p, c->dot3StatsInternalMacReceiveErrors);
+	sflow_put_u32(p, c->dot3StatsSymbolErrors);
 }
 
 /* Length of a C string, or limit + 1 if it is longer than limit. */
@@ -183,17 +236,18 @@ void sflow_enc_port_name(struct sflow_w *w, struct sflow_sample_enc *s, const ch
 void sflow_enc_bst_device(struct sflow_w *w, struct sflow_sample_enc *s,
 			  const struct sflow_bst_device *b)
 {
-	size_t m = sflow_enc_record_begin(w, s, SFLOW_CTR_BST_DEVICE);
+	uint8_t *p = record_fixed(w, s, SFLOW_CTR_BST_DEVICE, 2 * 4);
 
-	sflow_w_i32(w, b->uc_pc);
-	sflow_w_i32(w, b->mc_pc);
-	sflow_enc_record_end(w, m);
+	if (!p)
+		return;
+	p = sflow_put_i32(p, b->uc_pc);
+	sflow_put_i32(p, b->mc_pc);
 }
 
 void sflow_enc_bst_port(struct sflow_w *w, struct sflow_sample_enc *s,
 			const struct sflow_bst_port *b)
 {
-	size_t m;
+	uint8_t *p;
 	uint32_t i;
 
 	if (w->err != SFLOW_OK)
@@ -202,18 +256,20 @@ void sflow_enc_bst_port(struct sflow_w *w, struct sflow_sample_enc *s,
 		w->err = SFLOW_ERR_INVALID; /* percentage x<8> */
 		return;
 	}
-	m = sflow_enc_record_begin(w, s, SFLOW_CTR_BST_PORT);
-	sflow_w_i32(w, b->ingress_uc_pc);
-	sflow_w_i32(w, b->ingress_mc_pc);
-	sflow_w_i32(w, b->egress_uc_pc);
-	sflow_w_i32(w, b->egress_mc_pc);
-	sflow_w_u32(w, b->n_uc);
+	/* 4 percentages, then two counted arrays; the counts were just bounded */
+	p = record_fixed(w, s, SFLOW_CTR_BST_PORT, (6 + b->n_uc + b->n_mc) * 4);
+	if (!p)
+		return;
+	p = sflow_put_i32(p, b->ingress_uc_pc);
+	p = sflow_put_i32(p, b->ingress_mc_pc);
+	p = sflow_put_i32(p, b->egress_uc_pc);
+	p = sflow_put_i32(p, b->egress_mc_pc);
+	p = sflow_put_u32(p, b->n_uc);
 	for (i = 0; i < b->n_uc; i++)
-		sflow_w_i32(w, b->egress_queue_uc_pc[i]);
-	sflow_w_u32(w, b->n_mc);
+		p = sflow_put_i32(p, b->egress_queue_uc_pc[i]);
+	p = sflow_put_u32(p, b->n_mc);
 	for (i = 0; i < b->n_mc; i++)
-		sflow_w_i32(w, b->egress_queue_mc_pc[i]);
-	sflow_enc_record_end(w, m);
+		p = sflow_put_i32(p, b->egress_queue_mc_pc[i]);
 }
 
 /* ---- flow records */
@@ -221,7 +277,8 @@ void sflow_enc_bst_port(struct sflow_w *w, struct sflow_sample_enc *s,
 void sflow_enc_sampled_header(struct sflow_w *w, struct sflow_sample_enc *s,
 			      const struct sflow_sampled_header *h)
 {
-	size_t m;
+	uint8_t *p;
+	uint32_t pad;
 
 	if (w->err != SFLOW_OK)
 		return;
@@ -229,33 +286,44 @@ void sflow_enc_sampled_header(struct sflow_w *w, struct sflow_sample_enc *s,
 		w->err = SFLOW_ERR_INVALID;
 		return;
 	}
-	m = sflow_enc_record_begin(w, s, SFLOW_FLOW_HEADER);
-	sflow_w_u32(w, h->header_protocol);
-	sflow_w_u32(w, h->frame_length);
-	sflow_w_u32(w, h->stripped);
-	sflow_w_opaque(w, h->header, h->header_length);
-	sflow_enc_record_end(w, m);
+	if (h->header_length > SFLOW_DGRAM_MAX) {
+		w->err = SFLOW_ERR_FULL; /* could never fit any datagram */
+		return;
+	}
+	/* protocol, frame length, stripped, then opaque header<> padded to 4 */
+	pad = (4 - (h->header_length & 3)) & 3;
+	p = record_fixed(w, s, SFLOW_FLOW_HEADER, 16 + h->header_length + pad);
+	if (!p)
+		return;
+	p = sflow_put_u32(p, h->header_protocol);
+	p = sflow_put_u32(p, h->frame_length);
+	p = sflow_put_u32(p, h->stripped);
+	p = sflow_put_u32(p, h->header_length);
+	if (h->header_length)
+		memcpy(p, h->header, h->header_length);
+	memset(p + h->header_length, 0, pad);
 }
 
 void sflow_enc_ext_switch(struct sflow_w *w, struct sflow_sample_enc *s,
 			  const struct sflow_ext_switch *x)
 {
-	size_t m = sflow_enc_record_begin(w, s, SFLOW_FLOW_EXT_SWITCH);
+	uint8_t *p = record_fixed(w, s, SFLOW_FLOW_EXT_SWITCH, 4 * 4);
 
-	sflow_w_u32(w, x->src_vlan);
-	sflow_w_u32(w, x->src_priority);
-	sflow_w_u32(w, x->dst_vlan);
-	sflow_w_u32(w, x->dst_priority);
-	sflow_enc_record_end(w, m);
+	if (!p)
+		return;
+	p = sflow_put_u32(p, x->src_vlan);
+	p = sflow_put_u32(p, x->src_priority);
+	p = sflow_put_u32(p, x->dst_vlan);
+	sflow_put_u32(p, x->dst_priority);
 }
 
 /* A record whose body is one unsigned int. */
 static void enc_u32_record(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t tag, uint32_t v)
 {
-	size_t m = sflow_enc_record_begin(w, s, tag);
+	uint8_t *p = record_fixed(w, s, tag, 4);
 
-	sflow_w_u32(w, v);
-	sflow_enc_record_end(w, m);
+	if (p)
+		sflow_put_u32(p, v);
 }
 
 void sflow_enc_egress_queue(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t queue)
@@ -323,10 +391,10 @@ void sflow_enc_queue_depth(struct sflow_w *w, struct sflow_sample_enc *s, uint64
 
 void sflow_enc_timestamp(struct sflow_w *w, struct sflow_sample_enc *s, uint64_t ns_since_epoch)
 {
-	size_t m = sflow_enc_record_begin(w, s, SFLOW_FLOW_TIMESTAMP);
+	uint8_t *p = record_fixed(w, s, SFLOW_FLOW_TIMESTAMP, 8);
 
-	sflow_w_u64(w, ns_since_epoch);
-	sflow_enc_record_end(w, m);
+	if (p)
+		sflow_put_u64(p, ns_since_epoch);
 }
 
 void sflow_enc_bst_egress_queue(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t queue)
@@ -419,6 +487,56 @@ int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size
 		memcpy(b->buf + b->len, sample, len);
 	}
 	b->len += len;
+	b->nsamples++;
+	return SFLOW_OK;
+}
+
+static void reverse(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; n > 1 && i < n / 2; i++) {
+		uint8_t t = p[i];
+
+		p[i] = p[n - 1 - i];
+		p[n - 1 - i] = t;
+	}
+}
+
+/* p[0..a) p[a..a+n) -> p[a..a+n) p[0..a), in place. */
+static void rotate(uint8_t *p, size_t a, size_t n)
+{
+	reverse(p, a);
+	reverse(p + a, n);
+	reverse(p, a + n);
+}
+
+void sflow_builder_open(struct sflow_dgram_builder *b, struct sflow_w *w)
+{
+	size_t room = b->len <= b->max_bytes ? b->max_bytes - b->len : 0;
+
+	sflow_w_init(w, b->buf + b->len, room);
+}
+
+int sflow_builder_commit(struct sflow_dgram_builder *b, const struct sflow_w *w)
+{
+	/* w must be the writer sflow_builder_open() gave for this state of b */
+	if (w->buf != b->buf + b->len || w->len > w->cap || w->cap > b->max_bytes - b->len)
+		return SFLOW_ERR_INVALID;
+	if (w->err == SFLOW_ERR_FULL)
+		return b->nsamples ? SFLOW_ERR_FULL : SFLOW_ERR_TOOBIG;
+	if (w->err != SFLOW_OK)
+		return w->err;
+	if (w->len < 8 || (w->len & 3) != 0 || be32(w->buf + 4) != w->len - 8)
+		return SFLOW_ERR_INVALID;
+	if (b->max_samples && b->nsamples >= b->max_samples)
+		return SFLOW_ERR_FULL;
+	if (be32(w->buf) >= 1 && be32(w->buf) <= 4) {
+		/* standard: moved behind the standard ones, ahead of all others,
+		 * as sflow_builder_add places it (a rotation in place) */
+		if (b->std_end < b->len)
+			rotate(b->buf + b->std_end, b->len - b->std_end, w->len);
+		b->std_end += w->len;
+	}
+	b->len += w->len;
 	b->nsamples++;
 	return SFLOW_OK;
 }

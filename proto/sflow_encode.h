@@ -102,6 +102,18 @@ int sflow_builder_init(struct sflow_dgram_builder *b, const struct sflow_addr *a
  * or the sample cap is reached; flush and add again.  SFLOW_ERR_TOOBIG: it
  * can never fit (larger than max_bytes - header); refused. */
 int sflow_builder_add(struct sflow_dgram_builder *b, const uint8_t *sample, size_t len);
+/*
+ * Or encode a sample straight into the datagram, without a scratch copy:
+ * sflow_builder_open() points w at the space left in b (never more), the
+ * sample is encoded through w, and sflow_builder_commit() takes it:
+ * SFLOW_OK; SFLOW_ERR_FULL (it did not fit behind what is pending, or the
+ * sample cap is reached: finish, open and encode it again); SFLOW_ERR_TOOBIG
+ * (it did not fit an empty datagram); or w's own error.  A sample not
+ * committed leaves b as it was (its bytes are overwritten by the next).
+ * A standard sample goes ahead of the others, as with sflow_builder_add.
+ */
+void sflow_builder_open(struct sflow_dgram_builder *b, struct sflow_w *w);
+int sflow_builder_commit(struct sflow_dgram_builder *b, const struct sflow_w *w);
 static inline int sflow_builder_pending(const struct sflow_dgram_builder *b)
 {
 	return b->nsamples > 0;

@@ -6,7 +6,8 @@
  * write is a no-op, so a caller can encode a whole structure and check once.
  * Opaque bodies whose length is only known afterwards (sFlow samples and
  * records, variable-length arrays) are written with a placeholder that
- * sflow_w_close() back-patches.
+ * sflow_w_close() back-patches.  Items whose size is known up front are
+ * checked once with sflow_w_reserve() and then written unchecked.
  *
  * The reader checks every read against the end of its input; the first
  * failure records the byte offset and a reason and makes every later read
@@ -55,6 +56,49 @@ size_t sflow_w_open(struct sflow_w *w);
 void sflow_w_close(struct sflow_w *w, size_t mark);
 /* Overwrite the 4 bytes at pos (pos + 4 <= len) with v. */
 void sflow_w_patch(struct sflow_w *w, size_t pos, uint32_t v);
+
+/*
+ * Whole items whose size is known before they are written (a record, a
+ * sample header): sflow_w_reserve() checks the space once and returns where
+ * exactly n bytes go, advancing len past them, or NULL (sticky error set,
+ * nothing written).  The caller then fills those n bytes with the unchecked
+ * sflow_put_* helpers, each returning the position after what it wrote; it
+ * must write exactly n bytes, which is the only bound it has to get right.
+ */
+static inline uint8_t *sflow_w_reserve(struct sflow_w *w, size_t n)
+{
+	uint8_t *p;
+
+	if (w->err != SFLOW_OK)
+		return NULL;
+	if (w->len > w->cap || w->cap - w->len < n) {
+		w->err = SFLOW_ERR_FULL;
+		return NULL;
+	}
+	p = w->buf + w->len;
+	w->len += n;
+	return p;
+}
+
+static inline uint8_t *sflow_put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+	return p + 4;
+}
+
+static inline uint8_t *sflow_put_i32(uint8_t *p, int32_t v)
+{
+	return sflow_put_u32(p, (uint32_t)v); /* two's complement, as XDR int */
+}
+
+static inline uint8_t *sflow_put_u64(uint8_t *p, uint64_t v)
+{
+	sflow_put_u32(p, (uint32_t)(v >> 32));
+	return sflow_put_u32(p + 4, (uint32_t)v);
+}
 
 struct sflow_r {
 	const uint8_t *buf;

@@ -33,8 +33,12 @@
  * clock on the next turn of the loop, after the agent has drained.  A
  * machine that cannot keep up makes the model lag (lag_ns, logged) rather
  * than lose events.  Any loss that still happens while a stream is on is
- * counted in queue_events_lost.  With no stream on, the clock advances
- * as before and drop / sample events beyond the ring are lost and
+ * counted in queue_events_lost.  With no stream on, drop and sample
+ * events get the same bounded steps while the model keeps up with the
+ * wall clock (lag below BM_LOSSY_LAG_NS): the agent drains between steps,
+ * so none is lost to a ring drained only every tick.  Only when the
+ * machine cannot keep up (the lag passes that bound) does the clock
+ * advance unbounded again, and events beyond the ring are lost and
  * counted (event_overflows), keeping the simulation in real time.
  */
 #include "config.h"
@@ -58,6 +62,8 @@
 #define BM_LAG_WARN_NS (100ull * 1000000ull)
 #define BM_LAG_LOG_NS  (60ull * 1000000000ull)
 #define BM_EV_CHUNK    32
+/* Lag above which drop / sample events no longer hold the clock back. */
+#define BM_LOSSY_LAG_NS (20ull * 1000000ull)
 
 _Static_assert(BSF_WINDOWS <= MODEL_NUM_WINDOWS, "model windows");
 
@@ -200,7 +206,7 @@ static int bm_advance(struct bm *b, uint64_t to)
 {
 	int full = 0;
 
-	if (b->n_streams == 0) {
+	if (b->n_streams == 0 && b->lag_ns > BM_LOSSY_LAG_NS) {
 		model_advance_to(b->m, to);
 	} else {
 		for (;;) {

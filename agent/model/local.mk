@@ -45,6 +45,12 @@ agent_model_tests_test_model_pfc_wred_SOURCES = agent/model/tests/test_model_pfc
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_model_pfc_wred_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_pfc_wred_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_fidelity
+TESTS += agent/model/tests/test_model_fidelity
+agent_model_tests_test_model_fidelity_SOURCES = agent/model/tests/test_model_fidelity.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
+agent_model_tests_test_model_fidelity_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_fidelity_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_model_features
 TESTS += agent/model/tests/test_model_features
 agent_model_tests_test_model_features_SOURCES = agent/model/tests/test_model_features.c \

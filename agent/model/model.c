@@ -946,13 +946,16 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		     m->cfg.egr_pool_cells[q->pool], m->ep_pk[q->pool].cur) ||
 	     (uint64_t)m->ep_pk[q->pool].cur + d > m->cfg.egr_pool_cells[q->pool]))
 		cause = MODEL_DROP_EGR_LIMIT;
-	if (cause != MODEL_DROP_NCAUSES) {
+	if (cause != MODEL_DROP_NCAUSES && !m->ports[b->in_port].pg[b->pg].lossless) {
 		/* (a unicast packet's port and slot found again, not kept in
 		 * registers) */
 		copy_drop(m, b, mc ? port : b->out_port, mc ? s : (unsigned)(q - P->q), cause,
 			  depth);
 		return 0;
 	}
+	/* a copy from a lossless PG is never dropped at egress: ingress
+	 * admission (its PG, headroom and PFC, the device) bounds it; its
+	 * queue and egress pool may go beyond their limits (model.h) */
 	struct mpkt *cp = b;
 	if (mc) { /* a constant where this is inlined: (b->flags & MP_MC) != 0 */
 		cp = pkt_alloc(m);
@@ -1012,16 +1015,22 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 
 /* Port P starts transmitting h, the head of its slot s: its end is
  * scheduled (back_to_back: right after the last one, with its fraction
- * of a ns; else the port was idle). */
+ * of a ns; else the port was idle: at the ns its last transmission ended
+ * the line is still busy for that fraction, so a start then begins after
+ * it - without this, frames shorter than 1 ns on the wire (800G, < 80 B)
+ * could leave faster than the line rate). */
 static inline __attribute__((always_inline)) void tx_slot(struct model *m, struct mport *P,
 							  unsigned port, unsigned s,
 							  const struct mpkt *h, int back_to_back)
 {
 	uint64_t fs = (uint64_t)(h->len + P->overhead) * P->fs_per_byte;
-	if (back_to_back)
+	if (back_to_back) {
 		fs += P->frac_fs; /* and busy is 1 already */
-	else
+	} else {
 		P->busy = 1;
+		if (m->now == P->idle_ns)
+			fs += P->frac_fs;
+	}
 	P->in_slot = (uint8_t)s;
 	m->pf[port + 1] = (struct mpf){P, &P->q[s], h};
 	P->frac_fs = (uint32_t)(fs % FS_PER_NS);
@@ -1037,7 +1046,7 @@ static inline __attribute__((always_inline)) void start_tx_inl(struct model *m, 
 	int s = sched_pick(P);
 	if (s < 0) {
 		P->busy = 0;
-		P->frac_fs = 0;
+		P->idle_ns = m->now; /* frac_fs kept: the line is busy that much longer */
 		return;
 	}
 	tx_slot(m, P, port, (unsigned)s, P->q[s].head, back_to_back);
@@ -1218,10 +1227,12 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 		if (lat > q->nt_max)
 			q->nt_max = lat;
 		q->nt_count++;
+		q->nt_sum += lat;
 	}
 	q_mk_dequeue(q, deq_cnt, now);
 	uint64_t soj = now - b->t_arr;
 	q->sum += soj;
+	q->sum_fs += P->frac_fs; /* the last bit left frac_fs after now */
 	if (soj > q->max)
 		q->max = soj;
 	q->hist[log2_bucket(soj)]++;

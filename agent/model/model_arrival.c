@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent/model/model_engine.h"
@@ -19,22 +20,29 @@
  * before it, or than the clock when the source was added, arrives at that
  * time (as if each packet were asked for when the one before it arrives).
  * The packets of all sources are merged, a round at a time, into one
- * stream in arrival order, time then source index (then a source's own
- * order): entries of a time and a pointer to the packet, which stays in
+ * stream in arrival order, time then the tie key (model.h model_tie_key:
+ * a fresh order of the sources for every 65536 ns), then source index
+ * (then a source's own order): entries of a time and a pointer to the packet, which stays in
  * its source's buffer until offered.  run_loop takes from the stream; its
  * marker, after its last packet, says from what time on packets are
  * missing, and run_loop merges the next round when it reaches that time
  * (ports before arrivals at equal times, then the heap and the tick).
  *
  * A round takes an exact prefix of the arrival order: with H the earliest
- * time of a live source's last buffered packet and J the lowest index of
- * a source whose last buffered packet is at H, every packet before
- * (H, J) in (time, index) order is known (later ones of source J may
- * still be at H), so the round takes from source i its packets at times
- * < H, and those at H as well if i <= J (all of J's: it is then empty and
- * is topped up with a whole batch in the next round).  It sorts them by
- * counting (1-ns buckets, sources in index order: stable), or by radix
- * when they span more than ARR_NB ns.  Sources are topped up only at the
+ * time of a live source's last buffered packet, every packet before H is
+ * known (more of that source may still come at H), so the round takes
+ * from every source its packets at times < H, and leaves the ns H whole
+ * to a later round, where its packets are ordered by their tie keys.
+ * Only when there is no packet before H (a source with MSRC_LOW or more
+ * packets left, all at H) does the round take packets at H: those of the
+ * sources up to J in tie key order, J the first in that order of the
+ * sources whose last buffered packet is at H (all of J's: it is then
+ * empty and topped up with a whole batch in the next round); the ns is
+ * split, but along the tie key order, so the order is the same.  It sorts them by
+ * counting (1-ns buckets, filled a tie period at a time with the sources
+ * in tie key order: arr_place), or by radix when they span more than
+ * ARR_NB ns (sources in index order: stable), then each run of equal
+ * times by tie key (arr_ties).  Sources are topped up only at the
  * start of a round (the stream then holds none of their packets), each to
  * MSRC_BATCH packets when it has fewer than MSRC_LOW left, so a round
  * takes about MSRC_LOW packets or more from the fastest source and its
@@ -189,6 +197,221 @@ static void arr_radix(struct model *m, uint32_t n, uint64_t lo, uint64_t top)
 	}
 }
 
+/* arr_ties: order by tie key, then source, then place in the source's
+ * buffer (a source's packets in its order). */
+static inline int tie_cmp(const void *x, const void *y)
+{
+	const struct arr_ent *a = x, *b = y;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	if (a->p->src != b->p->src)
+		return a->p->src < b->p->src ? -1 : 1;
+	uintptr_t pa = (uintptr_t)a->p, pb = (uintptr_t)b->p;
+	return pa < pb ? -1 : pa > pb;
+}
+
+/* The run a[0..len) of arrivals at one ns (len >= 2) into tie key order
+ * (model.h), by way of key, its scratch (len entries). */
+static __attribute__((noinline)) void arr_tie_run(struct arr_ent *a, uint32_t len,
+						  struct arr_ent *key)
+{
+	uint64_t t = a[0].t;
+	uint32_t src0 = a[0].p->src, k;
+	for (k = 1; k < len && a[k].p->src == src0; k++)
+		;
+	if (k == len)
+		return; /* one source: its own order already */
+	for (k = 0; k < len; k++) {
+		key[k].t = model_tie_key(t, a[k].p->src);
+		key[k].p = a[k].p;
+	}
+	if (len <= 16) {
+		/* insertion sort (stable: equal keys are one source's, in its
+		 * order, or, all but never, two sources' by index) */
+		for (k = 1; k < len; k++) {
+			struct arr_ent x = key[k];
+			uint32_t j = k;
+			while (j > 0 && tie_cmp(&key[j - 1], &x) > 0) {
+				key[j] = key[j - 1];
+				j--;
+			}
+			key[j] = x;
+		}
+	} else {
+		qsort(key, len, sizeof(*key), tie_cmp);
+	}
+	for (k = 0; k < len; k++)
+		a[k].p = key[k].p; /* (the time is t for all) */
+}
+
+/* Order every run of equal times of the round's n sorted arrivals by tie
+ * key. */
+static void arr_ties(struct model *m, uint32_t n)
+{
+	struct arr_ent *a = m->arr;
+	for (uint32_t x = 1; x < n; x++) {
+		if (__builtin_expect(a[x].t != a[x - 1].t, 1))
+			continue;
+		uint32_t s0 = x - 1, e = x + 1;
+		while (e < n && a[e].t == a[s0].t)
+			e++;
+		arr_tie_run(a + s0, e - s0, m->arr_key);
+		x = e - 1;
+	}
+}
+
+/* Is source i, at ns t, at or before (key k, source j) in tie key
+ * order? */
+static inline int tie_before(uint64_t t, uint32_t i, uint32_t k, uint32_t j)
+{
+	uint32_t ki = model_tie_key(t, i);
+	return ki < k || (ki == k && i <= j);
+}
+
+/* A round with no packet before H: of the sources taking part whose last
+ * buffered packet is at H (and may have more there), the first in tie key
+ * order: its index, its key in *k. */
+static uint32_t tie_last(const struct model *m, uint64_t H, uint32_t *k)
+{
+	uint32_t j = UINT32_MAX, nw = (m->nsrc + 63) / 64;
+	for (uint32_t w = 0; w < nw; w++) {
+		for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
+			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+			const struct msrc *s = &m->srcs[i];
+			if (s->ended || s->end[-1].t_ns != H)
+				continue;
+			if (j == UINT32_MAX || !tie_before(H, j, model_tie_key(H, i), i)) {
+				j = i;
+				*k = model_tie_key(H, i);
+			}
+		}
+	}
+	return j;
+}
+
+/* The order of the nl sources in list[] (index order) for tie period e:
+ * by tie key, then index (insertion for few, else two counting passes
+ * over the key's bytes, stable), into out[]; tmp: nl entries, cnt: 256
+ * counters. */
+static void tie_order(uint64_t e, const uint32_t *list, uint32_t nl, uint32_t *out, uint64_t *tmp,
+		      uint64_t *key, uint32_t *cnt)
+{
+	uint64_t t = e << MODEL_TIE_SHIFT;
+	if (nl <= 16) {
+		for (uint32_t k = 0; k < nl; k++) {
+			uint32_t i = list[k], j = k;
+			uint64_t ki = model_tie_key(t, i);
+			while (j > 0 && key[j - 1] > ki) {
+				key[j] = key[j - 1];
+				out[j] = out[j - 1];
+				j--;
+			}
+			key[j] = ki;
+			out[j] = i;
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < nl; k++)
+		key[k] = (uint64_t)model_tie_key(t, list[k]) << 32 | k; /* its place in list */
+	const uint64_t *src = key;
+	uint64_t *dst = tmp;
+	for (unsigned sh = 32; sh <= 40; sh += 8) {
+		memset(cnt, 0, 256 * sizeof(*cnt));
+		for (uint32_t k = 0; k < nl; k++)
+			cnt[(src[k] >> sh) & 255]++;
+		for (uint32_t b = 0, sum = 0; b < 256; b++) {
+			uint32_t c = cnt[b];
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (uint32_t k = 0; k < nl; k++)
+			dst[cnt[(src[k] >> sh) & 255]++] = src[k];
+		src = dst;
+		dst = dst == tmp ? key : tmp;
+	}
+	for (uint32_t k = 0; k < nl; k++)
+		out[k] = list[(uint32_t)src[k]];
+}
+
+/* The dense round's placement: the packets the sources take (ntake from
+ * next) into the stream at their buckets' places (ARR_CNT's counters at
+ * cbase, the sums before each bucket), a tie period at a time, the
+ * sources in tie key order within it, so that each bucket holds its ns's
+ * packets in tie key order.  Scratch from arr_key (unused by a dense
+ * round). */
+static void arr_place(struct model *m, uintptr_t cbase, uint64_t lo, uint64_t top)
+{
+	uint32_t nw = (m->nsrc + 63) / 64, nl = 0, n = m->nsrc;
+	/* (arr_key holds 16 bytes x (64 x (nsrc + 1) + 1) or more: room for
+	 * these 28 x nsrc + 1024 bytes) */
+	uint64_t *key = (uint64_t *)(void *)m->arr_key, *tmp = key + n;
+	uint32_t *list = (uint32_t *)(void *)(tmp + n), *ord = list + n, *pos = ord + n,
+		 *cnt = pos + n;
+	for (uint32_t w = 0; w < nw; w++)
+		for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
+			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+			if (m->srcs[i].ntake > 0)
+				list[nl++] = i;
+		}
+	uint64_t e = lo >> MODEL_TIE_SHIFT;
+	if (e == top >> MODEL_TIE_SHIFT && (uint64_t)nl * 8 >= n) {
+		/* one tie period, and most sources take part (the common
+		 * case): the order of all sources for the period, kept */
+		if (m->tie_e != e) {
+			for (uint32_t k = 0; k < n; k++)
+				ord[k] = k;
+			tie_order(e, ord, n, m->tie_ord, tmp, key, cnt);
+			m->tie_e = e;
+		}
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t i = m->tie_ord[k];
+			const struct msrc *s = &m->srcs[i];
+			if (s->ntake == 0 || !(m->spart[i / 64] >> (i % 64) & 1))
+				continue;
+			for (const struct model_pkt *p = s->next, *end = p + s->ntake; p < end;
+			     p++) {
+				struct arr_ent *d = &m->arr[(*(
+				    uint32_t *)(cbase + (uintptr_t)p->t_ns * sizeof(uint32_t)))++];
+				d->t = p->t_ns;
+				d->p = p;
+			}
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < nl; k++)
+		pos[list[k]] = 0;
+	while (nl > 0) {
+		if (nl == 1)
+			ord[0] = list[0];
+		else
+			tie_order(e, list, nl, ord, tmp, key, cnt);
+		uint64_t en = UINT64_MAX, lim = ((e + 1) << MODEL_TIE_SHIFT) - 1;
+		for (uint32_t k = 0; k < nl; k++) {
+			uint32_t i = ord[k];
+			const struct msrc *s = &m->srcs[i];
+			const struct model_pkt *p = s->next + pos[i], *end = s->next + s->ntake;
+			for (; p < end && p->t_ns <= lim; p++) {
+				struct arr_ent *d = &m->arr[(*(
+				    uint32_t *)(cbase + (uintptr_t)p->t_ns * sizeof(uint32_t)))++];
+				d->t = p->t_ns;
+				d->p = p;
+			}
+			pos[i] = (uint32_t)(p - s->next);
+			if (p < end && (p->t_ns >> MODEL_TIE_SHIFT) < en)
+				en = p->t_ns >> MODEL_TIE_SHIFT;
+		}
+		/* the sources with packets left, in index order */
+		uint32_t k2 = 0;
+		for (uint32_t k = 0; k < nl; k++) {
+			uint32_t i = list[k];
+			if (pos[i] < m->srcs[i].ntake)
+				list[k2++] = i;
+		}
+		nl = k2;
+		e = en;
+	}
+}
+
 /* Live source s (index i) has no packets in the stream: into the heap by
  * its first packet, or, empty, among those the next round tops up. */
 static inline void sq_requeue(struct model *m, const struct msrc *s, uint32_t i)
@@ -334,6 +557,14 @@ void model_arr_merge(struct model *m)
 	}
 	if (open)
 		top = H;
+	/* whole: the ns H is left whole to a later round (see above); else
+	 * (a source with only packets at H left and more maybe to come) the
+	 * sources take their packets at H in tie key order up to the first,
+	 * (Hk, J), of those whose last buffered one is at H */
+	int whole = open && lo < H;
+	uint32_t Hk = 0;
+	if (open && !whole)
+		J = tie_last(m, H, &Hk);
 	/* what each source gives: times up to lim (see above) */
 	int dense = top - lo < ARR_NB;
 	uint32_t *cnt = m->arr_cnt;
@@ -351,8 +582,10 @@ void model_arr_merge(struct model *m)
 			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
 			struct msrc *s = &m->srcs[i];
 			struct model_pkt *p = s->next, *e = s->end;
-			uint64_t lim = i <= J ? H : H - 1;
-			if (i > J && H == 0)
+			/* (H: UINT64_MAX if !open) */
+			int at_h = !open || (!whole && tie_before(H, i, Hk, J));
+			uint64_t lim = at_h ? H : H - 1;
+			if (!at_h && H == 0)
 				e = p;
 			if (dense) {
 				for (; p < e && p->t_ns <= lim; p++) {
@@ -379,19 +612,10 @@ void model_arr_merge(struct model *m)
 			cnt[d] = sum;
 			sum += c;
 		}
-		for (uint32_t w = 0; w < nw; w++) {
-			for (uint64_t bits = m->spart[w]; bits != 0; bits &= bits - 1) {
-				const struct msrc *s = &m->srcs[w * 64 + __builtin_ctzll(bits)];
-				for (const struct model_pkt *p = s->next, *e = p + s->ntake; p < e;
-				     p++) {
-					struct arr_ent *d = &m->arr[(*ARR_CNT(p->t_ns))++];
-					d->t = p->t_ns;
-					d->p = p;
-				}
-			}
-		}
+		arr_place(m, cbase, lo, top);
 	} else {
 		arr_radix(m, n, lo, top - lo);
+		arr_ties(m, n);
 	}
 #undef ARR_CNT
 	/* the sources taken from go back to the heap, or, emptied, wait for

@@ -178,6 +178,7 @@ struct mqueue {
 	uint64_t mk_max, nt_latest, nt_max;
 	uint64_t nt_count; /* seed 004 delays measured */
 	struct mpeak *egr; /* its port's egr_uc or egr_mc */
+	uint64_t sum_fs;   /* the sub-ns parts (fs) the sojourns in sum leave out */
 	/* end of line 2, line 3: shared-use limit (static or dynamic), read
 	 * above the minimum only; the packet limit (QCHK_LIMIT) */
 	uint32_t lim_cells, min_cells;
@@ -189,6 +190,7 @@ struct mqueue {
 	/* WRED */
 	uint32_t wred_min, wred_max;
 	double wred_maxp;
+	uint64_t nt_sum; /* seed 004 delays measured: their sum (ns) */
 };
 
 /* Line 0: what admission, the sender's pause test and the PG's
@@ -221,7 +223,8 @@ struct msum {
  * stay 0; model_read_counters adds them). */
 struct mport {
 	_Alignas(MODEL_LINE) uint64_t fs_per_byte; /* femtoseconds per byte on the wire */
-	uint32_t frac_fs; /* sub-ns end (fs, < 1 ns) of the transmission in progress */
+	uint32_t frac_fs; /* sub-ns end (fs, < 1 ns) of the transmission in progress,
+			     or, idle, of the last one (which ended at idle_ns) */
 	uint32_t overhead;
 	uint8_t busy;
 	uint8_t in_slot;   /* slot being transmitted */
@@ -245,6 +248,8 @@ struct mport {
 	uint8_t ndwrr;
 	uint8_t rr, rr_turn;
 	uint8_t dwrr_list[MQ_SLOTS];
+	uint64_t idle_ns; /* the ns whose departure left the port idle: the
+			     line is free only frac_fs later */
 	struct msum sum_pg, sum_uc, sum_mc;
 	uint64_t drop_in[MODEL_DROP_NCAUSES], drop_out[MODEL_DROP_NCAUSES];
 	struct mpg pg[MODEL_NUM_PG];
@@ -432,6 +437,9 @@ struct model {
 	uint8_t sq_stale; /* the heap is not built (sq_after_scan) */
 	uint32_t *spend;
 	uint64_t *spart;
+	uint32_t *tie_ord; /* every source in tie key order for period tie_e
+			      (model_arrival.c arr_place; UINT64_MAX: none) */
+	uint64_t tie_e;
 	struct arr_ent *arr;	      /* the stream: packets, then a marker */
 	struct arr_ent *arr_next;     /* the next arrival, or the marker */
 	uint32_t arr_cap;	      /* entries of arr (MSRC_BATCH per source + 1) */

@@ -25,8 +25,11 @@ int model_add_source(struct model *m, const struct model_source *src)
 		uint32_t *sp = realloc(m->spend, cap * sizeof(*sp));
 		if (sp != NULL)
 			m->spend = sp;
+		uint32_t *to = realloc(m->tie_ord, cap * sizeof(*to));
+		if (to != NULL)
+			m->tie_ord = to;
 		uint64_t *bits = calloc((cap + 63) / 64, sizeof(*bits));
-		if (q == NULL || sp == NULL || bits == NULL) {
+		if (q == NULL || sp == NULL || to == NULL || bits == NULL) {
 			free(bits);
 			return -1;
 		}
@@ -68,6 +71,7 @@ int model_add_source(struct model *m, const struct model_source *src)
 		m->arr_key = k;
 		m->arr_cap = cap;
 	}
+	m->tie_e = UINT64_MAX; /* the tie order is for the sources before */
 	unsigned i = m->nsrc++;
 	struct msrc *s = &m->srcs[i];
 	memset(s, 0, sizeof(*s));
@@ -384,6 +388,7 @@ void model_free(struct model *m)
 	free(m->arr_key);
 	free(m->sq);
 	free(m->spend);
+	free(m->tie_ord);
 	free(m->spart);
 	free(m->ring);
 	hugemem_free(m->ports, m->arrays_bytes); /* the block (alloc_arrays) */

@@ -216,11 +216,13 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
 	d->nt_latest_ns = q->nt_latest;
 	d->nt_max_ns = w->nt_max;
 	d->nt_count = q->nt_count;
+	d->nt_sum_ns = q->nt_sum;
 	d->nt_win_count = q->nt_count - w->nt_seen;
 	d->mk_delay_ns = cur;
 	d->mk_max_ns = w->mk_max;
 	d->n = q->deq_cnt;
 	d->sum_ns = q->sum;
+	d->sum_sub_fs = q->sum_fs;
 	d->max_ns = q->max;
 	memcpy(d->hist, qcold(m, port, slot)->hist, sizeof(d->hist));
 	w->nt_max = 0;

@@ -207,25 +207,41 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		long pn;
 		uint64_t sp = 0;
 
+		long pl;
+
 		conf_enter(x, "model", "port", t, conf_section_line(ps));
+		/* a port number, or a range A-B of them */
 		errno = 0;
 		pn = strtol(t, &end, 10);
-		if (end == t || *end || errno || pn < 0 || pn >= nports)
-			return conf_fail(x, NULL, NULL, "not a port number; allowed: 0..%lld",
-					 nports - 1);
-		p = &cfg->ports[pn];
-		if ((v = conf_get(ps, "speed"))) {
-			if (parse_speed(x, v, "speed", &sp) < 0)
-				return -1;
-			p->speed_bps = sp;
-		}
-		if ((v = conf_get(ps, "name")) &&
-		    conf_name(x, v, "name", NULL, p->name, sizeof(p->name)) < 0)
+		pl = pn;
+		if (end != t && *end == '-' && end[1] >= '0' && end[1] <= '9')
+			pl = strtol(end + 1, &end, 10);
+		if (end == t || *end || errno || pn < 0 || pl < pn || pl >= nports)
+			return conf_fail(
+			    x, NULL, NULL,
+			    "not a port number or range; allowed: 0..%lld, or A-B with "
+			    "A <= B in it",
+			    nports - 1);
+		if ((v = conf_get(ps, "speed")) && parse_speed(x, v, "speed", &sp) < 0)
 			return -1;
 		if (conf_get_int(x, ps, "sampling_rate", 0, LONG_MAX, &n) < 0)
 			return -1;
-		if (conf_get(ps, "sampling_rate"))
-			p->sampling_rate = (uint32_t)n;
+		if ((v = conf_get(ps, "name")) && pl > pn)
+			return conf_fail(
+			    x, v, "name",
+			    "given for the range %ld-%ld; allowed: in a section of one "
+			    "port",
+			    pn, pl);
+		for (long k = pn; k <= pl; k++) {
+			p = &cfg->ports[k];
+			if (conf_get(ps, "speed"))
+				p->speed_bps = sp;
+			if ((v = conf_get(ps, "name")) &&
+			    conf_name(x, v, "name", NULL, p->name, sizeof(p->name)) < 0)
+				return -1;
+			if (conf_get(ps, "sampling_rate"))
+				p->sampling_rate = (uint32_t)n;
+		}
 		conf_enter(x, "model", NULL, NULL, 0);
 	}
 
@@ -524,7 +540,8 @@ static int add_gen(struct model_scenario *sc, const struct model_gen_conf *c)
 
 static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct model_scenario *sc)
 {
-	static const char *const arrivals[] = {"constant", "poisson", "onoff", NULL};
+	static const char *const arrivals[] = {"constant", "poisson", "onoff", "poisson_link",
+					       NULL};
 	static const char *const dests[] = {"fixed",	   "uniform", "hotspot",
 					    "permutation", "incast",  NULL};
 	static const char *const protos[] = {"udp", "tcp", NULL};
@@ -717,6 +734,7 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		double line = (double)cfg->ports[ports[i]].speed_bps;
 
 		g.in_port = ports[i];
+		g.link_bps = line;
 		g.rate_bps = rate_bps > 0 ? rate_bps : rate_frac * line;
 		if (g.rate_bps > line * (1 + 1e-9)) {
 			conf_fail(x, ratev, "rate",

@@ -128,6 +128,8 @@ struct gen {
 	struct model_rng_split split; /* fields: size entry, destination, flow */
 	double t;		      /* time of the last arrival, ns (fractional) */
 	double mean_gap_ns;	      /* Poisson mean gap */
+	double link_ratio;	      /* link-limited Poisson: rate / link rate */
+	double mean_idle_ns;	      /* link-limited Poisson: mean idle time */
 	double on_start;	      /* on/off: current on part [on_start, on_end] */
 	double on_end;
 	double stop; /* stop_ns, or infinity */
@@ -268,6 +270,14 @@ int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen)
 	}
 	if (!(c->rate_bps > 0) || !isfinite(c->rate_bps)) {
 		snprintf(err, errlen, "rate must be above 0 bits/s");
+		return -1;
+	}
+	if (c->arrival == MODEL_ARRIVAL_POISSON_LINK &&
+	    !(c->link_bps >= c->rate_bps * (1 - 1e-9) && isfinite(c->link_bps))) {
+		snprintf(err, errlen,
+			 "link-limited Poisson arrivals need the link rate (%.6g bits/s) at or "
+			 "above the rate (%.6g bits/s)",
+			 c->link_bps, c->rate_bps);
 		return -1;
 	}
 	if (c->ip_version != 4 && c->ip_version != 6) {
@@ -530,6 +540,12 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			if (g->split_draw)
 				model_rng_split(&rng, &g->split, d);
 			tn = t + model_rng_exp(&rng) * g->mean_gap_ns;
+		} else if (arrival == MODEL_ARRIVAL_POISSON_LINK) {
+			/* the frame's wire time at the link's rate, then idle */
+			if (g->split_draw)
+				model_rng_split(&rng, &g->split, d);
+			tn = t + g->sz_wire[d[0]] * g->link_ratio +
+			     model_rng_exp(&rng) * g->mean_idle_ns;
 		} else {
 			if (g->split_draw)
 				model_rng_split(&rng, &g->split, d);
@@ -631,6 +647,7 @@ GEN_FILL(gen_fill_constant, MODEL_ARRIVAL_CONSTANT, 0)
 GEN_FILL(gen_fill_onoff, MODEL_ARRIVAL_ONOFF, 0)
 GEN_FILL(gen_fill_poisson, MODEL_ARRIVAL_POISSON, 0)
 GEN_FILL(gen_fill_poisson1, MODEL_ARRIVAL_POISSON, 1)
+GEN_FILL(gen_fill_plink, MODEL_ARRIVAL_POISSON_LINK, 0)
 #undef GEN_FILL
 
 /* The engine's copy for the common Poisson generator without a stop time
@@ -663,6 +680,10 @@ static void gen_pick_fill(struct gen *g)
 			g->fill_eager = gen_fill_poisson_e;
 			g->fill_lazy = g->rare ? gen_fill_poisson_lr : gen_fill_poisson_l;
 		}
+		break;
+	case MODEL_ARRIVAL_POISSON_LINK:
+		g->fill_eager = gen_fill_plink_e;
+		g->fill_lazy = g->rare ? gen_fill_plink_lr : gen_fill_plink_l;
 		break;
 	case MODEL_ARRIVAL_ONOFF:
 		g->fill_eager = gen_fill_onoff_e;
@@ -785,6 +806,13 @@ static void gen_setup_draws(struct gen *g)
 	for (i = 0; i < g->nsz; i++)
 		g->sz_wire[i] = (g->sz_len[i] + MODEL_ETH_OVERHEAD) * 8.0 * ns_per_bit;
 	g->mean_gap_ns = (model_gen_mean_size(c) + MODEL_ETH_OVERHEAD) * 8.0 * ns_per_bit;
+	if (c->arrival == MODEL_ARRIVAL_POISSON_LINK) {
+		/* mean gap = mean wire time at the link + mean idle */
+		g->link_ratio = c->rate_bps / c->link_bps;
+		g->mean_idle_ns = g->mean_gap_ns * (1.0 - g->link_ratio);
+		if (g->mean_idle_ns < 0)
+			g->mean_idle_ns = 0;
+	}
 
 	/* destination: uniform over the ports but the ingress one, or fixed */
 	g->dest_skip = UINT32_MAX;

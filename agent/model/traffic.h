@@ -72,9 +72,13 @@ enum model_size_kind {
 #define MODEL_IMIX_LARGE  1500
 
 enum model_arrival_kind {
-	MODEL_ARRIVAL_CONSTANT, /* evenly spaced at the rate */
-	MODEL_ARRIVAL_POISSON,	/* exponential gaps, mean = mean wire bits / rate */
-	MODEL_ARRIVAL_ONOFF,	/* constant at the rate during the on part of each period */
+	MODEL_ARRIVAL_CONSTANT,	    /* evenly spaced at the rate */
+	MODEL_ARRIVAL_POISSON,	    /* exponential gaps, mean = mean wire bits / rate */
+	MODEL_ARRIVAL_ONOFF,	    /* constant at the rate during the on part of each period */
+	MODEL_ARRIVAL_POISSON_LINK, /* link-limited Poisson: each gap is the frame's own
+				       wire time at link_bps plus an exponential idle time
+				       (mean: what gives the rate), so the ingress line
+				       rate is never exceeded */
 };
 
 enum model_dest_kind {
@@ -89,6 +93,8 @@ struct model_gen_conf {
 	uint16_t in_port; /* 0..nports-1 */
 	uint16_t nports;  /* switch size (destinations are 0..nports-1) */
 	double rate_bps;  /* layer-1 bits/s (the on-rate for on/off) */
+	double link_bps;  /* the ingress port's line rate, >= rate_bps: needed by
+			     MODEL_ARRIVAL_POISSON_LINK, else unused */
 
 	enum model_size_kind size;
 	uint32_t size_lo, size_hi; /* frame bytes with FCS */

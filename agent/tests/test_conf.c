@@ -197,7 +197,7 @@ static const struct {
     {"\nbackend = linux\nlinux {\n bogus = 1\n}\n",
      "t.conf:4: linux: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
     {"backend = foo\n",
-     "t.conf:1: backend = foo: unknown backend; allowed: model, linux or the path "
+     "t.conf:1: backend = foo: unknown backend; allowed: model, linux, sonic or the path "
      "of a plugin .so (containing a /)"},
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: plugin: option = novalue: not key=value; allowed: \"key=value\""},

@@ -98,6 +98,7 @@ static const struct {
     {"COLLECTOR SECTIONS", {"collector", ""}},
     {"PLUGIN SECTION", {"plugin", ""}},
     {"LINUX SECTION", {"linux", ""}},
+    {"SONIC SECTION", {"sonic", ""}},
     {"SAMPLING SECTION", {"sampling", "", "sampling.port"}},
     {"DROPS SECTION", {"drops", ""}},
     {"VISIBILITY SECTION", {"visibility", ""}},

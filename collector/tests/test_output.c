@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ static void cap_open(struct cap *c, enum collect_fmt fmt)
 /* Closes the stream; the caller frees c->buf. */
 static const char *cap_text(struct cap *c)
 {
+	collect_out_flush(&c->o); /* items outside a whole datagram */
 	fclose(c->fp);
 	return c->buf;
 }
@@ -189,6 +191,65 @@ START_TEST(nesting_overflow)
 		strcat(want, ",\"after\":1}\n");
 		ck_assert_str_eq(cap_text(&c), want);
 	}
+	free(c.buf);
+}
+END_TEST
+
+START_TEST(hand_formatting)
+{
+	/* the digits, pairs and addresses output.c writes without printf,
+	 * values at the edges of their types */
+	struct cap c;
+	struct sflow_addr a4 = {.type = SFLOW_ADDR_IP4, .a = {0, 10, 100, 255}};
+	struct sflow_addr a6 = {.type = SFLOW_ADDR_IP6, .a = {0x20, 0x01, 0x0d, 0xb8}};
+	const char *got;
+
+	a6.a[15] = 0x0a;
+	cap_open(&c, COLLECT_FMT_JSON);
+	collect_out_begin_datagram(&c.o);
+	collect_out_u32(&c.o, "a", 0);
+	collect_out_i64(&c.o, "b", INT64_MIN);
+	collect_out_i64(&c.o, "c", INT64_MAX);
+	collect_out_u32_pair(&c.o, "d", 0, 4294967295u);
+	collect_out_str_u32(&c.o, "e", "dropCode ", 258);
+	collect_out_addr(&c.o, "f", &a4);
+	collect_out_addr(&c.o, "g", &a6);
+	collect_out_end_datagram(&c.o);
+	got = cap_text(&c);
+	ck_assert_str_eq(got, "{\"a\":0,\"b\":-9223372036854775808,\"c\":9223372036854775807,"
+			      "\"d\":\"0:4294967295\",\"e\":\"dropCode 258\","
+			      "\"f\":\"0.10.100.255\","
+			      "\"g\":\"2001:0db8:0000:0000:0000:0000:0000:000a\"}\n");
+	free(c.buf);
+
+	cap_open(&c, COLLECT_FMT_TEXT);
+	collect_out_begin_datagram(&c.o);
+	collect_out_u32_pair(&c.o, "d", 7, 10);
+	collect_out_str_u32(&c.o, "e", "multiple ", 0);
+	collect_out_end_datagram(&c.o);
+	got = cap_text(&c);
+	ck_assert_str_eq(got, "startDatagram =================================\n"
+			      "d 7:10\ne multiple 0\n"
+			      "endDatagram   =================================\n");
+	free(c.buf);
+}
+END_TEST
+
+START_TEST(batch_writes_on_flush)
+{
+	/* batch: a whole datagram stays buffered until collect_out_flush */
+	struct cap c;
+
+	cap_open(&c, COLLECT_FMT_JSON);
+	c.o.batch = 1;
+	collect_out_begin_datagram(&c.o);
+	collect_out_u32(&c.o, "a", 1);
+	collect_out_end_datagram(&c.o);
+	fflush(c.fp);
+	ck_assert_uint_eq(c.len, 0);
+	collect_out_flush(&c.o);
+	ck_assert_uint_eq(c.len, 8);
+	ck_assert_str_eq(cap_text(&c), "{\"a\":1}\n");
 	free(c.buf);
 }
 END_TEST
@@ -608,6 +669,8 @@ static Suite *suite(void)
 	tcase_add_test(t, json_escapes_and_prefix);
 	tcase_add_test(t, nesting_overflow);
 	tcase_add_test(t, unknown_body);
+	tcase_add_test(t, hand_formatting);
+	tcase_add_test(t, batch_writes_on_flush);
 	suite_add_tcase(s, t);
 	TCase *own = tcase_create("own_structures");
 	tcase_add_test(own, own_visibility_text);

@@ -3,14 +3,20 @@
  * walk everything the result points at (so ASan sees any pointer outside
  * the input), print names into a buffer, free.  The last input byte also
  * picks the own-enterprise setting, so bsflowd's own records are reached
- * both as own records and as unknown ones.
+ * both as own records and as unknown ones.  Then the standard samples and
+ * records decoded are encoded again into a heap buffer of exactly the
+ * capacity the second-last byte picks (0 to 2040 bytes), so that ASan sees
+ * any encoder write past its buffer, and the writer's length is checked
+ * against the capacity.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proto/sflow_decode.h"
 #include "proto/sflow_drops.h"
+#include "proto/sflow_encode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -70,6 +76,74 @@ static uint32_t walk_record(const struct sflow_sample *smp, const struct sflow_r
 	return s;
 }
 
+/* Encode the decoded standard samples again through w. */
+static void reencode(struct sflow_w *w, const struct sflow_datagram *d)
+{
+	for (uint32_t i = 0; i < d->nsamples; i++) {
+		const struct sflow_sample *s = &d->samples[i];
+		struct sflow_sample_enc e;
+
+		switch (s->kind) {
+		case SFLOW_SMP_FLOW:
+			sflow_enc_flow_begin(w, &e, &s->h.flow);
+			break;
+		case SFLOW_SMP_COUNTERS:
+			sflow_enc_counters_begin(w, &e, &s->h.counters);
+			break;
+		case SFLOW_SMP_DISCARD:
+			sflow_enc_discard_begin(w, &e, &s->h.discard);
+			break;
+		default:
+			continue;
+		}
+		for (uint32_t j = 0; j < s->nrecords; j++) {
+			const struct sflow_record *r = &s->records[j];
+
+			switch (r->kind) {
+			case SFLOW_REC_IF_COUNTERS:
+				sflow_enc_if_counters(w, &e, &r->u.ifc);
+				break;
+			case SFLOW_REC_ETH_COUNTERS:
+				sflow_enc_eth_counters(w, &e, &r->u.eth);
+				break;
+			case SFLOW_REC_PORT_NAME:
+				sflow_enc_port_name(w, &e, r->u.port_name.name);
+				break;
+			case SFLOW_REC_BST_DEVICE:
+				sflow_enc_bst_device(w, &e, &r->u.bst_device);
+				break;
+			case SFLOW_REC_BST_PORT:
+				sflow_enc_bst_port(w, &e, &r->u.bst_port);
+				break;
+			case SFLOW_REC_SAMPLED_HEADER:
+				sflow_enc_sampled_header(w, &e, &r->u.header);
+				break;
+			case SFLOW_REC_EXT_SWITCH:
+				sflow_enc_ext_switch(w, &e, &r->u.ext_switch);
+				break;
+			case SFLOW_REC_EGRESS_QUEUE:
+				sflow_enc_egress_queue(w, &e, r->u.queue);
+				break;
+			case SFLOW_REC_TRANSIT:
+				sflow_enc_transit(w, &e, r->u.delay_ns);
+				break;
+			case SFLOW_REC_QUEUE_DEPTH:
+				sflow_enc_queue_depth(w, &e, r->u.depth);
+				break;
+			case SFLOW_REC_TIMESTAMP:
+				sflow_enc_timestamp(w, &e, r->u.timestamp_ns);
+				break;
+			case SFLOW_REC_BST_EGRESS_QUEUE:
+				sflow_enc_bst_egress_queue(w, &e, r->u.queue);
+				break;
+			default:
+				break;
+			}
+		}
+		sflow_enc_sample_end(w, &e);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sflow_decode_opts opts = {0};
@@ -97,6 +171,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sink += 1;
 		for (j = 0; j < s->nrecords; j++)
 			sink += walk_record(s, &s->records[j]);
+	}
+	{
+		size_t cap = size > 1 ? (size_t)data[size - 2] * 8 : 0;
+		uint8_t *buf = cap ? malloc(cap) : NULL;
+		struct sflow_w w;
+
+		sflow_w_init(&w, buf, cap);
+		reencode(&w, &d);
+		if (w.len > cap || (w.err == SFLOW_OK && w.len > 0 && !buf))
+			abort();
+		sink += (uint32_t)w.len;
+		free(buf);
 	}
 	sflow_datagram_free(&d);
 	(void)sink;

@@ -403,6 +403,168 @@ START_TEST(scratch_too_small)
 }
 END_TEST
 
+/* The encoders never write past any capacity short of whole samples
+ * (every_capacity_stays_inside), and encode straight into a datagram
+ * (encode_in_place).
+ *
+ * Encode one counters sample of every fixed-size counter record, one flow
+ * sample and one discard sample with variable and fixed flow records into
+ * buf[cap]; returns the sflow_w status and leaves the length in *len. */
+static int encode_all(uint8_t *buf, size_t cap, size_t *len)
+{
+	static const uint8_t hdr[5] = {1, 2, 3, 4, 5};
+	struct sflow_w w;
+	struct sflow_sample_enc s;
+	struct sflow_counters_sample ch = {1, 0, 7};
+	struct sflow_flow_sample fh = {2, 0, 7, 1000, 5000, 0, 0, 7, 0, 8};
+	struct sflow_discard_sample dh = {3, 0, 7, 0, 7, 8, 263};
+	struct sflow_if_counters ifc = {0};
+	struct sflow_eth_counters eth = {0};
+	struct sflow_bst_device bd = {10, 20};
+	struct sflow_bst_port bp = {1, 2, 3, 4, 8, {0}, 8, {0}};
+	struct sflow_sampled_header sh = {1, 64, 4, 5, hdr};
+	struct sflow_ext_switch sw = {1, 2, 3, 4};
+
+	sflow_w_init(&w, buf, cap);
+	sflow_enc_counters_begin(&w, &s, &ch);
+	sflow_enc_if_counters(&w, &s, &ifc);
+	sflow_enc_eth_counters(&w, &s, &eth);
+	sflow_enc_bst_device(&w, &s, &bd);
+	sflow_enc_bst_port(&w, &s, &bp);
+	sflow_enc_sample_end(&w, &s);
+	sflow_enc_flow_begin(&w, &s, &fh);
+	sflow_enc_sampled_header(&w, &s, &sh);
+	sflow_enc_ext_switch(&w, &s, &sw);
+	sflow_enc_egress_queue(&w, &s, 3);
+	sflow_enc_timestamp(&w, &s, 42);
+	sflow_enc_sample_end(&w, &s);
+	sflow_enc_discard_begin(&w, &s, &dh);
+	sflow_enc_sampled_header(&w, &s, &sh);
+	sflow_enc_sample_end(&w, &s);
+	*len = w.len;
+	return w.err;
+}
+
+START_TEST(every_capacity_stays_inside)
+{
+	/* Sizes by hand from the formats: counters sample 8 + 12 + 4 = 24,
+	 * generic 8 + 16*4 + 3*8 = 96, ethernet 8 + 13*4 = 60, BST device
+	 * 8 + 8 = 16, BST port 8 + (4 + 1 + 8 + 1 + 8)*4 = 96: 292.  Flow
+	 * sample 8 + 40 + 4 = 52, sampled header 8 + 16 + 5 + 3 = 32, switch
+	 * 8 + 16 = 24, egress queue 12, timestamp 16: 136.  Discard sample
+	 * 8 + 28 + 4 = 40 + 32: 72.  Total 500.  Every capacity below that
+	 * fails with SFLOW_ERR_FULL and writes nothing past the capacity. */
+	enum { TOTAL = 500 };
+	static uint8_t buf[TOTAL + 16];
+	size_t cap, len, i;
+
+	for (cap = 0; cap <= TOTAL; cap++) {
+		memset(buf, 0xA5, sizeof buf);
+		if (cap < TOTAL) {
+			ck_assert_int_eq(encode_all(buf, cap, &len), SFLOW_ERR_FULL);
+			ck_assert_uint_le(len, cap);
+		} else {
+			ck_assert_int_eq(encode_all(buf, cap, &len), SFLOW_OK);
+			ck_assert_uint_eq(len, TOTAL);
+		}
+		for (i = cap; i < sizeof buf; i++)
+			ck_assert_uint_eq(buf[i], 0xA5);
+	}
+}
+END_TEST
+
+/* A counters sample with generic and ethernet records: 24 + 96 + 60 = 180
+ * bytes (sizes from the formats), encoded through w. */
+static void enc_port(struct sflow_w *w, uint32_t seq)
+{
+	struct sflow_sample_enc s;
+	struct sflow_counters_sample h = {seq, 0, 3};
+	struct sflow_if_counters ifc = {0};
+	struct sflow_eth_counters eth = {0};
+
+	sflow_enc_counters_begin(w, &s, &h);
+	sflow_enc_if_counters(w, &s, &ifc);
+	sflow_enc_eth_counters(w, &s, &eth);
+	sflow_enc_sample_end(w, &s);
+}
+
+START_TEST(encode_in_place)
+{
+	/* 400-byte datagrams: header 28 + two samples of 180 = 388; the third
+	 * does not fit (FULL, nothing past 400 written), then goes first in
+	 * the next datagram */
+	struct sflow_addr a;
+	struct sflow_w w;
+	const uint8_t *out;
+	size_t n;
+	struct sflow_datagram d;
+	struct sflow_decode_error err;
+
+	agent4(&a);
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 400, 0), SFLOW_OK);
+	memset(b.buf + 400, 0xA5, sizeof b.buf - 400);
+	for (uint32_t i = 1; i <= 2; i++) {
+		sflow_builder_open(&b, &w);
+		enc_port(&w, i);
+		ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+	}
+	ck_assert_uint_eq(b.len, 388);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 3);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_ERR_FULL);
+	ck_assert_uint_eq(b.len, 388);
+	ck_assert_uint_eq(b.buf[400], 0xA5);
+	out = sflow_builder_finish(&b, 1, 1, &n);
+	ck_assert_uint_eq(n, 388);
+	ck_assert_int_eq(sflow_decode(out, n, NULL, &d, &err), SFLOW_OK);
+	ck_assert_uint_eq(d.nsamples, 2);
+	ck_assert_uint_eq(d.samples[1].length, 172);
+	sflow_datagram_free(&d);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 3);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+	ck_assert_uint_eq(b.len, 28 + 180);
+
+	/* 200-byte datagrams: 28 + 180 = 208 can never fit */
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 200, 0), SFLOW_OK);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 1);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_ERR_TOOBIG);
+	ck_assert_uint_eq(b.len, 28);
+
+	/* ordering: a 0:5 added, then a counters sample committed in place:
+	 * the 0:4 goes first, the 0:5 after it */
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 0), SFLOW_OK);
+	{
+		uint8_t disc[12];
+
+		tu_put32(disc, SFLOW_TAG(0, 5));
+		tu_put32(disc + 4, 4);
+		tu_put32(disc + 8, 0x55AA55AA);
+		ck_assert_int_eq(sflow_builder_add(&b, disc, sizeof disc), SFLOW_OK);
+		sflow_builder_open(&b, &w);
+		enc_port(&w, 9);
+		ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+		out = sflow_builder_finish(&b, 1, 1, &n);
+		ck_assert_uint_eq(n, 28 + 180 + 12);
+		ck_assert_uint_eq(tu_get32(out + 28), SFLOW_TAG(0, 4));
+		ck_assert_uint_eq(tu_get32(out + 28 + 4), 172);
+		ck_assert_uint_eq(tu_get32(out + 28 + 8), 9); /* its sequence */
+		ck_assert_mem_eq(out + 28 + 180, disc, sizeof disc);
+	}
+
+	/* the sample cap */
+	ck_assert_int_eq(sflow_builder_init(&b, &a, 0, 1400, 1), SFLOW_OK);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 1);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_OK);
+	sflow_builder_open(&b, &w);
+	enc_port(&w, 2);
+	ck_assert_int_eq(sflow_builder_commit(&b, &w), SFLOW_ERR_FULL);
+	ck_assert_uint_eq(b.len, 28 + 180);
+}
+END_TEST
+
 START_TEST(own_sample_framing)
 {
 	/* sflow_enc_sample_begin + fixed fields + records_begin + a generic
@@ -456,6 +618,8 @@ static Suite *builder_suite(void)
 	tcase_add_test(tc, bad_framing);
 	tcase_add_test(tc, encoder_full_then_flush);
 	tcase_add_test(tc, scratch_too_small);
+	tcase_add_test(tc, every_capacity_stays_inside);
+	tcase_add_test(tc, encode_in_place);
 	tcase_add_test(tc, own_sample_framing);
 	tcase_add_test(tc, standard_first);
 	suite_add_tcase(s, tc);

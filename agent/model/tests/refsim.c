@@ -7,11 +7,11 @@
  * How it runs: every arrival is pushed into one binary heap at the start;
  * a transmission pushes its end, PFC its senders' releases.  The heap pops
  * by (time, kind, port, sequence): at the same ns departures (kind 0) run
- * before arrivals (kind 1), arrivals by ingress port, then in the order of
- * their port's list, and PFC releases (kind 2) last, in the order they
- * were scheduled (model.h: "departures first, then arrivals (lower
- * port/source index first), then PFC releases"; the test adds one source
- * per ingress port, in port order).
+ * before arrivals (kind 1), arrivals by their tie key (model.h: a hash of
+ * the 65536-ns period and the source index, here the ingress port: the test adds one
+ * source per ingress port, in port order), then ingress port, then in the
+ * order of their port's list, and PFC releases (kind 2) last, in the
+ * order they were scheduled.
  * Occupancy is counted per object (queue, PG, device); a pool's shared
  * use is recounted from its objects whenever it is needed, as the sum of
  * max(0, cells - min) over the PGs (queues) drawing from it.
@@ -31,7 +31,9 @@
  *    min) / (max - min) evaluated in that order), queue beyond its
  *    minimum: static or dynamic limit against its egress pool, and the
  *    pool's room; the first that fails names the cause; a dropped
- *    unicast packet charges nothing;
+ *    unicast packet charges nothing; a packet of a lossless PG is never
+ *    dropped there (the checks run, WRED's draw included, and are
+ *    ignored);
  *  - multicast: the copies in group order, never to the ingress port, to
  *    the multicast queue tc_to_mcq[tc] (the unicast one without multicast
  *    queues); the body is charged at ingress (PG, device) once, when its
@@ -45,7 +47,9 @@
  *  - serialization: (len + overhead_bytes) * femtoseconds per byte
  *    (8e15 / speed, rounded), kept to the femtosecond on a port sending
  *    back to back, the departure on the whole ns below; a port that goes
- *    idle forgets the fraction;
+ *    idle keeps the fraction: a transmission starting at the ns the last
+ *    one ended begins after it (the line is busy until then), one
+ *    starting later at its own ns;
  *  - PFC of lossless PGs: a packet its PG does not take (but the device
  *    does) goes into the PG's headroom if it fits there; XOFF when a
  *    charge takes the PG's shared use to xoff_cells (or, xoff_cells 0,
@@ -144,8 +148,9 @@ struct port {
 	uint32_t pg_cells[MODEL_NUM_PG];
 	struct pgstate pfc[MODEL_NUM_PG];
 	int busy;
-	unsigned slot; /* in transmission */
-	uint64_t frac; /* fs beyond the last departure's ns */
+	unsigned slot;	 /* in transmission */
+	uint64_t frac;	 /* fs beyond the last departure's ns */
+	uint64_t idle_t; /* the ns the port went idle (its line free frac later) */
 	unsigned dw[NSLOTS], ndw, rr;
 	int turn; /* the queue at rr has had its quantum this visit */
 };
@@ -176,12 +181,30 @@ struct sim {
 
 /* ---------------------------------------------------------------- heap */
 
+/* model.h's tie key, written out: the top 16 bits of the splitmix64
+ * finalizer of (t >> 16) + (source + 1) * 0x9E3779B97F4A7C15. */
+static unsigned tie_key(uint64_t t, unsigned src)
+{
+	uint64_t z = t / 65536 + ((uint64_t)src + 1) * 0x9E3779B97F4A7C15ULL;
+	z ^= z >> 30;
+	z *= 0xBF58476D1CE4E5B9ULL;
+	z ^= z >> 27;
+	z *= 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	return (unsigned)(z >> 48);
+}
+
 static int ev_less(const struct ev *a, const struct ev *b)
 {
 	if (a->t != b->t)
 		return a->t < b->t;
 	if (a->kind != b->kind)
 		return a->kind < b->kind;
+	if (a->kind == 1 && a->port != b->port) {
+		unsigned ka = tie_key(a->t, a->port), kb = tie_key(b->t, b->port);
+		if (ka != kb)
+			return ka < kb;
+	}
 	if (a->port != b->port)
 		return a->port < b->port;
 	return a->seq < b->seq;
@@ -449,12 +472,12 @@ static int start_tx(struct sim *s, unsigned port, int back_to_back)
 		k = pick_dwrr(s, P);
 	if (k < 0) {
 		P->busy = 0;
-		P->frac = 0;
+		P->idle_t = s->now; /* frac kept: the line is free at idle_t + frac */
 		return 0;
 	}
 	const struct queue *q = &P->q[k];
 	uint64_t fs = (uint64_t)(q->v[q->head].b->p->len + P->c->overhead_bytes) * P->fs_per_byte;
-	if (back_to_back)
+	if (back_to_back || s->now == P->idle_t)
 		fs += P->frac;
 	P->busy = 1;
 	P->slot = (unsigned)k;
@@ -482,7 +505,8 @@ static int enqueue(struct sim *s, struct body *b, unsigned port, unsigned k)
 	else if (!fits(q->cells, b->cells, c->min_cells, &c->shared,
 		       s->cfg->egr_pool_cells[c->pool], egr_pool_use(s, c->pool)))
 		cause = MODEL_DROP_EGR_LIMIT;
-	if (cause != MODEL_DROP_NCAUSES) {
+	const struct model_port_config *ic = s->ports[b->p->in_port].c;
+	if (cause != MODEL_DROP_NCAUSES && !ic->pg[b->pg].lossless) {
 		report(s, b, 0, cause, k & 7, b->mc, port, depth, -1);
 		return 0;
 	}

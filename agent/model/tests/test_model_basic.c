@@ -891,8 +891,11 @@ START_TEST(test_windows)
 	model_read_buffers(m, 2, b);
 	ck_assert_uint_eq(b->ports[2].ucq[0].peak_cells, 44);
 	ck_assert_uint_eq(b->ports[2].egr_uc.peak_cells, 44);
-	ck_assert_uint_eq(b->ports[0].ing_uc.peak_cells, 20); /* 5 of its own */
-	ck_assert_uint_eq(b->ports[1].ing_uc.peak_cells, 24); /* 6 */
+	/* the sender first at the ties (the lower tie key of the period,
+	 * model.h) has 5 of its own in at the peak, the other 6 */
+	unsigned first = model_tie_key(0, 0) <= model_tie_key(0, 1) ? 0 : 1;
+	ck_assert_uint_eq(b->ports[first].ing_uc.peak_cells, 20);
+	ck_assert_uint_eq(b->ports[1 - first].ing_uc.peak_cells, 24);
 	model_read_buffers(m, 1, b);
 	ck_assert_uint_eq(b->ports[2].ucq[0].peak_cells, 44);
 	model_read_buffers(m, 1, b);

@@ -197,6 +197,29 @@ START_TEST(test_good)
 }
 END_TEST
 
+/* Port sections over ranges, applied in order: port 4-6 then port 5. */
+START_TEST(test_port_ranges)
+{
+	static const char text[] = "model {\n"
+				   "  ports = 8\n"
+				   "  speed = 10G\n"
+				   "  port 4-6 { speed = 100G sampling_rate = 64 }\n"
+				   "  port 5 { speed = 25G }\n"
+				   "}\n";
+	static const uint64_t want[8] = {10, 10, 10, 10, 100, 25, 100, 10};
+	struct model_scenario sc;
+	char err[512];
+
+	ck_assert_msg(model_scenario_parse_text(text, "r.conf", NULL, &sc, err, sizeof(err)) == 0,
+		      "%s", err);
+	for (unsigned i = 0; i < 8; i++) {
+		ck_assert_uint_eq(sc.cfg.ports[i].speed_bps, want[i] * 1000000000ULL);
+		ck_assert_uint_eq(sc.cfg.ports[i].sampling_rate, i >= 4 && i <= 6 ? 64 : 0);
+	}
+	model_scenario_free(&sc);
+}
+END_TEST
+
 /* A bad value on line `line` of a small file; the error must name the
  * file, the line and the key. */
 static const struct bad {
@@ -207,7 +230,11 @@ static const struct bad {
     {"ports = 0\n", 2, "ports"},
     /* a port section's number: FILE:LINE too (issue 18, item 16), the
      * line of its first key */
-    {"ports = 4\nport 9 {\n speed = 1G\n}\n", 4, "port \"9\": not a port number; allowed: 0..3"},
+    {"ports = 4\nport 9 {\n speed = 1G\n}\n", 4,
+     "port \"9\": not a port number or range; allowed: 0..3"},
+    {"ports = 4\nport 2-1 {\n speed = 1G\n}\n", 4, "port \"2-1\": not a port number or range"},
+    {"ports = 4\nport 1-4 {\n speed = 1G\n}\n", 4, "port \"1-4\": not a port number or range"},
+    {"ports = 4\nport 1-2 {\n name = \"up\"\n}\n", 4, "name"},
     {"ports = 2000\n", 2, "ports"},
     {"ports = eight\n", 2, "ports"},
     {"\nspeed = 500M\n", 3, "speed"},
@@ -437,6 +464,7 @@ static Suite *scenario_suite(void)
 
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_good);
+	tcase_add_test(t, test_port_ranges);
 	tcase_add_loop_test(t, test_bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(t, test_buffer_limit);
 	tcase_add_test(t, test_syntax_and_files);

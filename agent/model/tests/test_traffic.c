@@ -351,6 +351,74 @@ START_TEST(test_poisson_gaps)
 }
 END_TEST
 
+/* Link-limited Poisson, IMIX at 90 % of a 10G link: no packet's last bit
+ * comes sooner after the one before than its own wire time at 10G
+ * ((len + 20) * 0.8 ns; times are whole ns, rounded down, so the gap is
+ * at least that rounded down), the rate is 9 Gb/s, and the idle time
+ * beyond the wire time is exponential with mean 10 % of the mean gap:
+ * (4252 / 12 + 20) * 8 / 9 * 0.1 = 33.27 ns.  Pure Poisson at the same
+ * rate does break the link's bound (gaps shorter than the frame). */
+START_TEST(test_poisson_link)
+{
+	struct model_gen_conf c = base_conf();
+	struct model_source s;
+	struct model_pkt p;
+	const unsigned n = 300000;
+	double bits = 0, idle = 0, idle2 = 0;
+	uint64_t prev = 0, short_gaps = 0;
+	char err[200];
+
+	c.size = MODEL_SIZE_IMIX;
+	c.rate_bps = 9e9;
+	c.link_bps = 1e10;
+	c.arrival = MODEL_ARRIVAL_POISSON_LINK;
+	s = make(&c);
+	for (unsigned i = 0; i < n; i++) {
+		ck_assert_int_eq(s.next(s.state, &p), 1);
+		uint64_t w10 = (p.len + 20) * 8; /* wire time x 10 ns */
+		if (i > 0) {
+			uint64_t g = p.t_ns - prev;
+			if (g * 10 < w10 - w10 % 10)
+				short_gaps++;
+			double id = (double)g - (double)w10 / 10;
+			idle += id;
+			idle2 += id * id;
+		}
+		bits += (double)w10;
+		prev = p.t_ns;
+	}
+	s.free(s.state);
+	ck_assert_uint_eq(short_gaps, 0);
+	double rate = bits / ((double)prev / 1e9);
+	ck_assert_msg(fabs(rate / 9e9 - 1) < 0.01, "rate %g", rate);
+	double mi = idle / (n - 1), want = (4252.0 / 12 + 20) * 8 / 9 * 0.1;
+	ck_assert_msg(fabs(mi / want - 1) < 0.03, "mean idle %g want %g", mi, want);
+	/* exponential: standard deviation = mean (+ the rounding's, ~0.3 ns) */
+	double sd = sqrt(idle2 / (n - 1) - mi * mi);
+	ck_assert_msg(fabs(sd / want - 1) < 0.05, "idle sd %g want %g", sd, want);
+
+	/* pure Poisson: gaps shorter than the frame's wire time occur */
+	c.arrival = MODEL_ARRIVAL_POISSON;
+	s = make(&c);
+	prev = 0;
+	short_gaps = 0;
+	for (unsigned i = 0; i < 10000; i++) {
+		ck_assert_int_eq(s.next(s.state, &p), 1);
+		if (i > 0 && (p.t_ns - prev) * 10 + 10 < (uint64_t)(p.len + 20) * 8)
+			short_gaps++;
+		prev = p.t_ns;
+	}
+	s.free(s.state);
+	ck_assert_uint_gt(short_gaps, 1000);
+
+	/* the link rate must be given, and at least the rate */
+	c.arrival = MODEL_ARRIVAL_POISSON_LINK;
+	c.link_bps = 8e9;
+	ck_assert_int_eq(model_gen_new(&c, &s, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "link rate"));
+}
+END_TEST
+
 START_TEST(test_onoff_duty)
 {
 	struct model_gen_conf c = base_conf();
@@ -786,6 +854,7 @@ static Suite *traffic_suite(void)
 	tcase_add_test(g, test_rate_constant_and_poisson);
 	tcase_add_test(g, test_sizes);
 	tcase_add_test(g, test_poisson_gaps);
+	tcase_add_test(g, test_poisson_link);
 	tcase_add_test(g, test_onoff_duty);
 	tcase_add_test(g, test_destinations);
 	tcase_add_test(g, test_permutation);

@@ -22,6 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "agent/confwarn.h"
+#include "agent/control.h"
 #include "agent/daemon.h"
 #include "agent/log.h"
 #include "agent/notify.h"
@@ -38,15 +40,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bsflowd [-f FILE] [-d]... [-t] [-p PIDFILE] [-u USER] "
-		"[--run-for SECONDS] [-V] [-h]\n"
+		"[--run-for SECONDS] [--control PATH] [-V] [-h]\n"
+		"       bsflowd --status [--json] [--control PATH]\n"
 		"  -f FILE    configuration (default %s/bsflowd.conf)\n"
 		"  -d         stay in the foreground logging to stderr; repeat for more\n"
 		"  -t         check the configuration and exit\n"
 		"  -p FILE    write the process id to FILE\n"
 		"  -u USER    run as USER once sockets and the backend are open\n"
 		"  --run-for SECONDS  exit cleanly after SECONDS\n"
+		"  --control PATH     control socket (default %s; none: no socket)\n"
+		"  --status   print the running daemon's status (--json: as JSON)\n"
 		"  -V         print the version\n",
-		SYSCONFDIR);
+		SYSCONFDIR, BSF_CONTROL_DEFAULT);
 }
 
 /* Keep only capability cap (effective and permitted) after the switch to
@@ -102,6 +107,9 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	    {"run-for", required_argument, NULL, 'R'},
+	    {"control", required_argument, NULL, 'C'},
+	    {"status", no_argument, NULL, 'S'},
+	    {"json", no_argument, NULL, 'J'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -110,6 +118,9 @@ int main(int argc, char **argv)
 	const char *pidfile = NULL, *user = NULL;
 	int explicit = 0, debug = 0, check = 0, ch, rc, pidfd = -1;
 	unsigned long run_for = 0;
+	const char *control_path = BSF_CONTROL_DEFAULT;
+	int control_explicit = 0, status = 0, json = 0;
+	struct bsf_control *control = NULL;
 	struct bsf_daemon d;
 	struct event_base *base;
 	struct event *watchdog = NULL;
@@ -150,6 +161,16 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case 'C':
+			control_path = optarg;
+			control_explicit = 1;
+			break;
+		case 'S':
+			status = 1;
+			break;
+		case 'J':
+			json = 1;
+			break;
 		case 'V':
 			if (BSF_BACKEND_ABI_MIN == BSF_BACKEND_ABI_VERSION)
 				printf("bsflowd %s (backend interface version %u)\n",
@@ -172,6 +193,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (json && !status) {
+		fprintf(stderr, "bsflowd: --json goes with --status\n");
+		return EXIT_USAGE;
+	}
+	if (status)
+		return bsf_control_client(control_path, json);
 
 	/* messages before the loop go to stderr in -t and -d modes */
 	bsf_log_init("bsflowd", debug, check || debug);
@@ -208,6 +235,8 @@ int main(int argc, char **argv)
 		if (rc >= 0 && c->n_collectors == 0)
 			fprintf(stderr, "%s: warning: no collector section: nothing will be sent\n",
 				c->file);
+		if (rc >= 0)
+			conf_warn(c, stderr);
 		conf_free(c);
 		bsf_daemon_fini(&d);
 		event_base_free(base);
@@ -231,14 +260,19 @@ int main(int argc, char **argv)
 		conf_free(c);
 		goto fail;
 	}
+	control = bsf_control_new(&d, control_path, control_explicit, err, sizeof err);
+	if (!control) {
+		log_errx("%s", err);
+		goto fail;
+	}
 	if (user && drop_privileges(user, d.conf->backend == CONF_BACKEND_LINUX) < 0)
 		goto fail;
 	log_notice("bsflowd %s started", PACKAGE_VERSION);
 	{
 		char msg[256];
 
-		snprintf(msg, sizeof msg, "READY=1\nSTATUS=running, backend %s, %zu collectors",
-			 conf_backend_name(d.conf), d.conf->n_collectors);
+		memcpy(msg, "READY=1\nSTATUS=", 15);
+		bsf_control_summary(&d, msg + 15, sizeof msg - 15);
 		bsf_notify(msg);
 	}
 	/* WatchdogSec= in the unit: keep-alives from the loop */
@@ -265,12 +299,14 @@ int main(int argc, char **argv)
 		bsf_daemon_log_status(&d);
 	rc = d.exit_code;
 	pidfile_remove(pidfile, pidfd);
+	bsf_control_free(control);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	log_notice("exiting");
 	return rc;
 fail:
 	pidfile_remove(pidfile, pidfd);
+	bsf_control_free(control);
 	bsf_daemon_fini(&d);
 	event_base_free(base);
 	return EXIT_RUNTIME;

@@ -287,8 +287,21 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 		return -1;
 	conf_enter(x, NULL, NULL, NULL, 0);
 	n = CONF_DEFAULT_POLLING_INTERVAL;
-	if (get_u32(x, cfg, "polling_interval", 0, CONF_MAX_POLLING_INTERVAL, &n) < 0)
-		return -1;
+	if ((v = conf_get(cfg, "polling_interval"))) {
+		/* a time as every time key reads it (20, 20s, 20000ms), in
+		 * whole seconds */
+		uint64_t ns;
+
+		if (conf_time(x, v, "polling_interval", 0,
+			      (uint64_t)CONF_MAX_POLLING_INTERVAL * 1000000000ull, &ns) < 0)
+			return -1;
+		if (ns % 1000000000ull)
+			return conf_fail(x, v, "polling_interval",
+					 "not whole seconds; allowed: 0..%u seconds, e.g. 20 or "
+					 "20s",
+					 CONF_MAX_POLLING_INTERVAL);
+		n = (uint32_t)(ns / 1000000000ull);
+	}
 	c->polling_interval = n;
 	n = SFLOW_DGRAM_DEFAULT;
 	if (get_u32(x, cfg, "datagram_bytes", SFLOW_DGRAM_MIN, SFLOW_DGRAM_MAX, &n) < 0)
@@ -307,9 +320,10 @@ static int build_agent(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 			if (!c->backend_path)
 				return conf_fail(x, NULL, NULL, "out of memory");
 		} else if (conf_enum(x, v, "backend", fixed, &k) < 0) {
-			return conf_fail(x, v, "backend",
-					 "unknown backend; allowed: model, linux, sonic or the path of a "
-					 "plugin .so (containing a /)");
+			return conf_fail(
+			    x, v, "backend",
+			    "unknown backend; allowed: model, linux, sonic or the path of a "
+			    "plugin .so (containing a /)");
 		} else if (k == 1) {
 #ifndef HAVE_SONIC
 			return conf_fail(
@@ -348,6 +362,14 @@ static int build_collectors(struct conf_ctx *x, cfg_t *cfg, struct conf *c)
 			return conf_fail(
 			    x, NULL, "address",
 			    "missing; allowed: an IPv4 or IPv6 address or a host name");
+		if (strchr(v->text, ':') && strchr(v->text, ':') == strrchr(v->text, ':') &&
+		    strchr(v->text, ':')[1] &&
+		    strspn(strchr(v->text, ':') + 1, "0123456789") ==
+			strlen(strchr(v->text, ':') + 1))
+			return conf_fail(x, v, "address",
+					 "a port in the address; allowed: the address alone, with "
+					 "the port in port = %s",
+					 strchr(v->text, ':') + 1);
 		if (strlen(v->text) >= CONF_HOST_MAX || conf_host_kind(v->text) == 0)
 			return conf_fail(x, v, "address",
 					 "not an address or a host name; allowed: an IPv4 or IPv6 "

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "agent/confhint.h"
 #include "agent/confval.h"
 
 #include <arpa/inet.h>
@@ -251,9 +252,15 @@ __attribute__((format(printf, 2, 0))) static void lib_errfunc(cfg_t *cfg, const 
 	size_t used;
 	int line;
 
+	va_list ap2;
+
 	if (!s)
 		return;
+	va_copy(ap2, ap);
 	conf_lib_message(fmt, ap, msg, sizeof msg);
+	if (strcmp(fmt, "no such option '%s'") == 0)
+		conf_hint_unknown(cfg, s->root, va_arg(ap2, const char *), msg, sizeof msg);
+	va_end(ap2);
 	s->nerr++;
 	if (s->nerr > 1)
 		return; /* the first error is the one that matters */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent/addr.h"
+#include "agent/control.h"
 #include "agent/daemon.h"
 #include "agent/linux/backend_linux.h"
 #include "agent/abiwrap.h"
@@ -275,10 +276,9 @@ int bsf_daemon_reload(struct bsf_daemon *d, char *err, size_t errlen)
 static void notify_status(const struct bsf_daemon *d, const char *first)
 {
 	char msg[512];
+	int n = snprintf(msg, sizeof msg, "%sSTATUS=", first);
 
-	snprintf(msg, sizeof msg, "%sSTATUS=backend %s, %zu collectors, polling every %u s", first,
-		 d->conf ? conf_backend_name(d->conf) : "none", d->conf ? d->conf->n_collectors : 0,
-		 d->conf ? d->conf->polling_interval : 0);
+	bsf_control_summary(d, msg + n, sizeof msg - (size_t)n);
 	bsf_notify(msg);
 }
 

@@ -53,48 +53,13 @@ if [ -z "$port" ]; then
 	exit 1
 fi
 
-# bsflowd: the demo scenario, polling every 2 s, to that port
-{
-	printf 'agent {\n\taddress = 127.0.0.1\n}\n'
-	printf 'polling_interval = 2\n'
-	printf 'collector "demo" {\n\taddress = 127.0.0.1\n\tport = %s\n}\n' "$port"
-	printf 'backend = model\n'
-	grep -v '^[[:space:]]*duration[[:space:]]*=' "$srcdir/etc/scenarios/demo.conf"
-	# visibility (bsflowd.conf(5), VISIBILITY SECTION): high queue delay,
-	# forensics after drops, congestion episodes; drop notifications
-	# shared between port 0's incast, port 5's WRED flood and the rest
-	cat <<'EOF'
-visibility {
-	forensics = yes
-	delay_profile default {
-		thresholds = {100us, 1ms}
-	}
-	congestion queues {
-		high = 256K
-		low = 64K
-	}
-	sampler port0 { ports = {0}  tickets = 5  period = 100ms }
-	sampler port5 { ports = {5}  tickets = 5  period = 100ms }
-	sampler others { ports = {1-4, 6, 7}  tickets = 5  period = 100ms }
-	sampler drops {
-		type = aggregate
-		members = {port0, port5, others}
-		tickets = 10
-		period = 100ms
-		# without it, the steady ACL and WRED drops of ports 1 and 5
-		# take all 10 tickets early in each period and port 0's
-		# bursts find none left
-		rate_manager = yes
-		rate_levels = {1, 2, 3, 4, 5}
-	}
-	sampler delay { tickets = 50  period = 1s }
-	sampler forensics { tickets = 50  period = 1s }
-	sample_drops = drops
-	sample_delay = delay
-	sample_forensics = forensics
-}
-EOF
-} >"$tmp/demo.conf"
+# bsflowd: etc/examples/demo.conf (the demo scenario, polling every 2 s,
+# visibility events), sending to that port
+sed "s/^\tport = 6343\$/\tport = $port/" "$srcdir/etc/examples/demo.conf" >"$tmp/demo.conf"
+if ! grep -q "^	port = $port\$" "$tmp/demo.conf"; then
+	echo "demo: etc/examples/demo.conf has no 'port = 6343' line to point at bsflow-collect" >&2
+	exit 1
+fi
 echo "demo: bsflowd runs the demo scenario for $seconds s, sending to 127.0.0.1 port $port"
 echo "demo: configuration $tmp/demo.conf, bsflowd log $tmp/bsflowd.log"
 "$BSFLOWD" -d -f "$tmp/demo.conf" --run-for "$seconds" 2>"$tmp/bsflowd.log" &

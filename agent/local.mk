@@ -11,7 +11,7 @@ pkgconfig_DATA = agent/bsflowd-backend.pc
 # Config values checked after libconfuse has read them (confval.h): shared
 # by the daemon, the model's scenario section and the visibility section.
 noinst_LIBRARIES += agent/libconfval.a
-agent_libconfval_a_SOURCES = agent/confval.c agent/confval.h
+agent_libconfval_a_SOURCES = agent/confval.c agent/confval.h agent/confhint.c agent/confhint.h
 agent_libconfval_a_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 
 # Logging (log.h): the daemon's modules and the built-in backends.
@@ -38,6 +38,8 @@ agent_libbsfagent_a_SOURCES = \
 	agent/evsample.c agent/evsample.h \
 	agent/backends.c agent/backends.h \
 	agent/daemon.c agent/daemon.h \
+	agent/control.c agent/control.h \
+	agent/confwarn.c agent/confwarn.h \
 	agent/events.c agent/events.h \
 	agent/visexport.c agent/visexport.h \
 	agent/flowsample.c agent/flowsample.h \
@@ -62,6 +64,7 @@ BSF_AGENT_TEST_LIBS = $(BSF_AGENT_LIBS) $(CHECK_LIBS)
 AGENT_UNIT_TESTS = \
 	agent/tests/test_conf \
 	agent/tests/test_conf_keys \
+	agent/tests/test_confhint \
 	agent/tests/test_addr \
 	agent/tests/test_plugin \
 	agent/tests/test_notify \
@@ -76,13 +79,21 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_sampling_model \
 	agent/tests/test_flows_conf
 check_PROGRAMS += $(AGENT_UNIT_TESTS)
-TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh
-EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/udpcount.py agent/tests/testnet.h \
+TESTS += $(AGENT_UNIT_TESTS) agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh \
+	agent/tests/check-warnings.sh
+# the demo's configuration, installed as an example
+examplesdir = $(docdir)/examples
+dist_examples_DATA = etc/examples/demo.conf
+EXTRA_DIST += agent/tests/smoke.sh agent/tests/demo-check.sh agent/tests/control.sh \
+	agent/tests/check-warnings.sh agent/tests/udpcount.py agent/tests/testnet.h \
 	agent/demo.sh agent/demo.awk
 
 agent_tests_test_conf_SOURCES = agent/tests/test_conf.c
 agent_tests_test_conf_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_conf_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_confhint_SOURCES = agent/tests/test_confhint.c
+agent_tests_test_confhint_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_confhint_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_conf_keys_SOURCES = agent/tests/test_conf_keys.c
 agent_tests_test_conf_keys_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_conf_keys_LDADD = $(BSF_AGENT_TEST_LIBS)

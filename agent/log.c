@@ -19,6 +19,17 @@ static struct {
 	const char *progname;
 } bsf_log_state = {0, 1, "bsflowd"};
 
+static _Thread_local struct {
+	bsf_log_sink_fn fn;
+	void *arg;
+} bsf_log_sink;
+
+void bsf_log_set_sink(bsf_log_sink_fn fn, void *arg)
+{
+	bsf_log_sink.fn = fn;
+	bsf_log_sink.arg = arg;
+}
+
 void bsf_log_init(const char *progname, int verbosity, int to_stderr)
 {
 	bsf_log_state.progname = progname;
@@ -39,7 +50,12 @@ void bsf_vlog(int priority, const char *fmt, va_list ap)
 		return;
 	if (priority == LOG_DEBUG && bsf_log_state.verbosity < 2)
 		return;
-	if (bsf_log_state.to_stderr) {
+	if (bsf_log_sink.fn) {
+		char line[1024];
+
+		vsnprintf(line, sizeof line, fmt, ap);
+		bsf_log_sink.fn(bsf_log_sink.arg, priority, line);
+	} else if (bsf_log_state.to_stderr) {
 		char line[1024];
 
 		vsnprintf(line, sizeof line, fmt, ap);

@@ -25,6 +25,16 @@ void bsf_vlog(int priority, const char *fmt, va_list ap) __attribute__((format(p
 #define log_notice(...) bsf_log(LOG_NOTICE, __VA_ARGS__)
 #define log_debug(...)	bsf_log(LOG_DEBUG, __VA_ARGS__)
 #define log_errx(...)	bsf_log(LOG_ERR, __VA_ARGS__)
+/*
+ * A line sink for the calling thread: while set, that thread's log lines go
+ * to fn(arg, priority, line) instead of stderr or syslog (other threads log
+ * as before).  The status dump is one piece of code writing log lines; the
+ * control socket (control.h) sets a sink to collect the same lines into its
+ * reply.  fn NULL restores the normal destination.
+ */
+typedef void (*bsf_log_sink_fn)(void *arg, int priority, const char *line);
+void bsf_log_set_sink(bsf_log_sink_fn fn, void *arg);
+
 /* Log at LOG_ERR with ": strerror(errno)" appended. */
 void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

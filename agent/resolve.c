@@ -152,7 +152,8 @@ void resolve_cancel(struct resolve_req *q)
 		return;
 	unlink_req(q);
 	q->cb = NULL;
-	/* evdns calls done_cb (with EVUTIL_EAI_CANCEL), which frees q */
+	/* evdns calls done_cb (with EVUTIL_EAI_CANCEL) from the loop, which
+	 * frees q */
 	evdns_getaddrinfo_cancel(q->er);
 }
 
@@ -162,7 +163,12 @@ void resolver_free(struct resolver *r)
 		return;
 	while (r->pending)
 		resolve_cancel(r->pending);
-	if (r->dns)
-		evdns_base_free(r->dns, 1);
+	if (r->dns) {
+		/* evdns defers a cancelled lookup's callback to the loop, and
+		 * only that callback frees the lookup (and our request): let
+		 * them run once before the base goes */
+		event_base_loop(r->base, EVLOOP_NONBLOCK);
+		evdns_base_free(r->dns, 0);
+	}
 	free(r);
 }

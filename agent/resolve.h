@@ -28,7 +28,8 @@ typedef void (*resolve_cb)(void *arg, const struct addrinfo *res, const char *er
 
 /* NULL when out of memory. */
 struct resolver *resolver_new(struct event_base *base);
-/* Cancels every lookup still pending (no callbacks). */
+/* Cancels every lookup still pending (no callbacks); runs the event loop
+ * once without blocking, for evdns to release the cancelled lookups. */
 void resolver_free(struct resolver *r);
 /* Look host up for UDP port port.  The callback may run before this
  * returns (a literal, /etc/hosts); then, or on a failure to start, the

@@ -11,9 +11,13 @@
 #include <stdint.h>
 
 #include "collector/checks.h"
+#include "collector/filter.h"
+#include "collector/forward.h"
+#include "collector/lines.h"
 #include "collector/output.h"
 #include "collector/pcapw.h"
 #include "collector/print.h"
+#include "collector/prometheus.h"
 #include "collector/table.h"
 
 #define COLLECT_DEFAULT_PORT 6343
@@ -40,7 +44,13 @@ struct collect_opts {
 	int quiet;
 	int summary_stdout;
 	int no_summary;
-	int table; /* --table */
+	int table;		      /* --table */
+	const char *prometheus;	      /* --prometheus ADDR:PORT, or NULL */
+	double prom_expire;	      /* --prometheus-expire seconds */
+	uint64_t prom_max;	      /* --prometheus-max-series */
+	const char *drops_file;	      /* --write-drops, or NULL */
+	int lines;		      /* 'l' (-l CSV), 'g' (-g grep lines) or 0 */
+	struct collect_filter filter; /* --agent, --source, --type, --reason */
 };
 
 struct collect_ctx {
@@ -48,11 +58,14 @@ struct collect_ctx {
 	struct collect_out out;
 	struct collect_checks *checks;
 	struct collect_pcapw *pcapw;
-	struct collect_table *table; /* --table, or NULL */
-	double table_drawn;	     /* monotonic seconds of the last redraw */
-	uint64_t received;	     /* datagrams handed to process, -c counts these */
-	int exit_code;		     /* set by --strict */
-	volatile sig_atomic_t *stop; /* set by SIGINT/SIGTERM */
+	struct collect_pcapw *pcapw_drops; /* --write-drops, or NULL */
+	struct collect_table *table;	   /* --table, or NULL */
+	struct collect_prom *prom;	   /* --prometheus, or NULL */
+	struct collect_forward *fwd;	   /* -f, or NULL */
+	double table_drawn;		   /* monotonic seconds of the last redraw */
+	uint64_t received;		   /* datagrams handed to process, -c counts these */
+	int exit_code;			   /* set by --strict */
+	volatile sig_atomic_t *stop;	   /* set by SIGINT/SIGTERM */
 };
 
 /* process.c: one UDP payload.  Returns 0 to go on, 1 to stop (-c reached,

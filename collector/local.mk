@@ -14,11 +14,16 @@ collector_libcollect_a_SOURCES = \
 	collector/header.c collector/header.h \
 	collector/checks.c collector/checks.h \
 	collector/pcapw.c collector/pcapw.h \
-	collector/table.c collector/table.h
+	collector/table.c collector/table.h \
+	collector/prometheus.c collector/prometheus.h \
+	collector/httpd.c collector/httpd.h \
+	collector/lines.c collector/lines.h \
+	collector/forward.c collector/forward.h \
+	collector/filter.c collector/filter.h
 collector_libcollect_a_CFLAGS = $(AM_CFLAGS) $(LIBPCAP_CFLAGS)
 collector_bsflow_collect_SOURCES = collector/main.c
 collector_bsflow_collect_CFLAGS = $(AM_CFLAGS) $(LIBPCAP_CFLAGS)
-collector_bsflow_collect_LDADD = collector/libcollect.a proto/libsflow.a $(LIBPCAP_LIBS)
+collector_bsflow_collect_LDADD = collector/libcollect.a proto/libsflow.a $(LIBPCAP_LIBS) -lpthread
 
 # Tests: hand-made captures decoded exactly (text and JSON), the same
 # capture in tshark, damaged datagrams, and the network side (UDP, checks,
@@ -27,12 +32,14 @@ TESTS += \
 	collector/tests/decode-pcap.sh \
 	collector/tests/tshark.sh \
 	collector/tests/mutate.sh \
-	collector/tests/udp.sh
+	collector/tests/udp.sh \
+	collector/tests/lines.sh
 EXTRA_DIST += \
 	collector/tests/decode-pcap.sh \
 	collector/tests/tshark.sh \
 	collector/tests/mutate.sh \
 	collector/tests/udp.sh \
+	collector/tests/lines.sh \
 	collector/tests/gen-all-structures.py \
 	collector/tests/send-sflow.py \
 	collector/tests/data/all-structures.pcap \
@@ -44,10 +51,10 @@ EXTRA_DIST += \
 # Unit tests (Check): the output abstraction, the checks, the per-port
 # table of --table.
 COLLECT_UNIT_TESTS = collector/tests/test_output collector/tests/test_checks \
-	collector/tests/test_table
+	collector/tests/test_table collector/tests/test_prometheus
 check_PROGRAMS += $(COLLECT_UNIT_TESTS)
 TESTS += $(COLLECT_UNIT_TESTS)
-COLLECT_TEST_LIBS = collector/libcollect.a proto/libsflow.a $(LIBPCAP_LIBS) $(CHECK_LIBS)
+COLLECT_TEST_LIBS = collector/libcollect.a proto/libsflow.a $(LIBPCAP_LIBS) $(CHECK_LIBS) -lpthread
 collector_tests_test_output_SOURCES = collector/tests/test_output.c
 collector_tests_test_output_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 collector_tests_test_output_LDADD = $(COLLECT_TEST_LIBS)
@@ -57,6 +64,9 @@ collector_tests_test_checks_LDADD = $(COLLECT_TEST_LIBS)
 collector_tests_test_table_SOURCES = collector/tests/test_table.c
 collector_tests_test_table_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 collector_tests_test_table_LDADD = $(COLLECT_TEST_LIBS)
+collector_tests_test_prometheus_SOURCES = collector/tests/test_prometheus.c
+collector_tests_test_prometheus_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+collector_tests_test_prometheus_LDADD = $(COLLECT_TEST_LIBS)
 
 # libFuzzer target (configure CC=clang --enable-fuzzing; make fuzz): the
 # collector's handling of a datagram (checks, text and JSON printing,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "collector/collect.h"
+#include "collector/httpd.h"
 
 /* Set by SIGINT/SIGTERM; the inputs poll it between datagrams. */
 static volatile sig_atomic_t stop_requested;
@@ -38,7 +39,20 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-enum { OPT_STRICT = 256, OPT_SUMMARY, OPT_NO_SUMMARY, OPT_TABLE };
+enum {
+	OPT_STRICT = 256,
+	OPT_SUMMARY,
+	OPT_NO_SUMMARY,
+	OPT_TABLE,
+	OPT_PROM,
+	OPT_PROM_EXPIRE,
+	OPT_PROM_MAX,
+	OPT_AGENT,
+	OPT_SOURCE,
+	OPT_TYPE,
+	OPT_REASON,
+	OPT_WRITE_DROPS
+};
 
 static const struct option long_opts[] = {
     {"port", required_argument, NULL, 'p'},
@@ -54,15 +68,29 @@ static const struct option long_opts[] = {
     {"summary", no_argument, NULL, OPT_SUMMARY},
     {"no-summary", no_argument, NULL, OPT_NO_SUMMARY},
     {"table", no_argument, NULL, OPT_TABLE},
+    {"prometheus", required_argument, NULL, OPT_PROM},
+    {"forward", required_argument, NULL, 'f'},
+    {"agent", required_argument, NULL, OPT_AGENT},
+    {"source", required_argument, NULL, OPT_SOURCE},
+    {"type", required_argument, NULL, OPT_TYPE},
+    {"reason", required_argument, NULL, OPT_REASON},
+    {"write-drops", required_argument, NULL, OPT_WRITE_DROPS},
+    {"prometheus-expire", required_argument, NULL, OPT_PROM_EXPIRE},
+    {"prometheus-max-series", required_argument, NULL, OPT_PROM_MAX},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
 
 static const char synopsis[] =
-    "usage: bsflow-collect [-46jqhV] [-p port] [-b address] [-r file.pcap]\n"
+    "usage: bsflow-collect [-46gjlqhV] [-p port] [-b address] [-r file.pcap]\n"
     "                      [-w out.pcap] [-e enterprise] [-c count] [-t seconds]\n"
-    "                      [--strict] [--summary | --no-summary] [--table]\n";
+    "                      [--strict] [--summary | --no-summary] [--table]\n"
+    "                      [--prometheus addr:port [--prometheus-expire seconds]\n"
+    "                       [--prometheus-max-series n]]\n"
+    "                      [--write-drops out.pcap] [-f host/port]... [--agent address]... "
+    "[--source t:i]...\n"
+    "                      [--type flow|counters|drop|event]... [--reason name]...\n";
 
 static void usage(FILE *fp)
 {
@@ -73,7 +101,14 @@ static void usage(FILE *fp)
 	      "  -4, -6      IPv4 only, IPv6 only\n"
 	      "  -r FILE     read datagrams from a pcap file instead of the network\n"
 	      "  -w FILE     write sampled and discarded packet headers to a pcap file\n"
+	      "              (- for standard output alone)\n"
+	      "  --write-drops FILE  discarded packet headers to FILE, apart from -w's\n"
 	      "  -j          JSON output, one object per datagram per line\n"
+	      "  -l          one CSV line per sample (FLOW, CNTR, DROP, EVENT)\n"
+	      "  -g          one line per field, prefixed with agent, source, sample type\n"
+	      "  -f H/P      forward every datagram as received to host H port P (repeatable)\n"
+	      "  --agent A, --source T:I, --type flow|counters|drop|event, --reason NAME\n"
+	      "              show only the matching samples (each repeatable)\n"
 	      "  -e ENT      enterprise number of bsflowd's own structures (default 32473)\n"
 	      "  -c N        stop after N datagrams\n"
 	      "  -t S        stop after S seconds (capture time with -r)\n"
@@ -86,6 +121,10 @@ static void usage(FILE *fp)
 	      "              buffer %, discards, drops by reason, queue delay,\n"
 	      "              visibility events) redrawn at most twice a second as\n"
 	      "              datagrams arrive\n"
+	      "  --prometheus ADDR:PORT  serve the decoded values on http://ADDR:PORT/metrics\n"
+	      "              (Prometheus text format, or OpenMetrics when asked)\n"
+	      "  --prometheus-expire S   forget series not renewed for S seconds (default 300)\n"
+	      "  --prometheus-max-series N  at most N series (default 20000)\n"
 	      "  -h, -V      help, version\n",
 	      fp);
 }
@@ -121,7 +160,7 @@ static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-#define SHORT_OPTS ":p:b:r:w:je:c:t:q46hV"
+#define SHORT_OPTS ":p:b:r:w:je:c:t:q46hVlgf:"
 
 /* The name of the option getopt just rejected, for the message: an
  * unknown long option (optopt 0) or a long option missing its argument is
@@ -137,8 +176,10 @@ static const char *bad_option(char **argv, int optind_now, char *buf, size_t n)
 	return buf;
 }
 
-static int parse_args(int argc, char **argv, struct collect_opts *o)
+static int parse_args(int argc, char **argv, struct collect_opts *o, struct collect_forward **fwd)
 {
+	char ferr[256];
+
 	int ch;
 	uint64_t v;
 	char *end, ob[8];
@@ -147,6 +188,9 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 	o->port = COLLECT_DEFAULT_PORT;
 	o->own_enterprise = SFLOW_ENT_OWN_DEFAULT;
 	o->fmt = COLLECT_FMT_TEXT;
+	o->prom_expire = COLLECT_PROM_EXPIRE_DEFAULT;
+	o->filter.own_enterprise = SFLOW_ENT_OWN_DEFAULT;
+	o->prom_max = COLLECT_PROM_MAX_SERIES_DEFAULT;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, SHORT_OPTS, long_opts, NULL)) != -1) {
 		switch (ch) {
@@ -209,6 +253,52 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 			o->table = 1;
 			o->quiet = 1;
 			break;
+		case OPT_PROM:
+			o->prometheus = optarg;
+			break;
+		case 'l':
+		case 'g':
+			o->lines = ch;
+			break;
+		case 'f':
+			if (collect_forward_add(fwd, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("-f: %s", ferr);
+			break;
+		case OPT_AGENT:
+			if (collect_filter_agent(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--agent: %s", ferr);
+			break;
+		case OPT_SOURCE:
+			if (collect_filter_source(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--source: '%s': %s", optarg, ferr);
+			break;
+		case OPT_TYPE:
+			if (collect_filter_type(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--type: %s", ferr);
+			break;
+		case OPT_WRITE_DROPS:
+			o->drops_file = optarg;
+			break;
+		case OPT_REASON:
+			if (collect_filter_reason(&o->filter, optarg, ferr, sizeof ferr) < 0)
+				return usage_error("--reason: %s", ferr);
+			break;
+		case OPT_PROM_EXPIRE:
+			errno = 0;
+			o->prom_expire = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->prom_expire > 0) ||
+			    o->prom_expire > 1e9)
+				return usage_error(
+				    "--prometheus-expire: '%s' is not a number of seconds (> 0)",
+				    optarg);
+			break;
+		case OPT_PROM_MAX:
+			if (parse_u64(optarg, 1, 100000000, &v))
+				return usage_error("--prometheus-max-series: '%s' is not a count "
+						   "(1..100000000)",
+						   optarg);
+			o->prom_max = v;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(COLLECT_EXIT_OK);
@@ -225,6 +315,15 @@ static int parse_args(int argc, char **argv, struct collect_opts *o)
 	}
 	if (optind < argc)
 		return usage_error("%s: unexpected argument", argv[optind]);
+	if (o->write_file && strcmp(o->write_file, "-") == 0) {
+		/* the pcap alone on standard output */
+		if (o->fmt == COLLECT_FMT_JSON || o->lines || o->table || o->summary_stdout)
+			return usage_error("-w -: the pcap goes to standard output alone; "
+					   "-j, -l, -g, --table and --summary cannot share it");
+		o->quiet = 1;
+	}
+	if (o->lines && (o->fmt == COLLECT_FMT_JSON || o->table))
+		return usage_error("-l and -g are outputs of their own: not with -j or --table");
 	if (o->read_file && (o->bind_addr || o->family))
 		return usage_error("-r: -b, -4 and -6 apply to the network, not to -r");
 	return 0;
@@ -235,16 +334,22 @@ int main(int argc, char **argv)
 	struct collect_opts opts;
 	struct collect_ctx ctx;
 	struct sigaction sa;
+	struct collect_httpd *httpd = NULL;
+	struct collect_forward *fwd = NULL;
 	int rc;
 	char err[256];
 
-	rc = parse_args(argc, argv, &opts);
-	if (rc)
+	rc = parse_args(argc, argv, &opts, &fwd);
+	if (rc) {
+		collect_forward_free(fwd);
 		return rc;
+	}
+	opts.filter.own_enterprise = opts.own_enterprise;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.opts = &opts;
 	ctx.stop = &stop_requested;
+	ctx.fwd = fwd;
 	collect_out_init(&ctx.out, opts.fmt, stdout);
 	ctx.out.own_enterprise = opts.own_enterprise;
 	/* a capture decoded to a file of its own: write in big batches; live
@@ -273,6 +378,31 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opts.drops_file) {
+		ctx.pcapw_drops = collect_pcapw_open(opts.drops_file, err, sizeof(err));
+		if (!ctx.pcapw_drops) {
+			fprintf(stderr, "bsflow-collect: --write-drops %s: %s\n", opts.drops_file,
+				err);
+			collect_pcapw_close(ctx.pcapw);
+			collect_checks_free(ctx.checks);
+			return COLLECT_EXIT_ERROR;
+		}
+	}
+
+	if (opts.prometheus) {
+		ctx.prom =
+		    collect_prom_new(opts.own_enterprise, opts.prom_expire, (size_t)opts.prom_max);
+		if (ctx.prom)
+			httpd = collect_httpd_start(opts.prometheus, ctx.prom, err, sizeof(err));
+		if (!ctx.prom || !httpd) {
+			fprintf(stderr, "bsflow-collect: --prometheus %s: %s\n", opts.prometheus,
+				ctx.prom ? err : "out of memory");
+			collect_prom_free(ctx.prom);
+			collect_checks_free(ctx.checks);
+			return COLLECT_EXIT_ERROR;
+		}
+	}
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -287,13 +417,31 @@ int main(int argc, char **argv)
 	if (ctx.exit_code)
 		rc = ctx.exit_code;
 
+	collect_httpd_stop(httpd);
+	if (collect_forward_errors(fwd))
+		fprintf(stderr, "bsflow-collect: -f: %llu datagrams could not be forwarded\n",
+			(unsigned long long)collect_forward_errors(fwd));
+	collect_forward_free(fwd);
+	collect_prom_free(ctx.prom);
 	if (ctx.table) {
 		collect_table_render(ctx.table, stdout, 0);
 		collect_table_free(ctx.table);
 	}
 	collect_out_flush(&ctx.out);
+	if (ctx.pcapw_drops) {
+		collect_checks_written(ctx.checks,
+				       collect_pcapw_count(ctx.pcapw_drops) +
+					   (ctx.pcapw ? collect_pcapw_count(ctx.pcapw) : 0));
+		if (collect_pcapw_close(ctx.pcapw_drops) != 0) {
+			fprintf(stderr, "bsflow-collect: --write-drops %s: write failed\n",
+				opts.drops_file);
+			if (!rc)
+				rc = COLLECT_EXIT_ERROR;
+		}
+	}
 	if (ctx.pcapw) {
-		collect_checks_written(ctx.checks, collect_pcapw_count(ctx.pcapw));
+		if (!ctx.pcapw_drops)
+			collect_checks_written(ctx.checks, collect_pcapw_count(ctx.pcapw));
 		if (collect_pcapw_close(ctx.pcapw) != 0) {
 			fprintf(stderr, "bsflow-collect: -w %s: write failed\n", opts.write_file);
 			if (!rc)

@@ -16,7 +16,8 @@ E2E_TESTS = \
 	tests/e2e-dns.sh \
 	tests/e2e-pidfile.sh \
 	tests/service-reload.sh \
-	tests/e2e-admission.sh
+	tests/e2e-admission.sh \
+	tests/e2e-prometheus.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) \
 	tests/e2e-lib.sh \

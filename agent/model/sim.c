@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/model/sim_series.h"
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
 #include "agent/model/sim_ext.h"
@@ -32,7 +33,9 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n");
+	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
+		   "                  [--interval SECONDS [--series FILE] [--csv]]\n"
+		   "                  [--plot FILE.svg [--plot-queue PORT:QUEUE]...]\n");
 }
 
 static double now_s(void)
@@ -376,10 +379,26 @@ static void print_json(const struct report *r)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"file", required_argument, NULL, 'f'}, {"duration", required_argument, NULL, 'd'},
-	    {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},	    {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {{"file", required_argument, NULL, 'f'},
+						 {"duration", required_argument, NULL, 'd'},
+						 {"seed", required_argument, NULL, 's'},
+						 {"json", no_argument, NULL, 'j'},
+						 {"help", no_argument, NULL, 'h'},
+						 /* --interval: the time series (sim_series.h) */
+						 {"interval", required_argument, NULL, 'i'},
+						 {"series", required_argument, NULL, 'S'},
+						 {"csv", no_argument, NULL, 'C'},
+						 /* --plot: the series drawn (sim_plot.h) */
+						 {"plot", required_argument, NULL, 'P'},
+						 {"plot-queue", required_argument, NULL, 'Q'},
+						 {NULL, 0, NULL, 0}};
+	double interval = 0;
+	const char *series = NULL;
+	FILE *series_fp = NULL;
+	int csv = 0;
+	const char *plot_file = NULL, *plot_queues[SIM_PLOT_MAX_QUEUES + 1];
+	unsigned nplot_queues = 0;
+	struct sim_plot *plot = NULL;
 	struct model_scenario_opts so = {0, 0};
 	struct model_scenario sc;
 	struct report r;
@@ -392,6 +411,35 @@ int main(int argc, char **argv)
 
 	while ((ch = getopt_long(argc, argv, "f:d:s:jh", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'i':
+			errno = 0;
+			interval = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(interval >= 1e-9) ||
+			    interval > 1e6) {
+				fprintf(stderr,
+					"bsflow-sim: --interval: '%s' is not a number of seconds "
+					"in [0.000000001, 1000000]\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'S':
+			series = optarg;
+			break;
+		case 'C':
+			csv = 1;
+			break;
+		case 'P':
+			plot_file = optarg;
+			break;
+		case 'Q':
+			if (nplot_queues > SIM_PLOT_MAX_QUEUES) {
+				fprintf(stderr, "bsflow-sim: --plot-queue: at most %d queues\n",
+					SIM_PLOT_MAX_QUEUES);
+				return EXIT_USAGE;
+			}
+			plot_queues[nplot_queues++] = optarg;
+			break;
 		case 'f':
 			file = optarg;
 			break;
@@ -452,10 +500,46 @@ int main(int argc, char **argv)
 	dur_ns = duration > 0	      ? (uint64_t)llround(duration * 1e9)
 		 : sc.duration_ns > 0 ? sc.duration_ns
 				      : 1000000000ull;
+	memset(&r, 0, sizeof(r));
+	if (interval > 0 && series && strcmp(series, "-") != 0) {
+		series_fp = fopen(series, "w");
+		if (!series_fp) {
+			fprintf(stderr, "bsflow-sim: --series %s: %s\n", series, strerror(errno));
+			rc = EXIT_CONFIG;
+			goto out;
+		}
+	}
+	if (plot_file) {
+		plot = sim_plot_new(plot_queues, nplot_queues, err, sizeof(err));
+		if (!plot) {
+			fprintf(stderr, "bsflow-sim: %s\n", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
 	t0 = now_s();
-	model_run(m, dur_ns);
+	if (plot && interval <= 0) {
+		/* the plot alone: 200 intervals, no series written */
+		if (sim_series_run(m, dur_ns, dur_ns / 200 ? dur_ns / 200 : 1, NULL, 0, plot) < 0)
+			rc = EXIT_CONFIG;
+	} else if (interval > 0) {
+		/* the series on stdout replaces the end-of-run report */
+		if (sim_series_run(m, dur_ns, (uint64_t)llround(interval * 1e9),
+				   series_fp ? series_fp : stdout, csv, plot) < 0) {
+			fprintf(stderr, "bsflow-sim: cannot write the time series\n");
+			rc = EXIT_CONFIG;
+		}
+		if (series_fp && fclose(series_fp) != 0)
+			rc = EXIT_CONFIG;
+		if (!series_fp)
+			goto plot_out;
+	} else {
+		model_run(m, dur_ns);
+	}
 	wall = now_s() - t0;
 
+	if (rc)
+		goto plot_out;
 	if (report_read(&r, m, file, &sc, wall) < 0) {
 		fprintf(stderr, "bsflow-sim: out of memory\n");
 		rc = EXIT_CONFIG;
@@ -469,7 +553,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bsflow-sim: cannot write the output: %s\n", strerror(errno));
 		rc = EXIT_CONFIG;
 	}
+plot_out:
+	if (plot) {
+		FILE *pf = fopen(plot_file, "w");
+
+		if (!pf || sim_plot_write(plot, pf, file, (double)dur_ns / 1e9) < 0 ||
+		    fclose(pf) != 0) {
+			fprintf(stderr, "bsflow-sim: --plot %s: %s\n", plot_file, strerror(errno));
+			rc = EXIT_CONFIG;
+		}
+	}
 out:
+	sim_plot_free(plot);
 	report_free(&r);
 	model_free(m);
 	model_scenario_free(&sc);

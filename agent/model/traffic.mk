@@ -18,7 +18,9 @@ MODEL_TRAFFIC_LIBS = agent/model/libmodel.a agent/libconfval.a $(LIBCONFUSE_LIBS
 
 # bsflow-sim: run a scenario on virtual time and print statistics.
 bin_PROGRAMS += agent/model/bsflow-sim
-agent_model_bsflow_sim_SOURCES = agent/model/sim.c agent/model/sim_ext.c agent/model/sim_ext.h
+agent_model_bsflow_sim_SOURCES = agent/model/sim.c agent/model/sim_ext.c agent/model/sim_ext.h \
+	agent/model/sim_series.c agent/model/sim_series.h \
+	agent/model/sim_plot.c agent/model/sim_plot.h
 agent_model_bsflow_sim_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
 agent_model_bsflow_sim_LDADD = $(MODEL_TRAFFIC_LIBS)
 
@@ -55,11 +57,14 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_model_source \
 	agent/model/tests/test_sample_pool
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
-TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh \
+TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
+	agent/model/tests/test_replay_example.sh \
 	agent/model/tests/test_traffic_tshark.sh
 EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_traffic_tshark.sh
 TESTS += agent/model/tests/test_sim_flowbuf.sh
 EXTRA_DIST += agent/model/tests/test_sim_flowbuf.sh
+EXTRA_DIST += agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
+	agent/model/tests/test_replay_example.sh
 
 MODEL_TRAFFIC_TEST_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(CHECK_CFLAGS) \
 	-DMODEL_TEST_SRCDIR='"$(abs_top_srcdir)"'
@@ -94,4 +99,6 @@ dist_scenarios_DATA = \
 	etc/scenarios/incast.conf \
 	etc/scenarios/pfc.conf \
 	etc/scenarios/flowbuf.conf \
-	etc/scenarios/replay.conf
+	etc/scenarios/replay.conf \
+	etc/scenarios/capture.pcap
+EXTRA_DIST += etc/scenarios/gen-capture.py

@@ -106,6 +106,15 @@ START_TEST(defaults)
 	ck_assert_uint_eq(c->sub_agent_id, 4294967295u);
 	ck_assert_uint_eq(c->enterprise, 1048575);
 	conf_free(c);
+	/* polling_interval reads times as every time key does */
+	c = conf_load_text("polling_interval = 20s\n", "s.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_uint_eq(c->polling_interval, 20);
+	conf_free(c);
+	c = conf_load_text("polling_interval = 90000ms\n", "ms.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_uint_eq(c->polling_interval, 90);
+	conf_free(c);
 	c = conf_load_text("datagram_bytes = 8192\nagent {\naddress = \"fe80::1\"\n}\n", "c.conf",
 			   err, sizeof err);
 	ck_assert_msg(c != NULL, "%s", err);
@@ -126,23 +135,36 @@ static const struct {
     /* unknown keys (libconfuse's message, reworded) */
     {"\n\nbogus = 1\n", "t.conf:3: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
     {"agent {\n  adress = 1.2.3.4\n}\n",
-     "t.conf:2: agent: adress: unknown key; allowed: the keys of bsflowd.conf(5)"},
+     "t.conf:2: agent: adress: unknown key; allowed: the keys of bsflowd.conf(5); did you mean "
+     "address?"},
+    /* host:port in an address */
+    {"collector c {\n  address = \"192.0.2.1:6343\"\n}\n",
+     "t.conf:2: collector \"c\": address = 192.0.2.1:6343: a port in the address; allowed: the "
+     "address alone, with the port in port = 6343"},
     /* wrong types */
     {"polling_interval = \"abc\"\n",
-     "t.conf:1: polling_interval = abc: not an integer; allowed: 0..86400"},
+     "t.conf:1: polling_interval = abc: not a time; allowed: 0ns..86400s, a number with ns, us, ms "
+     "or s (a bare number is seconds)"},
     {"collector x {\n address = 127.0.0.1\n port = many\n}\n",
      "t.conf:3: collector \"x\": port = many: not an integer; allowed: 1..65535"},
     /* libconfuse's CFG_INT read "0x10" as 16 and "010" as 8: decimal only now */
     {"polling_interval = 0x10\n",
-     "t.conf:1: polling_interval = 0x10: not an integer; allowed: 0..86400"},
+     "t.conf:1: polling_interval = 0x10: not a time; allowed: 0ns..86400s, a number with ns, us, "
+     "ms or s (a bare number is seconds)"},
     /* out of range */
     {"\ndatagram_bytes = 199\n",
      "t.conf:2: datagram_bytes = 199: out of range; allowed: 200..8192"},
     {"datagram_bytes = 8193\n",
      "t.conf:1: datagram_bytes = 8193: out of range; allowed: 200..8192"},
-    {"polling_interval = -1\n", "t.conf:1: polling_interval = -1: out of range; allowed: 0..86400"},
+    {"polling_interval = -1\n",
+     "t.conf:1: polling_interval = -1: not a time; allowed: 0ns..86400s, a number with ns, us, ms "
+     "or s (a bare number is seconds)"},
     {"polling_interval = 86401\n",
-     "t.conf:1: polling_interval = 86401: out of range; allowed: 0..86400"},
+     "t.conf:1: polling_interval = 86401: out of range; allowed: 0ns..86400s"},
+    /* a time in whole seconds, with the units of every time key */
+    {"polling_interval = 1.5s\n",
+     "t.conf:1: polling_interval = 1.5s: not whole seconds; allowed: 0..86400 seconds, e.g. 20 "
+     "or 20s"},
     {"collector x {\n address = 1.2.3.4\n port = 70000\n}\n",
      "t.conf:3: collector \"x\": port = 70000: out of range; allowed: 1..65535"},
     {"collector x {\n address = 1.2.3.4\n port = 0\n}\n",

@@ -1,0 +1,83 @@
+/*
+ * confwarn.c - `bsflowd -t` warnings (confwarn.h), read from the parsed
+ * tree kept in struct conf.
+ */
+#include "config.h"
+
+#include <confuse.h>
+#include <string.h>
+
+#include "agent/confval.h"
+#include "agent/confwarn.h"
+
+/* A positive integer without a unit: seconds, where milliseconds or
+ * microseconds were likely meant. */
+static int bare_number(const char *s)
+{
+	if (!*s || strcmp(s, "0") == 0)
+		return 0;
+	return strspn(s, "0123456789") == strlen(s);
+}
+
+/* Every "thresholds" list below sec (the delay profiles). */
+static int warn_times(cfg_t *sec, const char *file, const char *path, FILE *out)
+{
+	int n = 0;
+
+	for (cfg_opt_t *o = sec->opts; o && o->name; o++) {
+		if (o->type == CFGT_SEC) {
+			for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+				cfg_t *s = cfg_opt_getnsec(o, i);
+				char sub[160];
+
+				if (!s)
+					continue;
+				if (s->title)
+					snprintf(sub, sizeof sub, "%s%s \"%s\": ", path, s->name,
+						 s->title);
+				else
+					snprintf(sub, sizeof sub, "%s%s: ", path, s->name);
+				n += warn_times(s, file, sub, out);
+			}
+		} else if (o->type == CFGT_PTR && strcmp(o->name, "thresholds") == 0) {
+			for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+				const struct conf_val *v = cfg_opt_getnptr(o, i);
+
+				if (!v || !bare_number(v->text))
+					continue;
+				fprintf(
+				    out,
+				    "%s:%d: warning: %s%s = %s: a bare number is seconds "
+				    "(%ss); write the unit (%sms, %sus) if that was not meant\n",
+				    file, v->line, path, o->name, v->text, v->text, v->text,
+				    v->text);
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+int conf_warn(const struct conf *c, FILE *out)
+{
+	cfg_t *root = c->cfg;
+	int n = 0;
+
+	if (!root)
+		return 0;
+	if (c->backend == CONF_BACKEND_MODEL && cfg_size(root, "model") > 0) {
+		cfg_t *m = cfg_getsec(root, "model");
+
+		if (m && cfg_size(m, "traffic") == 0 && cfg_size(m, "replay") == 0) {
+			fprintf(out,
+				"%s:%d: warning: model: no traffic or replay section: the switch "
+				"stays idle (counters all zero, no drops, no samples)\n",
+				c->file,
+				c->backend_section_line > 0 ? c->backend_section_line
+							    : conf_section_line(m));
+			n++;
+		}
+	}
+	n += warn_times(root, c->file, "", out);
+	return n;
+}

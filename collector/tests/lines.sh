@@ -1,0 +1,107 @@
+#!/bin/sh
+# collector/tests/lines.sh - bsflow-collect's sflowtool habits on
+# collector/tests/data/all-structures.pcap, whose values are those written
+# by gen-all-structures.py (not by bsflow-collect):
+#  - -l: the CSV lines of a drop (no_buffer_space, in 1, out 3, frame 78),
+#    of a 4413:2 record (1500 and 2500 hundredths, queue 0 at 10000), of a
+#    transit delay (12345 ns) and a queue depth (65536 bytes);
+#  - -g: every line starts with the agent, data source and sample type;
+#  - --type, --reason, --agent, --source keep only matching samples;
+#  - -w - writes the same pcap as -w FILE and nothing else to stdout;
+#  - --write-drops puts the dropped packet (74 bytes) in its own file;
+#  - -f HOST/PORT forwards every datagram (a second bsflow-collect counts
+#    them);
+#  - usage errors exit 64.
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+COLLECT="$top_builddir/collector/bsflow-collect"
+PCAP="$top_srcdir/collector/tests/data/all-structures.pcap"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bsfc-lines.XXXXXX") || exit 1
+pid=
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
+rc=0
+fail() {
+	echo "FAIL: $*"
+	rc=1
+}
+want_line() { # FILE LINE
+	if grep -qxF "$2" "$1"; then echo "ok: $2"; else fail "missing line '$2'"; fi
+}
+
+"$COLLECT" -l -r "$PCAP" --no-summary >"$TMP/l.txt" || fail "-l exit $?"
+want_line "$TMP/l.txt" "DROP,192.0.2.1,0:3,no_buffer_space,1,3,78"
+grep -q '^CNTR,192\.0\.2\.1,0:3,,,,,,1500,2500,10000;' "$TMP/l.txt" &&
+	echo "ok: CNTR line with the 4413:2 values" || fail "no CNTR line with 1500,2500,10000"
+want_line "$TMP/l.txt" "FLOW,192.0.2.1,0:3,400,1,3,,,,12345"
+want_line "$TMP/l.txt" "FLOW,192.0.2.1,0:3,400,1,3,,,65536,"
+
+"$COLLECT" -g -r "$PCAP" --no-summary >"$TMP/g.txt" || fail "-g exit $?"
+n=$(grep -cv '^\(192\.0\.2\.1\|2001:db8::1\) \(-\|[0-9]*:[0-9]*\) [A-Z_]* ' "$TMP/g.txt")
+[ "$n" = 0 ] && [ -s "$TMP/g.txt" ] && echo "ok: -g: every line prefixed" ||
+	fail "-g: $n lines without the agent/source/type prefix"
+grep -q '^192\.0\.2\.1 0:3 FLOWSAMPLE sourceId 0:3$' "$TMP/g.txt" &&
+	echo "ok: -g sourceId line" || fail "-g: no '192.0.2.1 0:3 FLOWSAMPLE sourceId 0:3'"
+
+out=$("$COLLECT" -l -r "$PCAP" --no-summary --type drop | cut -d, -f1 | sort -u)
+[ "$out" = DROP ] && echo "ok: --type drop" || fail "--type drop: $out"
+out=$("$COLLECT" -l -r "$PCAP" --no-summary --reason no_buffer_space)
+[ "$out" = "DROP,192.0.2.1,0:3,no_buffer_space,1,3,78" ] && echo "ok: --reason" ||
+	fail "--reason no_buffer_space: $out"
+out=$("$COLLECT" -l -r "$PCAP" --no-summary --agent 2001:db8::1 | cut -d, -f2 | sort -u)
+[ "$out" = "2001:db8::1" ] && echo "ok: --agent" || fail "--agent: $out"
+out=$("$COLLECT" -l -r "$PCAP" --no-summary --source 2:1 --source 0:5 | cut -d, -f3 | sort -u |
+	tr '\n' ' ')
+[ "$out" = "0:5 2:1 " ] && echo "ok: --source twice" || fail "--source 2:1 --source 0:5: $out"
+
+"$COLLECT" -w "$TMP/w.pcap" -q -r "$PCAP" --no-summary || fail "-w FILE exit $?"
+"$COLLECT" -w - -r "$PCAP" --no-summary >"$TMP/stdout.pcap" 2>"$TMP/w.err" || fail "-w - exit $?"
+cmp -s "$TMP/w.pcap" "$TMP/stdout.pcap" && echo "ok: -w - is the pcap alone" ||
+	fail "-w - differs from -w FILE"
+
+# --write-drops: the drop's packet (frame 78 bytes less 4 stripped = 74)
+# apart; -w keeps the two sampled packets
+"$COLLECT" -q -r "$PCAP" --no-summary -w "$TMP/f.pcap" --write-drops "$TMP/d.pcap" ||
+	fail "--write-drops exit $?"
+out=$(python3 - "$TMP/f.pcap" "$TMP/d.pcap" <<'EOP'
+import struct, sys
+for p in sys.argv[1:]:
+    d = open(p, "rb").read()
+    i, lens = 24, []
+    while i < len(d):
+        incl, orig = struct.unpack("<II", d[i + 8:i + 16])
+        lens.append(orig)
+        i += 16 + incl
+    print(len(lens), lens[-1] if p.endswith("d.pcap") and lens else "")
+EOP
+)
+[ "$(echo $out)" = "2 1 74" ] && echo "ok: --write-drops: 2 sampled packets in -w, the 74-byte drop apart" ||
+	fail "--write-drops: $out"
+
+# -f: forward to a second collector
+"$COLLECT" -p 0 -b 127.0.0.1 -t 30 -j >"$TMP/fwd.out" 2>"$TMP/fwd.err" &
+pid=$!
+port=
+for i in $(seq 50); do
+	port=$(sed -n 's/.*listening on udp .* port \([0-9]*\)$/\1/p' "$TMP/fwd.err")
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+sent=$("$COLLECT" -j -r "$PCAP" --no-summary -f "127.0.0.1/$port" -f "127.0.0.1/$port" | wc -l)
+for i in $(seq 50); do
+	[ "$(wc -l <"$TMP/fwd.out")" -ge $((2 * sent)) ] && break
+	sleep 0.1
+done
+kill $pid
+wait $pid
+pid=
+got=$(wc -l <"$TMP/fwd.out")
+[ "$sent" -gt 0 ] && [ "$got" = $((2 * sent)) ] && echo "ok: -f twice: $got of 2 x $sent" ||
+	fail "-f: received $got, wanted 2 x $sent"
+
+for args in "-f nohost" "--type foo" "--source 3" "--reason not_a_reason" "-w - -j" "-l -j"; do
+	# shellcheck disable=SC2086
+	"$COLLECT" $args -r "$PCAP" >/dev/null 2>&1
+	st=$?
+	[ $st = 64 ] && echo "ok: '$args': exit 64" || fail "'$args': exit $st, wanted 64"
+done
+exit $rc

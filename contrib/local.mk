@@ -1,0 +1,5 @@
+# contrib/local.mk - files shipped for other tools (included by the top
+# Makefile.am): the Grafana dashboard for bsflow-collect --prometheus,
+# installed as data.
+grafanadir = $(pkgdatadir)/grafana
+dist_grafana_DATA = contrib/grafana/bsflowd-buffers.json

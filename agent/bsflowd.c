@@ -27,6 +27,7 @@
 #include "agent/daemon.h"
 #include "agent/log.h"
 #include "agent/notify.h"
+#include "agent/watchdog.h"
 #include "agent/pidfile.h"
 
 /* Exit codes (bsflowd(8)) */
@@ -115,13 +116,15 @@ int main(int argc, char **argv)
 	};
 	const char *conf_path = SYSCONFDIR "/bsflowd.conf";
 	const char *pidfile = NULL, *user = NULL;
-	int explicit = 0, debug = 0, check = 0, ch, is_default, rc, pidfd = -1;
+	int explicit = 0, debug = 0, check = 0, ch, rc, pidfd = -1;
 	unsigned long run_for = 0;
 	const char *control_path = BSF_CONTROL_DEFAULT;
 	int control_explicit = 0, status = 0, json = 0;
 	struct bsf_control *control = NULL;
 	struct bsf_daemon d;
 	struct event_base *base;
+	struct event *watchdog = NULL;
+	uint64_t watchdog_usec;
 	struct conf *c;
 	char err[1024];
 
@@ -209,7 +212,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bsflowd: out of memory\n");
 		return EXIT_RUNTIME;
 	}
-	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	c = bsf_daemon_load_conf(&d, err, sizeof err);
 	if (!c) {
 		fprintf(stderr, "%s\n", err);
 		if (!check && !debug)
@@ -239,10 +242,6 @@ int main(int argc, char **argv)
 		event_base_free(base);
 		return rc < 0 ? EXIT_CONFIG : EXIT_OK;
 	}
-	if (is_default)
-		log_notice("%s does not exist: running the built-in default configuration "
-			   "(model backend, demo scenario, collector 127.0.0.1:6343)",
-			   conf_path);
 	/* before anything opens: a second instance stops here */
 	if (pidfile && (pidfd = pidfile_create(pidfile, err, sizeof err)) < 0) {
 		log_errx("%s", err);
@@ -276,11 +275,25 @@ int main(int argc, char **argv)
 		bsf_control_summary(&d, msg + 15, sizeof msg - 15);
 		bsf_notify(msg);
 	}
+	/* WatchdogSec= in the unit: keep-alives from the loop */
+	watchdog_usec =
+	    bsf_watchdog_usec(getenv("WATCHDOG_USEC"), getenv("WATCHDOG_PID"), getpid());
+	if (watchdog_usec) {
+		watchdog = bsf_watchdog_start(base, watchdog_usec);
+		if (!watchdog) {
+			log_errx("cannot set up the service watchdog timer");
+			goto fail;
+		}
+		log_info("service watchdog: a keep-alive every %llu ms",
+			 (unsigned long long)(watchdog_usec / 2000));
+	}
 
 	d.exit_code = EXIT_OK;
 	event_base_dispatch(base);
 
 	bsf_notify("STOPPING=1");
+	if (watchdog)
+		event_free(watchdog);
 	bsf_daemon_flush(&d);
 	if (debug)
 		bsf_daemon_log_status(&d);

@@ -66,15 +66,17 @@ static unsigned fit_event_header_bytes(const struct bsf_daemon *d, unsigned want
 	return fit < want ? (unsigned)fit : want;
 }
 
-struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, int *is_default, char *err,
-				  size_t errlen)
+struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, char *err, size_t errlen)
 {
 	struct stat st;
 
-	*is_default = 0;
+	/* a missing file is an error, never a silent fallback to the demo */
 	if (!d->conf_explicit && stat(d->conf_path, &st) < 0 && errno == ENOENT) {
-		*is_default = 1;
-		return conf_load_default(err, errlen);
+		snprintf(err, errlen,
+			 "%s: No such file or directory (the default configuration file; "
+			 "give another with -f)",
+			 d->conf_path);
+		return NULL;
 	}
 	return conf_load_file(d->conf_path, err, errlen);
 }
@@ -260,24 +262,14 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 
 int bsf_daemon_reload(struct bsf_daemon *d, char *err, size_t errlen)
 {
-	int is_default;
-	struct conf *c = bsf_daemon_load_conf(d, &is_default, err, errlen);
+	struct conf *c = bsf_daemon_load_conf(d, err, errlen);
 
 	d->reloads++;
-	if (c && is_default && d->conf && d->conf->is_file) {
-		/* the file we run from has gone: do not fall back to the demo */
-		snprintf(err, errlen, "%s: No such file or directory", d->conf_path);
-		conf_free(c);
-		c = NULL;
-	}
 	if (!c || bsf_daemon_apply(d, c, err, errlen) < 0) {
 		conf_free(c);
 		d->reload_failures++;
 		return -1;
 	}
-	if (is_default)
-		log_notice("%s does not exist: running the built-in default configuration",
-			   d->conf_path);
 	return 0;
 }
 

@@ -43,7 +43,7 @@ struct bsf_daemon {
 	struct event_base *base;
 	struct conf *conf;     /* the configuration in force */
 	const char *conf_path; /* the file to (re)load */
-	int conf_explicit;     /* -f given: a missing file is an error */
+	int conf_explicit;     /* -f given (else the default path: said so when missing) */
 	struct bsf_backend be;
 	struct export *x;
 	struct poller *poller;
@@ -58,11 +58,9 @@ struct bsf_daemon {
 	int exit_code;
 };
 
-/* Load the configuration named by d->conf_path: the file, or, when it does
- * not exist and was not given with -f, the built-in default (with *is_default
- * set).  NULL with a message on error. */
-struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, int *is_default, char *err,
-				  size_t errlen);
+/* Load the configuration file named by d->conf_path.  NULL with a message
+ * on error; a missing file is one ("FILE: No such file or directory"). */
+struct conf *bsf_daemon_load_conf(const struct bsf_daemon *d, char *err, size_t errlen);
 
 /* Set up on base (no configuration yet).  0 or -1. */
 int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *conf_path,
@@ -70,8 +68,7 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 /* Apply c (taken over on success; the caller keeps it on failure). */
 int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t errlen);
 /* SIGHUP: load, validate and apply; -1 with the reason keeps the old one.
- * A daemon running from a file that has since been removed refuses the
- * reload rather than fall back to the built-in default. */
+ * A file that has since been removed is refused like a bad one. */
 int bsf_daemon_reload(struct bsf_daemon *d, char *err, size_t errlen);
 /* Install SIGHUP/SIGTERM/SIGINT/SIGUSR1 handlers and, if seconds > 0, the
  * --run-for timer. */

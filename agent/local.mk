@@ -23,6 +23,7 @@ agent_libbsfagent_a_SOURCES = \
 	agent/addr.c agent/addr.h \
 	agent/notify.c agent/notify.h \
 	agent/pidfile.c agent/pidfile.h \
+	agent/watchdog.c agent/watchdog.h \
 	agent/plugin.c agent/plugin.h \
 	agent/abiwrap.c agent/abiwrap.h \
 	agent/evqueue.c agent/evqueue.h \
@@ -67,6 +68,7 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_addr \
 	agent/tests/test_plugin \
 	agent/tests/test_notify \
+	agent/tests/test_watchdog \
 	agent/tests/test_export \
 	agent/tests/test_reload \
 	agent/tests/test_visexport \
@@ -104,6 +106,9 @@ agent_tests_test_plugin_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_notify_SOURCES = agent/tests/test_notify.c
 agent_tests_test_notify_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_notify_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_watchdog_SOURCES = agent/tests/test_watchdog.c
+agent_tests_test_watchdog_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_watchdog_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_export_SOURCES = agent/tests/test_export.c
 agent_tests_test_export_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_export_LDADD = $(BSF_AGENT_TEST_LIBS)

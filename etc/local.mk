@@ -1,5 +1,6 @@
 # etc/local.mk - the commented default configuration and the systemd unit
-# (included by the top Makefile.am).
+# with the linux backend's drop-ins, and the unit's test (included by the
+# top Makefile.am).
 #
 # The unit is generated from etc/bsflowd.service.in with the configured
 # paths and installed in $(systemdsystemunitdir), by default under the
@@ -9,7 +10,9 @@
 #
 # bsflowd.conf is installed in $(sysconfdir) only if no file of that name
 # is there: an installation never overwrites a user's configuration, and an
-# uninstallation removes it only if it is still the shipped one.
+# uninstallation removes it only if it is still the shipped one.  And only
+# if bsflowd was built to read it there: `make install sysconfdir=/etc`
+# after a build for /usr/local/etc is refused, naming the configure option.
 
 systemdsystemunit_DATA = etc/bsflowd.service
 CLEANFILES += etc/bsflowd.service
@@ -18,10 +21,30 @@ EXTRA_DIST += etc/bsflowd.service.in etc/bsflowd.conf
 etc/bsflowd.service: $(srcdir)/etc/bsflowd.service.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) etc && \
 	sed -e 's|@sbindir[@]|$(sbindir)|g' -e 's|@sysconfdir[@]|$(sysconfdir)|g' \
+	  -e 's|@pkgdatadir[@]|$(pkgdatadir)|g' \
 	  $(srcdir)/etc/bsflowd.service.in >$@.tmp && mv $@.tmp $@
+
+# Drop-ins granting the linux backend's sources their capabilities (not
+# active until linked into /etc/systemd/system/bsflowd.service.d/).
+bsfsystemddir = $(pkgdatadir)/systemd
+dist_bsfsystemd_DATA = \
+	etc/systemd/linux.conf \
+	etc/systemd/linux-dropmon.conf \
+	etc/systemd/linux-tracepoint.conf \
+	etc/systemd/linux-bpf.conf
+
+# systemd-analyze verify and security --offline on the unit and drop-ins.
+TESTS += etc/tests/unit.sh
+EXTRA_DIST += etc/tests/unit.sh
 
 install-data-local: install-bsflowd-conf
 install-bsflowd-conf:
+	@if ! tr '\000' '\n' <agent/bsflowd | grep -qxF '$(sysconfdir)/bsflowd.conf'; then \
+	  echo "make install: agent/bsflowd was built to read another bsflowd.conf than" \
+	    "$(sysconfdir)/bsflowd.conf: configure with --sysconfdir=$(sysconfdir)" \
+	    "(and --prefix) and build again rather than change the paths at install time" >&2; \
+	  exit 1; \
+	fi
 	$(MKDIR_P) '$(DESTDIR)$(sysconfdir)'
 	@if test -f '$(DESTDIR)$(sysconfdir)/bsflowd.conf'; then \
 	  echo "keeping the existing $(DESTDIR)$(sysconfdir)/bsflowd.conf"; \

@@ -19,7 +19,7 @@ echo "$reloads"
 first=$(echo "$reloads" | sed -n 1p)
 last=$(echo "$reloads" | sed -n '$p')
 case "$first" in
-*/bsflowd\ -t) ;;
+*/bsflowd\ -t | */bsflowd\ -t\ *) ;;
 *) fail "the first ExecReload is not a check (bsflowd -t): $first" ;;
 esac
 case "$last" in

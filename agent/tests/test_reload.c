@@ -117,7 +117,7 @@ START_TEST(reload)
 	struct export_collector_stats st;
 	struct conf *c, *before;
 	unsigned p1, p2;
-	int s1 = test_udp_listener(&p1), s2 = test_udp_listener(&p2), fd, is_default;
+	int s1 = test_udp_listener(&p1), s2 = test_udp_listener(&p2), fd;
 	char err[1024], want[1100];
 
 	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
@@ -128,9 +128,8 @@ START_TEST(reload)
 	/* start */
 	good_conf(p1, 0, "x=1", 0);
 	ck_assert_int_eq(bsf_daemon_init(&d, base, conf_path, 1), 0);
-	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	c = bsf_daemon_load_conf(&d, err, sizeof err);
 	ck_assert_msg(c != NULL, "%s", err);
-	ck_assert_int_eq(is_default, 0);
 	ck_assert_msg(bsf_daemon_apply(&d, c, err, sizeof err) == 0, "%s", err);
 	ck_assert_int_eq(opens(&d), 1);
 	ck_assert_uint_eq(poller_n_sources(d.poller), 3); /* 2 ports + device */
@@ -232,30 +231,25 @@ START_TEST(reload)
 }
 END_TEST
 
-START_TEST(default_when_missing)
+START_TEST(error_when_missing)
 {
-	/* no file at the default path: the built-in default; a missing -f
-	 * file: an error */
+	/* a missing file is an error naming it, at the default path (no -f)
+	 * as with -f: never a silent fallback to built-in settings */
 	struct event_base *base = event_base_new();
 	struct bsf_daemon d;
 	struct conf *c;
-	int is_default = -1;
 	char err[512];
 
 	ck_assert_int_eq(bsf_daemon_init(&d, base, "/nonexistent/bsflowd.conf", 0), 0);
-	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
-	ck_assert_msg(c != NULL, "%s", err);
-	ck_assert_int_eq(is_default, 1);
-	ck_assert_str_eq(c->file, "(built-in default)");
-	ck_assert_int_eq(c->backend, CONF_BACKEND_MODEL);
-	ck_assert_uint_eq(c->n_collectors, 1);
-	conf_free(c);
+	c = bsf_daemon_load_conf(&d, err, sizeof err);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(err, "/nonexistent/bsflowd.conf: No such file or directory (the default "
+			      "configuration file; give another with -f)");
 	bsf_daemon_fini(&d);
 
 	ck_assert_int_eq(bsf_daemon_init(&d, base, "/nonexistent/bsflowd.conf", 1), 0);
-	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	c = bsf_daemon_load_conf(&d, err, sizeof err);
 	ck_assert_ptr_null(c);
-	ck_assert_int_eq(is_default, 0);
 	ck_assert_str_eq(err, "/nonexistent/bsflowd.conf: No such file or directory");
 	bsf_daemon_fini(&d);
 	event_base_free(base);
@@ -265,11 +259,11 @@ END_TEST
 START_TEST(file_removed)
 {
 	/* running from the default file (no -f), which is then removed: a
-	 * reload is refused, not turned into the built-in default */
+	 * reload is refused and the running configuration kept */
 	struct event_base *base = event_base_new();
 	struct bsf_daemon d;
 	struct conf *c, *before;
-	int is_default, fd;
+	int fd;
 	char err[1024], want[1100];
 
 	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
@@ -278,14 +272,16 @@ START_TEST(file_removed)
 	close(fd);
 	good_conf(9, 0, "x=1", 0);
 	ck_assert_int_eq(bsf_daemon_init(&d, base, conf_path, 0), 0);
-	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	c = bsf_daemon_load_conf(&d, err, sizeof err);
 	ck_assert_msg(c != NULL, "%s", err);
-	ck_assert_int_eq(is_default, 0);
 	ck_assert_msg(bsf_daemon_apply(&d, c, err, sizeof err) == 0, "%s", err);
 	before = d.conf;
 	unlink(conf_path);
 	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s: No such file or directory", conf_path);
+	snprintf(want, sizeof want,
+		 "%s: No such file or directory (the default configuration file; give another "
+		 "with -f)",
+		 conf_path);
 	ck_assert_str_eq(err, want);
 	ck_assert_ptr_eq(d.conf, before);
 	bsf_daemon_fini(&d);
@@ -342,7 +338,7 @@ START_TEST(reload_visibility)
 	struct vis_pipeline *p1;
 	struct conf *c;
 	unsigned port;
-	int s1 = test_udp_listener(&port), fd, is_default, n_opens;
+	int s1 = test_udp_listener(&port), fd, n_opens;
 	char err[1024], want[1100];
 
 	snprintf(conf_path, sizeof conf_path, "/tmp/bsfreloadXXXXXX");
@@ -351,7 +347,7 @@ START_TEST(reload_visibility)
 	close(fd);
 	vis_conf(port, "x=1", 0, vis2);
 	ck_assert_int_eq(bsf_daemon_init(&d, base, conf_path, 1), 0);
-	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	c = bsf_daemon_load_conf(&d, err, sizeof err);
 	ck_assert_msg(c != NULL, "%s", err);
 	ck_assert_msg(bsf_daemon_apply(&d, c, err, sizeof err) == 0, "%s", err);
 	p1 = d.vis.p;
@@ -435,7 +431,7 @@ START_TEST(reload_prepare_commit)
 	struct poller_next *npl;
 	struct conf *c;
 	unsigned port;
-	int s1 = test_udp_listener(&port), fd, is_default;
+	int s1 = test_udp_listener(&port), fd;
 	const struct bsf_visx_src *src;
 	void *st;
 	char err[1024];
@@ -446,7 +442,7 @@ START_TEST(reload_prepare_commit)
 	close(fd);
 	vis_conf(port, "x=1", 0, " sampler s {\n  every = 2\n }\n sample_drops = s\n");
 	ck_assert_int_eq(bsf_daemon_init(&d, base, conf_path, 1), 0);
-	c = bsf_daemon_load_conf(&d, &is_default, err, sizeof err);
+	c = bsf_daemon_load_conf(&d, err, sizeof err);
 	ck_assert_msg(c != NULL, "%s", err);
 	ck_assert_msg(bsf_daemon_apply(&d, c, err, sizeof err) == 0, "%s", err);
 	/* 2 ports + the device */
@@ -507,7 +503,7 @@ int main(void)
 	snprintf(plugin, sizeof plugin, "%s/agent/tests/.libs/testplugin.so", b ? b : ".");
 	bsf_log_init("test_reload", 0, 1);
 	tcase_add_test(tc, reload);
-	tcase_add_test(tc, default_when_missing);
+	tcase_add_test(tc, error_when_missing);
 	tcase_add_test(tc, file_removed);
 	tcase_add_test(tc, reload_visibility);
 	tcase_add_test(tc, reload_prepare_commit);

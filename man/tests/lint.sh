@@ -1,7 +1,10 @@
 #!/bin/sh
-# man/tests/lint.sh - every manual page must pass `mandoc -Tlint` cleanly
-# (no warnings).  Skips (exit 77) when mandoc is not installed.
+# man/tests/lint.sh - every manual page, as built with the configured
+# paths (man/out/), must pass `mandoc -Tlint` cleanly (no warnings) and
+# have no @name@ left unsubstituted.  Skips (exit 77) when mandoc is not
+# installed.
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
 MANDOC=${MANDOC:-$(command -v mandoc)}
 if [ -z "$MANDOC" ]; then
 	echo "SKIP: mandoc not installed (apt-get install mandoc)"
@@ -10,11 +13,15 @@ fi
 rc=0
 for page in bsflowd.8 bsflowd.conf.5 bsflowd-structures.7 bsflow-collect.1 bsflow-sim.1 \
 	bsflowd-backend.3; do
-	f="$top_srcdir/man/$page"
+	f="$top_builddir/man/out/$page"
 	if [ ! -f "$f" ]; then
 		echo "FAIL: $page is missing"
 		rc=1
 		continue
+	fi
+	if grep -n '@[a-z][a-z]*@' "$f"; then
+		echo "FAIL: $page: unsubstituted names above"
+		rc=1
 	fi
 	# -Wstyle would flag the date style of .Dd; warnings and worse fail.
 	out=$("$MANDOC" -Tlint -Wwarning "$f" 2>&1)

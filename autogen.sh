@@ -3,6 +3,8 @@
 # Checks the build dependencies; as root on Debian it installs the missing
 # ones with apt-get, otherwise it prints the exact apt-get line.  Then it
 # runs autoreconf -fi.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 set -e
 cd "$(dirname "$0")"
 

@@ -2,6 +2,8 @@
  * abiwrap.c - a backend of any layout within the ABI range, seen in the
  * daemon's layout (see abiwrap.h): forwarding functions that pre-fill
  * what the daemon allocates and normalise what the backend gives.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

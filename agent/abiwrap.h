@@ -12,6 +12,8 @@
  *  - read_events() gets slots pre-filled by bsf_event_init(), and the
  *    names in what comes back are NUL-terminated;
  *  - queue_events_lost() also counts the losses of pushed events.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_ABIWRAP_H
 #define BSFLOWD_AGENT_ABIWRAP_H

@@ -1,6 +1,8 @@
 /*
  * addr.c - agent address parsing and the `auto` choice (see addr.h for the
  * documented preference order).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -12,6 +12,8 @@
  * before IPv6 (a smaller datagram header), then the numerically lowest
  * address, so the choice does not depend on interface order.
  * Unspecified and multicast addresses are never chosen.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_ADDR_H
 #define BSFLOWD_AGENT_ADDR_H

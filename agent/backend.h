@@ -94,6 +94,8 @@
  * trap_group, trap_name) and sampling_rate; appended within 3: the host's
  * fd_watch_write (write readiness, for asynchronous clients such as
  * hiredis) and the optional op log_status.  See bsflowd-backend(3).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_BACKEND_H
 #define BSFLOWD_BACKEND_H

@@ -1,6 +1,8 @@
 /*
  * backends.c - choose and open the configured backend (built-in or
  * plugin), with its host table and its ABI wrapper.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * Each open backend has its own host table (host.h: timers, fd watches,
  * its pushed events) and is seen through an ABI wrapper (abiwrap.h), so
  * be->ops / be->st are always in the daemon's own layout.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_BACKENDS_H
 #define BSFLOWD_AGENT_BACKENDS_H

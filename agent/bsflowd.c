@@ -6,6 +6,8 @@
  * bsflowd never forks: it is meant to run under a service manager
  * (systemd Type=notify, see bsflowd.service) or a shell; without -d it
  * logs to syslog, with -d to stderr.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

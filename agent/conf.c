@@ -8,6 +8,8 @@
  * message reads "FILE:LINE: section "name": key = value: problem;
  * allowed: ..." with the line of the value.  What libconfuse itself
  * refuses (syntax, unknown keys) is worded alike by conf_lib_parse.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

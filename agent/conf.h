@@ -7,6 +7,8 @@
  * text and no struct conf, so a caller can refuse a bad reload and keep the
  * configuration it runs.  A struct conf owns its libconfuse tree: the
  * built-in backends get their section from it (conf_backend_section).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_CONF_H
 #define BSFLOWD_AGENT_CONF_H

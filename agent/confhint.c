@@ -1,6 +1,8 @@
 /*
  * confhint.c - "did you mean" and "belongs in section" hints for unknown
  * configuration keys (confhint.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

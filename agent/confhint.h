@@ -3,6 +3,8 @@
  * a key of the same section within an edit distance of 1 or 2 ("did you
  * mean polling_interval?"), else the section where the key belongs
  * ("polling_interval belongs at the top level" / "in section agent").
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_CONFHINT_H
 #define BSFLOWD_AGENT_CONFHINT_H

@@ -4,6 +4,8 @@
  * line, the one error wording and the parsers of every kind of value.
  * No dependency on the daemon: the model and the visibility libraries
  * each compile this file in.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -38,6 +38,8 @@
  *   enum      one of a list of words, in any case
  *   boolean   yes/no, true/false, on/off, 1/0, in any case
  *   range     "N" or "A-B" of integers
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_CONFVAL_H
 #define BSFLOWD_AGENT_CONFVAL_H

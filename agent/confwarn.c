@@ -1,6 +1,8 @@
 /*
  * confwarn.c - `bsflowd -t` warnings (confwarn.h), read from the parsed
  * tree kept in struct conf.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

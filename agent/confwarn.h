@@ -3,6 +3,8 @@
  * but would do nothing or not what was likely meant (a model with no
  * traffic, a bare number in a list of delay thresholds, which reads as
  * seconds).  Each is one line "FILE:LINE: warning: ...".
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_CONFWARN_H
 #define BSFLOWD_AGENT_CONFWARN_H

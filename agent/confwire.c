@@ -1,6 +1,8 @@
 /*
  * confwire.c - configuration values the sFlow wire format rules out (see
  * confwire.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "agent/confwire.h"
 

@@ -1,6 +1,8 @@
 /*
  * confwire.h - configuration values the sFlow wire format rules out,
  * checked by conf.c's validation with a reason the operator can act on.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_CONFWIRE_H
 #define BSFLOWD_AGENT_CONFWIRE_H

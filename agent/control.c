@@ -4,6 +4,8 @@
  * service manager.  The status itself is bsf_daemon_log_status() run with
  * a log sink (log.h) that collects its lines: one piece of code for the
  * SIGUSR1 dump and for this socket.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -8,6 +8,8 @@
  * Protocol: the client sends one line, "status" or "status json", and
  * reads the reply until the daemon closes the connection.  An unknown
  * request gets "error: unknown request" and the connection is closed.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_CONTROL_H
 #define BSFLOWD_AGENT_CONTROL_H

@@ -8,6 +8,8 @@
  * again from the same snapshot with fewer own records.  Values the backend
  * cannot supply (no capability, or a failed read) are BSF_UNKNOWN in the
  * snapshot and become the wire's "unknown" (all ones, -1 percentages).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
 #include <string.h>

@@ -26,6 +26,8 @@
  * Nothing here allocates, keeps state or does I/O; the caller owns the
  * per-data-source sequence numbers and increments one after its sample
  * was added to a datagram.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_COUNTERS_H
 #define BSFLOWD_AGENT_COUNTERS_H

@@ -2,6 +2,8 @@
  * daemon.c - bsflowd's top-level state: applying and reloading the
  * configuration, signals, the backend's event queue, the status dump
  * (see daemon.h for the reload rules).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -21,6 +21,8 @@
  * number of ports; otherwise it keeps running (after a backend reopen
  * with the same ports it forgets per-queue packet state, as after a gap).
  * The queue event streams are asked for again after every apply.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_DAEMON_H
 #define BSFLOWD_AGENT_DAEMON_H

@@ -8,6 +8,8 @@
 # last interval (bsflowd's own queue-delay record: the non-tagged maximum,
 # else the marker delay).  Redrawn when a datagram arrives in a new second.
 # Variables: clear=1 to clear the screen before each table.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 function pct(v) {
 	return v < 0 ? "    -" : sprintf("%5.2f", v / 100)

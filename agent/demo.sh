@@ -4,6 +4,8 @@
 # per-port table (peak buffer use, discards, queue delay) refreshed as the
 # datagrams arrive.
 # usage: demo.sh BUILDDIR SRCDIR SECONDS
+#
+# SPDX-License-Identifier: BSD-2-Clause
 builddir=$1
 srcdir=$2
 seconds=${3:-20}

@@ -1,6 +1,8 @@
 /*
  * discard.c - 0:5 discarded_packet notifications, their rate limit and
  * circuit breaker (see discard.h for the rules).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
 #include <string.h>

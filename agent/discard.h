@@ -55,6 +55,8 @@
  * `cooldown` seconds after the trip, when it closes again with its
  * counts restarted.  A reload (bsf_discard_limiter_configure) closes it
  * too.  max = 0 turns the breaker off.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_DISCARD_H
 #define BSFLOWD_AGENT_DISCARD_H

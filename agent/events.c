@@ -1,6 +1,8 @@
 /*
  * events.c - the backend's events, routed to flow samples, drop
  * notifications and the visibility monitors (see events.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

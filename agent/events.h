@@ -23,6 +23,8 @@
  * The queue is drained from the loop when the backend says it has events
  * (bsf_events_wake, the host's events_ready) and before the backend is
  * closed or the daemon exits (bsf_events_drain).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_EVENTS_H
 #define BSFLOWD_AGENT_EVENTS_H

@@ -6,6 +6,8 @@
  * per idle-to-busy transition (`armed` under the mutex), so a thread
  * pushing a million events makes one syscall per loop turn, not one per
  * event; the loop's callback reads it empty, disarms, then calls wake().
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

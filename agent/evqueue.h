@@ -9,6 +9,8 @@
  * struct bsf_event layout, whatever the pusher's size: the fields both
  * layouts have, the rest as bsf_event_init() leaves them.  What does not
  * fit is counted per event type (bsf_evq_lost), never blocks the pusher.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_EVQUEUE_H
 #define BSFLOWD_AGENT_EVQUEUE_H

@@ -1,6 +1,8 @@
 /*
  * evsample.c - packet headers and visibility event samples from backend
  * events (see evsample.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
 #include <string.h>

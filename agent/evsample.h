@@ -4,6 +4,8 @@
  * notifications and visibility event samples), and bsflowd's own
  * visibility event record and event sample (E:1 sample type; see
  * bsflowd-structures(7)).  Nothing here allocates, keeps state or does I/O.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_EVSAMPLE_H
 #define BSFLOWD_AGENT_EVSAMPLE_H

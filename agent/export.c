@@ -1,6 +1,8 @@
 /*
  * export.c - the exporter (see export.h): shared datagram builder, flush
  * timer, per-collector non-blocking UDP sockets, sequence numbers.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -19,6 +19,8 @@
  * numbers its samples from 1, an earlier one goes on with its own (the
  * last 8 streams are remembered).  Uptime is CLOCK_MONOTONIC since
  * export_new().
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_EXPORT_H
 #define BSFLOWD_AGENT_EXPORT_H

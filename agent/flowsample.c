@@ -1,6 +1,8 @@
 /*
  * flowsample.c - 0:3 flow samples from sampled-packet events, and the
  * per-port flow sampling state (see flowsample.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdlib.h>
 #include <string.h>

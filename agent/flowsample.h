@@ -35,6 +35,8 @@
  * before they reached the collector's datagram: by the backend (events
  * lost to its full event queue, bsf_backend_ops.sample_drops) plus by the
  * agent (no room to send them).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_FLOWSAMPLE_H
 #define BSFLOWD_AGENT_FLOWSAMPLE_H

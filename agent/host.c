@@ -5,6 +5,8 @@
  *
  * Timers and watches are kept on a list of the host so that those a
  * backend forgets to free are freed with the host after close().
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -8,6 +8,8 @@
  * goes to log.c; now_ns is the wall clock; push_events and events_ready
  * go through the host's event queue (evqueue.h), whose wake-up calls the
  * daemon's drain function on the loop thread.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_HOST_H
 #define BSFLOWD_AGENT_HOST_H

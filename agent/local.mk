@@ -2,6 +2,8 @@
 # the unit tests), the program, the installed backend header, the unit and
 # smoke tests with their test plugins, and `make demo`.
 # Included by the top Makefile.am.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 sbin_PROGRAMS += agent/bsflowd
 pkginclude_HEADERS += agent/backend.h

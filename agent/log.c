@@ -3,6 +3,8 @@
  *
  * The destination and verbosity are process-wide: they are part of the
  * daemon's top-level state, set once from the command line.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

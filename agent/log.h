@@ -6,6 +6,8 @@
  * state, kept in log.c.  bsf_ratelimit is a small pure helper that lets a
  * repeated error (a collector refusing datagrams) be logged at most once per
  * interval with the count of what happened in between.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_LOG_H
 #define BSFLOWD_AGENT_LOG_H

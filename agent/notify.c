@@ -1,6 +1,8 @@
 /*
  * notify.c - sd_notify without libsystemd: READY=1, RELOADING=1,
  * STOPPING=1 and STATUS= lines as one datagram to $NOTIFY_SOCKET.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

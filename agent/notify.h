@@ -3,6 +3,8 @@
  * spoken directly: one datagram of "KEY=value\n..." text to the AF_UNIX
  * socket named by $NOTIFY_SOCKET (a path, or an abstract socket when it
  * starts with '@').  No libsystemd.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_NOTIFY_H
 #define BSFLOWD_AGENT_NOTIFY_H

@@ -1,6 +1,8 @@
 /*
  * pidfile.c - the daemon's pid file, locked for the life of the process
  * (see pidfile.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

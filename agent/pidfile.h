@@ -4,6 +4,8 @@
  * (flock, exclusive) for the life of the process, so that a second
  * instance with the same pid file is refused instead of running beside
  * the first.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_PIDFILE_H
 #define BSFLOWD_AGENT_PIDFILE_H

@@ -3,6 +3,8 @@
  * entry point and check the interface version (the range this daemon
  * speaks), the table's size and its required functions before using
  * anything in it.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

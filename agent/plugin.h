@@ -7,6 +7,8 @@
  * own message: not a file, dlopen's own error, the missing symbol, a NULL
  * table, an ABI version out of range (naming it and the range), a table
  * too small, required functions missing.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_PLUGIN_H
 #define BSFLOWD_AGENT_PLUGIN_H

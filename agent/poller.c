@@ -1,5 +1,7 @@
 /*
  * poller.c - counter polling per data source (see poller.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

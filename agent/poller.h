@@ -9,6 +9,8 @@
  * the exporter.  The poller owns the per-data-source sample sequence
  * numbers (counters samples); they survive interval changes and backend
  * reopens (kept by data source id).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_POLLER_H
 #define BSFLOWD_AGENT_POLLER_H

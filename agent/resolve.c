@@ -1,6 +1,8 @@
 /*
  * resolve.c - asynchronous collector name lookups over libevent's evdns
  * (see resolve.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -11,6 +11,8 @@
  *
  * A lookup can be cancelled (its collector removed, the daemon exiting):
  * its callback is then never called.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_RESOLVE_H
 #define BSFLOWD_AGENT_RESOLVE_H

@@ -1,6 +1,8 @@
 /*
  * sampling.c - per-port sampling rate resolution (see sampling.h for the
  * precedence rules).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <string.h>
 

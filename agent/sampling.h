@@ -16,6 +16,8 @@
  * N = 0 at any level means "no sampling" for the ports it covers and
  * stops the search there.  Everything here is pure: no allocation, no
  * state, no I/O.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_SAMPLING_H
 #define BSFLOWD_AGENT_SAMPLING_H

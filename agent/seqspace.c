@@ -2,6 +2,8 @@
  * seqspace.c - the sample sequence numbers of one datagram stream (see
  * seqspace.h): an open-addressing hash table of (sample type, data source
  * type, data source index) -> next number.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

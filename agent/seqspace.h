@@ -13,6 +13,8 @@
  * but 0 and 4413), each keyed by (sample type, data source type, index);
  * their sequence number is the first word of the body, the data source
  * the next two.  Other samples are left as they are.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_SEQSPACE_H
 #define BSFLOWD_AGENT_SEQSPACE_H

@@ -5,6 +5,8 @@
  * out-of-cycle port samples; the backend is asked for the queue event
  * streams the monitors need, and polled queue depths stand in for the
  * streams it cannot give.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

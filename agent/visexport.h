@@ -44,6 +44,8 @@
  * refuses the reload; bsf_visx_set_pipeline swaps it in.  The data
  * sources' sequence numbers and counts, and the drops already counted,
  * carry over any swap.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_VISEXPORT_H
 #define BSFLOWD_AGENT_VISEXPORT_H

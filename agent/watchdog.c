@@ -2,6 +2,8 @@
  * watchdog.c - keep-alives to the systemd service watchdog from the event
  * loop (watchdog.h): a persistent timer at half the interval the service
  * manager gave, each turn one "WATCHDOG=1" datagram (notify.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * sends "WATCHDOG=1" on $NOTIFY_SOCKET every half interval.  The pings
  * come from the loop itself, so a loop that is wedged stops them and the
  * service manager kills and restarts bsflowd.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_WATCHDOG_H
 #define BSFLOWD_AGENT_WATCHDOG_H

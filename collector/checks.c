@@ -3,6 +3,8 @@
  * checks.h).  Everything is kept in one small open-addressing hash table
  * of fixed-size keys; the summary sorts the entries so its order does not
  * depend on arrival order.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -27,6 +27,8 @@
  * in all, and so are the summary's keys (sample types, record tags,
  * reasons, output ports); what cannot be followed within the bounds is
  * counted in keysNotTracked.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_CHECKS_H
 #define BSFLOWD_COLLECT_CHECKS_H

@@ -3,6 +3,8 @@
  * its parts: main.c (options), the inputs (input_udp.c, input_pcap.c) that
  * hand each UDP payload to process.c, which decodes, checks, prints and
  * writes it (print.c, checks.c, pcapw.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_COLLECT_H
 #define BSFLOWD_COLLECT_COLLECT_H

@@ -1,5 +1,7 @@
 /*
  * filter.c - bsflow-collect's sample filters (filter.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * and -w show.  The checks, the summary, --prometheus and -f see every
  * datagram.  Each option may be repeated: a sample passes when it matches
  * one of the values of every option given.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_FILTER_H
 #define BSFLOWD_COLLECT_FILTER_H

@@ -1,6 +1,8 @@
 /*
  * forward.c - -f HOST/PORT forwarding of raw datagrams (forward.h): one
  * connected UDP socket per destination.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * forward.h - bsflow-collect -f HOST/PORT: every datagram received, as
  * received, sent on to other collectors (several -f allowed), as
  * sflowtool -f does.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_FORWARD_H
 #define BSFLOWD_COLLECT_FORWARD_H

@@ -3,6 +3,8 @@
  * header.h).  Ethernet (header_protocol 1) with any number of 802.1Q/802.1ad
  * tags, raw IPv4 (11) and raw IPv6 (12); then IPv4 or IPv6 and the TCP, UDP
  * or ICMP ports.  Every read is checked against the header length.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -3,6 +3,8 @@
  * record) into sflowtool's packet keys: dstMAC, srcMAC, decodedVLAN,
  * ethernet_type, IPSize, srcIP/dstIP (srcIP6/dstIP6), IPProtocol, ports.
  * Reads only within the header bytes; stops quietly where they end.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_HEADER_H
 #define BSFLOWD_COLLECT_HEADER_H

@@ -2,6 +2,8 @@
  * httpd.c - bsflow-collect's HTTP listener for Prometheus (httpd.h): a
  * thread polling the listening socket, reading one request head per
  * connection (1 s timeouts), answering GET /metrics and closing.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

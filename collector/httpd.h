@@ -3,6 +3,8 @@
  * one thread, one request per connection, GET /metrics answered from the
  * metrics (prometheus.h) in the Prometheus text format, or in OpenMetrics
  * when the request's Accept header asks for application/openmetrics-text.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_HTTPD_H
 #define BSFLOWD_COLLECT_HTTPD_H

@@ -8,6 +8,8 @@
  * sFlow datagram -- only those to port -p when -p is given.  Anything else
  * is skipped and counted by reason.  -t S stops at the first frame more
  * than S seconds (capture time) after the first one.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

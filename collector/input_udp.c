@@ -8,6 +8,8 @@
  * The bound address and port go to stderr ("listening on ..."), so -p 0
  * (any free port) is usable by scripts.  poll() waits, with a deadline for
  * -t; SIGINT/SIGTERM interrupt it.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

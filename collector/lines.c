@@ -3,6 +3,8 @@
  * (lines.h).  -g reuses the text printer (print.h) into memory and
  * prefixes its field lines, so it shows exactly the fields the default
  * output shows.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

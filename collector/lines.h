@@ -4,6 +4,8 @@
  * and the data source; -g, every decoded field on its own line prefixed
  * with the agent, the data source and the sample type, for grep.  The
  * columns are in bsflow-collect(1), LINE OUTPUT.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_LINES_H
 #define BSFLOWD_COLLECT_LINES_H

@@ -1,6 +1,8 @@
 # collector/local.mk - bsflow-collect, the receiver, decoder and
 # checker, and its tests (included by the top Makefile.am).  Its modules are
 # one library, built once and linked by the program and its unit tests.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 bin_PROGRAMS += collector/bsflow-collect
 noinst_LIBRARIES += collector/libcollect.a

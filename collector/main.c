@@ -4,6 +4,8 @@
  * Command line (bsflow-collect(1) is the reference), signals and the exit
  * summary.  The work is done by the input (input_udp.c or input_pcap.c),
  * which hands every datagram to collect_process() (process.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

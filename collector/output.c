@@ -7,6 +7,8 @@
  * escapes) into o->obuf, which goes to the stream with one fwrite and one
  * fflush per datagram: printf's format parsing and stdio's per-call locking
  * were most of bsflow-collect's time.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -21,6 +21,8 @@
  * "startSample ----" markers); everything else appears in both shapes.
  * Nothing here calls printf: numbers and addresses are formatted by hand
  * into a buffer that goes out with one write per datagram.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_OUTPUT_H
 #define BSFLOWD_COLLECT_OUTPUT_H

@@ -1,5 +1,7 @@
 /*
  * pcapw.c - the -w pcap writer (see pcapw.h), on libpcap's dump API.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

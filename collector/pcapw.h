@@ -5,6 +5,8 @@
  * Wireshark open.  Time stamp: the sample's 0:1043 extended_timestamp when
  * present, else the datagram's receive (or capture) time.  The original
  * length is the record's frame_length minus its stripped bytes.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_PCAPW_H
 #define BSFLOWD_COLLECT_PCAPW_H

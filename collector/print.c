@@ -8,6 +8,8 @@
  * sample carry the key prefix "discarded_" as in sflowtool.  Structures
  * sflowtool does not decode (Broadcom 4413:*, 0:1043) get the names listed
  * in bsflow-collect(1).  bsflowd's own structures go to print_own.c.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -13,6 +13,8 @@
  *     enterprise is o->own_enterprise (kind SFLOW_REC_OWN, or
  *     SFLOW_REC_UNKNOWN when proto/ does not know the format).
  *     o->sample_tag holds the enclosing sample's tag.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_PRINT_H
 #define BSFLOWD_COLLECT_PRINT_H

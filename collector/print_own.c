@@ -15,6 +15,8 @@
  * sample (sampleSequenceNo, sourceId, dropEvents, inputPort, outputPort);
  * its visibility_event record prints bsf_event_type by name.  The list of
  * keys is in bsflowd-structures(7).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <inttypes.h>
 #include <stdio.h>

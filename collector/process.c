@@ -3,6 +3,8 @@
  * decode it (proto/), run the checks, print it, write its packet headers
  * to the -w file, and decide whether to stop (-c, --strict: a malformed
  * datagram, or own structures found wrong by the checks).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -3,6 +3,8 @@
  * table of metric families, series keyed by family and label text in a
  * hash table, filled from each decoded datagram and rendered on request
  * (see prometheus.h; names and labels in bsflow-collect(1)).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

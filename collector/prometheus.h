@@ -5,6 +5,8 @@
  * Prometheus text exposition format or in OpenMetrics.  The metric names
  * and labels are listed in bsflow-collect(1), PROMETHEUS.  Thread-safe:
  * the receiving thread adds, the HTTP thread (httpd.h) renders.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_PROMETHEUS_H
 #define BSFLOWD_COLLECT_PROMETHEUS_H

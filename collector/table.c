@@ -11,6 +11,8 @@
  * which bsflowd sets to the event's egress port (the device when the port
  * is not known).  Rendering orders the rows by agent, then data source,
  * and prints the agent once above its rows to keep the lines short.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

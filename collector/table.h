@@ -12,6 +12,8 @@
  * since the start (on the row of the sample's data source: the egress
  * port's 0:ifIndex, or the device's 2:N).  collect_table_render() prints
  * it as a fixed-width table, one block per agent.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_TABLE_H
 #define BSFLOWD_COLLECT_TABLE_H

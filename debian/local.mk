@@ -8,6 +8,8 @@
 # build dependencies of debian/control.  tests/pkg/pkg-test.sh (run by
 # .ci/run as root) builds from a fresh clone instead and installs,
 # upgrades, removes and purges the packages.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 EXTRA_DIST += \
 	debian/local.mk \
@@ -34,7 +36,5 @@ deb: dist
 .PHONY: deb
 
 # Every tracked source file has its SPDX-License-Identifier line
-# (tests/spdx-check.sh --fix adds the missing ones).  Expected to fail
-# until --fix has been run over the tree; then drop it from XFAIL_TESTS.
+# (tests/spdx-check.sh --fix adds the missing ones).
 TESTS += tests/spdx-check.sh
-XFAIL_TESTS += tests/spdx-check.sh

@@ -13,6 +13,8 @@
 # uninstallation removes it only if it is still the shipped one.  And only
 # if bsflowd was built to read it there: `make install sysconfdir=/etc`
 # after a build for /usr/local/etc is refused, naming the configure option.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 systemdsystemunit_DATA = etc/bsflowd.service
 CLEANFILES += etc/bsflowd.service

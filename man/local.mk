@@ -1,3 +1,4 @@
+.\" SPDX-License-Identifier: BSD-2-Clause
 # man/local.mk - the manual pages and their lint test.
 # Included by the top Makefile.am.
 #

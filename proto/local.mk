@@ -1,5 +1,7 @@
 # proto/local.mk - libsflow: sFlow v5 XDR encoding and decoding (no I/O).
 # Included by the top Makefile.am.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 noinst_LIBRARIES += proto/libsflow.a
 proto_libsflow_a_SOURCES = \

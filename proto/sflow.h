@@ -6,6 +6,8 @@
  * bsflowd-structures(7).  The same structs are the input of the
  * encoders (sflow_encode.h) and the output of the decoder (sflow_decode.h).
  * Field names follow the spec so that they read like the XDR.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_SFLOW_H
 #define BSFLOWD_PROTO_SFLOW_H

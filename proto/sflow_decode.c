@@ -10,6 +10,8 @@
  * datagram offset and what was wrong.  Unknown tags are kept raw and
  * skipped by length.  Records and samples of the configured own enterprise
  * are handed to sflow_own.c.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdarg.h>
 #include <stdio.h>

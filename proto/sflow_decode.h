@@ -8,6 +8,8 @@
  * (header bytes, raw bodies, symbols) point into the caller's input, which
  * must outlive the result.  The arrays of samples and records are
  * allocated; free them with sflow_datagram_free().
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_SFLOW_DECODE_H
 #define BSFLOWD_PROTO_SFLOW_DECODE_H

@@ -8,6 +8,8 @@
  * "dst_host_tos_unreacheable".  Sorted by code, so lookups by code can
  * bisect; lookups by name are linear (64 entries, used when parsing
  * configuration, not per packet).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stddef.h>
 #include <string.h>

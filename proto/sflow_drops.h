@@ -4,6 +4,8 @@
  * One table, code <-> name, used by the encoder side (the model and the
  * daemon name their drop causes with these codes) and by the decoder
  * (bsflow-collect prints the name).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_SFLOW_DROPS_H
 #define BSFLOWD_PROTO_SFLOW_DROPS_H

@@ -10,6 +10,8 @@
  * count are back-patched when it ends.  A sample that does not fit its
  * buffer leaves w->err set and is discarded by the caller as a whole.  The builder copies whole
  * encoded samples into one datagram behind a header written when the datagram is finished.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <string.h>
 

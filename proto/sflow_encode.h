@@ -15,6 +15,8 @@
  * and then handed to the datagram builder, which copies it in whole or
  * answers SFLOW_ERR_FULL (flush first, then add again) or SFLOW_ERR_TOOBIG
  * (it could never fit: refused, never truncated).  No allocation, no I/O.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_SFLOW_ENCODE_H
 #define BSFLOWD_PROTO_SFLOW_ENCODE_H

@@ -5,6 +5,8 @@
  * Encoders write through struct sflow_w (no allocation); decoders validate
  * a whole record body before returning and leave arrays in the input, read
  * later element by element with the *_at() accessors.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <string.h>
 

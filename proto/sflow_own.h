@@ -221,6 +221,8 @@
  *     delay, peak and duration 0, peak_time all ones.  Only 0:5
  *     notifications of drops that passed the visibility drop sampler
  *     carry it.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_SFLOW_OWN_H
 #define BSFLOWD_PROTO_SFLOW_OWN_H

@@ -1,6 +1,8 @@
 /*
  * sflow_util.c - small helpers shared by the encoder side and the decoder
  * side of libsflow: the BST percentage, tag text and structure names.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
 

@@ -6,6 +6,8 @@
  * SFLOW_ERR_FULL and every later call is a no-op.  Reader: every read checks
  * the bytes left first; the first failure records the datagram offset and
  * what was being read, and every later read fails the same way.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <string.h>
 

@@ -12,6 +12,8 @@
  * The reader checks every read against the end of its input; the first
  * failure records the byte offset and a reason and makes every later read
  * fail too.  Nothing here allocates or does I/O.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_XDR_H
 #define BSFLOWD_PROTO_XDR_H

@@ -9,6 +9,8 @@
 # standard 0:1005 record before (tshark 4.0 does not skip that record by
 # its length; the same happens without these records).  sflowtool is not
 # checked (not installed here).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init admission
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """e2e-check.py - checks for the end-to-end tests (tests/e2e-*.sh).
 
 Reads bsflow-collect -j output (one JSON object per datagram per line) and

@@ -4,6 +4,8 @@
 # is closed (ICMP port unreachable on every datagram) does not stop or
 # disturb the others; a collector on ::1 receives the same datagrams over
 # IPv6 (that part skipped, saying so, when the host has no ::1).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init collectors
 E2E_INTERVAL=1

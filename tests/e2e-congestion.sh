@@ -13,6 +13,8 @@
 #     the same scenario on virtual time (bsflow-sim --json), whose own
 #     counts match the closed forms.
 # The closed forms are in e2e-lib.sh and e2e-check.py.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init congestion
 E2E_INTERVAL=1

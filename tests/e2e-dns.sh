@@ -10,6 +10,8 @@
 # 10 s or more for each (the C library's timeout), so the bounds below
 # (3 s) tell the two apart on any machine, however loaded.
 # Needs root and ip(8) to make the namespace: skipped otherwise.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 
 if [ "$1" != inside ]; then

@@ -27,6 +27,8 @@
 #   300000 drops in 40 ms, far more than the model's event queue (4096)
 #   holds between two reads: the drop events it loses are counted in the
 #   drops field too, so sent + drops = offered still holds.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init drops
 E2E_INTERVAL=1

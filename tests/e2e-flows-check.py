@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """e2e-flows-check.py - checks of the packet-sample and drop-notification
 end-to-end tests (e2e-flows.sh, e2e-drops.sh) on bsflow-collect -j output
 (one JSON object per datagram per line).  Prints "FAIL: ..." per failed

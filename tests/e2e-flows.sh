@@ -18,6 +18,8 @@
 # serialization time.  Then tshark reads the -w file and must show every
 # packet with its Ethernet, IPv4 and TCP or UDP headers, none malformed or
 # cut short, and the summary counts samples by output port and queue.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init flows
 E2E_INTERVAL=1

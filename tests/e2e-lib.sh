@@ -14,6 +14,8 @@
 #   e2e_daemon NAME CONF SECONDS  bsflowd -f CONF -d --run-for SECONDS in
 #                        the background; sets $dpid
 #   fail MESSAGE         record a failure (the test exits 1 at the end)
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

@@ -5,6 +5,8 @@
 # first (which keeps running, its pid file intact), the file is mode 0644
 # under umask 0, it is removed at exit, and it is not left behind when
 # bsflowd cannot start (-u with a user that does not exist).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init pidfile
 e2e_collect col -q -b 127.0.0.1

@@ -6,6 +6,8 @@
 # every key/value printed is checked; an own format it does not know
 # prints as "bsf_record unknown" with its bytes; -e with another
 # enterprise prints the same records as unknown ones.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 command -v python3 >/dev/null 2>&1 || e2e_skip "python3 not installed"
 [ -x "$COLLECT" ] || {

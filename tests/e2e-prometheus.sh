@@ -14,6 +14,8 @@
 #    server (and those not about drops, gaps or delays return series);
 #  - a 404 for another path.
 # Skips (77) without prometheus/promtool or curl.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init prometheus
 for t in prometheus promtool curl; do

@@ -5,6 +5,8 @@
 # refused on SIGHUP with the running one kept (the log says so and A and B
 # both go on receiving); SIGTERM then ends the daemon with status 0.
 # Waits are bounded guards, not timing checks.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init reload
 E2E_INTERVAL=1

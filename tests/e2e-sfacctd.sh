@@ -12,6 +12,8 @@
 # both sides: the packets of sfacctd's print output (one a sample, not
 # renormalized) against the 0:1/0:3 samples bsflow-collect received on a
 # second collector.  Skips (77) without sfacctd.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 [ -n "$SFACCTD" ] || SFACCTD=$(command -v sfacctd || ls /usr/sbin/sfacctd 2>/dev/null)
 [ -n "$SFACCTD" ] && [ -x "$SFACCTD" ] || e2e_skip "sfacctd not found (apt-get install pmacct)"

@@ -17,6 +17,8 @@
 # 4.0 skips whole as a type it does not know), and proves the datagram
 # and sample framing and the records before those; the rest is
 # bsflow-collect's job (and sfacctd's, e2e-sfacctd.sh).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 [ -n "$TSHARK" ] || TSHARK=$(command -v tshark)
 [ -n "$TSHARK" ] || e2e_skip "tshark not found (apt-get install tshark)"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """e2e-udp2pcap.py - a UDP receiver that saves every datagram into a pcap.
 
   e2e-udp2pcap.py ADDRESS OUT.pcap PORTFILE

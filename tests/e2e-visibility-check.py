@@ -3,6 +3,8 @@
 # -j received from bsflowd on the scenario of e2e-visibility.sh (read that
 # for the closed forms).  Usage: e2e-visibility-check.py COL.JSON DAEMON.LOG
 # Exit 0 if every check passed, 1 otherwise; one line per check.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 import json
 import re
 import sys

@@ -33,6 +33,8 @@
 # the model's own (0:1043), so a lag changes nothing.  With a backend that
 # cannot stream queue events (a model without them) the checks that need
 # the streams (forensics, exact congestion) are reported as not checked.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init visibility
 E2E_INTERVAL=1

@@ -2,6 +2,8 @@
 # Makefile.am): the real daemon, mostly on its built-in model with a known
 # scenario, received by bsflow-collect and independent decoders (tshark,
 # pmacct's sfacctd) when installed; shared helpers in e2e-lib.sh.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 E2E_TESTS = \
 	tests/e2e-print-own.sh \

@@ -6,6 +6,8 @@
 # `bsflowd -t` fails (exit 1, the message on stderr) on a configuration
 # the daemon would refuse.  systemd-analyze verify checks the unit's
 # syntax when it is installed.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 e2e_init service
 unit="$top_builddir/etc/bsflowd.service"

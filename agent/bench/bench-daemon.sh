@@ -14,6 +14,8 @@
 # BENCH_DEMO_SECONDS (default 20): the share of one core it takes to run
 # the model in real time and export.  Figures only: nothing here passes or
 # fails on a number.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 top_builddir=${top_builddir:-%ABS_TOP_BUILDDIR%}
 top_srcdir=${top_srcdir:-%ABS_TOP_SRCDIR%}
 SECONDS_RUN=${BENCH_SECONDS:-60}

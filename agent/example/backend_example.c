@@ -32,6 +32,8 @@
  *     (with events_ready and log) allowed off the loop thread;
  *  6. close(): stop and join the thread before returning.
  * See bsflowd-backend(3) for the whole contract.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #define _POSIX_C_SOURCE 200809L /* pthreads, clock_gettime under -std=c11 */
 

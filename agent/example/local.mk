@@ -4,6 +4,8 @@
 # end by test-example.sh, which also builds it out of the tree against a
 # DESTDIR install of the header and bsflowd-backend.pc.
 # Included by the top Makefile.am.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 EXAMPLE_INC = agent/example/include
 BUILT_SOURCES += $(EXAMPLE_INC)/bsflowd/backend.h

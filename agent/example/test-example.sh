@@ -13,6 +13,8 @@
 #   - drop notifications (0:5) from its event thread, pushed every 100 ms,
 #     with reason 259 and 0:1038 "example_drop";
 #   - a bad option is refused by -t with FILE:LINE.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$top_srcdir/tests/e2e-lib.sh"
 e2e_init example
 command -v pkg-config >/dev/null 2>&1 || e2e_skip "pkg-config not installed"

@@ -3,6 +3,8 @@
  * bounds-checked walking of a message's attributes (a short or overlong
  * attribute is an error, not a silent stop) and typed reads that check
  * the payload's length.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

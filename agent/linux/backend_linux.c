@@ -9,6 +9,8 @@
  * its values BSF_UNKNOWN; a source configured `on` that cannot start
  * makes open() fail.  Events (drops, samples) are queued here and pulled
  * by the daemon (everything runs on the loop thread).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

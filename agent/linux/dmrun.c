@@ -5,6 +5,8 @@
  * runs the monitor, listen passively and never stop it), turn each alert
  * into a BSF_EV_DROP, and count what is lost (the kernel's per-CPU queue
  * drops from NET_DM_CMD_STATS_GET, ENOBUFS on our socket).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -3,6 +3,8 @@
  * (software drop: reason string, symbol, input port; hardware drop: devlink
  * trap group and name) to struct linuxbe_drop, and a NET_DM_CMD_STATS_NEW
  * reply to the count of alerts the kernel's per-CPU queues dropped.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

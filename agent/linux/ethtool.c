@@ -13,6 +13,8 @@
  * internal_mac_receive_errors <- 15_RX_INT_ERR, symbol_errors <- eth-phy
  * 5_SYM_ERR; sqe_test_errors has no ethtool counter (unknown).  A counter
  * the driver does not report is absent from the reply: unknown.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * link.c - the link source's parser: an RTM_NEWLINK message (a dump reply
  * or an RTNLGRP_LINK notification) to struct linuxbe_link: name, flags,
  * oper state, IFLA_STATS64, tx queue length, switchdev identity.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -10,6 +10,8 @@
  * tx_packets (the kernel does not split what it sends); out_mcast,
  * out_bcast unknown; out_discards = tx_dropped + root qdisc drops;
  * out_errors = tx_errors; speed from sysfs.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

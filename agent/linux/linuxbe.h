@@ -9,6 +9,8 @@
  * err for a malformed or truncated message (never reads past len).  What a
  * message does not carry is BSF_UNKNOWN (64-bit), UINT32_MAX (32-bit) or ""
  * (strings).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUXBE_H
 #define BSFLOWD_LINUXBE_H

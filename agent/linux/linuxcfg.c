@@ -3,6 +3,8 @@
  * libconfuse.  Errors name the file and line within bsflowd.conf (the
  * section's text starts at a known line) and the key and value:
  * "FILE:LINE: linux: key = value: problem".
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * linuxcfg.h - the `linux { }` section of bsflowd.conf: its keys, their
  * defaults and checks (linuxcfg.c parses the section's text with
  * libconfuse; see bsflowd.conf(5)).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUX_LINUXCFG_H
 #define BSFLOWD_LINUX_LINUXCFG_H

@@ -3,6 +3,8 @@
 # unit tests with hand-built netlink fixtures, its fuzz target, benchmark
 # and end-to-end tests.  Included by the top Makefile.am before
 # agent/local.mk, which links agent/linux/liblinuxbe.a into bsflowd.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 noinst_LIBRARIES += agent/linux/liblinuxbe.a
 LINUXBE_PARSE_SOURCES = \

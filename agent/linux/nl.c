@@ -2,6 +2,8 @@
  * nl.c - the linux backend's netlink plumbing (see nl.h): libmnl sockets,
  * request / dump exchanges that report the kernel's errors, and generic
  * netlink family and group resolution through nlctrl.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * nl.h - the linux backend's netlink plumbing over libmnl: sockets, one
  * request-and-replies exchange (a dump or an acknowledged command) with
  * error reporting, generic netlink family and multicast group resolution.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUX_NL_H
 #define BSFLOWD_LINUX_NL_H

@@ -6,6 +6,8 @@
  * qdisc); each sample becomes a BSF_EV_SAMPLE on the port's data source
  * (in_port = the port, out_port = the port too for outgoing packets), with
  * no queue, depth or transit (this source cannot know them).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

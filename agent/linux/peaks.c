@@ -3,6 +3,8 @@
  * is folded into all BSF_WINDOWS running peaks, and a window's read returns
  * and restarts only its own (so no reader clears another's).  Also the
  * widening of the kernel's 32-bit qdisc counters to 64 bits.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * `auto` the switchdev front-panel ports (IFLA_PHYS_SWITCH_ID), else the
  * physical NICs (a /sys/class/net/NAME/device link, not loopback).  Ports
  * are fixed at open(): one that appears later is logged with "reload".
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -8,6 +8,8 @@
  * ifindex).  With PSAMPLE_ATTR_SAMPLE_PROBABILITY (Linux 6.11, shadowed
  * here for older headers) SAMPLE_RATE is a probability scaled to
  * UINT32_MAX; it is turned back into 1-in-N, rounded to the nearest N.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -12,6 +12,8 @@
  * sampling rate, and remove them at close (the clsact only if this
  * backend created it).  By default stay passive (SONiC, Cumulus and DENT
  * configure sampling themselves).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

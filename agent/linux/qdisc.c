@@ -21,6 +21,8 @@
  * ns by NSEC_PER_USEC); cake: the largest TCA_CAKE_TIN_STATS_PEAK_DELAY_US
  * of its tins.  fq_codel's qdisc-level xstats have no delay (only its
  * per-flow class stats do): unknown.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

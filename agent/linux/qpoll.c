@@ -21,6 +21,8 @@
  * bytes handed to the driver and not yet sent (tx-N/byte_queue_limits/
  * inflight, read from descriptors kept open).  The root's drops (a 32-bit counter, widened
  * here) go into the port's out_discards.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -17,6 +17,8 @@
  * drops); TC_* and NETFILTER_DROP are 258 acl.  The stage follows the
  * reason: queue limits are egress admission, AQM is WRED, full rings and
  * backlogs are ingress admission, the rest forwarding.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -8,6 +8,8 @@
  * implements it (mlxsw, ocelot); mlxsw reports it in bytes.  The cycle the
  * backend runs is SB_OCC_SNAPSHOT -> dump -> SB_OCC_MAX_CLEAR, so that the
  * hardware maximum covers the time between two polls.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -15,6 +15,8 @@
  * for a dynamic one the most a lone queue can take, alpha / (1 + alpha) x
  * pool size (linuxbe_sb_alloc_bytes).  Cells = bytes / the pool's cell
  * size.  Only the first shared buffer (index 0) of the device is read.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -3,6 +3,8 @@
  * files: the ports and their queues (qdisc leaves), each source's socket
  * and counters, the event queue the daemon pulls from.  Everything here
  * is touched on the daemon's loop thread only.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUX_STATE_H
 #define BSFLOWD_LINUX_STATE_H

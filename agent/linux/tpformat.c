@@ -3,6 +3,8 @@
  * (tracepoint.h): the reason field's offset and size in the raw record and
  * the names of its values from the print fmt's __print_symbolic list, so
  * that drops are counted by reason NAME on any kernel.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -8,6 +8,8 @@
  * device, so this source sends no 0:5 (empty ones would mislead): the
  * counts go to the log (a line per change, at most every 10 s) and to the
  * status.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

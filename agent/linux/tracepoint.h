@@ -1,6 +1,8 @@
 /*
  * tracepoint.h - the skb:kfree_skb format parser of the tracepoint source
  * (tracepoint.c), a pure function so it is unit-tested on a format text.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUX_TRACEPOINT_H
 #define BSFLOWD_LINUX_TRACEPOINT_H

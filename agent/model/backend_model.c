@@ -40,6 +40,8 @@
  * machine cannot keep up (the lag passes that bound) does the clock
  * advance unbounded again, and events beyond the ring are lost and
  * counted (event_overflows), keeping the simulation in real time.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * backend_model.h - the model backend (backend_model.c): its struct
  * bsf_backend_ops and, for tests, a way to run its clock without the
  * event loop.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_BACKEND_MODEL_H
 #define BSFLOWD_AGENT_BACKEND_MODEL_H

@@ -4,6 +4,8 @@
  * a port or the whole device, and the flow-based admission's regions
  * (E:9, the device only: the 16 fullest regions that carried traffic),
  * encoded with proto/sflow_own.c.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

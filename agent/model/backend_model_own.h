@@ -1,6 +1,8 @@
 /*
  * backend_model_own.h - the model backend's own counter records
  * (backend_model_own.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_BACKEND_MODEL_OWN_H
 #define BSFLOWD_MODEL_BACKEND_MODEL_OWN_H

@@ -8,6 +8,8 @@
  *   UDP (8 bytes) or TCP (20 bytes, no options, flags ACK|PSH)
  * Lengths are derived from the frame length minus the FCS; the L4 checksum
  * covers the pseudo-header, the L4 header and a payload of zero bytes.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

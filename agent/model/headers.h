@@ -9,6 +9,8 @@
  * the UDP/TCP checksum is correct for a payload of all-zero bytes (the
  * payload is never materialised; zeros add nothing to the RFC 1071 sum).
  * So sampled headers decode cleanly in Wireshark or tshark.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_HEADERS_H
 #define BSFLOWD_MODEL_HEADERS_H

@@ -1,6 +1,8 @@
 /*
  * hugemem.c - the model's large arrays in transparent huge pages where
  * the kernel offers them (see hugemem.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -11,6 +11,8 @@
  * them (madvise MADV_HUGEPAGE) when transparent huge pages are in
  * "madvise" or "always" mode; elsewhere the memory is ordinary pages and
  * only the rounding below differs.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_HUGEMEM_H
 #define BSFLOWD_MODEL_HUGEMEM_H

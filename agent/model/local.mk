@@ -1,6 +1,8 @@
 # agent/model/local.mk - rules for agent/model (included by the top Makefile.am).
 # libmodel: the switch model engine (this fragment); traffic.mk, included
 # after it, appends the traffic sources to agent_model_libmodel_a_SOURCES.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 noinst_LIBRARIES += agent/model/libmodel.a
 MODEL_CORE_SOURCES = \

@@ -54,6 +54,8 @@
  * 1 % in make bench-ab (this build against the one before it) and the
  * safety net green (agent/model/tests/README: test_golden and the
  * reference runs); the commit says both.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

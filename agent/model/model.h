@@ -64,6 +64,8 @@
  * its PG's PFC (ingress) is what holds its senders back.
  *
  * Not thread-safe: one model, one thread.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_MODEL_H
 #define BSFLOWD_MODEL_MODEL_H

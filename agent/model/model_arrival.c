@@ -5,6 +5,8 @@
  * stream that run_loop (model.c) takes from, in arrival order
  * (model_arr_merge), and the header bytes of a packet its source did not
  * give them with (model_src_header).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

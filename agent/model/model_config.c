@@ -5,6 +5,8 @@
  * the scenario parser (scenario.c) and tests start from it and change
  * fields.  model_config_check() is what model_new() runs first: every
  * value a user can get wrong is checked here with a message naming it.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * drops-by-cause columns and keys) and the scenario parser (drop_reason
  * names) all read.  Names of causes that are one sFlow reason are that
  * reason's name (sflow_drops.txt); the others name where the model drops.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * here, so that splitting the engine costs it no call; the rest are
  * functions of the source named at each.  Not for model_telem.c nor the
  * library's users (model.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_MODEL_ENGINE_H
 #define BSFLOWD_MODEL_MODEL_ENGINE_H

@@ -14,6 +14,8 @@
  * every delay figure (sojourn, 0:1039 transit, histograms, markers)
  * includes it; the packet enters its queue at its arrival (the queues
  * are not shifted by the pipeline's <= 87 clocks).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -3,6 +3,8 @@
  * model_flowbuf.h): classification into regions, the three kinds of
  * counts, admission states and decision rules, flow-based WRED,
  * mirroring and the short-time-change flag, and the region counters.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -22,6 +22,8 @@
  * |count - count at the window's start| > delta within a tumbling window
  * (its region is then refused while flagged if stc_admit); WRED is
  * linear between min and max.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_MODEL_FLOWBUF_H
 #define BSFLOWD_MODEL_MODEL_FLOWBUF_H

@@ -3,6 +3,8 @@
  * events (PFC releases; struct model heap) by time then insertion number,
  * and a binary heap by time (struct mtk) for the calendar's far events
  * and the merge's waiting sources.  Neither is on the per-packet path.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -9,6 +9,8 @@
  * port, so no flow (a flow enters on one port) is ever reordered.  A
  * packet holds its AM unit (one SOP-sized unit, directly addressed) and
  * its PB units until its ready time.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -15,6 +15,8 @@
  * oversubscription rate window (10 us) and holding a SOP in the AM (and a
  * packet in the PB) until its ready time are [NOT IN PATENT] choices of
  * ours.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_MODEL_IARB_H
 #define BSFLOWD_MODEL_MODEL_IARB_H

@@ -3,6 +3,8 @@
  * its sources (the engine: model.c and the files model_engine.h names;
  * model_telem.c: reads, peaks, audit).  Not for users of the library: use
  * model.h.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_MODEL_INT_H
 #define BSFLOWD_MODEL_MODEL_INT_H

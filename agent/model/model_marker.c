@@ -6,6 +6,8 @@
  * refreshed on dequeue and by a background tick.  See model.h for the
  * exact rules; the worked example is the unit test.  The rules themselves
  * are inline in model_int.h, for the engine.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * model_setup.c - building and freeing the switch model: model_new (its
  * ports, queues, PGs and buffer objects from the configuration, and the
  * arrays they live in), model_add_source, model_free.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

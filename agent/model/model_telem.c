@@ -10,6 +10,8 @@
  * path compares one value per object, reads cost O(objects read x
  * windows), and objects are read independently (one port, or the device
  * and pools, at a time).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

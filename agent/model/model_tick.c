@@ -4,6 +4,8 @@
  * positions every marker_tick_ns (model.h: marker_tick_ns,
  * marker_tick_queues), run by run_loop's careful path (model.c) when due.
  * arm_tick (model_engine.h) arms it from the enqueue path.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

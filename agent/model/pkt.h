@@ -13,6 +13,8 @@
  * packets out without them (hdr NULL, hdr_len set) and give the bytes
  * when the engine reports such a packet (a sample, an event), which saves
  * finding them for every packet that is never reported.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_PKT_H
 #define BSFLOWD_MODEL_PKT_H

@@ -7,6 +7,8 @@
  * rules, and keeps one small record per packet plus its first
  * MODEL_HDR_MAX captured bytes in one growing array.  next() then walks
  * the array, once or in loops, rescaling time.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

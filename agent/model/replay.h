@@ -27,6 +27,8 @@
  *  - traffic class: 802.1Q PCP if tagged, else DSCP >> 3, 0 for non-IP;
  *  - flow_id: FNV-1a over source and destination IP, protocol and L4
  *    ports (IP), or over the two MACs and the Ethernet type (other).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_REPLAY_H
 #define BSFLOWD_MODEL_REPLAY_H

@@ -21,6 +21,8 @@
  * --table`, which also checks them against the equations.
  * model_exp_layer[i] = {ceil(x[i+1] / x[i] * 2^53), x[i] / 2^53},
  * model_exp_f[i] = exp(-x[i]).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * integers, several independent uniform fields from one draw
  * (model_rng_split), and exponential variates without libm on the fast
  * path (model_rng_exp, a ziggurat whose tables are in rng.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_RNG_H
 #define BSFLOWD_MODEL_RNG_H

@@ -9,6 +9,8 @@
  * where the file name and the whole section are known, so each error
  * reads "FILE:LINE: key: problem" with the right line.
  * Every key is documented in bsflowd.conf(5) (the MODEL SECTION part).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 
@@ -1226,6 +1228,8 @@ const char model_demo_scenario[] =
     "#  - ports 0 -> 1: light background traffic, 1 % dropped by an ACL;\n"
     "#  - ports 2, 3, 4, 6 and 7 receive nothing: idle egress ports.\n"
     "# Ports are numbered from 0 (names port0..port7).\n"
+    "#\n"
+    "# SPDX-License-Identifier: BSD-2-Clause\n"
     "\n"
     "model {\n"
     "\tseed = 1\n"

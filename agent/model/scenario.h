@@ -17,6 +17,8 @@
  *
  * model_scenario_build() then makes the model and adds one source per
  * (traffic section, ingress port) and one per replay section.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_SCENARIO_H
 #define BSFLOWD_MODEL_SCENARIO_H

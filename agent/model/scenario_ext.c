@@ -4,6 +4,8 @@
  * with accelerated memory, model_iarb.h) and flow_admission (flow-based
  * shared-buffer admission, model_flowbuf.h), parsed into the scenario's
  * model_config (iarb, fb).  The keys are documented in bsflowd.conf(5).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * scenario_ext.h - the model section's ingress_arbitration and
  * flow_admission subsections (scenario_ext.c): their option tables and
  * their parser into a model_config.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_SCENARIO_EXT_H
 #define BSFLOWD_MODEL_SCENARIO_EXT_H

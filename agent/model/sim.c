@@ -12,6 +12,8 @@
  * and JSON printers only format it.
  * Exit codes: 0 success, 1 a bad config file, scenario or capture (or the
  * model failed), 2 bad command-line usage.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

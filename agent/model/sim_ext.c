@@ -5,6 +5,8 @@
  * time; SOP latency per mode) and the flow-based admission's regions
  * (occupancy, bound, state, admitted, dropped, mirrored, short-time
  * changes).  Nothing is printed for a mechanism that is off.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

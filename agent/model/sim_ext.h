@@ -1,6 +1,8 @@
 /*
  * sim_ext.h - bsflow-sim's report of ingress arbitration and flow-based
  * admission (sim_ext.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_SIM_EXT_H
 #define BSFLOWD_MODEL_SIM_EXT_H

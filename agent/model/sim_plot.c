@@ -2,6 +2,8 @@
  * sim_plot.c - the SVG of bsflow-sim --plot (sim_plot.h): points kept per
  * queue as the series runs, drawn at the end with fixed colours, two
  * panels sharing the time axis.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

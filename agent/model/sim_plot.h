@@ -4,6 +4,8 @@
  * occupancy (now and interval peak) and the 99th percentile queue delay
  * over virtual time, intervals with drops marked in red, a legend naming
  * port and queue.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_SIM_PLOT_H
 #define BSFLOWD_MODEL_SIM_PLOT_H

@@ -3,6 +3,8 @@
  * per interval, differences of the model's cumulative counters (drops,
  * departures, delay histogram, XOFF transitions) against the previous
  * interval, and the buffer peaks of its own read window.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -6,6 +6,8 @@
  * and one row per port with its PFC XOFF transitions, as JSON lines or
  * CSV.  It reads the model through its own read window
  * (SIM_SERIES_WINDOW), so the end-of-run report is unchanged.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_SIM_SERIES_H
 #define BSFLOWD_MODEL_SIM_SERIES_H

@@ -16,6 +16,8 @@
  * engine's header(), for a packet handed out without them) and kept until
  * the source is freed, as pkt.h requires, within a byte budget per
  * generator (see the header cache below).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -40,6 +40,8 @@
  *    next() gives packets to a destination whose block did not fit with
  *    hdr NULL (hdr_len set); model_gen_header builds their bytes on
  *    request, so in the model their samples and events still carry them.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_TRAFFIC_H
 #define BSFLOWD_MODEL_TRAFFIC_H

@@ -4,6 +4,8 @@
 # the model benchmark and the traffic / scenario tests.
 # Programs that link libmodel.a and use scenario.c or replay.c also need
 # $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS) (MODEL_TRAFFIC_LIBS below).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 agent_model_libmodel_a_SOURCES += \
 	agent/model/rng.c \

@@ -24,6 +24,8 @@
  * read nor written, nor is anything cleared: bsflowd keeps its own peak
  * per read window, the largest value read since the window's last read.
  * The maps are read again every map_refresh (no keyspace notifications).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * backend_sonic.h - the built-in sonic backend: SONiC's port counters,
  * buffer watermarks and buffer configuration read from its Redis
  * databases (backend_sonic.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_SONIC_BACKEND_SONIC_H
 #define BSFLOWD_AGENT_SONIC_BACKEND_SONIC_H

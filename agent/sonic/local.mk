@@ -2,6 +2,8 @@
 # by the top Makefile.am).  The section's options (libsonic_conf) are always
 # built, so that conf.c reads a `sonic { }` section either way; the backend
 # itself needs hiredis (configure --without-sonic leaves it out).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 noinst_LIBRARIES += agent/sonic/libsonic_conf.a
 agent_sonic_libsonic_conf_a_SOURCES = agent/sonic/sonic_conf.c agent/sonic/sonic_conf.h

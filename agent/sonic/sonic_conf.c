@@ -3,6 +3,8 @@
  * and the reader of SONiC's database_config.json (only the fields the
  * backend needs: INSTANCES.<i>.unix_socket_path / hostname / port and
  * DATABASES.<DB>.id / instance).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * sonic_conf.h - the `sonic { }` section of bsflowd.conf and SONiC's
  * database_config.json: where the Redis server is and which database
  * numbers hold CONFIG_DB, APPL_DB and COUNTERS_DB.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_SONIC_CONF_H
 #define BSFLOWD_AGENT_SONIC_CONF_H

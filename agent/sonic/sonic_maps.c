@@ -1,6 +1,8 @@
 /*
  * sonic_maps.c - SONiC's tables as read from Redis and the device built
  * from them (see sonic_maps.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

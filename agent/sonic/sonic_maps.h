@@ -20,6 +20,8 @@
  *                                             | SAI_QUEUE_TYPE_MULTICAST
  *               COUNTERS_PG_NAME_MAP          "<port>:<pg>" -> oid
  *               COUNTERS_BUFFER_POOL_NAME_MAP pool -> oid
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_SONIC_MAPS_H
 #define BSFLOWD_AGENT_SONIC_MAPS_H

@@ -1,5 +1,7 @@
 /*
  * sonic_parse.c - reading SONiC's Redis values (see sonic_parse.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * and pool references ("[BUFFER_PROFILE|x]" or "x"), and the allocation a
  * buffer profile gives one queue or PG.  No I/O: the fuzz target and the
  * unit tests call these directly.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_SONIC_PARSE_H
 #define BSFLOWD_AGENT_SONIC_PARSE_H

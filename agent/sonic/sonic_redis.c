@@ -3,6 +3,8 @@
  * (see sonic_redis.h).  hiredis asks for read and write readiness through
  * the ev.addRead / delRead / addWrite / delWrite / cleanup hooks of its
  * redisAsyncContext; each becomes a host fd watch.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

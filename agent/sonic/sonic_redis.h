@@ -4,6 +4,8 @@
  * readiness, timers), so that a slow, absent or restarting Redis never
  * blocks the loop: connects without blocking, reconnects with backoff
  * (1 s doubling to 5 s) and counts what happened.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_SONIC_REDIS_H
 #define BSFLOWD_AGENT_SONIC_REDIS_H

@@ -7,6 +7,8 @@
 #    and the example's model section is etc/scenarios/demo.conf's;
 #  - a misspelt key: "did you mean", exit 1; host:port in an address:
 #    "put the port in port =", exit 1; polling_interval = 20s: accepted.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 BSFLOWD="$top_builddir/agent/bsflowd"

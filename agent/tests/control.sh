@@ -10,6 +10,8 @@
 #    STATUS= one-line summary naming the backend and the datagrams sent;
 #  - --status without a daemon exits 3 with a message naming the path.
 # Skips (77) without python3.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 BSFLOWD="$top_builddir/agent/bsflowd"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }

@@ -10,6 +10,8 @@
 #    queue delay, high-delay and forensics events;
 #  - ports 2, 3, 4 (idle egress): no discards, no notifications;
 #  - the aggregate drop sampler's cap: at most 10 notifications per 100 ms.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 seconds=6

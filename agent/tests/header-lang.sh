@@ -5,6 +5,8 @@
 # as errors: the extern "C" block, no C-only constructs) and as strict ISO
 # C with clang (-std=c11 -pedantic: no GNU extensions besides the guarded
 # format attribute).  Each compiler missing is said; both missing: SKIP.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bsf-hdr.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT

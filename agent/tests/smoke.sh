@@ -11,6 +11,8 @@
 #    port on 127.0.0.1 that a tiny python3 listener counts, and exits 0.
 # Skips (77) without python3.  The decoding end-to-end tests are in
 # collector/tests/.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 BSFLOWD="$top_builddir/agent/bsflowd"

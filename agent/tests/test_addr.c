@@ -2,6 +2,8 @@
  * test_addr.c - the agent address: literal parsing, classification and the
  * documented `auto` preference order (global > private > link-local >
  * loopback; up before down; IPv4 before IPv6; lowest address).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * when a reload must reopen the backend, and the visibility section (its
  * values, its errors with FILE:LINE, a bare byte suffix refused, when a
  * reload changes it); the right line after comments of each kind.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

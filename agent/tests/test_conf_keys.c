@@ -8,6 +8,8 @@
  *  - the commented etc/bsflowd.conf: its keys and sections, commented out
  *    ("#key" or "#<tab>key") or not; "# " starts prose.
  * A key is named by its path of sections: "model.traffic.rate".
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

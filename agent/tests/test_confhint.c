@@ -4,6 +4,8 @@
  * transposition, capped at 3) and the messages of a parse through
  * conf_lib_parse: a misspelt key is answered "did you mean", a key of
  * another section is pointed to it, a key far from all gets no hint.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -8,6 +8,8 @@
  * E:7 sampler statistics in and after the device sample; and the own
  * visibility event sample E:1 against byte vectors written out by hand
  * from bsflowd-structures(7) (record order, lengths, every field).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * drop's own visibility_event record) and read back with
  * sflow_decode(), and the rate limit and circuit breaker driven by a
  * virtual clock with expectations worked out from the rules in discard.h.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

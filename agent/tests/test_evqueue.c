@@ -5,6 +5,8 @@
  * as bsf_event_init leaves them), the wake-up delivered once on the loop
  * whatever the number of pushes before it ran.  (Pushes from another
  * thread: test_push_thread.)
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * source (a new agent address numbers from 1, an earlier one goes on); a
  * sample that can never fit is refused;
  * send errors to a closed port are counted, never fatal.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

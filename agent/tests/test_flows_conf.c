@@ -4,6 +4,8 @@
  * sampling section (default, per speed, per port) and the drops section,
  * their defaults, their ranges with the line of the error, and that a
  * change of the sampling section makes a reload reopen the backend.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * XDR layout, every field read back through the datagram builder and
  * sflow_decode(), saturation of transit and depth, multicast output,
  * VLAN parsing, header truncation, and per-port sequence numbers.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -1,6 +1,8 @@
 /*
  * test_notify.c - the sd_notify sender (to a path socket and to an
  * abstract one, both made here) and the rate-limited logger.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * entry point, paths that are not a plugin.
  * The plugins are built by `make check` (agent/tests/testplugin*.la) and
  * loaded from their .libs/ directory.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -8,6 +8,8 @@
  * queue, host and backend files compiled into it, so that their accesses
  * are instrumented): any data race fails the run.  Skips (77) when the
  * build cannot use ThreadSanitizer (BSF_TSAN_SKIP from configure).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

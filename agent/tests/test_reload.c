@@ -10,6 +10,8 @@
  * section keeps it and its sampler statistics (also across a backend
  * reopen with the same ports), a changed one starts a new one.  A
  * backend switch allocates first and commits without failing.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * test_sampling.c - unit tests of the per-port sampling rate resolution
  * (agent/sampling.c): every level of the precedence, 0 = off stopping the
  * search, the speed-derived rates (one per Mb/s) and speed parsing.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -16,6 +16,8 @@
  *    model's ground truth for that packet (its per-packet trace), the
  *    packet being found by the sequence number the source wrote into
  *    its header bytes.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -11,6 +11,8 @@
  * port, and say so in flag bit 0; the 0:5 drops field counts only the
  * drop sampler's rejections for rate reasons; a drop outside the watched
  * ports is left to the daemon's own 0:5 path.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

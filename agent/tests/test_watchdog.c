@@ -3,6 +3,8 @@
  * $WATCHDOG_PID values turn it on, that the pings arrive on
  * $NOTIFY_SOCKET at half the interval while the loop runs, and that none
  * arrive while the loop does not run (a wedged loop is not kept alive).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

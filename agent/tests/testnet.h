@@ -1,6 +1,7 @@
 /* agent/tests/testnet.h - what the daemon's socket tests share: a UDP
  * listener on a free port of 127.0.0.1, and a big-endian 32-bit read of
  * what it receives.  Header-only (static inline), for Check tests. */
+/* SPDX-License-Identifier: BSD-2-Clause */
 #ifndef BSF_TESTNET_H
 #define BSF_TESTNET_H
 

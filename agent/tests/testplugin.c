@@ -18,6 +18,8 @@
  * names past it are set to "NOT-MINE", which the daemon must not read).
  * The option "fail=1" makes open() fail with a message; testplugin_opens
  * counts the successful opens.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * drops (even numbers) and samples (odd), in batches of 1 to 16 through
  * host->push_events, calls host->events_ready after each batch and
  * host->log once; close() joins it.  Two ports, fixed counters.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

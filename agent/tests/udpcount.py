@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """udpcount.py - count sFlow datagrams arriving on a UDP port on 127.0.0.1.
 
 usage: udpcount.py PORTFILE SECONDS

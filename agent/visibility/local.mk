@@ -2,6 +2,8 @@
 # included by the top Makefile.am.  A library independent of the daemon
 # and the model (libvis.a), its config section (vis_conf.[ch], libconfuse)
 # and its Check unit tests.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 noinst_LIBRARIES += agent/visibility/libvis.a
 agent_visibility_libvis_a_SOURCES = \

@@ -135,6 +135,8 @@
  *    (vis_pipeline_depth).  Multicast queue q of a port is queue
  *    BSF_MAX_QUEUES + q here.  A gap in a stream (events the backend
  *    lost) is vis_pipeline_gap().
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_VIS_H
 #define BSFLOWD_VIS_H

@@ -1,6 +1,8 @@
 /*
  * vis_backend.c - converting a backend event (struct bsf_event) into a
  * visibility packet event (see vis_backend.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -26,6 +26,8 @@
  * multicast event without one, a hash of the header bytes and length
  * (copies of one packet share them; the duplicate filter's window bounds
  * them in time).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_VIS_BACKEND_H
 #define BSFLOWD_VIS_BACKEND_H

@@ -21,6 +21,8 @@
  * which a node above then rejected counts it as rejected "downstream",
  * not as passed, so seen = passed + rejected holds and passed counts
  * what was spent.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -9,6 +9,8 @@
  * "FILE:LINE: visibility: sampler "x": key = value: problem; allowed: ..."
  * (confval.h).  Sampler references
  * (members, routes) are resolved after every sampler is read.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -11,6 +11,8 @@
  *  - tests call vis_conf_parse_text() on the text of a whole file that
  *    holds only a visibility section.
  * Value errors read "FILE:LINE: visibility: [sampler "x": ]key: problem".
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_VIS_CONF_H
 #define BSFLOWD_VIS_CONF_H

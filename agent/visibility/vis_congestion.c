@@ -3,6 +3,8 @@
  * like Arista LANZ): an episode starts when the depth
  * reaches the high threshold and ends when it falls to the low one; the
  * end reports the peak, the time of the peak and the duration.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

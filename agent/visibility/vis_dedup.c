@@ -2,6 +2,8 @@
  * vis_dedup.c - the duplicate filter of an aggregate sampler: copies of one multicast or mirrored
  * packet that reach the aggregate through different queues pass once.  Keyed on (event type,
  * multicast copy id) over the last VIS_DEDUP_SLOTS passed copies.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * the words set since the previous one while they are few (up to an
  * eighth of the filter, at most 65536 words), so frequent resets of a
  * large, lightly used filter stay cheap.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -3,6 +3,8 @@
  * queue, the packets that were in it at drop time are tagged with the
  * drop's event id as they depart, until the packet that was at the tail
  * has left.  Packet ids are a per-queue enqueue sequence (vis.h).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * vis_int.h - internals of the sampler node shared by vis_sampler.c (own
  * stages) and vis_chain.c (members: chains and aggregates).  Not for use
  * outside agent/visibility/.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_VIS_INT_H
 #define BSFLOWD_VIS_INT_H

@@ -7,6 +7,8 @@
  * the keys of the current period only: it is emptied (and shrunk when it
  * was mostly unused) at each period change, and emptied when it would
  * grow past VIS_LIMITER_MAX_SLOTS.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * class, drop reason, IP protocol, L4 ports).  An empty set matches any
  * value; a set is kept as sorted, merged ranges (vis_sampler.h), so a
  * test is a binary search over at most VIS_SET_MAX ranges.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * event to the drop, forensics, delay and congestion monitors.  Each
  * visibility event raised is filled from the packet event (header bytes,
  * flow, lengths) and given to the caller's emit callback.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

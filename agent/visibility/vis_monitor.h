@@ -12,6 +12,8 @@
  *	struct vis_monitors *m = vis_monitors_new(&c, err, sizeof err);
  *	vis_monitors_set_delay_profile(m, VIS_NONE, VIS_NONE, &profile);
  *	vis_monitors_feed(m, &pkt_event, emit, arg);
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_VIS_MONITOR_H
 #define BSFLOWD_VIS_MONITOR_H

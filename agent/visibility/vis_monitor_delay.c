@@ -3,6 +3,8 @@
  * profile has several levels, each with its own threshold, tag and
  * severity; a departure is tagged with the highest enabled level whose
  * threshold its delay exceeds.  A negative threshold disables a level.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

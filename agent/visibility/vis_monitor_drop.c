@@ -2,6 +2,8 @@
  * vis_monitor_drop.c - drop visibility per cause:
  * every drop is counted by its sFlow discard reason; the causes in the
  * configured set (all by default) raise a drop visibility event.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -6,6 +6,8 @@
  * samplers: a congestion end follows the decision taken on its start,
  * and an event type without a route goes through an implicit ticket box
  * of default_rate events a second.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -22,6 +22,8 @@
  * sampler rejected (the daemon counts them per data source).
  * VIS_EV_DELAY_END is never given to on_event; it only resets flow
  * filters.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_VIS_PIPELINE_H
 #define BSFLOWD_VIS_PIPELINE_H

@@ -5,6 +5,8 @@
  * children's batch between fixed levels (64, 128, 256, 384, 512 by
  * default), so that a few hot children cannot take all of the aggregate's
  * tickets and starve the others.  Policy: see vis.h.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

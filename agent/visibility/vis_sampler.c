@@ -3,6 +3,8 @@
  * order (match, duplicates, limiter, ticket, probability / every-N /
  * K-of-M, flow filter), the two-phase check / commit / abort and the
  * statistics.  Members (chains, aggregates) are in vis_chain.c.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -11,6 +11,8 @@
  *	c.probability = 0.55;
  *	struct vis_sampler *s = vis_sampler_new(&c, err, sizeof err);
  *	if (vis_sampler_offer(s, &ev, now_ns)) ... passed ...
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_VIS_SAMPLER_H
 #define BSFLOWD_VIS_SAMPLER_H

@@ -3,6 +3,8 @@
  * capacity cap, an optional negative floor for bursts, the "consumed all" state, and jitter of the
  * batch and the period.  A ticket is only spent by a commit, never by a
  * check (vis_sampler.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

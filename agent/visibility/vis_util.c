@@ -2,6 +2,8 @@
  * vis_util.c - small helpers of the visibility library: names of event
  * types and rejection reasons, the seeded random generator, flow fields
  * from a packet header and the flow hash.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * the own-enterprise setting, so bsflowd's own records are printed both
  * by name and as unknown ones.  State (checks, table) lives across inputs,
  * as it does across datagrams in the program.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

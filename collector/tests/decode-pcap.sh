@@ -10,6 +10,8 @@
 # the -j output must parse as JSON with exact 64-bit numbers; the link-type
 # variants (SLL, SLL2, BSD loopback) must decode like the Ethernet one; the
 # generator must still produce the committed captures.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

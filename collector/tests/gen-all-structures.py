@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """gen-all-structures.py - write the sFlow test captures of bsflow-collect.
 
 Every byte here is written by hand from the sFlow v5, drops, transit-delay

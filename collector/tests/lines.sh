@@ -12,6 +12,8 @@
 #  - -f HOST/PORT forwards every datagram (a second bsflow-collect counts
 #    them);
 #  - usage errors exit 64.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

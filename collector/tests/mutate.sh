@@ -8,6 +8,8 @@
 # be reported malformed (never both, never neither), and the -j output must
 # be valid JSON.  Run under --enable-sanitizers this is a small fuzz test
 # of the decoder, the printers and the checks.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """send-sflow.py - send small hand-made sFlow v5 datagrams over UDP.
 
 usage: send-sflow.py HOST PORT SPEC...

@@ -6,6 +6,8 @@
  * sharing one), summary lines, bsflowd's visibility event samples'
  * sequences and the sampler statistics check (seen = passed + rejected);
  * the bound on agents (least recently heard evicted, counted).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

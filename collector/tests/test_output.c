@@ -8,6 +8,8 @@
  * statistics check, by running the bsflow-collect program
  * ($top_builddir/collector/bsflow-collect) on a capture written here
  * by hand.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

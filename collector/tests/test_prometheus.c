@@ -5,6 +5,8 @@
  * reason name, sequence gaps count the missing datagrams (1 then 5: 3
  * missing), the series cap refuses and counts, stale series expire, and
  * OpenMetrics ends in "# EOF".
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -6,6 +6,8 @@
  * by reason, largest queue delay, visibility events by type), and the
  * rendered table is checked line by line and cell by cell against text
  * written out by hand.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
 # its view of every datagram (agent, sub-agent, sequence number, sample
 # count, flow and counter sample sequence numbers, generic interface
 # counters) equals bsflow-collect's -j output.  Skips (77) without tshark.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

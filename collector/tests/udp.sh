@@ -9,6 +9,8 @@
 # The collector binds port 0 (any free port) and prints the port it got;
 # every run also has -t as a guard so that a lost datagram cannot hang the
 # test.  Nothing here measures time.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

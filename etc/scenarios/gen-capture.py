@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """gen-capture.py - writes capture.pcap, the small capture replay.conf plays.
 
   gen-capture.py [OUT.pcap]     (default: capture.pcap next to this script)

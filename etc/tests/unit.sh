@@ -10,6 +10,8 @@
 # The unit's programs are pointed at this build's bsflowd (verify checks
 # that they exist) and its man pages at man/out/.  Skips (77) without
 # systemd-analyze (apt-get install systemd).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 SA=$(command -v systemd-analyze)

@@ -1,3 +1,4 @@
+.\" SPDX-License-Identifier: BSD-2-Clause
 #!/bin/sh
 # man/tests/lint.sh - every manual page, as built with the configured
 # paths (man/out/), must pass `mandoc -Tlint` cleanly (no warnings) and

@@ -9,6 +9,8 @@
 #           of each, in turn, RUNS pairs; the median of the pair ratios
 # usage: bench-compare.sh BUILDDIR SRCDIR SFLOWTOOL HSFLOW_SRC [CAPTURE]
 # Without SFLOWTOOL or HSFLOW_SRC it says what it needs and exits 0.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 builddir=$1
 srcdir=$2
 sflowtool=$3

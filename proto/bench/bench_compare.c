@@ -10,6 +10,8 @@
  * sides), then the two encoders run in turn, about 0.2 s each, PAIRS times;
  * each pair gives a ratio, and the median rates and ratio are printed.
  * Not a test: nothing here passes or fails on a number.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #define _GNU_SOURCE
 

@@ -10,6 +10,8 @@
  *   memcpy  the same datagram bytes copied, to read the two against the
  *           machine's memory bandwidth
  * Not a test: nothing here passes or fails on a number.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #define _POSIX_C_SOURCE 200809L
 

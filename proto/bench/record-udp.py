@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """record-udp.py - record UDP datagrams arriving on 127.0.0.1 into a pcap.
 
 For make bench-compare: bsflowd sends its demo datagrams here and the

@@ -8,6 +8,8 @@
  * capacity the second-last byte picks (0 to 2040 bytes), so that ASan sees
  * any encoder write past its buffer, and the writer's length is checked
  * against the capacity.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -10,6 +10,8 @@
  *   gen_corpus          as a test: each must decode, and each must equal
  *                       the file committed under $top_srcdir, so the corpus
  *                       follows the code (exit 1 naming the stale file)
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * again), the sample cap, samples that can never fit (SFLOW_ERR_TOOBIG,
  * refused whole), samples with inexact framing (SFLOW_ERR_INVALID), and
  * the order of samples: standard ones (0:1..0:4) ahead of all others.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdlib.h>

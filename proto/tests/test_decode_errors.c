@@ -5,6 +5,8 @@
  * record and sample lengths, absurd counts, bad version and address type,
  * arrays and strings over their limits, left-over bytes; each an error
  * with an offset and a message, never a crash.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdlib.h>

@@ -8,6 +8,8 @@
  * the drop's E:1 record, and the sampler
  * statistics E:7 (names of different lengths: padding) the same way, and
  * round trips of random values.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdint.h>

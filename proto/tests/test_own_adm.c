@@ -5,6 +5,8 @@
  * hand-written big-endian words from the XDR in sflow_own.h and decoded
  * back; truncated bodies, a count larger than the record and left-over
  * bytes are errors; E:9 refuses more than 16 regions.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdint.h>

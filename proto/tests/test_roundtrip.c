@@ -5,6 +5,8 @@
  * agents (IPv4/IPv6) and datagram sizes; every finished datagram must
  * decode to exactly the values encoded.  The seed is fixed, so a failure
  * is reproducible; BSF_SEED in the environment overrides it.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdio.h>

@@ -3,6 +3,8 @@
  * code -> name and name -> code), the BST percentage helper against closed
  * forms (including values whose 10000 * used needs more than 64 bits),
  * and the tag text and structure names.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdlib.h>

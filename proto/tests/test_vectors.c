@@ -4,6 +4,8 @@
  * encode(values) == bytes and decode(bytes) == values.  Whole datagrams
  * with an IPv4 agent (28-byte header) and an IPv6 agent (40-byte header),
  * the compact sample forms, and unknown tags kept and skipped.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * all-or-nothing items, canary bytes after the writer's capacity, length
  * back-patching, and the reader's bounds checks, sticky errors and error
  * offsets.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <check.h>
 #include <stdlib.h>

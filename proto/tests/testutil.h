@@ -2,6 +2,8 @@
  * testutil.h - small helpers for the proto/ unit tests: a byte-exact
  * comparison that names the first differing offset, and big-endian
  * writers used to build test inputs independently of the encoder.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_TESTS_TESTUTIL_H
 #define BSFLOWD_PROTO_TESTS_TESTUTIL_H

@@ -6,6 +6,8 @@
  * Nothing here comes from the encoder: every byte is spelled out with the
  * field it encodes, and every length was added up by hand (the sums are in
  * the comments).  Offsets in comments are from the start of the datagram.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_PROTO_TESTS_VECTORS_H
 #define BSFLOWD_PROTO_TESTS_VECTORS_H

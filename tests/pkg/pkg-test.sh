@@ -19,6 +19,8 @@
 #     stays but the system user, which Debian leaves: files may still be
 #     owned by it), then delete the user this test made.
 # The machine is left as it was found.  Usage: pkg-test.sh [WORKDIR]
+#
+# SPDX-License-Identifier: BSD-2-Clause
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 PKGS=(bsflowd bsflow-collect bsflowd-dev)

@@ -10,6 +10,8 @@
 # bsf_dequeue, bsf_drop, i.e. ns added per packet), and the agent's CPU
 # time.  Needs root, ip(8), tc(8), bpftool, python3 and a bsflowd built
 # with BPF support (run from the build directory; not part of make check).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_builddir:=.}"
 SECS=${1:-5}

@@ -10,6 +10,8 @@
  *      opened on them and polled back to back: CPU (user + system) and
  *      wall time of one poll, and the share of one core at a 10 ms period.
  *      Without root the second figure is skipped, saying so.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

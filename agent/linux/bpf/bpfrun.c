@@ -8,6 +8,8 @@
  * no polling gap) with their time, and each packet's qdisc sojourn.
  * Without BPF support at build time (configure --disable-bpf, or no
  * clang / bpftool / libbpf / BTF) the source is absent, saying why.
+ *
+ * SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
  */
 #include "config.h"
 

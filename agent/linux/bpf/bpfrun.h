@@ -2,6 +2,8 @@
  * bpfrun.h - the linux backend's `bpf` source (bpfrun.c): open (after the
  * qdisc source has mapped the queues), drain the kernel's figures into
  * the leaves before a window read, status, close.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUX_BPFRUN_H
 #define BSFLOWD_LINUX_BPFRUN_H

@@ -17,6 +17,8 @@
  * header bytes, at most at the rate a per-CPU token bucket allows (the
  * bucket counts what it suppressed, exactly).  Needs Linux >= 5.8 (BTF,
  * tp_btf, the qdisc tracepoints of 5.1 and 5.16 for enqueue).
+ *
+ * SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
  */
 #include "vmlinux.h"
 

@@ -3,6 +3,8 @@
  * its loader (bpfrun.c) share: the per-queue statistics record and the
  * sizes of the maps.  Plain fixed-width types only, so that both the BPF
  * side (vmlinux.h) and the user side (stdint.h) compile it.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUX_BPF_H
 #define BSFLOWD_LINUX_BPF_H

@@ -4,6 +4,8 @@
  * given to every parser (link, tc, NET_DM alert and stats, psample,
  * devlink, ethtool stats), and as text to the kfree_skb format parser.  A parser may
  * refuse the input; it must never read out of bounds or crash.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

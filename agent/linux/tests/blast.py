@@ -2,6 +2,8 @@
 # agent/linux/tests/blast.py - a UDP sender for the linux backend's
 # end-to-end tests: sends SIZE-byte datagrams to DST:PORT as fast as it can
 # for SECONDS (errors such as ENOBUFS are ignored) and prints how many.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 import socket
 import sys
 import time

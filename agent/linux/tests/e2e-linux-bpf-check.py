@@ -26,6 +26,8 @@
 #     of other drops on the port).
 # Usage: e2e-linux-bpf-check.py COLLECT.json IFINDEX LIMIT RATE BLAST_START BLAST_END
 #        SLOW_START SLOW_END N SENT TC_DROPS BSFLOWD.log
+#
+# SPDX-License-Identifier: BSD-2-Clause
 import json
 import math
 import re

@@ -11,6 +11,8 @@
 # (a lock file), which loads the same programs.  Needs root, ip(8), tc(8),
 # bpftool, python3, BPF support built and a kernel that loads it:
 # otherwise SKIP (exit 77).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_builddir:=.}"
 BSFLOWD="$top_builddir/agent/bsflowd"

@@ -9,6 +9,8 @@
 # e2e-linux-bpf-check.py.  Needs root, ip(8), tc(8), python3, netns,
 # veth, tbf and a bsflowd built with BPF support on a kernel that loads
 # it: otherwise SKIP (exit 77) saying why.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

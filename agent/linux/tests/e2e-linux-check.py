@@ -17,6 +17,8 @@
 # Exit 0 all passed, 1 a failure, 3 all passed but the tracepoint source
 # was unavailable (no tracefs or perf here), so its check was not made.
 # Usage: e2e-linux-check.py COLLECT.json BSFLOWD.log TC_DROPS IFINDEX N BLAST_START_MS
+#
+# SPDX-License-Identifier: BSD-2-Clause
 import json
 import math
 import re

@@ -13,6 +13,8 @@
 # It runs in the initial network namespace (NET_DM exists only there).
 # Needs root and a kernel with netdevsim, drop_monitor and psample
 # (modules or built in): otherwise SKIP (exit 77) naming what is missing.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

@@ -8,6 +8,8 @@
 # bsflow-collect --strict -j in the same namespace.  The assertions are
 # in e2e-linux-check.py.  Needs root, ip(8), tc(8), python3 and the
 # kernel's netns, veth, htb, bfifo, pfifo: otherwise SKIP (exit 77).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

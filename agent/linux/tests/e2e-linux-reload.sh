@@ -8,6 +8,8 @@
 # run on without a restart (1, 2, 3, ... with no reset: --strict would
 # fail on one), and counters samples keep coming after the reload.
 # Needs root, ip(8), tc(8), python3: otherwise SKIP (exit 77).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_builddir:=.}"
 COLLECT="$top_builddir/collector/bsflow-collect"

@@ -3,6 +3,8 @@
  * tests and fuzz seeds: messages are laid out by hand from the kernel's
  * UAPI definitions (struct nlmsghdr, struct nlattr, 4-byte alignment), so
  * the fixtures do not depend on the code under test or on libmnl.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_LINUX_TESTS_NLBUILD_H
 #define BSFLOWD_LINUX_TESTS_NLBUILD_H

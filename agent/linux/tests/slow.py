@@ -2,6 +2,8 @@
 # agent/linux/tests/slow.py - a paced UDP sender for the bpf end-to-end
 # test: SIZE-byte datagrams to DST:PORT every GAP_MS milliseconds for
 # SECONDS (a rate well below the shaper's, so the queue stays near empty).
+#
+# SPDX-License-Identifier: BSD-2-Clause
 import socket
 import sys
 import time

@@ -4,6 +4,8 @@
  * file, the line within bsflowd.conf and the key), the tracepoint format
  * parser on a hand-written format text, the reason overrides, and the
  * turning of a NET_DM alert into a BSF_EV_DROP.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

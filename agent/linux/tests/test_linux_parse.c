@@ -6,6 +6,8 @@
  * egress-queue metadata and the probability flag, devlink shared-buffer
  * replies with and without occupancy; malformed and truncated messages;
  * the reason table; peak windows and counter wrap.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -10,6 +10,8 @@
  *   - a tbf root: one queue, its byte limit;
  *   - `queues` naming one class: that class only;
  *   - peak windows over two polls (one window read in between).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -10,6 +10,8 @@
 # Usage: bench-ab.sh BASE_BUILD_DIR THIS_BUILD_DIR [bench_ab arguments]
 # Environment: CC, CFLAGS, LIBS (the libraries libmodel.a needs), NM,
 # OBJCOPY.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 set -e
 if [ $# -lt 2 ]; then
 	echo "usage: bench-ab.sh BASE_BUILD_DIR THIS_BUILD_DIR [RUNS [VIRTUAL_MS [CHUNK_US]]]" >&2

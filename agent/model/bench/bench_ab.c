@@ -13,6 +13,8 @@
  * ratios within about 1 %.  Figures only: nothing is asserted.
  * Usage: bench_ab [RUNS [VIRTUAL_MS [CHUNK_US]]] (default 4 runs of
  * 20 ms in 200 us chunks; a run is a new model on each side).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

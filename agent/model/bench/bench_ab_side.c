@@ -5,6 +5,8 @@
  * library, SIDE=B against this build's, whose library symbols it renames
  * (B_...) so that both engines link into one program.  Its functions are
  * sideA_* or sideB_*.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -18,6 +18,8 @@
  * least: a host that is busy for seconds at a time spoils whole runs, not
  * the same steps of every run.  Figures only: nothing is asserted.
  * Usage: bench_model [VIRTUAL_MS [RUNS]] (default 20 ms, 5 runs).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * Poisson streams per port (DSCP 0, 8, 16, 24: 15 % each) plus an 8:1
  * incast group bursting at line rate into port 0.  make bench runs it
  * (bench_model.c), and so does make bench-ab (bench_ab.c).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_BENCH_SCENARIO_H
 #define BSFLOWD_MODEL_BENCH_SCENARIO_H

@@ -83,6 +83,8 @@
  * Not covered: downstream PFC (model_set_egress_pause), sampling (its draws share the WRED
  * generator: the test keeps it off), the CPU port as a destination, events and telemetry reads
  * (peaks, delays, counters: test_golden holds those), packets the engine refuses as invalid.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * packet and per queued copy, occupancies recounted where they are
  * needed), run beside the engine on the same configuration and packets.
  * refsim.c's header says which rules it covers.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_TESTS_REFSIM_H
 #define BSFLOWD_MODEL_TESTS_REFSIM_H

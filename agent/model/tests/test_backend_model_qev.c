@@ -26,6 +26,8 @@
  * `no_loss` runs 30000 arrivals at the same rates, far more events than
  * the ring's 4096 slots, in one call: the clock must stop when the ring is
  * full and nothing may be lost; the stream stays consistent.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -42,6 +42,8 @@
  *
  * Usage: test_golden [--bless FILE] [--list]   (top_srcdir from the
  * environment, else the configured source directory).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * huge pages from HUGEMEM_MIN bytes on, and its count of mapped bytes;
  * and a model large enough to use it (64 ports, 300 sources added while
  * it runs), which delivers every packet at its time.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -27,6 +27,8 @@
  * TEST_MARKER_N configurations (default 500) from TEST_MARKER_SEED
  * (default 1); a failure prints the seed.  TEST_MARKER_TRACE=PORT:QUEUE
  * prints that queue's events as they are fed.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * incast at line rate (c), non-tagged latency and the
  * marker worked example (f), determinism (i), the engine's event order
  * (dense and sparse), peak read windows.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -6,6 +6,8 @@
  * unchanged with both off, and flow-based admission on the engine: a hog
  * flow and four well-behaved flows sharing an egress port and class,
  * the well-behaved flows' loss with the flow regions off and on.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

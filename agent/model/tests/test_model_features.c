@@ -6,6 +6,8 @@
  * overflow, the CPU port, independent delay read windows, per-port
  * buffer reads that close only the object read, samples lost to a full
  * event ring.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * lossless class under incast is never dropped at egress, whatever its
  * egress queue's limits; perfectly synchronised senders into a full
  * queue share it equally; the non-tagged mean is biased low.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

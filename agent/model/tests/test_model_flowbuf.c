@@ -10,6 +10,8 @@
  * flow-based WRED, mirroring and the short-time-change flag; and the
  * point of the mechanism: a hog flow held to its bound while the
  * well-behaved flows sharing its port and priority stop losing packets.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * 71 % of the peak rate with a 70 % threshold, PFC on the PB usage
  * threshold, flow order kept while the mode flips packet by packet, and
  * the counters (AM + PB path = enqueued, AM peak reset by a read).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

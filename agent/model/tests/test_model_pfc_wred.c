@@ -4,6 +4,8 @@
  * loses nothing under 4:1 incast while a lossy class on the same ports
  * drops (and a headroom below the rule does lose); WRED drop fractions at
  * each held queue depth match the configured curve within 1 point.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * tail_id / copy_id fields of events, and queue events switched on and
  * off with the trace callback, each against values worked out by hand
  * from arrival times, serialization times and queue limits.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * queues sharing one pool.  Packet counts can be shrunk with
  * MODEL_TEST_SCALE (0 < f <= 1) for slow builds; the tolerances do not
  * change.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -10,6 +10,8 @@
  * test runs the same generator scenario through the batch interface and
  * through next() alone and requires identical event streams (the two
  * paths must not differ in any packet, event or header byte).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -26,6 +26,8 @@
  * frames longer than 64 quanta the engine's DWRR falls back to serving
  * the first backlogged queue.  Such a disagreement prints XFAIL and does
  * not fail the test; any other fails it.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

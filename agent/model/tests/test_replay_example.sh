@@ -7,6 +7,8 @@
 # map) and the IPv6 frames by port 6; the 2:1 bursts build port 5's
 # queue 0 (above 100 KB).  The capture is regenerated and compared, so it
 # stays what its generator says.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 SIM="$top_builddir/agent/model/bsflow-sim"

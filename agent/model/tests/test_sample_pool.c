@@ -14,6 +14,8 @@
  *    before the fix, the ports feeding congested ports lost a third of
  *    their samples to drops (tens of sd);
  *  - a dropped packet's sample has no transit time and a known reason.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

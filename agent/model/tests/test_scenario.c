@@ -5,6 +5,8 @@
  * right line and the key, other top-level sections are skipped, the
  * compiled-in demo equals etc/scenarios/demo.conf, and every example in
  * etc/scenarios/ parses and builds a model.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

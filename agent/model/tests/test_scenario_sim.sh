@@ -3,6 +3,8 @@
 # scenario for a short virtual time and prints its sections; --json
 # output parses with python3; bad options and files give the documented
 # exit codes (2 usage, 1 bad file) and name the problem.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 sim="$top_builddir/agent/model/bsflow-sim"

@@ -5,6 +5,8 @@
 # flows' region loses (near) nothing and the hog's region pays; with
 # them off (flow_regions = false), the well-behaved flows lose packets.
 # Both runs' ingress arbitration and flow admission sections are printed.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"
 sim="$top_builddir/agent/model/bsflow-sim"

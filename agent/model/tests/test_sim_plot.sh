@@ -10,6 +10,8 @@
 #  - --plot-queue with a bad name exits 2.
 # Skips (77) without python3, and without chromium once the SVG checks
 # have passed.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 SIM="$top_builddir/agent/model/bsflow-sim"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }

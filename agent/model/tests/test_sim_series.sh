@@ -9,6 +9,8 @@
 # delay percentile reads 2^20 = 1048576 (the bucket's upper bound).
 # Also: --csv has its header; --series FILE leaves the end-of-run report
 # (--json) identical but for the wall-clock figures; bad --interval exits 2.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 SIM="$top_builddir/agent/model/bsflow-sim"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }

@@ -6,6 +6,8 @@
  * exponential mean and variance, duty cycles) and from parsing the
  * synthesized bytes back here with this file's own RFC 1071 sum; one IPv4
  * header is the well-known worked example whose checksum is 0xb861.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

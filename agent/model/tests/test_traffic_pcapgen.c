@@ -5,6 +5,8 @@
  * synthesized headers followed by a zero payload up to its length less
  * the FCS, so that tshark can check every header and checksum.
  * Usage: test_traffic_pcapgen FILE
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -9,6 +9,8 @@
  * maps, timestamps kept or rescaled, loops, header bytes kept, the
  * destination MAC class and the batch interface, and clear errors for
  * bad files.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -14,6 +14,8 @@
  *
  * `test_traffic_rng --table` prints the ziggurat tables in C (how the
  * tables in rng.c were made).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -3,6 +3,8 @@
 # generators synthesize decode in Wireshark: tshark, with IP, UDP and TCP
 # checksum validation on, finds every checksum good, no malformed packet,
 # and the IP lengths match the frame lengths.  Skips (77) without tshark.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_builddir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 TSHARK=${TSHARK:-$(command -v tshark)}
 if [ -z "$TSHARK" ]; then

@@ -2,6 +2,8 @@
  * tsrc.c - test-only traffic sources (see tsrc.h).  Independent of the
  * traffic helper's generators on purpose: the fidelity tests check the
  * engine against closed forms with inputs they fully control.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

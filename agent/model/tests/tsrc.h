@@ -2,6 +2,8 @@
  * tsrc.h - test-only traffic sources for the model's fidelity tests:
  * one stream of packets with constant or exponential gaps and sizes,
  * from its own seeded generator, so a test controls every packet.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_MODEL_TESTS_TSRC_H
 #define BSFLOWD_MODEL_TESTS_TSRC_H

@@ -6,6 +6,8 @@
 # prints the CPU per poll cycle and the round trips per cycle; Redis's own
 # CPU per cycle from INFO.  %ABS_TOP_BUILDDIR% and %ABS_TOP_SRCDIR% are
 # filled in by make.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 B='%ABS_TOP_BUILDDIR%'
 S='%ABS_TOP_SRCDIR%'
 REDIS=${REDIS_SERVER:-$(command -v redis-server)}

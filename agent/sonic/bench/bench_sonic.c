@@ -7,6 +7,8 @@
  * socket wake-ups per cycle.
  *
  * usage: bench_sonic SOCKET [SECONDS [INTERVAL_MS]]
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -6,6 +6,8 @@
  * built from what was taken; every string of the replies goes through the
  * key, binding and reference readers; and the whole input, as text,
  * through the database_config.json reader.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

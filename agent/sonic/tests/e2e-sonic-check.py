@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """e2e-sonic-check.py - checks what bsflow-collect -j received from bsflowd
 with backend = sonic (e2e-sonic.sh) against values computed from the
 fixture's numbers (sonic_fixture.py), not from bsflowd's code.

@@ -4,6 +4,8 @@
 # (ifIndex 1..32), sends their counters samples with unknown values, and
 # once redis-server comes up (sonic_fixture.py loads and feeds phase 0) the
 # values of phase 0, computed from the fixture's numbers.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$top_srcdir/tests/e2e-lib.sh"
 HERE="$top_srcdir/agent/sonic/tests"
 export HERE

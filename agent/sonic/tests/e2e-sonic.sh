@@ -8,6 +8,8 @@
 # Redis is stopped for 10 s mid-run and restarted with new object ids
 # (as after a config reload).  e2e-sonic-check.py checks every sample
 # against values computed from the fixture's numbers.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 . "$top_srcdir/tests/e2e-lib.sh"
 HERE="$top_srcdir/agent/sonic/tests"
 FIX="$HERE/sonic_fixture.py"

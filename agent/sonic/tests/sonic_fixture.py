@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """sonic_fixture.py - a SONiC-shaped Redis database for the sonic backend's
 tests, written with raw RESP over redis-server's unix socket.
 

@@ -4,6 +4,8 @@
  * static and a dynamic profile (hand-computed), the maps built from
  * replies parsed by hiredis's own reader out of RESP text, the section's
  * checks and database_config.json.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

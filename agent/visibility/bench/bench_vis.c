@@ -4,6 +4,8 @@
  * a sampler hierarchy (8 port samplers with tickets and flow filters under
  * a rate-managed aggregate with duplicate removal).  Virtual time; the
  * wall clock only measures the run.  Prints its own figures.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

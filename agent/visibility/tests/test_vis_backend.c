@@ -6,6 +6,8 @@
  * backend's, or a header hash), the flow fields of the header bytes; and
  * a converted stream driving queue forensics in the monitors, which a
  * stream without the flag (a sampled subset) must not.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

@@ -5,6 +5,8 @@
  * cycle, rate manager rules), and a pipeline built from a config and
  * driven with packet events (drops rate limited by a ticket sampler,
  * forensics, delay levels, congestion asking for a port sample).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

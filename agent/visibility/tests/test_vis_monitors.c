@@ -5,6 +5,8 @@
  * and per port, the two-level high-delay profile (-1 disables a level),
  * drop visibility per cause, pre-event eligibility, what a gap in the
  * event stream makes the monitors forget, and which queues they watch.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

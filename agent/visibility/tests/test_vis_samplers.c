@@ -10,6 +10,8 @@
  * kept as ranges.
  * Every test ends by checking seen = passed + sum(rejected) for each
  * sampler it used.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
 

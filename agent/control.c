@@ -285,6 +285,10 @@ struct bsf_control *bsf_control_new(struct bsf_daemon *d, const char *path, int 
 	}
 	c->d = d;
 	c->fd = -1;
+	/* the default socket's directory: made by systemd (RuntimeDirectory=)
+	 * for the unit, by us when run by hand (root and its group only) */
+	if (strcmp(path, BSF_CONTROL_DEFAULT) == 0)
+		(void)mkdir(BSF_CONTROL_DIR, 0750);
 	if (strcmp(path, "none") != 0 && control_listen(c, path, err, errlen) < 0) {
 		if (explicit) {
 			free(c);

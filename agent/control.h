@@ -21,7 +21,8 @@ struct bsf_control;
 struct evbuffer;
 
 /* The default socket path (under the run-state directory). */
-#define BSF_CONTROL_DEFAULT RUNSTATEDIR "/bsflowd.sock"
+#define BSF_CONTROL_DIR	    RUNSTATEDIR "/bsflowd"
+#define BSF_CONTROL_DEFAULT BSF_CONTROL_DIR "/bsflowd.sock"
 
 /* Listen on path for d.  explicit: the path was given on the command line,
  * so failing to listen is an error (NULL with the reason); otherwise the

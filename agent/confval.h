@@ -93,7 +93,8 @@ char *conf_blank_comments(const char *text, const char *name, char *err, size_t 
  * wording: "no such option 'k'" becomes "k: unknown key; allowed: ...",
  * a duplicate section title likewise; others are formatted as they are.
  * The caller adds "FILE:LINE: " and the section. */
-void conf_lib_message(const char *fmt, va_list ap, char *msg, size_t size);
+__attribute__((format(printf, 1, 0))) void conf_lib_message(const char *fmt, va_list ap, char *msg,
+							    size_t size);
 
 /* Parse text into root (from cfg_init) with libconfuse, name naming it in
  * messages: 0, or -1 with libconfuse's first message in err as "NAME:LINE:

@@ -43,7 +43,7 @@ for t in dpkg-buildpackage dh lintian git python3 setpriv systemd-analyze; do
 		die "$t not found (apt-get install dpkg-dev debhelper lintian git python3 util-linux systemd)"
 done
 for p in "${PKGS[@]}"; do
-	if dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'installed\|config-files'; then
+	if dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep 'installed\|config-files' >/dev/null; then
 		die "$p is already installed here: purge it first (dpkg -P $p)"
 	fi
 done
@@ -143,7 +143,10 @@ out=$(systemd-analyze verify "$unit" 2>&1) || die "systemd-analyze verify: $out"
 systemd-analyze security --offline=yes "$unit" | tail -1
 ok "unit verified and enabled"
 
-zcat /usr/share/man/man8/bsflowd.8.gz | grep -q '^\.Pa /etc/bsflowd.conf' || die "bsflowd(8) does not name /etc/bsflowd.conf"
+# (grep without -q reads all its input: with -q it may stop early, zcat
+# then dies of SIGPIPE and pipefail fails the pipeline)
+zcat /usr/share/man/man8/bsflowd.8.gz | grep '^\.Pa /etc/bsflowd.conf' >/dev/null ||
+	die "bsflowd(8) does not name /etc/bsflowd.conf"
 ! zcat /usr/share/man/man*/bsflow*.gz | grep -n '@[a-z][a-z]*@' || die "man pages with @...@ left"
 out=$(/usr/sbin/bsflowd -t 2>&1) || die "bsflowd -t: $out"
 [ "$(echo "$out" | tail -n 1)" = "/etc/bsflowd.conf: configuration OK" ] || die "bsflowd -t: $out"

@@ -293,11 +293,6 @@ void *bsf_abiwrap_st(struct bsf_abiwrap *w)
 	return w;
 }
 
-void *bsf_abiwrap_backend_st(const struct bsf_abiwrap *w)
-{
-	return w ? w->st : NULL;
-}
-
 void bsf_abiwrap_free(struct bsf_abiwrap *w)
 {
 	if (!w)

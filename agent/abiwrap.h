@@ -46,9 +46,6 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 /* The wrapper's table and state, to call as the backend's. */
 const struct bsf_backend_ops *bsf_abiwrap_ops(const struct bsf_abiwrap *w);
 void *bsf_abiwrap_st(struct bsf_abiwrap *w);
-/* The backend's own state behind the wrapper (for a built-in backend's
- * extras, such as the linux backend's status lines). */
-void *bsf_abiwrap_backend_st(const struct bsf_abiwrap *w);
 /* Frees the wrapper only (close the backend first). */
 void bsf_abiwrap_free(struct bsf_abiwrap *w);
 

@@ -20,8 +20,6 @@
 #include "agent/addr.h"
 #include "agent/control.h"
 #include "agent/daemon.h"
-#include "agent/linux/backend_linux.h"
-#include "agent/abiwrap.h"
 #include "agent/export.h"
 #include "agent/log.h"
 #include "agent/notify.h"
@@ -362,8 +360,6 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 			log_notice("status: backend %s: simulation lag %.3f ms behind the wall "
 				   "clock",
 				   o->name, (double)o->lag_ns(d->be.st) / 1e6);
-		if (d->conf && d->conf->backend == CONF_BACKEND_LINUX && d->be.wrap)
-			linuxbe_log_status(bsf_abiwrap_backend_st(d->be.wrap));
 		if (o->log_status)
 			o->log_status(d->be.st);
 	}

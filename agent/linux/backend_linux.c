@@ -487,7 +487,10 @@ fail:
 
 /* ---- status (SIGUSR1) ---- */
 
-void linuxbe_log_status(void *vst)
+/* The status dump's lines (SIGUSR1; the log_status op): one per source,
+ * with what it found and its errors, the poller's cost, and the
+ * tracepoint's drops by reason. */
+static void linuxbe_log_status(void *vst)
 {
 	struct linuxbe_st *st = vst;
 	static const char *const states[] = {"absent", "active", "failed", "off"};
@@ -588,6 +591,7 @@ static const struct bsf_backend_ops ops = {
     .sample_drops = op_sample_drops,
     .check = op_check,
     .read_eth_counters = op_read_eth_counters,
+    .log_status = linuxbe_log_status,
 };
 
 const struct bsf_backend_ops *linuxbe_ops(void)

@@ -209,6 +209,29 @@ static void print_regions(struct collect_out *o, const struct sflow_own_flow_reg
 	}
 }
 
+/* "bsf_sojourn_count N", then each queue's histogram as
+ * "bsf_sojourn_<i>_queue", _unmeasured, _first, _buckets and
+ * "bsf_sojourn_<i>_bucket_<b>" for each bucket b it carries. */
+static void print_sojourns(struct collect_out *o, const struct sflow_own_sojourns *a)
+{
+	char k[COLLECT_OUT_KEYMAX], b[24];
+	struct sflow_own_sojourn h;
+	uint32_t pos = 0;
+
+	collect_out_u32(o, "bsf_sojourn_count", a->n);
+	for (uint32_t i = 0; i < a->n && sflow_own_sojourn_next(a, &pos, &h) == 0; i++) {
+		collect_out_u32(o, kcatu(k, "bsf_sojourn", "_", i, "_queue", ""), h.queue);
+		collect_out_u32(o, kcatu(k, "bsf_sojourn", "_", i, "_unmeasured", ""),
+				h.unmeasured);
+		collect_out_u32(o, kcatu(k, "bsf_sojourn", "_", i, "_first", ""), h.first);
+		collect_out_u32(o, kcatu(k, "bsf_sojourn", "_", i, "_buckets", ""), h.n);
+		for (uint32_t j = 0; j < h.n; j++) {
+			kcatu(b, "_bucket", "_", h.first + j, "", "");
+			collect_out_u32(o, kcatu(k, "bsf_sojourn", "_", i, b, ""), h.counts[j]);
+		}
+	}
+}
+
 void collect_print_own_record(struct collect_out *o, const struct sflow_record *r)
 {
 	const char *name = NULL;
@@ -278,6 +301,9 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 		break;
 	case SFLOW_OWN_FLOW_REGIONS:
 		print_regions(o, &own->u.regions);
+		break;
+	case SFLOW_OWN_SOJOURN_HISTS:
+		print_sojourns(o, &own->u.sojourns);
 		break;
 	default:
 		collect_out_unknown_body(o, r->length, r->body);

@@ -11,7 +11,8 @@ proto_libsflow_a_SOURCES = \
 	proto/sflow_decode.c proto/sflow_decode.h \
 	proto/sflow_drops.c proto/sflow_drops.h \
 	proto/sflow_util.c \
-	proto/sflow_own.c proto/sflow_own.h
+	proto/sflow_own.c proto/sflow_own.h \
+	proto/sflow_own_sojourn.c
 
 # Unit tests (Check).  Byte vectors written by hand live in tests/vectors.h.
 PROTO_TEST_LIBS = proto/libsflow.a $(CHECK_LIBS)
@@ -24,7 +25,8 @@ PROTO_TESTS = \
 	proto/tests/test_roundtrip \
 	proto/tests/test_util \
 	proto/tests/test_own \
-	proto/tests/test_own_adm
+	proto/tests/test_own_adm \
+	proto/tests/test_own_sojourn
 check_PROGRAMS += $(PROTO_TESTS)
 TESTS += $(PROTO_TESTS)
 noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h
@@ -32,6 +34,9 @@ noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h
 proto_tests_test_own_adm_SOURCES = proto/tests/test_own_adm.c
 proto_tests_test_own_adm_CFLAGS = $(PROTO_TEST_CFLAGS)
 proto_tests_test_own_adm_LDADD = $(PROTO_TEST_LIBS)
+proto_tests_test_own_sojourn_SOURCES = proto/tests/test_own_sojourn.c
+proto_tests_test_own_sojourn_CFLAGS = $(PROTO_TEST_CFLAGS)
+proto_tests_test_own_sojourn_LDADD = $(PROTO_TEST_LIBS)
 proto_tests_test_own_SOURCES = proto/tests/test_own.c
 proto_tests_test_own_CFLAGS = $(PROTO_TEST_CFLAGS)
 proto_tests_test_own_LDADD = $(PROTO_TEST_LIBS)
@@ -67,7 +72,8 @@ PROTO_CORPUS = \
 	proto/fuzz/corpus/fuzz_decode/d4-unknown-tags \
 	proto/fuzz/corpus/fuzz_decode/port-counters-ipv4 \
 	proto/fuzz/corpus/fuzz_decode/flows-ipv6 \
-	proto/fuzz/corpus/fuzz_decode/own-records-ipv4
+	proto/fuzz/corpus/fuzz_decode/own-records-ipv4 \
+	proto/fuzz/corpus/fuzz_decode/own-sojourn-ipv4
 EXTRA_DIST += $(PROTO_CORPUS) proto/fuzz/fuzz_decode.c
 FUZZ_CORPORA += $(PROTO_CORPUS)
 

@@ -477,6 +477,9 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 			   "own flow_regions count",
 			   "own flow_regions: count larger than the record");
 		return read_end(r, "own flow_regions: bytes after the regions");
+	case SFLOW_OWN_SOJOURN_HISTS:
+		sflow_own_read_sojourns(r, &out->u.sojourns);
+		return read_end(r, "own sojourn_histograms: bytes after the queues");
 	default:
 		return 1;
 	}
@@ -523,6 +526,8 @@ const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 		return "ingress_arbitration";
 	case SFLOW_OWN_FLOW_REGIONS:
 		return "flow_regions";
+	case SFLOW_OWN_SOJOURN_HISTS:
+		return "sojourn_histograms";
 	default:
 		return NULL;
 	}

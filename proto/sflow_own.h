@@ -157,7 +157,26 @@
  *     unsigned hyper dropped;       packets, cumulative (bound and WRED)
  *     unsigned hyper mirrored;      packets, cumulative
  *   }
- *   E:10..E:15 reserved for further counter records.
+ *   E:10 sojourn_histograms {       (in each port's sample; the linux
+ *                                   backend's bpf source)
+ *     sojourn_histogram queues<>;   the port's measured queues, at most 16
+ *   }
+ *   struct sojourn_histogram {      (16 + 4 x n bytes)
+ *     unsigned int queue;           egress (unicast) queue number
+ *     unsigned int unmeasured;      packets that left the queue with no
+ *                                   sojourn measured
+ *     unsigned int first;           bucket of counts[0], 0..31
+ *     unsigned int counts<>;        counts[i]: packets whose sojourn s in
+ *                                   the queue fell in bucket b = first + i:
+ *                                   2^b <= s < 2^(b+1) ns (bucket 0: s < 2
+ *                                   ns, bucket 31: s >= 2^31 ns); at most
+ *                                   32 - first elements; buckets outside
+ *                                   are 0
+ *   }
+ *     All counts are cumulative since the backend opened (a reload that
+ *     reopens it starts them again), modulo 2^32.  The counts of a queue
+ *     sum to the packets it measured (its 0:1039 sojourns are among them).
+ *   E:11..E:15 reserved for further counter records.
  *
  *   Sample types (enterprise E):
  *   E:1 visibility_event_sample {   (laid out like 0:5)
@@ -242,6 +261,7 @@
 #define SFLOW_OWN_SAMPLER_STATS 7u
 #define SFLOW_OWN_INGRESS_ARB	8u
 #define SFLOW_OWN_FLOW_REGIONS	9u
+#define SFLOW_OWN_SOJOURN_HISTS 10u
 /* Sample types */
 #define SFLOW_OWN_SMP_EVENT 1u /* visibility_event_sample */
 /* Flow records inside an E:1 sample and a 0:5 */
@@ -274,6 +294,9 @@
 #define SFLOW_OWN_IARB_CAUSES	   7u
 #define SFLOW_OWN_REGION_SIZE	   56u
 #define SFLOW_OWN_REGIONS_MAX	   16u /* per E:9 record */
+#define SFLOW_OWN_SOJOURN_BUCKETS  32u /* log2 buckets of E:10, ns */
+#define SFLOW_OWN_SOJOURN_MIN_SIZE 16u /* a sojourn_histogram without counts */
+#define SFLOW_OWN_SOJOURN_MAX	   16u /* queues per E:10 record */
 /* A sampler_stat without its name's bytes: name length + 100 */
 #define SFLOW_OWN_SAMPLER_MIN_SIZE 104u
 
@@ -393,6 +416,22 @@ struct sflow_own_flow_regions { /* E:9: elements are regions */
 	struct sflow_own_array regions;
 };
 
+/* One element of E:10 (encoder input, decoder output): n counts of the
+ * buckets first .. first + n - 1. */
+struct sflow_own_sojourn {
+	uint32_t queue, unmeasured, first, n;
+	uint32_t counts[SFLOW_OWN_SOJOURN_BUCKETS];
+};
+
+/* E:10 decoded: n validated elements of varying length in the len bytes
+ * at p (inside the decoder's input); read them with
+ * sflow_own_sojourn_next() or sflow_own_sojourn_at(). */
+struct sflow_own_sojourns {
+	uint32_t n;
+	uint32_t len;
+	const uint8_t *p;
+};
+
 struct sflow_own_record {
 	uint32_t format;
 	union {
@@ -405,6 +444,7 @@ struct sflow_own_record {
 		struct sflow_own_sampler_stats samplers; /* E:7 in counters samples */
 		struct sflow_own_iarb iarb;		 /* E:8 */
 		struct sflow_own_flow_regions regions;	 /* E:9 */
+		struct sflow_own_sojourns sojourns;	 /* E:10 */
 		struct sflow_own_vis_event event;	 /* E:1 in E:1 samples and 0:5 */
 	} u;
 };
@@ -516,6 +556,21 @@ void sflow_own_enc_iarb(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t 
 void sflow_own_enc_flow_regions(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
 				uint32_t unit, uint32_t total, const struct sflow_own_region *r,
 				uint32_t n);
+
+/* E:10 in a port's counters sample: n queues (at most
+ * SFLOW_OWN_SOJOURN_MAX, each with first + n <= 32, else
+ * SFLOW_ERR_INVALID and nothing written). */
+void sflow_own_enc_sojourns(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			    const struct sflow_own_sojourn *h, uint32_t n);
+/* The wire size of one element. */
+size_t sflow_own_sojourn_size(const struct sflow_own_sojourn *h);
+/* E:10 elements, as sflow_own_sampler_next / _at. */
+int sflow_own_sojourn_next(const struct sflow_own_sojourns *a, uint32_t *pos,
+			   struct sflow_own_sojourn *out);
+int sflow_own_sojourn_at(const struct sflow_own_sojourns *a, uint32_t i,
+			 struct sflow_own_sojourn *out);
+/* (sflow_own.c's decoder of E:10: validates the body and points a at it) */
+int sflow_own_read_sojourns(struct sflow_r *r, struct sflow_own_sojourns *a);
 
 /* ---- encoding a visibility event sample (a 0:5 adds the drop's record
  * with sflow_own_enc_vis_event() among its flow records):

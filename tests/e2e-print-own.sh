@@ -37,7 +37,8 @@ recs = [
     rec(4, w(1) + buf(*A) + buf(*B)),
     rec(5, w(256, 16384) + buf(*A) + buf(*B) + w(1) + buf(*C) + w(0)),
     rec(6, w(2) + buf(*D) + buf(*A)),
-    rec(10, w(0xDEADBEEF, 1)),  # E:10: reserved, unknown
+    rec(10, w(1, 0, 2, 20, 3, 5, 65536, 7)),
+    rec(11, w(0xDEADBEEF, 1)),  # E:11: reserved, unknown
 ]
 body = w(1, 0, 5, len(recs)) + b"".join(recs)
 sample = w(4, len(body)) + body
@@ -61,6 +62,9 @@ eb("bsf_device_uc", A); eb("bsf_device_mc", B)
 exp["bsf_ingress_pool_count"] = 1; eb("bsf_ingress_pool_0", C)
 exp["bsf_egress_pool_count"] = 0
 exp["bsf_cpu_queue_count"] = 2; eb("bsf_cpu_queue_0", D); eb("bsf_cpu_queue_1", A)
+exp.update({"bsf_sojourn_count": 1, "bsf_sojourn_0_queue": 0, "bsf_sojourn_0_unmeasured": 2,
+            "bsf_sojourn_0_first": 20, "bsf_sojourn_0_buckets": 3, "bsf_sojourn_0_bucket_20": 5,
+            "bsf_sojourn_0_bucket_21": 65536, "bsf_sojourn_0_bucket_22": 7})
 json.dump(exp, open(tmp + "/exp.json", "w"))
 PYEOF
 
@@ -98,7 +102,7 @@ else:
         unknown += k == "unknownBytes"
 bad = 0
 want_names = ["port_buffers", "queue_buffers", "queue_delays", "pg_buffers", "device_pools",
-              "cpu_queues", "unknown"]
+              "cpu_queues", "sojourn_histograms", "unknown"]
 if names != want_names:
     print("FAIL: %s: records %s, expected %s" % (mode, names, want_names)); bad = 1
 for k, v in exp.items():
@@ -118,6 +122,6 @@ e2e_collect other -b 127.0.0.1 -c 1 --strict -e 12345
 send "$cport"
 wait $cpid
 grep -q '^bsf_' "$TMP/other.out" && fail "-e 12345: own keys printed for enterprise 32473"
-[ "$(grep -c '^unknownBytes' "$TMP/other.out")" = 7 ] ||
-	fail "-e 12345: not 7 unknown records"
+[ "$(grep -c '^unknownBytes' "$TMP/other.out")" = 8 ] ||
+	fail "-e 12345: not 8 unknown records"
 e2e_finish

@@ -281,6 +281,34 @@ static void own_records(struct seed *s)
 	finish(s, "own-records-ipv4", 30);
 }
 
+/* A port sample carrying E:10 sojourn_histograms: queue 0 with buckets
+ * 20..25, queue 1 with two unmeasured packets and none measured. */
+static void own_sojourn(struct seed *s)
+{
+	struct sflow_addr agent = {SFLOW_ADDR_IP4, {198, 51, 100, 2}};
+	uint8_t scratch[512];
+	struct sflow_w w;
+	struct sflow_sample_enc e;
+	struct sflow_counters_sample port = {1, SFLOW_DS_IFINDEX, 4};
+	struct sflow_own_sojourn h[2];
+
+	memset(h, 0, sizeof h);
+	h[0].first = 20;
+	h[0].n = 6;
+	for (uint32_t k = 0; k < 6; k++)
+		h[0].counts[k] = 1000u >> k;
+	h[1].queue = 1;
+	h[1].unmeasured = 2;
+	sflow_builder_init(&builder, &agent, 0, SFLOW_DGRAM_DEFAULT, 0);
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_counters_begin(&w, &e, &port);
+	sflow_enc_port_name(&w, &e, "eth0");
+	sflow_own_enc_sojourns(&w, &e, SFLOW_ENT_OWN_DEFAULT, h, 2);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+	finish(s, "own-sojourn-ipv4", 40);
+}
+
 static struct seed seeds[8];
 
 static size_t make_all(void)
@@ -292,7 +320,8 @@ static size_t make_all(void)
 	port_counters(&seeds[4]);
 	flows_ipv6(&seeds[5]);
 	own_records(&seeds[6]);
-	return 7;
+	own_sojourn(&seeds[7]);
+	return 8;
 }
 
 static int write_all(const char *dir, size_t n)

@@ -93,7 +93,8 @@
  * read_eth_counters() and the event's names (function, reason_name,
  * trap_group, trap_name) and sampling_rate; appended within 3: the host's
  * fd_watch_write (write readiness, for asynchronous clients such as
- * hiredis) and the optional op log_status.  See bsflowd-backend(3).
+ * hiredis), the optional op log_status and the args' drop_limit.  See
+ * bsflowd-backend(3).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -410,6 +411,11 @@ struct bsf_backend_args {
 	 * Valid only during open(). */
 	uint32_t (*sampling_rate)(void *arg, const char *port_name, uint64_t speed_bps);
 	void *sampling_arg;
+	/* Appended (test BSF_FITS before use).  The most dropped-packet
+	 * notifications a second the agent sends (bsflowd.conf drops
+	 * { limit }), UINT32_MAX unknown: a backend that can limit its drop
+	 * reports at the source need not report more. */
+	uint32_t drop_limit;
 };
 
 /* Own counter records a backend adds to a data source's counters sample

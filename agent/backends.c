@@ -92,6 +92,7 @@ static void fill_args(struct bsf_backend_args *args, const struct conf *c)
 	args->options = (const char *const *)c->plugin_options;
 	args->n_options = c->n_plugin_options;
 	args->config_file = c->file;
+	args->drop_limit = c->drops.limit;
 	if (c->sampling_set) {
 		args->sampling_rate = sampling_rate_cb;
 		args->sampling_arg = (void *)&c->sampling;

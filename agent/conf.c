@@ -540,11 +540,14 @@ static struct conf *conf_build(cfg_t *cfg, const char *name, const char *text, c
 	samptext = section_text(text, "sampling");
 	if (!samptext)
 		goto nomem;
-	tlen = strlen(backend) + strlen(sectext) + strlen(samptext) + 3;
+	/* the linux backend limits its kernel drop reports to drops { limit }
+	 * when it opens: a change of the limit reopens it */
+	tlen = strlen(backend) + strlen(sectext) + strlen(samptext) + 16;
 	c->backend_text = malloc(tlen);
 	if (!c->backend_text)
 		goto nomem;
-	snprintf(c->backend_text, tlen, "%s\n%s\n%s", backend, sectext, samptext);
+	snprintf(c->backend_text, tlen, "%s\n%s\n%s\n%u", backend, sectext, samptext,
+		 c->backend == CONF_BACKEND_LINUX ? c->drops.limit : 0);
 	free(sectext);
 	sectext = NULL;
 	free(samptext);

@@ -31,6 +31,8 @@
 #include "agent/linux/tracepoint.h"
 
 #define EVQ_CAP 8192
+/* drop reports a second without the agent's drops limit (as its default) */
+#define LINUXBE_DROP_LIMIT_DEFAULT 100u
 
 void linuxbe_log(struct linuxbe_st *st, int prio, const char *fmt, ...)
 {
@@ -83,6 +85,8 @@ struct bsf_event *linuxbe_evq_slot(struct linuxbe_st *st, uint32_t type)
 		q->lost++;
 		if (type == BSF_EV_DROP)
 			q->lost_drops++;
+		if (q->streams)
+			q->lost_stream++;
 		return NULL;
 	}
 	e = &q->ev[(q->head + q->n) % q->cap];
@@ -263,6 +267,32 @@ static int op_read_delays(void *vst, unsigned w, uint32_t port, struct bsf_port_
 	return 0;
 }
 
+static int op_set_queue_events(void *vst, uint32_t port, uint32_t queue, uint32_t multicast,
+			       uint32_t flags, char *err, size_t errlen)
+{
+	return linuxbe_bpf_set_queue_events(vst, port, queue, multicast, flags, err, errlen);
+}
+
+/* the kernel ring's losses, and the event queue's while a stream was on */
+static uint64_t op_queue_events_lost(void *vst)
+{
+	struct linuxbe_st *st = vst;
+
+	return linuxbe_bpf_queue_events_lost(st) + st->q.lost_stream;
+}
+
+static int op_read_own_records(void *vst, unsigned window, uint32_t port, uint32_t enterprise,
+			       struct bsf_own_records *out, char *err, size_t errlen)
+{
+	(void)window; /* the histograms are cumulative */
+	if (port == BSF_PORT_DEVICE) {
+		out->nrec = 0;
+		out->len = 0;
+		return 0;
+	}
+	return linuxbe_bpf_own_records(vst, port, enterprise, out, err, errlen);
+}
+
 static uint64_t op_sample_pool(void *vst, uint32_t port)
 {
 	struct linuxbe_st *st = vst;
@@ -331,6 +361,11 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 		return NULL;
 	}
 	st->host = args->host;
+	/* the kernel's drop reports follow the agent's notification limit */
+	st->drop_limit =
+	    BSF_FITS(args, struct bsf_backend_args, drop_limit) && args->drop_limit != UINT32_MAX
+		? args->drop_limit
+		: LINUXBE_DROP_LIMIT_DEFAULT;
 	snprintf(st->cfgfile, sizeof st->cfgfile, "%s",
 		 args->section_file  ? args->section_file
 		 : args->config_file ? args->config_file
@@ -456,7 +491,7 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 		if (settle(st, LINUXBE_SRC_BPF, rc, why, err, errlen) < 0)
 			goto fail;
 		if (rc == 0)
-			st->dev.caps |= BSF_CAP_DELAY_NONTAGGED |
+			st->dev.caps |= BSF_CAP_DELAY_NONTAGGED | BSF_CAP_QUEUE_EVENTS |
 					(linuxbe_bpf_sampling(st) ? BSF_CAP_SAMPLE_EVENTS : 0) |
 					(linuxbe_bpf_dropping(st) ? BSF_CAP_DROP_EVENTS : 0);
 	}
@@ -591,7 +626,10 @@ static const struct bsf_backend_ops ops = {
     .sample_drops = op_sample_drops,
     .check = op_check,
     .read_eth_counters = op_read_eth_counters,
+    .read_own_records = op_read_own_records,
     .log_status = linuxbe_log_status,
+    .set_queue_events = op_set_queue_events,
+    .queue_events_lost = op_queue_events_lost,
 };
 
 const struct bsf_backend_ops *linuxbe_ops(void)

@@ -32,7 +32,8 @@ agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
 	agent/linux/tracepoint.c \
 	agent/linux/packet.c \
 	agent/linux/backend_linux.c agent/linux/backend_linux.h \
-	agent/linux/bpf/bpfrun.c agent/linux/bpf/bpfrun.h agent/linux/bpf/bsflowd.bpf.h
+	agent/linux/bpf/bpfrun.c agent/linux/bpf/bpfrun.h agent/linux/bpf/bsflowd.bpf.h \
+	agent/linux/bpf/bpfev.c agent/linux/bpf/bpfdrain.c agent/linux/bpf/bpfint.h
 agent_linux_liblinuxbe_a_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
 	$(LIBBPF_CFLAGS) -I$(builddir)/agent/linux/bpf
 
@@ -51,7 +52,7 @@ agent/linux/bpf/vmlinux.h:
 	$(BPFTOOL) btf dump file $(BPF_VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 agent/linux/bpf/bsflowd.bpf.o: $(srcdir)/agent/linux/bpf/bsflowd.bpf.c \
 		$(srcdir)/agent/linux/bpf/bsflowd.bpf.h agent/linux/bpf/vmlinux.h
-	$(AM_V_CC)$(BSF_CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+	$(AM_V_CC)$(BSF_CLANG) -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) \
 	    -I$(builddir)/agent/linux/bpf $(LIBBPF_CFLAGS) -c $< -o $@
 agent/linux/bpf/bsflowd.skel.h: agent/linux/bpf/bsflowd.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name bsflowd_bpf > $@.tmp && mv $@.tmp $@
@@ -82,10 +83,11 @@ agent_linux_tests_test_linux_qdisc_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CH
 # here as root); netdevsim + drop monitor + psample (skips where absent).
 LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh \
 	agent/linux/tests/e2e-linux-reload.sh agent/linux/tests/e2e-linux-bpf.sh \
-	agent/linux/tests/e2e-linux-bpf-reload.sh
+	agent/linux/tests/e2e-linux-bpf-reload.sh agent/linux/tests/e2e-linux-bpf-htb.sh
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py \
-	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py
+	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py \
+	agent/linux/tests/e2e-linux-bpf-htb-check.py
 
 # libFuzzer target over the parsers (configure CC=clang --enable-fuzzing;
 # make fuzz), with its seed messages laid out by hand from the UAPI.

@@ -323,6 +323,7 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 		lf->limit = limit;
 		lf->limit_unit = unit;
 		lf->qdisc = child ? child->handle : 0;
+		snprintf(lf->kind, sizeof lf->kind, "%s", child ? child->kind : "");
 		linuxbe_peak_fold(&lf->bytes, src->backlog,
 				  unit == LINUXBE_LIMIT_BYTES ? limit : BSF_UNKNOWN, now);
 		linuxbe_peak_fold(&lf->pkts, src->qlen,

@@ -28,8 +28,10 @@ struct linuxbe_leaf {
 	struct linuxbe_peak delay; /* codel / pie sojourn, ns */
 	uint64_t delay_ns;	   /* latest, BSF_UNKNOWN */
 	unsigned delay_count[BSF_WINDOWS];
-	int seen; /* found in the last dump */
-	int bpf;  /* measured by the bpf source too (bpfrun.c) */
+	int seen;	   /* found in the last dump */
+	int bpf;	   /* measured by the bpf source too (bpfrun.c) */
+	uint32_t bpf_slot; /* its slot in the bpf source, if bpf */
+	char kind[16];	   /* the qdisc attached under it ("": a default one) */
 };
 
 struct linuxbe_port {
@@ -71,6 +73,8 @@ struct linuxbe_evq {
 	struct bsf_event *ev;
 	size_t cap, head, n;
 	uint64_t lost, lost_drops;
+	uint64_t lost_stream; /* lost while a queue stream was on */
+	unsigned streams;     /* queues streamed (set_queue_events) */
 };
 
 struct linuxbe_tp;  /* tracepoint.c */
@@ -125,6 +129,7 @@ struct linuxbe_st {
 	struct linuxbe_pkt *pkt;
 	/* bpf: exact peaks and sojourn */
 	struct linuxbe_bpf *bpf;
+	uint32_t drop_limit; /* drop reports a second (the agent's drops limit) */
 	/* events the daemon pulls */
 	struct linuxbe_evq q;
 };

@@ -1,13 +1,23 @@
 /*
  * bpfrun.c - the linux backend's `bpf` source: loads bsflowd.bpf.o
- * through its generated skeleton (libbpf, CO-RE with the kernel's BTF),
- * names the queues the qdisc source mapped (a leaf's qdisc handle, or
- * the root qdisc of a single-queue port) in the object's `queues` map,
- * and drains the per-CPU figures into the leaves' peak windows and
- * delays before every window read: exact backlog peaks (every enqueue,
- * no polling gap) with their time, and each packet's qdisc sojourn.
- * Without BPF support at build time (configure --disable-bpf, or no
- * clang / bpftool / libbpf / BTF) the source is absent, saying why.
+ * through its generated skeleton (libbpf, CO-RE with the kernel's BTF)
+ * and names the queues the qdisc source mapped in the object's maps:
+ *
+ *   - a single-queue root (tbf, fq_codel...) or an mq child, which the
+ *     qdisc tracepoints see, by its qdisc handle (`queues`);
+ *   - a leaf of a classful root (htb, prio, drr, hfsc, ets, qfq), which
+ *     they do not: the root with the range of its leaves' slots, each
+ *     leaf by its class (`leaves`); the object finds a packet's leaf by
+ *     its tail, so FIFO leaves only (pfifo, htb's default, bfifo,
+ *     pfifo_head_drop, codel, pie): others are left out, saying so.
+ *
+ * Each watched queue has a slot: its per-CPU figures (bpfdrain.c), its
+ * port's sampling rate at dequeue and its queue event stream
+ * (set_queue_events).  Drops are reported at most at the agent's drop
+ * limit (drops { limit }) a second, the rate the kernel's token bucket
+ * is set to.  Without BPF support at build time (configure
+ * --disable-bpf, or no clang / bpftool / libbpf / BTF) the source is
+ * absent, saying why.
  *
  * SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
  */
@@ -19,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "agent/linux/bpf/bpfrun.h"
@@ -28,60 +37,32 @@
 #if HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
-#include <linux/types.h>
 
-#include "agent/linux/bpf/bsflowd.bpf.h"
+#include "agent/linux/bpf/bpfint.h"
 #include "agent/linux/bpf/bsflowd.skel.h"
 
-struct linuxbe_bpf {
-	struct bsflowd_bpf *skel;
-	int ncpu;
-	struct linuxbe_bpf_qstat *buf; /* ncpu records: one lookup */
-	uint32_t nslots;
-	uint32_t slot_port[LINUXBE_BPF_SLOTS], slot_q[LINUXBE_BPF_SLOTS];
-	uint64_t hist[LINUXBE_BPF_SLOTS][LINUXBE_BPF_HIST]; /* cumulative */
-	uint64_t last_drain_mono;
-	uint64_t drains;
-	/* sampling (when neither psample nor a required packet source does) */
-	int sampling;
-	struct ring_buffer *rb;
-	struct bsf_fd_watch *rb_w;
-	uint64_t *pool; /* per port: packets dequeued from its watched queues */
-	uint64_t samples;
-	/* drops (when dropmon is not active) */
-	int dropping;
-	char (*reasons)[48]; /* enum skb_drop_reason names, from the kernel's BTF */
-	unsigned n_reasons;
-	uint64_t drop_events;
-	struct linuxbe_bpf_bucket *bk; /* ncpu, for the suppressed count */
-};
-
-/* Drop reports the kernel sends at most, per second, the whole host. */
-#define LINUXBE_BPF_DROP_RATE 10000u
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* libbpf's messages during load (the verifier's refusal): kept for the
- * log line, which quotes their end (where the verifier says why) */
+/* libbpf's messages during load (the verifier's refusal): their last
+ * 16 KB kept for the log line, which quotes their end (where the verifier
+ * says why) */
 static char load_log[16384];
 
 static int print_cb(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	size_t n = strlen(load_log);
+	size_t n = strlen(load_log), m;
 	static char line[16384];
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
 	vsnprintf(line, sizeof line, fmt, ap);
-	if (n + 1 < sizeof load_log)
-		snprintf(load_log + n, sizeof load_log - n, "%s", line);
+	m = strlen(line);
+	if (n + m + 1 > sizeof load_log) {
+		size_t cut = n + m + 1 - sizeof load_log;
+
+		cut = cut > n ? n : cut;
+		memmove(load_log, load_log + cut, n - cut + 1);
+		n -= cut;
+	}
+	snprintf(load_log + n, sizeof load_log - n, "%s", line);
 	return 0;
 }
 
@@ -90,139 +71,6 @@ static void oneline(char *s)
 	for (; *s; s++)
 		if (*s == '\n' || *s == '\t')
 			*s = ' ';
-}
-
-static int on_sample(void *ctx, void *data, size_t size)
-{
-	struct linuxbe_st *st = ctx;
-	struct linuxbe_bpf *b = st->bpf;
-	const struct linuxbe_bpf_sample *r = data;
-	struct linuxbe_port *pt;
-	struct bsf_event *e;
-	struct timespec ts;
-	uint64_t mono;
-	uint32_t len;
-
-	if (size < sizeof *r || r->slot >= b->nslots)
-		return 0;
-	pt = &st->ports[b->slot_port[r->slot]];
-	e = linuxbe_evq_slot(st, BSF_EV_SAMPLE);
-	if (!e) {
-		pt->sample_drops++;
-		return 0;
-	}
-	b->samples++;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	/* the data source is the port whose queue the packet leaves (its
-	 * sampling rate and pool), as for the packet source's outgoing
-	 * packets: in_port is that port, not the skb's input device */
-	e->in_port = b->slot_port[r->slot];
-	e->out_port = b->slot_port[r->slot];
-	e->queue = b->slot_q[r->slot];
-	e->tc = UINT32_MAX;
-	e->sampling_rate = pt->sampling_rate;
-	e->depth_bytes = r->backlog;
-	e->transit_ns = r->sojourn;
-	e->t_ns = st->host->now_ns(st->host->arg) - (mono - r->t);
-	e->frame_len = r->frame_len + 4; /* FCS */
-	len = r->hdr_len;
-	if (len > BSF_HDR_MAX)
-		len = BSF_HDR_MAX;
-	if (len > st->conf.header_bytes)
-		len = st->conf.header_bytes;
-	memcpy(e->hdr, r->hdr, len);
-	e->hdr_len = len;
-	return 0;
-}
-
-/* reasons that happen on the way out through a qdisc: the port is the
- * output, and queue_mapping its queue */
-static int egress_reason(const char *r)
-{
-	return strncmp(r, "QDISC", 5) == 0 || strncmp(r, "TC_EGRESS", 9) == 0 ||
-	       strncmp(r, "CAKE", 4) == 0 || strncmp(r, "FQ_", 3) == 0;
-}
-
-static int on_drop(void *ctx, void *data, size_t size)
-{
-	struct linuxbe_st *st = ctx;
-	struct linuxbe_bpf *b = st->bpf;
-	const struct linuxbe_bpf_drop *r = data;
-	const char *name;
-	struct bsf_event *e;
-	struct timespec ts;
-	uint32_t port, len;
-	uint64_t mono;
-
-	if (size < sizeof *r)
-		return 0;
-	port = linuxbe_port_by_ifindex(st, r->ifindex);
-	if (port == UINT32_MAX)
-		return 0;
-	e = linuxbe_evq_slot(st, BSF_EV_DROP);
-	if (!e)
-		return 0; /* counted in the queue's lost drops */
-	b->drop_events++;
-	name = r->reason < b->n_reasons ? b->reasons[r->reason] : "";
-	linuxbe_st_reason(st, name, "", "", &e->reason, &e->stage);
-	snprintf(e->reason_name, sizeof e->reason_name, "%s", name);
-	if (egress_reason(name)) {
-		struct linuxbe_port *pt = &st->ports[port];
-
-		e->out_port = port;
-		e->queue = pt->n_leaves <= 1 ? 0 : r->queue < pt->n_leaves ? r->queue : UINT32_MAX;
-	} else {
-		e->in_port = port;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	e->t_ns = st->host->now_ns(st->host->arg) - (mono - r->t);
-	e->frame_len = r->frame_len + 4; /* FCS */
-	len = r->hdr_len;
-	if (len > BSF_HDR_MAX)
-		len = BSF_HDR_MAX;
-	if (len > st->conf.header_bytes)
-		len = st->conf.header_bytes;
-	memcpy(e->hdr, r->hdr, len);
-	e->hdr_len = len;
-	return 0;
-}
-
-/* the names of enum skb_drop_reason, by value, from the kernel's BTF */
-static void load_reasons(struct linuxbe_bpf *b)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	const struct btf_type *t;
-	const struct btf_enum *en;
-	int id;
-	unsigned i, max = 0;
-
-	if (!btf)
-		return;
-	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	if (t) {
-		en = btf_enum(t);
-		for (i = 0; i < btf_vlen(t); i++)
-			if (en[i].val >= 0 && (unsigned)en[i].val < 1024 &&
-			    (unsigned)en[i].val >= max)
-				max = (unsigned)en[i].val + 1;
-		b->reasons = calloc(max ? max : 1, sizeof *b->reasons);
-		if (b->reasons) {
-			b->n_reasons = max;
-			for (i = 0; i < btf_vlen(t); i++) {
-				const char *n = btf__name_by_offset(btf, en[i].name_off);
-
-				if (en[i].val < 0 || (unsigned)en[i].val >= max || !n)
-					continue;
-				if (strncmp(n, "SKB_DROP_REASON_", 16) == 0)
-					n += 16;
-				snprintf(b->reasons[en[i].val], sizeof b->reasons[0], "%s", n);
-			}
-		}
-	}
-	btf__free(btf);
 }
 
 uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st)
@@ -245,23 +93,222 @@ int linuxbe_bpf_dropping(const struct linuxbe_st *st)
 	return st->bpf && st->bpf->dropping;
 }
 
-static void on_ring(int fd, void *arg)
-{
-	struct linuxbe_st *st = arg;
+/* ---- leaves of classful roots: their qdisc kind's enqueue function */
 
-	(void)fd;
-	if (ring_buffer__consume(st->bpf->rb) < 0)
-		st->src_errors[LINUXBE_SRC_BPF]++;
-	if (st->q.n && st->host->events_ready)
-		st->host->events_ready(st->host->arg);
+/* the roots whose leaves the tracepoints do not see */
+static int hides_leaves(const char *kind)
+{
+	static const char *const k[] = {"htb", "prio", "ets", "drr", "hfsc", "qfq"};
+	unsigned i;
+
+	for (i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (strcmp(kind, k[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* the leaf kinds whose packets sit in their qdisc's own list, the newest
+ * at its tail ("": the default pfifo) */
+static int fifo_kind(const char *kind)
+{
+	static const char *const k[] = {"", "pfifo", "bfifo", "pfifo_head_drop", "codel", "pie"};
+	unsigned i;
+
+	for (i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (strcmp(kind, k[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- the queues' slots */
+
+struct slot_plan {
+	uint64_t key;  /* in `queues` (leaf 0) or `leaves` (leaf 1) */
+	uint64_t key2; /* a second `queues` key (a root named twice), 0 none */
+	int leaf;
+	uint32_t port, q;
+};
+
+/* Plan the slots of every port's queues; ports whose sampled queues are
+ * not all watched count in *uncovered. */
+static uint32_t plan(struct linuxbe_st *st, struct linuxbe_bpf *b, struct slot_plan *pl,
+		     unsigned *uncovered)
+{
+	uint32_t p, q, n = 0;
+
+	for (p = 0; p < st->nports; p++) {
+		struct linuxbe_port *pt = &st->ports[p];
+		int classful = hides_leaves(pt->root_kind), covered = 1;
+
+		for (q = 0; q < pt->n_leaves && n < LINUXBE_BPF_SLOTS; q++) {
+			struct linuxbe_leaf *lf = &pt->leaves[q];
+			struct slot_plan *s = &pl[n];
+
+			memset(s, 0, sizeof *s);
+			s->port = p;
+			s->q = q;
+			if (classful && lf->handle != pt->root_handle) {
+				const char *why = NULL;
+
+				if (!(lf->handle & 0xFFFFu))
+					why = "a qdisc, not a class";
+				else if (!fifo_kind(lf->kind))
+					why = "not a FIFO leaf";
+				else if (q >= LINUXBE_BPF_MAX_LEAVES)
+					why = "beyond 16 leaves";
+				if (why) {
+					if (!b->leaf_why[0])
+						snprintf(b->leaf_why, sizeof b->leaf_why,
+							 "%.60s queue %u (%x:%x, %.16s): %s",
+							 pt->name, q, lf->handle >> 16,
+							 lf->handle & 0xFFFFu,
+							 lf->kind[0] ? lf->kind : "pfifo", why);
+					covered = 0;
+					continue;
+				}
+				s->leaf = 1;
+				s->key = (uint64_t)pt->ifindex << 32 | lf->handle;
+				n++;
+				continue;
+			}
+			/* the qdisc the tracepoints see: a leaf's own qdisc (mq
+			 * children), or the root of a single-queue port */
+			if (lf->qdisc)
+				s->key = (uint64_t)pt->ifindex << 32 | lf->qdisc;
+			if (pt->n_leaves == 1 || lf->handle == pt->root_handle) {
+				uint64_t k = (uint64_t)pt->ifindex << 32 | lf->handle;
+
+				if (!s->key)
+					s->key = k;
+				else if (k != s->key)
+					s->key2 = k;
+			}
+			if (!s->key) {
+				covered = 0;
+				continue;
+			}
+			n++;
+		}
+		if (q < pt->n_leaves)
+			covered = 0; /* out of slots */
+		if (pt->sampling_rate && !covered)
+			(*uncovered)++;
+	}
+	return n;
+}
+
+/* Write the planned slots into the maps; 0 or -1 */
+static int name_slots(struct linuxbe_st *st, struct linuxbe_bpf *b, const struct slot_plan *pl,
+		      uint32_t n)
+{
+	int fq = bpf_map__fd(b->skel->maps.queues), fl = bpf_map__fd(b->skel->maps.leaves);
+	int fs = bpf_map__fd(b->skel->maps.slots), fp = bpf_map__fd(b->skel->maps.ports);
+	uint32_t i, p;
+
+	for (i = 0; i < n; i++) {
+		struct linuxbe_port *pt = &st->ports[pl[i].port];
+		struct linuxbe_leaf *lf = &pt->leaves[pl[i].q];
+		struct linuxbe_bpf_slot sc = {pt->ifindex, b->sampling ? pt->sampling_rate : 0, 0,
+					      0};
+		struct linuxbe_bpf_root r = {i, 0, 0, 0};
+
+		if (bpf_map_update_elem(fs, &i, &sc, BPF_ANY) != 0 ||
+		    (pl[i].leaf && bpf_map_update_elem(fl, &pl[i].key, &i, BPF_ANY) != 0) ||
+		    (!pl[i].leaf && bpf_map_update_elem(fq, &pl[i].key, &r, BPF_ANY) != 0) ||
+		    (pl[i].key2 && bpf_map_update_elem(fq, &pl[i].key2, &r, BPF_ANY) != 0))
+			return -1;
+		lf->bpf = 1;
+		lf->bpf_slot = i;
+		b->slot_port[i] = pl[i].port;
+		b->slot_q[i] = pl[i].q;
+		b->n_leaf_slots += pl[i].leaf != 0;
+	}
+	b->nslots = n;
+	/* the agent's ports, for drops; a classful root with the range of its
+	 * watched leaves (slots in a row) */
+	for (p = 0; p < st->nports; p++) {
+		const struct linuxbe_port *pt = &st->ports[p];
+		struct linuxbe_bpf_port v = {LINUXBE_BPF_NOSLOT, 0, 0, 0};
+
+		if (pt->n_leaves == 1 && pt->leaves[0].bpf)
+			v.slot = pt->leaves[0].bpf_slot;
+		for (i = 0; i < n; i++)
+			if (pl[i].port == p && pl[i].leaf && !v.nleaves++)
+				v.first = i;
+		if (v.nleaves) {
+			struct linuxbe_bpf_root r = {v.first, v.nleaves, 0, 0};
+			uint64_t key = (uint64_t)pt->ifindex << 32 | pt->root_handle;
+
+			if (bpf_map_update_elem(fq, &key, &r, BPF_ANY) != 0)
+				return -1;
+		}
+		if (bpf_map_update_elem(fp, &pt->ifindex, &v, BPF_ANY) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void free_b(struct linuxbe_bpf *b)
+{
+	bsflowd_bpf__destroy(b->skel);
+	free(b->buf);
+	free(b);
+}
+
+/* open, set up and load the object; 0 or -1 with why */
+static int load(struct linuxbe_st *st, struct linuxbe_bpf *b, char *why, size_t whylen)
+{
+	uint32_t rate = st->drop_limit;
+	int err;
+
+	load_log[0] = 0;
+	libbpf_set_print(print_cb);
+	b->skel = bsflowd_bpf__open();
+	err = b->skel ? 0 : -errno;
+	if (b->skel) {
+		uint64_t cost = rate ? 1000000000ull / rate : 0;
+		uint32_t burst = rate / 10 ? rate / 10 : 1;
+
+		b->skel->data->hdr_bytes = st->conf.header_bytes;
+		b->skel->data->report_drops = (uint32_t)b->dropping;
+		/* the agent's drop limit: `rate` reports a second, bursts of
+		 * a tenth of that (as the agent's own limiter) */
+		b->skel->data->drop_cost_ns = cost;
+		b->skel->data->drop_tau_ns = (uint64_t)(burst - 1) * cost;
+		b->drop_rate = rate;
+	}
+	if (!err)
+		err = bsflowd_bpf__load(b->skel);
+	if (!err)
+		err = bsflowd_bpf__attach(b->skel);
+	libbpf_set_print(NULL);
+	if (err) {
+		size_t ll;
+		const char *tail;
+
+		oneline(load_log);
+		ll = strlen(load_log);
+		tail = ll > 500 ? load_log + ll - 500 : load_log;
+		if (err == -EPERM)
+			snprintf(why, whylen,
+				 "bpf absent (needs CAP_BPF and CAP_PERFMON: %s: %.600s)",
+				 strerror(-err), tail);
+		else
+			snprintf(why, whylen, "bpf absent (load refused: %s: ...%s)",
+				 strerror(-err), tail);
+		return -1;
+	}
+	return 0;
 }
 
 int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 {
 	struct linuxbe_bpf *b;
-	uint32_t p, q, uncovered = 0;
-	int err, fd;
+	struct slot_plan *pl;
+	unsigned uncovered = 0;
+	uint32_t n;
 
+	why[0] = '\0';
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		snprintf(why, whylen, "bpf absent (no kernel BTF: /sys/kernel/btf/vmlinux: %s)",
 			 strerror(errno));
@@ -274,231 +321,61 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 		return -1;
 	}
 	b = calloc(1, sizeof *b);
-	if (!b) {
+	pl = calloc(LINUXBE_BPF_SLOTS, sizeof *pl);
+	if (!b || !pl) {
+		free(b);
+		free(pl);
 		snprintf(why, whylen, "bpf absent (out of memory)");
 		return -1;
 	}
 	b->ncpu = libbpf_num_possible_cpus();
 	if (b->ncpu <= 0 || !(b->buf = calloc((size_t)b->ncpu, sizeof *b->buf))) {
 		snprintf(why, whylen, "bpf absent (cannot count the CPUs)");
-		free(b);
-		return -1;
-	}
-	load_log[0] = 0;
-	libbpf_set_print(print_cb);
-	b->skel = bsflowd_bpf__open();
-	if (b->skel) {
-		b->skel->data->hdr_bytes = st->conf.header_bytes;
-		/* each CPU's bucket: its share of the rate, one second of burst */
-		b->skel->data->drop_cost_ns =
-		    1000000000ull * (uint64_t)b->ncpu / LINUXBE_BPF_DROP_RATE;
-		b->skel->data->drop_burst_ns = 1000000000ull;
-	}
-	err = b->skel ? bsflowd_bpf__load(b->skel) : -errno;
-	if (!err)
-		err = bsflowd_bpf__attach(b->skel);
-	libbpf_set_print(NULL);
-	if (err) {
-		oneline(load_log);
-		size_t ll = strlen(load_log);
-		const char *tail = ll > 500 ? load_log + ll - 500 : load_log;
-
-		if (err == -EPERM)
-			snprintf(why, whylen,
-				 "bpf absent (needs CAP_BPF and CAP_PERFMON: %s: %.600s)",
-				 strerror(-err), tail);
-		else
-			snprintf(why, whylen, "bpf absent (load refused: %s: ...%s)",
-				 strerror(-err), tail);
-		bsflowd_bpf__destroy(b->skel);
-		free(b->buf);
+		free(pl);
 		free(b);
 		return -1;
 	}
 	b->sampling = st->state[LINUXBE_SRC_PSAMPLE] != LINUXBE_ACTIVE &&
 		      st->conf.mode[LINUXBE_SRC_PACKET] != LINUXBE_ON;
 	b->dropping = st->state[LINUXBE_SRC_DROPMON] != LINUXBE_ACTIVE;
-	if (b->dropping) {
-		int pfd = bpf_map__fd(b->skel->maps.ports);
-
-		load_reasons(b);
-		b->bk = calloc((size_t)b->ncpu, sizeof *b->bk);
-		for (p = 0; p < st->nports; p++) {
-			uint32_t one = 1;
-
-			bpf_map_update_elem(pfd, &st->ports[p].ifindex, &one, BPF_ANY);
-		}
+	n = plan(st, b, pl, &uncovered);
+	/* a port whose sampled queues are not all watched: the packet source
+	 * samples (every port, so that one source's rates hold) */
+	if (uncovered)
+		b->sampling = 0;
+	if (load(st, b, why, whylen) < 0 || name_slots(st, b, pl, n) < 0) {
+		if (b->skel && !why[0])
+			snprintf(why, whylen, "bpf absent (cannot fill its maps: %s)",
+				 strerror(errno));
+		free(pl);
+		linuxbe_bpf_close(st);
+		free_b(b);
+		return -1;
 	}
-	fd = bpf_map__fd(b->skel->maps.queues);
-	for (p = 0; p < st->nports; p++) {
-		struct linuxbe_port *pt = &st->ports[p];
-		int covered = 0; /* the kernel's enqueues on this port are all seen */
-
-		for (q = 0; q < pt->n_leaves && b->nslots < LINUXBE_BPF_SLOTS; q++) {
-			struct linuxbe_leaf *lf = &pt->leaves[q];
-			struct linuxbe_bpf_qinfo qi = {b->nslots,
-						       b->sampling ? pt->sampling_rate : 0};
-			uint32_t slot = b->nslots;
-			uint64_t key;
-			int named = 0;
-
-			/* the qdisc the kernel enqueues on: a leaf's own qdisc (mq
-			 * children), or the root of a single-queue port (tbf, fq...) */
-			if (lf->qdisc) {
-				key = (uint64_t)pt->ifindex << 32 | lf->qdisc;
-				named |= bpf_map_update_elem(fd, &key, &qi, BPF_ANY) == 0;
-			}
-			if (pt->n_leaves == 1 || lf->handle == pt->root_handle) {
-				key = (uint64_t)pt->ifindex << 32 | lf->handle;
-				named |= bpf_map_update_elem(fd, &key, &qi, BPF_ANY) == 0;
-			}
-			if (!named)
-				continue;
-			if (lf->handle == pt->root_handle || pt->n_leaves == 1 ||
-			    strcmp(pt->root_kind, "mq") == 0 ||
-			    strcmp(pt->root_kind, "mqprio") == 0)
-				covered = 1;
-			lf->bpf = 1;
-			b->slot_port[slot] = p;
-			b->slot_q[slot] = q;
-			b->nslots++;
-		}
-		/* a classful root (htb, prio...) hides its leaves from the
-		 * tracepoints: the packet source samples such ports */
-		if (pt->sampling_rate && !covered)
-			uncovered++;
-	}
-	if (uncovered && b->sampling) {
-		uint64_t key, next;
-		struct linuxbe_bpf_qinfo qi;
-		int more = bpf_map_get_next_key(fd, NULL, &key) == 0;
-
-		b->sampling = 0; /* no rate: the programs sample nothing */
-		while (more) {
-			more = bpf_map_get_next_key(fd, &key, &next) == 0;
-			if (bpf_map_lookup_elem(fd, &key, &qi) == 0) {
-				qi.rate = 0;
-				bpf_map_update_elem(fd, &key, &qi, BPF_EXIST);
-			}
-			key = next;
-		}
-	}
+	free(pl);
 	st->bpf = b;
 	b->pool = calloc(st->nports ? st->nports : 1, sizeof *b->pool);
-	if (b->sampling || b->dropping) {
-		b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.samples), on_sample, st, NULL);
-		if (b->rb && b->dropping &&
-		    ring_buffer__add(b->rb, bpf_map__fd(b->skel->maps.drops), on_drop, st) != 0) {
-			ring_buffer__free(b->rb);
-			b->rb = NULL;
-		}
-		b->rb_w = b->rb && st->host->fd_watch
-			      ? st->host->fd_watch(st->host->arg, ring_buffer__epoll_fd(b->rb),
-						   on_ring, st)
-			      : NULL;
-		if (!b->pool || !b->rb_w) {
-			snprintf(why, whylen, "bpf absent (cannot watch its ring buffer)");
-			linuxbe_bpf_close(st);
-			return -1;
-		}
+	if (b->dropping) {
+		linuxbe_bpf_load_reasons(b);
+		b->bk = calloc((size_t)b->ncpu, sizeof *b->bk);
+	}
+	if (!b->pool || (b->dropping && !b->bk) || linuxbe_bpf_rings_open(st) < 0) {
+		snprintf(why, whylen, "bpf absent (cannot watch its ring buffers)");
+		linuxbe_bpf_close(st);
+		return -1;
 	}
 	snprintf(why, whylen,
-		 "bpf on %u queue%s (exact backlog peaks, per-packet qdisc sojourn%s%s; tp_btf "
-		 "qdisc_enqueue / qdisc_dequeue%s)",
+		 "bpf on %u queue%s%s (exact backlog peaks, per-packet qdisc sojourn%s%s, queue "
+		 "events; tp_btf qdisc_enqueue / qdisc_dequeue / kfree_skb)%s%s",
 		 b->nslots, b->nslots == 1 ? "" : "s",
+		 b->n_leaf_slots ? ", leaves of classful roots among them" : "",
 		 b->sampling ? ", 1-in-N samples at dequeue with queue, depth and sojourn" : "",
-		 b->dropping ? ", drops with headers (at most 10000/s)" : "",
-		 b->dropping ? " / kfree_skb" : "");
+		 b->dropping ? ", drops with headers" : "", b->leaf_why[0] ? "; not watched: " : "",
+		 b->leaf_why);
+	if (b->dropping)
+		snprintf(why + strlen(why), whylen - strlen(why),
+			 "; drop reports at most %u a second (drops limit)", b->drop_rate);
 	return 0;
-}
-
-/* a peak from the kernel into all windows, the current value unchanged */
-static void fold_max(struct linuxbe_peak *pk, uint64_t v, uint64_t alloc, uint64_t t)
-{
-	uint64_t cur = pk->cur;
-	int valid = pk->valid;
-
-	linuxbe_peak_fold(pk, v, alloc, t);
-	if (valid)
-		pk->cur = cur;
-}
-
-void linuxbe_bpf_drain(struct linuxbe_st *st)
-{
-	struct linuxbe_bpf *b = st->bpf;
-	uint64_t mono, off;
-	uint32_t s, old;
-	int fd, c;
-
-	if (!b || st->state[LINUXBE_SRC_BPF] != LINUXBE_ACTIVE)
-		return;
-	mono = mono_ns();
-	if (b->drains && mono - b->last_drain_mono < 1000000u)
-		return; /* reads of all ports in a row: one drain */
-	b->last_drain_mono = mono;
-	b->drains++;
-	off = st->host->now_ns(st->host->arg) - mono; /* kernel clock to the agent's */
-	old = b->skel->bss->gen & 1;
-	__atomic_store_n(&b->skel->bss->gen, old ^ 1, __ATOMIC_SEQ_CST);
-	fd = bpf_map__fd(b->skel->maps.qstats);
-	for (s = 0; s < b->nslots; s++) {
-		struct linuxbe_leaf *lf = &st->ports[b->slot_port[s]].leaves[b->slot_q[s]];
-		struct linuxbe_bpf_qstat t = {0};
-		uint32_t idx = s * 2 + old;
-		unsigned k, w;
-
-		if (bpf_map_lookup_elem(fd, &idx, b->buf) != 0) {
-			linuxbe_src_fail(st, LINUXBE_SRC_BPF, strerror(errno));
-			return;
-		}
-		for (c = 0; c < b->ncpu; c++) {
-			const struct linuxbe_bpf_qstat *r = &b->buf[c];
-
-			if (r->peak_backlog > t.peak_backlog || (!t.peak_t && r->peak_t)) {
-				t.peak_backlog = r->peak_backlog;
-				t.peak_t = r->peak_t;
-			}
-			if (r->sojourn_max > t.sojourn_max)
-				t.sojourn_max = r->sojourn_max;
-			if (r->sojourn_n && r->sojourn_last_t >= t.sojourn_last_t) {
-				t.sojourn_last = r->sojourn_last;
-				t.sojourn_last_t = r->sojourn_last_t;
-			}
-			t.sojourn_n += r->sojourn_n;
-			t.enq += r->enq;
-			t.deq += r->deq;
-			t.ring_lost += r->ring_lost;
-			for (k = 0; k < LINUXBE_BPF_HIST; k++)
-				t.hist[k] += r->hist[k];
-		}
-		if (!t.enq && !t.sojourn_n && !t.deq && !t.ring_lost)
-			continue;
-		memset(b->buf, 0, (size_t)b->ncpu * sizeof *b->buf);
-		if (bpf_map_update_elem(fd, &idx, b->buf, BPF_ANY) != 0) {
-			linuxbe_src_fail(st, LINUXBE_SRC_BPF, strerror(errno));
-			return;
-		}
-		b->pool[b->slot_port[s]] += t.deq;
-		st->ports[b->slot_port[s]].sample_drops += t.ring_lost;
-		if (t.enq && lf->limit_unit != LINUXBE_LIMIT_PACKETS)
-			fold_max(&lf->bytes, t.peak_backlog,
-				 lf->limit_unit == LINUXBE_LIMIT_BYTES ? lf->limit : BSF_UNKNOWN,
-				 t.peak_t + off);
-		else if (t.enq)
-			fold_max(&lf->bytes, t.peak_backlog, BSF_UNKNOWN, t.peak_t + off);
-		if (t.sojourn_n) {
-			linuxbe_peak_fold(&lf->delay, t.sojourn_max, BSF_UNKNOWN,
-					  t.sojourn_last_t + off);
-			/* a window's max covers its own measurements only: a past
-			 * packet's sojourn does not carry into the next window */
-			lf->delay.cur = 0;
-			lf->delay_ns = t.sojourn_last;
-			for (w = 0; w < BSF_WINDOWS; w++)
-				lf->delay_count[w] += t.sojourn_n;
-			for (k = 0; k < LINUXBE_BPF_HIST; k++)
-				b->hist[s][k] += t.hist[k];
-		}
-	}
 }
 
 int linuxbe_bpf_sampling(const struct linuxbe_st *st)
@@ -512,6 +389,57 @@ uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port)
 	return st->bpf && port < st->nports ? st->bpf->pool[port] : 0;
 }
 
+int linuxbe_bpf_set_queue_events(struct linuxbe_st *st, uint32_t port, uint32_t queue,
+				 uint32_t multicast, uint32_t flags, char *err, size_t errlen)
+{
+	struct linuxbe_bpf *b = st->bpf;
+	struct linuxbe_bpf_slot sc;
+	struct linuxbe_leaf *lf;
+	uint32_t slot, want = 0;
+	int fd;
+
+	if (!b) {
+		snprintf(err, errlen, "the bpf source is not active");
+		return -1;
+	}
+	if (flags & ~(uint32_t)(BSF_QEV_ENQUEUE | BSF_QEV_DEQUEUE)) {
+		snprintf(err, errlen, "flags 0x%x not supported", flags);
+		return -1;
+	}
+	if (multicast || port >= st->nports || queue >= st->ports[port].n_leaves) {
+		snprintf(err, errlen, "no %s queue %u on port %u",
+			 multicast ? "multicast" : "unicast", queue, port);
+		return -1;
+	}
+	lf = &st->ports[port].leaves[queue];
+	if (!lf->bpf) {
+		snprintf(err, errlen, "queue %u of %s is not watched by the bpf source", queue,
+			 st->ports[port].name);
+		return -1;
+	}
+	slot = lf->bpf_slot;
+	if (flags & BSF_QEV_ENQUEUE)
+		want |= LINUXBE_BPF_QEV_ENQ;
+	if (flags & BSF_QEV_DEQUEUE)
+		want |= LINUXBE_BPF_QEV_DEQ;
+	fd = bpf_map__fd(b->skel->maps.slots);
+	if (bpf_map_lookup_elem(fd, &slot, &sc) != 0) {
+		snprintf(err, errlen, "bpf slots: %s", strerror(errno));
+		return -1;
+	}
+	sc.stream = want;
+	if (bpf_map_update_elem(fd, &slot, &sc, BPF_EXIST) != 0) {
+		snprintf(err, errlen, "bpf slots: %s", strerror(errno));
+		return -1;
+	}
+	if (want && !b->slot_stream[slot])
+		st->q.streams++;
+	else if (!want && b->slot_stream[slot])
+		st->q.streams--;
+	b->slot_stream[slot] = want;
+	return 0;
+}
+
 void linuxbe_bpf_log_status(struct linuxbe_st *st)
 {
 	struct linuxbe_bpf *b = st->bpf;
@@ -519,13 +447,12 @@ void linuxbe_bpf_log_status(struct linuxbe_st *st)
 
 	if (!b)
 		return;
-	if (b->sampling || b->dropping)
-		linuxbe_log(
-		    st, LOG_NOTICE,
+	linuxbe_log(st, LOG_NOTICE,
 		    "status: bpf: %llu samples read, %llu drop events, %llu drops suppressed "
-		    "or lost in the kernel",
+		    "or lost in the kernel, %llu queue events read, %llu lost in the kernel",
 		    (unsigned long long)b->samples, (unsigned long long)b->drop_events,
-		    (unsigned long long)linuxbe_bpf_drops_lost(st));
+		    (unsigned long long)linuxbe_bpf_drops_lost(st), (unsigned long long)b->qev_read,
+		    (unsigned long long)linuxbe_bpf_queue_events_lost(st));
 	for (s = 0; s < b->nslots; s++) {
 		char line[400];
 		size_t n = 0;
@@ -535,8 +462,10 @@ void linuxbe_bpf_log_status(struct linuxbe_st *st)
 			if (b->hist[s][k])
 				n += (size_t)snprintf(line + n, sizeof line - n, " 2^%u:%llu", k,
 						      (unsigned long long)b->hist[s][k]);
-		linuxbe_log(st, LOG_NOTICE, "status: bpf %s queue %u sojourn histogram (ns):%s",
-			    st->ports[b->slot_port[s]].name, b->slot_q[s], n ? line : " empty");
+		linuxbe_log(st, LOG_NOTICE,
+			    "status: bpf %s queue %u sojourn histogram (ns):%s; %llu unmeasured",
+			    st->ports[b->slot_port[s]].name, b->slot_q[s], n ? line : " empty",
+			    (unsigned long long)b->unmeasured[s]);
 	}
 }
 
@@ -545,21 +474,20 @@ void linuxbe_bpf_close(struct linuxbe_st *st)
 	struct linuxbe_bpf *b = st->bpf;
 	uint32_t p, q;
 
+	for (p = 0; p < st->nports; p++)
+		for (q = 0; q < BSF_MAX_QUEUES; q++)
+			st->ports[p].leaves[q].bpf = 0;
+	st->q.streams = 0;
 	if (!b)
 		return;
 	if (b->rb_w && st->host->fd_unwatch)
 		st->host->fd_unwatch(b->rb_w);
 	ring_buffer__free(b->rb);
-	bsflowd_bpf__destroy(b->skel);
 	free(b->pool);
 	free(b->reasons);
 	free(b->bk);
-	free(b->buf);
-	free(b);
+	free_b(b);
 	st->bpf = NULL;
-	for (p = 0; p < st->nports; p++)
-		for (q = 0; q < BSF_MAX_QUEUES; q++)
-			st->ports[p].leaves[q].bpf = 0;
 }
 
 #else /* !HAVE_BPF */
@@ -604,6 +532,37 @@ int linuxbe_bpf_dropping(const struct linuxbe_st *st)
 uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st)
 {
 	(void)st;
+	return 0;
+}
+
+int linuxbe_bpf_set_queue_events(struct linuxbe_st *st, uint32_t port, uint32_t queue,
+				 uint32_t multicast, uint32_t flags, char *err, size_t errlen)
+{
+	(void)st;
+	(void)port;
+	(void)queue;
+	(void)multicast;
+	(void)flags;
+	snprintf(err, errlen, "bsflowd was built without BPF support");
+	return -1;
+}
+
+uint64_t linuxbe_bpf_queue_events_lost(struct linuxbe_st *st)
+{
+	(void)st;
+	return 0;
+}
+
+int linuxbe_bpf_own_records(struct linuxbe_st *st, uint32_t port, uint32_t enterprise,
+			    struct bsf_own_records *out, char *err, size_t errlen)
+{
+	(void)st;
+	(void)port;
+	(void)enterprise;
+	(void)err;
+	(void)errlen;
+	out->nrec = 0;
+	out->len = 0;
 	return 0;
 }
 

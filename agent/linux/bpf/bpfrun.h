@@ -1,7 +1,8 @@
 /*
- * bpfrun.h - the linux backend's `bpf` source (bpfrun.c): open (after the
- * qdisc source has mapped the queues), drain the kernel's figures into
- * the leaves before a window read, status, close.
+ * bpfrun.h - the linux backend's `bpf` source (bpfrun.c, bpfev.c,
+ * bpfdrain.c): open (after the qdisc source has mapped the queues),
+ * drain the kernel's figures into the leaves before a window read, the
+ * sojourn histograms as own records, queue event streams, status, close.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -10,6 +11,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "agent/backend.h"
 
 struct linuxbe_st;
 
@@ -28,6 +31,15 @@ uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port);
  * bucket suppressed or its ring lost, cumulative. */
 int linuxbe_bpf_dropping(const struct linuxbe_st *st);
 uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st);
+/* The port's own counter record E:10 sojourn_histograms (nothing when
+ * the source is not active or watches none of its queues). */
+int linuxbe_bpf_own_records(struct linuxbe_st *st, uint32_t port, uint32_t enterprise,
+			    struct bsf_own_records *out, char *err, size_t errlen);
+/* Stream one queue's enqueues and dequeues (backend.h set_queue_events),
+ * and the stream events the kernel's ring lost, cumulative. */
+int linuxbe_bpf_set_queue_events(struct linuxbe_st *st, uint32_t port, uint32_t queue,
+				 uint32_t multicast, uint32_t flags, char *err, size_t errlen);
+uint64_t linuxbe_bpf_queue_events_lost(struct linuxbe_st *st);
 void linuxbe_bpf_close(struct linuxbe_st *st);
 
 #endif

@@ -1,27 +1,58 @@
 /*
- * bsflowd.bpf.c - the linux backend's BPF object (source `bpf`): on the
- * kernel's qdisc:qdisc_enqueue and qdisc:qdisc_dequeue tracepoints
- * (tp_btf, CO-RE against the kernel's BTF) it keeps, for every queue the
- * loader names in `queues` (key: ifindex << 32 | qdisc handle), the exact
- * backlog peak after every enqueue with its time, and each packet's
- * sojourn in the qdisc (enqueue time kept per packet in an LRU hash keyed
- * by the skb, read back at dequeue): max, latest, count and a log2
- * histogram.  Figures go to one of two halves of a per-CPU array chosen
- * by `gen`; the loader flips gen, then reads and clears the other half,
- * so nothing is lost between two reads.  Packets leaving a queue whose
- * port samples 1-in-N are sampled at random with that probability into
- * the `samples` ring buffer: header bytes, sojourn, the backlog met at
- * enqueue, the time (a full ring counts the sample lost).  On
- * skb:kfree_skb, a packet dropped on one of the agent's ports (`ports`)
- * goes to the `drops` ring with its reason, device, queue mapping and
- * header bytes, at most at the rate a per-CPU token bucket allows (the
- * bucket counts what it suppressed, exactly).  Needs Linux >= 5.8 (BTF,
- * tp_btf, the qdisc tracepoints of 5.1 and 5.16 for enqueue).
+ * bsflowd.bpf.c - the linux backend's BPF object (source `bpf`), CO-RE
+ * against the kernel's BTF.  It watches the queues the loader names:
+ *
+ *   - a root qdisc the kernel's qdisc:qdisc_enqueue tracepoint sees (a
+ *     single-queue root such as tbf, or an mq child), in `queues` (key:
+ *     ifindex << 32 | qdisc handle);
+ *   - the leaves of a classful root (htb, prio, drr...), which no
+ *     tracepoint sees: the root is in `queues` with the range of its
+ *     leaves' slots, and each leaf in `leaves` (key: ifindex << 32 | the
+ *     class the leaf qdisc hangs from, its parent).  The leaves' qdiscs
+ *     are found in the device's qdisc hash (every non-root qdisc is
+ *     there, htb's default pfifo leaves too) at the root's first enqueue
+ *     and whenever the loader bumps `learn`; at each of the root's
+ *     enqueues, the leaf the packet went to is the one it is now the
+ *     tail of (FIFO leaves: pfifo, bfifo, pfifo_head_drop, codel, pie).
+ *
+ * At each enqueue into a watched queue: the exact backlog peak after it
+ * (with its time), the packet's number in the queue's sequence, and a
+ * record of the enqueue (time, queue, backlog met, number) in `pkts`, a
+ * set-associative table indexed by a hash of the skb's address (no map
+ * insertion or deletion per packet: a record is a slot of a preallocated
+ * array, freed by the packet's dequeue).  At the root's dequeue
+ * (qdisc:qdisc_dequeue; for a leaf, its root's dequeue, which is when
+ * the packet leaves the leaf), the record gives the queue and the
+ * sojourn: max, latest, count and a log2 histogram per queue; packets of
+ * a port that samples 1-in-N are sampled at random with that probability
+ * into the `samples` ring (header bytes, sojourn, the backlog met, the
+ * time).  A queue the loader streams also gets every enqueue and dequeue
+ * into the `qevents` ring, with its number and depth.  Figures go to a
+ * per-CPU array: counts that only grow, and maxima of the loader's
+ * current `epoch`, which the programs reset at their first write in a
+ * new one (the loader never writes them, so nothing is lost between two
+ * reads).  A full ring counts what it lost.
+ *
+ * On skb:kfree_skb: a packet with a record is forgotten (and its queue
+ * known); a packet a leaf refused is paired with the first leaf of its
+ * port whose qdisc counted a drop not paired yet; a packet dropped on one
+ * of the agent's ports (`ports`) goes to
+ * the `drops` ring with its reason, device, queue and its depth, header
+ * bytes and, for a streamed queue, the number of the last packet
+ * admitted, at most at the rate the loader set (the agent's drop limit):
+ * a token bucket shared by all CPUs, kept as one theoretical arrival time
+ * updated by compare-and-swap (GCRA), so the rate holds however the drops
+ * spread over the CPUs; what it suppresses is counted exactly per CPU.
+ *
+ * Tracepoints only (no kprobe or fentry: kernels without them load it).
+ * Needs Linux >= 5.12 (BTF and tp_btf of 5.5, the ring buffer of 5.8,
+ * compare-and-swap of 5.12).
  *
  * SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
  */
 #include "vmlinux.h"
 
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
@@ -29,19 +60,59 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-volatile __u32 gen; /* the half being written (0 or 1), set by the loader */
+volatile __u64 epoch SEC(".data") = 1; /* of the maxima, bumped by the loader */
+volatile __u32 learn SEC(".data") = 1; /* bumped by the loader: find the leaves again */
+
+volatile __u32 hdr_bytes = 128;		     /* header bytes per sample, set before load */
+volatile __u32 report_drops = 1;	     /* send drops to the ring (else only forget records) */
+volatile __u64 drop_cost_ns = 10000;	     /* 1e9 / the reports a second; 0: none */
+volatile __u64 drop_tau_ns SEC(".data") = 0; /* the burst: (reports - 1) x the cost */
+volatile __u64 drop_tat;		     /* GCRA: when the bucket is full again */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, LINUXBE_BPF_SLOTS);
 	__type(key, __u64); /* ifindex << 32 | qdisc handle */
-	__type(value, struct linuxbe_bpf_qinfo);
+	__type(value, struct linuxbe_bpf_root);
 } queues SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, LINUXBE_BPF_SLOTS);
+	__type(key, __u64); /* ifindex << 32 | the leaf qdisc's parent class */
+	__type(value, __u32);
+} leaves SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LINUXBE_BPF_SLOTS);
+	__type(key, __u32);
+	__type(value, struct linuxbe_bpf_slot);
+} slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LINUXBE_BPF_SLOTS);
+	__type(key, __u32);
+	__type(value, struct linuxbe_bpf_qvar);
+} qvars SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LINUXBE_BPF_SETS);
+	__type(key, __u32);
+	__type(value, struct linuxbe_bpf_set);
+} pkts SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
 } samples SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} qevents SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -52,7 +123,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u32); /* ifindex of one of the agent's ports */
-	__type(value, __u32);
+	__type(value, struct linuxbe_bpf_port);
 } ports SEC(".maps");
 
 struct {
@@ -62,65 +133,237 @@ struct {
 	__type(value, struct linuxbe_bpf_bucket);
 } bucket SEC(".maps");
 
-volatile __u32 hdr_bytes = 128;		   /* header bytes per sample, set before load */
-volatile __u64 drop_cost_ns = 1000;	   /* one report costs 1e9 / (rate per CPU) ns of credit */
-volatile __u64 drop_burst_ns = 1000000000; /* the most credit: one second's reports */
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2 * LINUXBE_BPF_SLOTS);
-	__type(key, __u32); /* slot * 2 + half */
+	__uint(max_entries, LINUXBE_BPF_SLOTS);
+	__type(key, __u32); /* slot */
 	__type(value, struct linuxbe_bpf_qstat);
 } qstats SEC(".maps");
 
-struct enq_info {
-	__u64 t;
-	__u64 backlog; /* met at enqueue */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	__type(key, __u64); /* the skb's address */
-	__type(value, struct enq_info);
-} inflight SEC(".maps");
-
-static __always_inline struct linuxbe_bpf_qstat *stat_of(struct Qdisc *q,
-							 struct linuxbe_bpf_qinfo *qi)
+static __always_inline struct linuxbe_bpf_qstat *stat_of(__u32 slot)
 {
-	__u64 key = ((__u64)(__u32)q->dev_queue->dev->ifindex << 32) | q->handle;
-	struct linuxbe_bpf_qinfo *v = bpf_map_lookup_elem(&queues, &key);
-	__u32 idx;
+	struct linuxbe_bpf_qstat *s = bpf_map_lookup_elem(&qstats, &slot);
+	__u64 e = epoch;
 
-	if (!v)
-		return 0;
-	*qi = *v;
-	idx = v->slot * 2 + (gen & 1);
-	return bpf_map_lookup_elem(&qstats, &idx);
+	if (s && s->epoch != e) {
+		s->epoch = e;
+		s->peak_backlog = 0;
+		s->peak_t = 0;
+		s->peak_qlen = 0;
+		s->peak_qlen_t = 0;
+		s->sojourn_max = 0;
+	}
+	return s;
 }
 
-SEC("tp_btf/qdisc_enqueue")
-int BPF_PROG(bsf_enqueue, struct Qdisc *q, const struct netdev_queue *txq, struct sk_buff *skb)
+static __always_inline struct linuxbe_bpf_set *set_of(struct sk_buff *skb)
 {
-	struct linuxbe_bpf_qstat *s;
-	struct linuxbe_bpf_qinfo qi;
-	struct enq_info ei = {};
-	__u64 now, backlog, len, key = (__u64)skb;
+	/* the low half of the skb's address (a 32-bit copy of a pointer is a
+	 * number to the verifier; arithmetic on the pointer is refused):
+	 * skbs are slab objects of 256 bytes, so the bits above them, mixed */
+	__u32 lo, idx;
 
-	s = stat_of(q, &qi);
-	if (!s)
+	/* (clang would fold a plain cast into arithmetic on the pointer) */
+	asm volatile("%[lo] = %[p]" : [lo] "=w"(lo) : [p] "w"((__u32)(__u64)skb));
+	idx = ((lo >> 8) * 0x9E3779B1u) >> (32 - LINUXBE_BPF_SETS_LOG2);
+	idx &= LINUXBE_BPF_SETS - 1;
+	return bpf_map_lookup_elem(&pkts, &idx);
+}
+
+/* n header bytes from p (at most the configured and LINUXBE_BPF_HDR)
+ * into dst; how many */
+static __always_inline __u32 copy_bytes(__u8 *dst, const void *p, __u32 lin)
+{
+	__u32 n = hdr_bytes;
+
+	if (n > lin)
+		n = lin;
+	if (n > LINUXBE_BPF_HDR)
+		n = LINUXBE_BPF_HDR;
+	/* a bound the verifier sees (clang would drop a plain mask of a value
+	 * it knows is <= 128): n stays n, and the read stays in dst[] */
+	asm volatile("%[n] &= 255" : [n] "+r"(n));
+	if (bpf_probe_read_kernel(dst, n, p) != 0)
 		return 0;
+	return n;
+}
+
+/* the header bytes at skb->data (the MAC header, on the way out) */
+static __always_inline __u32 copy_data(__u8 *dst, struct sk_buff *skb)
+{
+	return copy_bytes(dst, skb->data, skb->len - skb->data_len);
+}
+
+static __always_inline void queue_event(struct linuxbe_bpf_qstat *s, __u32 type, __u32 slot,
+					struct sk_buff *skb, __u64 now, __u64 id, __u64 depth,
+					__u64 sojourn)
+{
+	struct linuxbe_bpf_qev *e = bpf_ringbuf_reserve(&qevents, sizeof *e, 0);
+
+	if (!e) {
+		s->qev_lost++;
+		return;
+	}
+	e->t = now;
+	e->id = id;
+	e->depth = depth;
+	e->sojourn = sojourn;
+	e->slot = slot;
+	e->type = type;
+	e->frame_len = skb->len;
+	e->hdr_len = copy_data(e->hdr, skb);
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* skb was admitted to the queue of slot, which holds backlog bytes now */
+static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot, __u64 backlog,
+				       __u64 qlen)
+{
+	struct linuxbe_bpf_pkt *w = 0, *victim = 0;
+	struct linuxbe_bpf_qstat *s, *vs;
+	struct linuxbe_bpf_qvar *qv;
+	struct linuxbe_bpf_slot *sc;
+	struct linuxbe_bpf_set *set;
+	__u64 now, len, id = 0;
+	__u32 i, vslot;
+
+	s = stat_of(slot);
+	sc = bpf_map_lookup_elem(&slots, &slot);
+	qv = bpf_map_lookup_elem(&qvars, &slot);
+	set = set_of(skb);
+	if (!s || !sc || !qv || !set)
+		return;
+	qv->qdisc = q;
 	now = bpf_ktime_get_ns();
-	backlog = q->qstats.backlog;
 	s->enq++;
 	if (backlog > s->peak_backlog) {
 		s->peak_backlog = backlog;
 		s->peak_t = now;
 	}
-	ei.t = now;
+	if (qlen > s->peak_qlen) {
+		s->peak_qlen = qlen;
+		s->peak_qlen_t = now;
+	}
+	/* enqueues of one queue hold its root's lock: no other writer */
+	id = qv->seq + 1;
+	qv->seq = id;
+	/* a way: a free one, or one whose packet left unseen (this skb's
+	 * address: the packet there before it left; or a record too old), or
+	 * else the oldest (a full set) */
+	for (i = 0; i < LINUXBE_BPF_WAYS; i++) {
+		struct linuxbe_bpf_pkt *p = &set->way[i];
+
+		if (p->skb == 0) {
+			w = p;
+			break;
+		}
+		if (p->skb == (__u64)skb || now - p->t > LINUXBE_BPF_STALE_NS) {
+			victim = p;
+			break;
+		}
+		if (!victim || p->t < victim->t)
+			victim = p;
+	}
+	if (!w) {
+		if (!victim)
+			return;
+		/* that packet's sojourn goes unmeasured */
+		w = victim;
+		vslot = victim->slot;
+		vs = vslot < LINUXBE_BPF_SLOTS ? stat_of(vslot) : 0;
+		if (vs) {
+			vs->unmeasured++;
+			vs->deq++;
+		}
+	}
 	len = skb->len;
-	ei.backlog = backlog > len ? backlog - len : 0;
-	bpf_map_update_elem(&inflight, &key, &ei, BPF_ANY);
+	w->skb = 0;
+	w->t = now;
+	w->id = id;
+	w->slot = slot;
+	w->backlog = backlog > len ? backlog - len : 0;
+	w->skb = (__u64)skb;
+	if (sc->stream & LINUXBE_BPF_QEV_ENQ)
+		queue_event(s, LINUXBE_BPF_QEV_ENQ, slot, skb, now, id, backlog, 0);
+}
+
+/* Find the qdiscs of a classful root's leaves in its device's qdisc hash
+ * (bounded: 16 buckets, 8 qdiscs each), and note each watched one's
+ * address and drops. */
+static __always_inline void learn_leaves(struct Qdisc *root, __u32 ifindex)
+{
+	__u64 dev = 0, node, addr, key;
+	struct linuxbe_bpf_qvar *qv;
+	__u32 i, j, *slot;
+
+	bpf_probe_read_kernel(&dev, sizeof dev, &root->dev_queue->dev);
+	if (!dev)
+		return;
+	for (i = 0; i < 16; i++) {
+		struct hlist_head *h =
+		    (struct hlist_head *)(dev +
+					  bpf_core_field_offset(struct net_device, qdisc_hash) +
+					  i * sizeof(struct hlist_head));
+
+		node = (__u64)BPF_CORE_READ(h, first);
+		for (j = 0; j < 8 && node; j++) {
+			struct Qdisc *q;
+
+			addr = node - bpf_core_field_offset(struct Qdisc, hash);
+			q = (struct Qdisc *)addr;
+			key = ((__u64)ifindex << 32) | BPF_CORE_READ(q, parent);
+			slot = bpf_map_lookup_elem(&leaves, &key);
+			qv = slot ? bpf_map_lookup_elem(&qvars, slot) : 0;
+			if (qv && qv->qdisc != addr) {
+				qv->qdisc = addr;
+				qv->drops = BPF_CORE_READ(q, qstats.drops);
+			}
+			node = (__u64)BPF_CORE_READ((struct hlist_node *)node, next);
+		}
+	}
+}
+
+/* skb just went into one of root r's watched leaves: the one whose tail
+ * it is (FIFO leaves) */
+static __always_inline void leaf_enqueue(struct Qdisc *root, struct linuxbe_bpf_root *r,
+					 struct sk_buff *skb, __u32 ifindex)
+{
+	struct linuxbe_bpf_qvar *qv;
+	__u32 i, slot;
+
+	if (r->learned != learn) {
+		r->learned = learn;
+		learn_leaves(root, ifindex);
+	}
+	for (i = 0; i < LINUXBE_BPF_MAX_LEAVES && i < r->nleaves; i++) {
+		struct Qdisc *leaf;
+
+		slot = r->slot + i;
+		qv = bpf_map_lookup_elem(&qvars, &slot);
+		if (!qv || !qv->qdisc)
+			continue;
+		leaf = (struct Qdisc *)qv->qdisc;
+		if ((__u64)BPF_CORE_READ(leaf, q.tail) == (__u64)skb) {
+			on_enqueue(skb, qv->qdisc, slot, BPF_CORE_READ(leaf, qstats.backlog),
+				   BPF_CORE_READ(leaf, q.qlen));
+			return;
+		}
+	}
+}
+
+SEC("tp_btf/qdisc_enqueue")
+int BPF_PROG(bsf_enqueue, struct Qdisc *q, const struct netdev_queue *txq, struct sk_buff *skb)
+{
+	__u32 ifindex = q->dev_queue->dev->ifindex;
+	__u64 key = ((__u64)ifindex << 32) | q->handle;
+	struct linuxbe_bpf_root *r = bpf_map_lookup_elem(&queues, &key);
+
+	if (!r || r->slot >= LINUXBE_BPF_SLOTS)
+		return 0;
+	if (r->nleaves)
+		leaf_enqueue(q, r, skb, ifindex);
+	else
+		on_enqueue(skb, (__u64)q, r->slot, q->qstats.backlog, q->q.qlen);
 	return 0;
 }
 
@@ -158,7 +401,6 @@ static __always_inline void sample(struct linuxbe_bpf_qstat *s, __u32 slot, stru
 				   __u64 now, __u64 sojourn, __u64 backlog)
 {
 	struct linuxbe_bpf_sample *e = bpf_ringbuf_reserve(&samples, sizeof *e, 0);
-	__u32 n, lin;
 
 	if (!e) {
 		s->ring_lost++;
@@ -170,58 +412,86 @@ static __always_inline void sample(struct linuxbe_bpf_qstat *s, __u32 slot, stru
 	e->slot = slot;
 	e->in_ifindex = skb->skb_iif;
 	e->frame_len = skb->len;
-	lin = skb->len - skb->data_len; /* the linear part */
-	n = hdr_bytes;
-	if (n > lin)
-		n = lin;
-	if (n > LINUXBE_BPF_HDR)
-		n = LINUXBE_BPF_HDR;
-	/* a bound the verifier sees (clang would drop a plain mask of a value
-	 * it knows is <= 128): n stays n, and the read stays in hdr[] */
-	asm volatile("%[n] &= 255" : [n] "+r"(n));
-	e->hdr_len = 0;
-	if (bpf_probe_read_kernel(e->hdr, n, skb->data) == 0)
-		e->hdr_len = n;
+	e->hdr_len = copy_data(e->hdr, skb);
 	bpf_ringbuf_submit(e, 0);
+}
+
+/* the backlog of slot's queue now (its qdisc as of its last enqueue), ~0
+ * unknown */
+static __always_inline __u64 depth_of(__u32 slot)
+{
+	struct linuxbe_bpf_qvar *qv = bpf_map_lookup_elem(&qvars, &slot);
+	struct Qdisc *q;
+
+	if (!qv || !qv->qdisc)
+		return ~0ull;
+	q = (struct Qdisc *)qv->qdisc;
+	return BPF_CORE_READ(q, qstats.backlog);
+}
+
+/* skb left its root q: the end of its sojourn, if it has a record */
+static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex, __u64 now)
+{
+	struct linuxbe_bpf_set *set = set_of(skb);
+	struct linuxbe_bpf_qstat *s;
+	struct linuxbe_bpf_slot *sc;
+	struct linuxbe_bpf_pkt *w = 0;
+	__u64 d, t, id, backlog;
+	__u32 i, slot, b;
+
+	if (!set)
+		return;
+	for (i = 0; i < LINUXBE_BPF_WAYS; i++)
+		if (set->way[i].skb == (__u64)skb) {
+			w = &set->way[i];
+			break;
+		}
+	if (!w)
+		return;
+	t = w->t;
+	id = w->id;
+	slot = w->slot;
+	backlog = w->backlog;
+	w->skb = 0;
+	if (slot >= LINUXBE_BPF_SLOTS)
+		return;
+	sc = bpf_map_lookup_elem(&slots, &slot);
+	s = stat_of(slot);
+	if (!sc || !s || sc->ifindex != ifindex)
+		return; /* a record left by a packet of another device */
+	d = now > t ? now - t : 0;
+	s->deq++;
+	if (d > s->sojourn_max)
+		s->sojourn_max = d;
+	s->sojourn_last = d;
+	s->sojourn_last_t = now;
+	s->sojourn_n++;
+	b = d ? log2_u64(d) : 0;
+	if (b >= LINUXBE_BPF_HIST)
+		b = LINUXBE_BPF_HIST - 1;
+	s->hist[b & (LINUXBE_BPF_HIST - 1)]++;
+	if (sc->rate && bpf_get_prandom_u32() % sc->rate == 0)
+		sample(s, slot, skb, now, d, backlog);
+	if (sc->stream & LINUXBE_BPF_QEV_DEQ)
+		queue_event(s, LINUXBE_BPF_QEV_DEQ, slot, skb, now, id, depth_of(slot), d);
 }
 
 SEC("tp_btf/qdisc_dequeue")
 int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int packets,
 	     struct sk_buff *skb)
 {
-	struct linuxbe_bpf_qstat *s;
-	struct linuxbe_bpf_qinfo qi;
-	struct enq_info *ei;
-	__u64 now, d, key, backlog;
-	__u32 b;
+	__u32 ifindex;
+	__u64 now;
 	int i;
 
 	if (!skb)
 		return 0;
-	s = stat_of(q, &qi);
-	if (!s)
-		return 0;
+	ifindex = q->dev_queue->dev->ifindex;
 	now = bpf_ktime_get_ns();
-	/* a bulk dequeue hands a list: its first packets (bounded loop) */
-	for (i = 0; i < 8 && skb; i++) {
-		key = (__u64)skb;
-		s->deq++;
-		ei = bpf_map_lookup_elem(&inflight, &key);
-		if (ei) {
-			d = now > ei->t ? now - ei->t : 0;
-			backlog = ei->backlog;
-			bpf_map_delete_elem(&inflight, &key);
-			if (d > s->sojourn_max)
-				s->sojourn_max = d;
-			s->sojourn_last = d;
-			s->sojourn_last_t = now;
-			s->sojourn_n++;
-			b = d ? log2_u64(d) : 0;
-			if (b < LINUXBE_BPF_HIST)
-				s->hist[b]++;
-			if (qi.rate && bpf_get_prandom_u32() % qi.rate == 0)
-				sample(s, qi.slot, skb, now, d, backlog);
-		}
+	/* a bulk dequeue hands a list (of 9 at most without byte queue
+	 * limits; with them, as many as the limit's bytes): its first 64 */
+	for (i = 0; i < 64 && skb; i++) {
+		on_dequeue(skb, ifindex, now);
 		skb = skb->next;
 	}
 	return 0;
@@ -231,54 +501,118 @@ int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int p
 static __always_inline __u32 copy_hdr(__u8 *dst, struct sk_buff *skb)
 {
 	unsigned char *from = skb->data;
-	__u32 n = hdr_bytes, lin = skb->len - skb->data_len;
+	__u32 lin = skb->len - skb->data_len;
 	__u16 mac = skb->mac_header;
 
 	if (mac != (__u16)~0U && skb->head + mac <= skb->data) {
 		from = skb->head + mac;
 		lin += (__u32)(skb->data - from);
 	}
-	if (n > lin)
-		n = lin;
-	if (n > LINUXBE_BPF_HDR)
-		n = LINUXBE_BPF_HDR;
-	asm volatile("%[n] &= 255" : [n] "+r"(n));
-	if (bpf_probe_read_kernel(dst, n, from) != 0)
+	return copy_bytes(dst, from, lin);
+}
+
+/* GCRA: 1 if a report may go now (the bucket shared by all CPUs) */
+static __always_inline int drop_allowed(__u64 now)
+{
+	__u64 cost = drop_cost_ns, tau = drop_tau_ns, old, next;
+	int i;
+
+	if (!cost)
 		return 0;
-	return n;
+	for (i = 0; i < 4; i++) {
+		old = drop_tat;
+		if (old > now + tau)
+			return 0;
+		next = (old > now ? old : now) + cost;
+		if (__sync_val_compare_and_swap(&drop_tat, old, next) == old)
+			return 1;
+	}
+	return 0; /* lost the race 4 times: counted as suppressed */
+}
+
+/* A drop on port pv that no record explains: a leaf that refused it, the
+ * first of the port's leaves whose qdisc counted a drop not yet paired
+ * with a kfree_skb (each drop is freed once); else the port's only
+ * queue. */
+static __always_inline __u32 drop_slot(struct linuxbe_bpf_port *pv, enum skb_drop_reason reason)
+{
+	struct linuxbe_bpf_qvar *qv;
+	struct Qdisc *leaf;
+	__u32 i, slot, drops;
+
+	if (!pv->nleaves)
+		return pv->slot;
+	if (reason != bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_DROP))
+		return LINUXBE_BPF_NOSLOT;
+	for (i = 0; i < LINUXBE_BPF_MAX_LEAVES && i < pv->nleaves; i++) {
+		slot = pv->first + i;
+		qv = bpf_map_lookup_elem(&qvars, &slot);
+		if (!qv || !qv->qdisc)
+			continue;
+		leaf = (struct Qdisc *)qv->qdisc;
+		drops = BPF_CORE_READ(leaf, qstats.drops);
+		if ((__s32)(drops - qv->drops) > 0) {
+			__sync_fetch_and_add(&qv->drops, 1);
+			return slot;
+		}
+	}
+	return LINUXBE_BPF_NOSLOT;
 }
 
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(bsf_drop, struct sk_buff *skb, void *location, enum skb_drop_reason reason)
 {
+	struct linuxbe_bpf_qstat *qs;
+	struct linuxbe_bpf_set *set;
 	struct linuxbe_bpf_bucket *bk;
+	struct linuxbe_bpf_qvar *qv;
+	struct linuxbe_bpf_port *pv;
 	struct linuxbe_bpf_drop *e;
 	struct net_device *dev;
-	__u32 ifindex, zero = 0;
-	__u64 now, credit;
+	__u32 ifindex, zero = 0, slot = LINUXBE_BPF_NOSLOT, i;
+	__u64 now, depth = ~0ull, tail = 0;
 
 	if (!skb)
+		return 0;
+	/* a packet with a record leaves its queue here: forget it */
+	set = set_of(skb);
+	if (set)
+		for (i = 0; i < LINUXBE_BPF_WAYS; i++)
+			if (set->way[i].skb == (__u64)skb) {
+				/* dropped in its queue, or a record left by a
+				 * packet that left unseen at this address */
+				slot = set->way[i].slot;
+				set->way[i].skb = 0;
+				qs = slot < LINUXBE_BPF_SLOTS ? stat_of(slot) : 0;
+				if (qs)
+					qs->unmeasured++;
+				break;
+			}
+	if (!report_drops)
 		return 0;
 	dev = skb->dev;
 	if (!dev)
 		return 0;
 	ifindex = dev->ifindex;
-	if (!bpf_map_lookup_elem(&ports, &ifindex))
+	pv = bpf_map_lookup_elem(&ports, &ifindex);
+	if (!pv)
 		return 0;
+	if (slot >= LINUXBE_BPF_SLOTS)
+		slot = drop_slot(pv, reason);
+	if (slot < LINUXBE_BPF_SLOTS) {
+		depth = depth_of(slot);
+		qv = bpf_map_lookup_elem(&qvars, &slot);
+		if (qv)
+			tail = qv->seq;
+	}
 	bk = bpf_map_lookup_elem(&bucket, &zero);
 	if (!bk)
 		return 0;
 	now = bpf_ktime_get_ns();
-	credit = bk->tokens_ns + (now - bk->last);
-	if (credit > drop_burst_ns)
-		credit = drop_burst_ns;
-	bk->last = now;
-	if (credit < drop_cost_ns) {
-		bk->tokens_ns = credit;
+	if (!drop_allowed(now)) {
 		bk->suppressed++;
 		return 0;
 	}
-	bk->tokens_ns = credit - drop_cost_ns;
 	e = bpf_ringbuf_reserve(&drops, sizeof *e, 0);
 	if (!e) {
 		bk->lost++;
@@ -289,8 +623,9 @@ int BPF_PROG(bsf_drop, struct sk_buff *skb, void *location, enum skb_drop_reason
 	e->reason = (__u32)reason;
 	e->queue = skb->queue_mapping;
 	e->frame_len = skb->len;
-	e->suppressed = bk->suppressed;
-	e->pad = 0;
+	e->slot = slot;
+	e->depth = depth;
+	e->tail_id = tail;
 	e->hdr_len = copy_hdr(e->hdr, skb);
 	bpf_ringbuf_submit(e, 0);
 	return 0;

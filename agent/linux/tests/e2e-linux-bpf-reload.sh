@@ -157,8 +157,8 @@ set -- $(progs)
 left=$("$BPFTOOL" -j map show | python3 -c '
 import json, sys
 first = min((int(x) for x in sys.argv[1].split(",") if x.isdigit()), default=1 << 62)
-names = ("queues", "qstats", "inflight", "samples", "drops", "ports", "bucket",
-         "bsflowd_.bss", "bsflowd_.data")
+names = ("queues", "leaves", "slots", "qvars", "pkts", "samples", "qevents", "drops",
+         "ports", "bucket", "qstats", "bsflowd_.bss", "bsflowd_.data")
 print(len([m for m in json.load(sys.stdin) if m["id"] >= first and m.get("name") in names]))' \
 	"$allmaps")
 echo "after exit: $1 bsf_ programs, $left of the daemon's maps left"

@@ -4,8 +4,9 @@
 # backend = linux on a veth port with an htb tree (class 1:10 -> bfifo
 # 64 KiB, class 1:20 -> pfifo 50 packets):
 #   - 4413:2 queue percentages >= 95 % on both leaves in some sample
-#     during the blast, and <= 1 % in the samples before it and in the
-#     last one (after it);
+#     during the blast, and at most one packet's (2.5 %: the bpf source's
+#     exact peaks see a lone packet that polls miss) in the samples
+#     before it and in the last one (after it);
 #   - the last 0:1 ifOutDiscards equals the root qdisc's drops that
 #     `tc -s qdisc` printed after the blast (the kernel does not count them
 #     in tx_dropped);
@@ -60,17 +61,20 @@ else:
     before = [pc for up, pc in bst if up < blast_ms - 300]
     if not before:
         fail("no 4413:2 sample before the blast")
+    # at most one packet: the bpf source's exact peaks (bpf = auto) see a
+    # lone packet (IPv6 neighbour discovery) that polls miss: 1 of the
+    # pfifo's 50 is 2 %, 1500 bytes of the bfifo's 64 KiB 2.3 %
     for pc in before:
-        if max(pc) > 100:
-            fail("before the blast: queue percentages %s, expected <= 100 (1 %%)" % pc)
+        if max(pc) > 250:
+            fail("before the blast: queue percentages %s, expected <= 250 (one packet)" % pc)
     during = [pc for up, pc in bst if up >= blast_ms]
     for q in (0, 1):
         m = max((pc[q] for pc in during if len(pc) == 2), default=-1)
         print("queue %d peak during the blast: %.2f %%" % (q, m / 100.0))
         if m < 9500:
             fail("queue %d: peak %d < 9500 (95 %%) during the blast" % (q, m))
-    if max(bst[-1][1]) > 100:
-        fail("after the blast: queue percentages %s, expected <= 100" % bst[-1][1])
+    if max(bst[-1][1]) > 250:
+        fail("after the blast: queue percentages %s, expected <= 250 (one packet)" % bst[-1][1])
 if not ifc:
     fail("no 0:1 counters for ifindex %d" % ifindex)
 else:

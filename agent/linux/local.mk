@@ -83,11 +83,12 @@ agent_linux_tests_test_linux_qdisc_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CH
 # here as root); netdevsim + drop monitor + psample (skips where absent).
 LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh \
 	agent/linux/tests/e2e-linux-reload.sh agent/linux/tests/e2e-linux-bpf.sh \
-	agent/linux/tests/e2e-linux-bpf-reload.sh agent/linux/tests/e2e-linux-bpf-htb.sh
+	agent/linux/tests/e2e-linux-bpf-reload.sh agent/linux/tests/e2e-linux-bpf-htb.sh \
+	agent/linux/tests/e2e-linux-bpf-vis.sh
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py \
 	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py \
-	agent/linux/tests/e2e-linux-bpf-htb-check.py
+	agent/linux/tests/e2e-linux-bpf-htb-check.py agent/linux/tests/e2e-linux-bpf-vis-check.py
 
 # libFuzzer target over the parsers (configure CC=clang --enable-fuzzing;
 # make fuzz), with its seed messages laid out by hand from the UAPI.

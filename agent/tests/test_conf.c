@@ -561,6 +561,22 @@ START_TEST(backend_same)
 	conf_free(c);
 	conf_free(d);
 	conf_free(e);
+	/* the drop limit reopens the linux backend (its kernel drop reports
+	 * follow it), not the model */
+	a = conf_load_text("backend = linux\ndrops {\n limit = 100\n}\n", "a", err, sizeof err);
+	b = conf_load_text("backend = linux\ndrops {\n limit = 50\n}\n", "b", err, sizeof err);
+	c = conf_load_text("model {\n ports = 4\n}\ndrops {\n limit = 100\n}\n", "c", err,
+			   sizeof err);
+	d = conf_load_text("model {\n ports = 4\n}\ndrops {\n limit = 50\n}\n", "d", err,
+			   sizeof err);
+	ck_assert_msg(a && b && c && d, "%s", err);
+	ck_assert_int_eq(conf_backend_same(a, b), 0);
+	ck_assert_int_eq(conf_backend_same(a, a), 1);
+	ck_assert_int_eq(conf_backend_same(c, d), 1);
+	conf_free(a);
+	conf_free(b);
+	conf_free(c);
+	conf_free(d);
 }
 END_TEST
 

@@ -1,28 +1,70 @@
 #!/bin/sh
 # agent/linux/bench/bench-bpf.sh - the cost of the linux backend's bpf
-# source on the data path: a veth pair in network namespaces this script
-# creates, a tbf root at 10 Gbit/s on the sending side (so that packets go through a
-# qdisc and its tracepoints: it never bypasses), a UDP blast for SECONDS (default 5) with
-# bsflowd off, then with bsflowd running backend = linux, bpf = on,
-# sampling 1-in-1000.  Prints the packets per second received in both
-# runs and their ratio, the programs' own cost from the kernel's BPF
-# statistics (kernel.bpf_stats_enabled: run time / runs of bsf_enqueue,
-# bsf_dequeue, bsf_drop, i.e. ns added per packet), and the agent's CPU
-# time.  Needs root, ip(8), tc(8), bpftool, python3 and a bsflowd built
-# with BPF support (run from the build directory; not part of make check).
+# source, in network namespaces this script creates: a veth pair, a tbf
+# root on the sending side (so that every packet goes through a qdisc and
+# its tracepoints: a tbf never bypasses), and udpblast (a C sendmmsg
+# sender and receiver, built with it) sending 64-byte UDP datagrams.
+#
+# 1. Data path: a blast as fast as udpblast can for SECONDS (default 5)
+#    through a tbf at 10 Gbit/s, with bsflowd off, then with bsflowd
+#    running backend = linux, bpf = on, sampling 1-in-1000 (peaks,
+#    sojourns, samples, drops on): the packets a second received in both
+#    runs and their ratio, and the programs' cost from the kernel's BPF
+#    statistics (kernel.bpf_stats_enabled): run time / runs of each
+#    program, and per packet, the enqueue and dequeue programs' time (the
+#    dequeue program also runs for empty dequeues), as measured and less
+#    what the same statistics count for no-op programs on the same
+#    tracepoints (bpfnop, run alongside): the tracepoint's call and the
+#    statistics' own cost, which are not the programs' work.
+# 2. The agent's CPU under traffic with a drop storm: an htb root with a
+#    leaf at 10 Gbit/s (the traffic: udpblast paced at 900 000 packets a
+#    second, or the most the data path run reached here, if less) and a
+#    leaf at 1 Mbit/s with a pfifo of 100 packets, into which a second
+#    udpblast (SO_PRIORITY of that class) sends 100 000 packets a second:
+#    a drop storm of about 100 000 a second on the port; sampling
+#    1-in-1000.  The agent's CPU time (utime + stime of bsflowd) over
+#    SECONDS, the packet and drop rates reached, and the programs' CPU;
+#    once with the default drop limit (100 reports a second reach the
+#    agent), once with drops { limit = 100000 } (every drop reaches it).
+#
+# Needs root, ip(8), tc(8), bpftool and a bsflowd built with BPF support;
+# otherwise says why and exits 0 (it runs in make bench).  From the build
+# directory, or with top_builddir and top_srcdir set.
 #
 # SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${top_builddir:=.}"
 SECS=${1:-5}
-BSFLOWD="$top_builddir/agent/bsflowd"
-HERE="$top_srcdir/agent/linux/tests"
-[ "$(id -u)" = 0 ] || { echo "bench-bpf: needs root"; exit 1; }
+: "${BSFLOWD:=$top_builddir/agent/bsflowd}" # (another build's, to compare)
+BLAST="$top_builddir/agent/linux/bench/udpblast"
+NOP="$top_builddir/agent/linux/bench/bpfnop"
+SIZE=64
+skip() {
+	echo "bench-bpf: skipped: $*"
+	exit 0
+}
+[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, tc, BPF)"
+command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 || skip "no ip(8) or tc(8)"
+BPFTOOL=$(command -v bpftool || ls /usr/sbin/bpftool 2>/dev/null)
+[ -n "$BPFTOOL" ] || skip "no bpftool"
+grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" 2>/dev/null ||
+	skip "bsflowd built without BPF support"
+[ -x "$BSFLOWD" ] && [ -x "$BLAST" ] && [ -x "$NOP" ] || {
+	echo "bench-bpf: $BSFLOWD, $BLAST or $NOP not built"
+	exit 1
+}
+# the bpf tests count the programs loaded: not while they run
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"${TMPDIR:-/tmp}/bsflowd-bpf-e2e.lock"
+	flock 9
+fi
 A=bsfba$$
 B=bsfbb$$
-TMP=$(mktemp -d)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bsf-bench-bpf.XXXXXX") || exit 1
 cleanup() {
+	[ -n "$spid" ] && kill "$spid" 2>/dev/null
 	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
+	[ -n "$npid" ] && kill "$npid" 2>/dev/null
 	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null
 	ip netns del "$A" 2>/dev/null
 	ip netns del "$B" 2>/dev/null
@@ -30,31 +72,37 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM
 ip netns add "$A" && ip netns add "$B" || exit 1
 ip link add vA$$ type veth peer name vB$$ || exit 1
 ip link set vA$$ netns "$A" && ip link set vB$$ netns "$B"
 ip -n "$A" link set vA$$ name vA && ip -n "$B" link set vB$$ name vB
+for n in "$A" "$B"; do
+	ip netns exec "$n" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
+done
 ip -n "$A" addr add 10.77.0.1/24 dev vA && ip -n "$B" addr add 10.77.0.2/24 dev vB
 ip -n "$A" link set vA up && ip -n "$B" link set vB up
-ip netns exec "$A" tc qdisc add dev vA root handle 1: tbf rate 10gbit burst 1mb limit 10mb || exit 1
-ip netns exec "$B" python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("10.77.0.2", 5001))
-while True:
-    s.recv(2048)' &
+X="ip netns exec $A"
+tbf() { $X tc qdisc replace dev vA root handle 1: tbf rate "$1" burst "$2" limit "$3"; }
+tbf 10gbit 1mb 10mb || exit 1
+ip netns exec "$B" "$BLAST" -l 10.77.0.2 5001 &
 rpid=$!
 sleep 0.5
 rx() { ip netns exec "$B" cat /sys/class/net/vB/statistics/rx_packets; }
+drops() { $X tc -s qdisc show dev vA | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n 1; }
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+# blast [PPS]: "RX_PPS DROP_PPS SENDER_PPS"
 blast() {
 	r0=$(rx)
-	ip netns exec "$A" python3 "$HERE/blast.py" 10.77.0.2 5001 "$SECS" 64 >/dev/null
+	d0=$(drops)
+	s=$($X "$BLAST" 10.77.0.2 5001 "$SECS" $SIZE $1 | awk '{print $2}')
 	r1=$(rx)
-	echo $(((r1 - r0) / SECS))
+	d1=$(drops)
+	echo "$(((r1 - r0) / SECS)) $(((d1 - d0) / SECS)) $s"
 }
-off=$(blast)
-echo "bsflowd off: $off packets/s"
-cat >"$TMP/c.conf" <<EOC
+daemon() {
+	cat >"$TMP/c.conf" <<EOC
 collector "c" {
 	address = 127.0.0.1
 	port = 6343
@@ -62,35 +110,124 @@ collector "c" {
 sampling {
 	default = 1000
 }
+drops {
+	limit = $1
+}
 backend = linux
 linux {
 	ports = {"vA"}
 	bpf = on
+	packet = off
+	tracepoint = off
 }
 EOC
-stats_was=$(sysctl -n kernel.bpf_stats_enabled)
-sysctl -q kernel.bpf_stats_enabled=1
-ip netns exec "$A" "$BSFLOWD" -d -f "$TMP/c.conf" >"$TMP/log" 2>&1 &
-dpid=$!
-sleep 1.5
-grep -q 'linux: bpf on' "$TMP/log" || { cat "$TMP/log"; exit 1; }
-cpu0=$(awk '{print $14 + $15}' /proc/$dpid/stat)
-on=$(blast)
-cpu1=$(awk '{print $14 + $15}' /proc/$dpid/stat)
-echo "bsflowd on (bpf, sampling 1-in-1000): $on packets/s; ratio on/off $(echo "$on $off" |
-	awk '{printf "%.3f", $1 / $2}')"
-echo "  ns per packet from the throughputs: $(echo "$on $off" |
-	awk '{printf "%.0f", 1e9 / $1 - 1e9 / $2}')"
-bpftool -j prog show | python3 -c '
+	$X "$BSFLOWD" -d -f "$TMP/c.conf" >"$TMP/log" 2>&1 &
+	dpid=$!
+	i=0
+	until grep -q 'linux: bpf on' "$TMP/log"; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && {
+			cat "$TMP/log"
+			exit 1
+		}
+		sleep 0.05
+	done
+}
+stop() {
+	kill "$dpid"
+	wait "$dpid" 2>/dev/null
+	dpid=
+}
+# the programs' run time and runs: "NAME TIME_NS RUNS" lines
+progs() {
+	"$BPFTOOL" -j prog show | python3 -c '
 import json, sys
-tot = 0.0
 for p in json.load(sys.stdin):
-    n = p.get("name", "")
-    if n.startswith("bsf_") and p.get("run_cnt"):
-        avg = p["run_time_ns"] / p["run_cnt"]
-        print("  %s: %d runs, %.0f ns each" % (n, p["run_cnt"], avg))
-        if n in ("bsf_enqueue", "bsf_dequeue"):
-            tot += avg
-print("  programs per packet (enqueue + dequeue): %.0f ns" % tot)'
-echo "  agent CPU: $(echo "$cpu0 $cpu1 $SECS $(getconf CLK_TCK)" |
-	awk '{printf "%.1f %%", ($2 - $1) / $4 / $3 * 100}') of one core during the blast"
+    if p.get("name", "").startswith(("bsf_", "bench_nop_")):
+        print(p["name"], p.get("run_time_ns", 0), p.get("run_cnt", 0))'
+}
+stats_was=$(sysctl -n kernel.bpf_stats_enabled)
+
+echo "== data path: 64-byte UDP through a tbf at 10 Gbit/s, $SECS s a run"
+set -- $(blast)
+off=$1
+echo "bsflowd off: $off packets/s received (udpblast sent $3/s)"
+sysctl -q kernel.bpf_stats_enabled=1
+daemon 100
+"$NOP" >"$TMP/nop" &
+npid=$!
+sleep 0.3
+progs >"$TMP/p0"
+set -- $(blast)
+on=$1
+progs >"$TMP/p1"
+sysctl -q kernel.bpf_stats_enabled=0
+kill "$npid"
+npid=
+stop
+echo "bsflowd on (bpf, sampling 1-in-1000): $on packets/s received; ratio on/off $(echo "$on $off" |
+	awk '{printf "%.3f", $1 / $2}')"
+echo "  ns per packet from the throughputs: $(echo "$on $off" | awk '{printf "%.0f", 1e9 / $1 - 1e9 / $2}')"
+python3 - "$TMP/p0" "$TMP/p1" "$on" "$SECS" <<'EOF'
+import sys
+a = {l.split()[0]: list(map(int, l.split()[1:])) for l in open(sys.argv[1])}
+b = {l.split()[0]: list(map(int, l.split()[1:])) for l in open(sys.argv[2])}
+pkts = float(sys.argv[3]) * float(sys.argv[4])
+d = {}
+for n in sorted(b):
+    t = b[n][0] - a.get(n, [0, 0])[0]
+    r = b[n][1] - a.get(n, [0, 0])[1]
+    d[n] = (t, r)
+    if r:
+        print("  %s: %d runs, %.0f ns each" % (n, r, t / r))
+per = own = 0.0
+for n, nop in (("bsf_enqueue", "bench_nop_enq"), ("bsf_dequeue", "bench_nop_deq")):
+    t, r = d.get(n, (0, 0))
+    nt, nr = d.get(nop, (0, 0))
+    per += t / pkts if pkts else 0
+    own += (t - r * (nt / nr if nr else 0)) / pkts if pkts else 0
+print("  enqueue + dequeue programs per packet: %.0f ns as measured, %.0f ns less the no-op "
+      "programs' (the tracepoints' calls and the statistics)" % (per, own))
+EOF
+
+echo "== agent CPU: traffic with a drop storm, sampling 1-in-1000, $SECS s a run"
+want=900000
+[ "$off" -lt "$want" ] && want=$off
+$X tc qdisc del dev vA root
+$X tc qdisc add dev vA root handle 1: htb default 10 &&
+	$X tc class add dev vA parent 1: classid 1:10 htb rate 10gbit quantum 60000 &&
+	$X tc class add dev vA parent 1: classid 1:20 htb rate 1mbit &&
+	$X tc qdisc add dev vA parent 1:20 handle 20: pfifo limit 100 || exit 1
+for limit in 100 100000; do
+	sysctl -q kernel.bpf_stats_enabled=1
+	daemon $limit
+	sleep 0.5
+	progs >"$TMP/p0"
+	c0=$(cpu "$dpid")
+	$X "$BLAST" 10.77.0.2 5001 "$SECS" $SIZE 100000 0x10020 >"$TMP/storm" &
+	spid=$!
+	set -- $(blast $want)
+	wait $spid
+	spid=
+	c1=$(cpu "$dpid")
+	progs >"$TMP/p1"
+	sysctl -q kernel.bpf_stats_enabled=0
+	kill -USR1 "$dpid"
+	sleep 0.3
+	stop
+	ev=$(sed -n 's/.*status: bpf: [0-9]* samples read, \([0-9]*\) drop events.*/\1/p' "$TMP/log" | tail -n 1)
+	echo "drops limit $limit: traffic offered $3/s (target $want), storm offered" \
+		"$(awk '{print $2}' "$TMP/storm")/s (target 100000); received $1/s, dropped $2/s;" \
+		"drop events read by the agent: ${ev:-?} in all"
+	echo "  agent CPU: $(echo "$c0 $c1 $SECS $hz" | awk '{printf "%.1f %%", ($2 - $1) / $4 / $3 * 100}') of one core"
+	python3 - "$TMP/p0" "$TMP/p1" "$SECS" <<'EOF'
+import sys
+a = {l.split()[0]: list(map(int, l.split()[1:])) for l in open(sys.argv[1])}
+b = {l.split()[0]: list(map(int, l.split()[1:])) for l in open(sys.argv[2])}
+bsf = sorted(n for n in b if n.startswith("bsf_"))
+tot = sum(b[n][0] - a.get(n, [0, 0])[0] for n in bsf)
+print("  bpf programs: %.1f %% of one core (%s)" % (tot / float(sys.argv[3]) / 1e7, ", ".join(
+    "%s %.0f ns x %d" % (n, (b[n][0] - a.get(n, [0, 0])[0]) / max(1, b[n][1] - a.get(n, [0, 0])[1]),
+                         b[n][1] - a.get(n, [0, 0])[1]) for n in bsf)))
+EOF
+done

@@ -197,11 +197,50 @@ static uint32_t plan(struct linuxbe_st *st, struct linuxbe_bpf *b, struct slot_p
 	return n;
 }
 
+/* The roots: each in its entry of `rootidx` (at ifindex %
+ * LINUXBE_BPF_ROOTIDX), or, where several share one, all of those in the
+ * hash `queues`, the entry saying so.  0 or -1. */
+struct root_key {
+	uint64_t key;
+	struct linuxbe_bpf_root r;
+};
+
+static int name_roots(struct linuxbe_bpf *b, const struct root_key *rk, uint32_t n)
+{
+	int fi = bpf_map__fd(b->skel->maps.rootidx), fq = bpf_map__fd(b->skel->maps.queues);
+	uint32_t i, j;
+
+	for (i = 0; i < n; i++) {
+		uint32_t ifindex = (uint32_t)(rk[i].key >> 32), idx = ifindex % LINUXBE_BPF_ROOTIDX;
+		struct linuxbe_bpf_rootidx e;
+		int shared = 0;
+
+		memset(&e, 0, sizeof e);
+		for (j = 0; j < n; j++)
+			if (j != i && (uint32_t)(rk[j].key >> 32) % LINUXBE_BPF_ROOTIDX == idx)
+				shared = 1;
+		if (shared) {
+			e.hashed = 1;
+			if (bpf_map_update_elem(fq, &rk[i].key, &rk[i].r, BPF_ANY) != 0)
+				return -1;
+		} else {
+			e.ifindex = ifindex;
+			e.handle = (uint32_t)rk[i].key;
+			e.r = rk[i].r;
+		}
+		if (bpf_map_update_elem(fi, &idx, &e, BPF_ANY) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Write the planned slots into the maps; 0 or -1 */
 static int name_slots(struct linuxbe_st *st, struct linuxbe_bpf *b, const struct slot_plan *pl,
 		      uint32_t n)
 {
-	int fq = bpf_map__fd(b->skel->maps.queues), fl = bpf_map__fd(b->skel->maps.leaves);
+	struct root_key *rk = calloc(2 * (size_t)n + st->nports + 1, sizeof *rk);
+	uint32_t nrk = 0;
+	int fl = bpf_map__fd(b->skel->maps.leaves), rc;
 	int fs = bpf_map__fd(b->skel->maps.slots), fp = bpf_map__fd(b->skel->maps.ports);
 	uint32_t i, p;
 
@@ -212,11 +251,15 @@ static int name_slots(struct linuxbe_st *st, struct linuxbe_bpf *b, const struct
 					      0};
 		struct linuxbe_bpf_root r = {i, 0, 0, 0};
 
-		if (bpf_map_update_elem(fs, &i, &sc, BPF_ANY) != 0 ||
-		    (pl[i].leaf && bpf_map_update_elem(fl, &pl[i].key, &i, BPF_ANY) != 0) ||
-		    (!pl[i].leaf && bpf_map_update_elem(fq, &pl[i].key, &r, BPF_ANY) != 0) ||
-		    (pl[i].key2 && bpf_map_update_elem(fq, &pl[i].key2, &r, BPF_ANY) != 0))
+		if (!rk || bpf_map_update_elem(fs, &i, &sc, BPF_ANY) != 0 ||
+		    (pl[i].leaf && bpf_map_update_elem(fl, &pl[i].key, &i, BPF_ANY) != 0)) {
+			free(rk);
 			return -1;
+		}
+		if (!pl[i].leaf)
+			rk[nrk++] = (struct root_key){pl[i].key, r};
+		if (pl[i].key2)
+			rk[nrk++] = (struct root_key){pl[i].key2, r};
 		lf->bpf = 1;
 		lf->bpf_slot = i;
 		b->slot_port[i] = pl[i].port;
@@ -237,15 +280,18 @@ static int name_slots(struct linuxbe_st *st, struct linuxbe_bpf *b, const struct
 				v.first = i;
 		if (v.nleaves) {
 			struct linuxbe_bpf_root r = {v.first, v.nleaves, 0, 0};
-			uint64_t key = (uint64_t)pt->ifindex << 32 | pt->root_handle;
 
-			if (bpf_map_update_elem(fq, &key, &r, BPF_ANY) != 0)
-				return -1;
+			rk[nrk++] =
+			    (struct root_key){(uint64_t)pt->ifindex << 32 | pt->root_handle, r};
 		}
-		if (bpf_map_update_elem(fp, &pt->ifindex, &v, BPF_ANY) != 0)
+		if (bpf_map_update_elem(fp, &pt->ifindex, &v, BPF_ANY) != 0) {
+			free(rk);
 			return -1;
+		}
 	}
-	return 0;
+	rc = name_roots(b, rk, nrk);
+	free(rk);
+	return rc;
 }
 
 static void free_b(struct linuxbe_bpf *b)

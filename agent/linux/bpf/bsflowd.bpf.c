@@ -77,6 +77,13 @@ struct {
 } queues SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LINUXBE_BPF_ROOTIDX);
+	__type(key, __u32); /* ifindex % LINUXBE_BPF_ROOTIDX */
+	__type(value, struct linuxbe_bpf_rootidx);
+} rootidx SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, LINUXBE_BPF_SLOTS);
 	__type(key, __u64); /* ifindex << 32 | the leaf qdisc's parent class */
@@ -351,12 +358,29 @@ static __always_inline void leaf_enqueue(struct Qdisc *root, struct linuxbe_bpf_
 	}
 }
 
+/* the watched root (ifindex, handle), or 0: an array entry, else the hash */
+static __always_inline struct linuxbe_bpf_root *root_of(__u32 ifindex, __u32 handle)
+{
+	__u32 i = ifindex & (LINUXBE_BPF_ROOTIDX - 1);
+	struct linuxbe_bpf_rootidx *e = bpf_map_lookup_elem(&rootidx, &i);
+	__u64 key;
+
+	if (!e)
+		return 0;
+	if (e->hashed) {
+		key = ((__u64)ifindex << 32) | handle;
+		return bpf_map_lookup_elem(&queues, &key);
+	}
+	if (e->ifindex != ifindex || e->handle != handle)
+		return 0;
+	return &e->r;
+}
+
 SEC("tp_btf/qdisc_enqueue")
 int BPF_PROG(bsf_enqueue, struct Qdisc *q, const struct netdev_queue *txq, struct sk_buff *skb)
 {
 	__u32 ifindex = q->dev_queue->dev->ifindex;
-	__u64 key = ((__u64)ifindex << 32) | q->handle;
-	struct linuxbe_bpf_root *r = bpf_map_lookup_elem(&queues, &key);
+	struct linuxbe_bpf_root *r = root_of(ifindex, q->handle);
 
 	if (!r || r->slot >= LINUXBE_BPF_SLOTS)
 		return 0;
@@ -430,13 +454,13 @@ static __always_inline __u64 depth_of(__u32 slot)
 }
 
 /* skb left its root q: the end of its sojourn, if it has a record */
-static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex, __u64 now)
+static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
 {
 	struct linuxbe_bpf_set *set = set_of(skb);
 	struct linuxbe_bpf_qstat *s;
 	struct linuxbe_bpf_slot *sc;
 	struct linuxbe_bpf_pkt *w = 0;
-	__u64 d, t, id, backlog;
+	__u64 d, t, id, backlog, now;
 	__u32 i, slot, b;
 
 	if (!set)
@@ -459,6 +483,7 @@ static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex, __u64
 	s = stat_of(slot);
 	if (!sc || !s || sc->ifindex != ifindex)
 		return; /* a record left by a packet of another device */
+	now = bpf_ktime_get_ns();
 	d = now > t ? now - t : 0;
 	s->deq++;
 	if (d > s->sojourn_max)
@@ -481,17 +506,15 @@ int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int p
 	     struct sk_buff *skb)
 {
 	__u32 ifindex;
-	__u64 now;
 	int i;
 
 	if (!skb)
 		return 0;
 	ifindex = q->dev_queue->dev->ifindex;
-	now = bpf_ktime_get_ns();
 	/* a bulk dequeue hands a list (of 9 at most without byte queue
 	 * limits; with them, as many as the limit's bytes): its first 64 */
 	for (i = 0; i < 64 && skb; i++) {
-		on_dequeue(skb, ifindex, now);
+		on_dequeue(skb, ifindex);
 		skb = skb->next;
 	}
 	return 0;

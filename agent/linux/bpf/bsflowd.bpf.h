@@ -41,6 +41,20 @@ struct linuxbe_bpf_root {
 	__u32 pad;
 };
 
+/* Roots by ifindex: array `rootidx` of LINUXBE_BPF_ROOTIDX entries, at
+ * ifindex % LINUXBE_BPF_ROOTIDX, so that most enqueues find their root (or
+ * that it is not watched) without a hash lookup; an entry shared by
+ * several roots (mq children, or two ports' ifindexes) says `hashed`: its
+ * roots are in the hash `queues`. */
+#define LINUXBE_BPF_ROOTIDX 4096
+struct linuxbe_bpf_rootidx {
+	__u32 ifindex;
+	__u32 handle;
+	__u32 hashed;
+	__u32 pad;
+	struct linuxbe_bpf_root r;
+};
+
 /* One of the agent's ports (hash `ports`, by ifindex), for drops. */
 struct linuxbe_bpf_port {
 	__u32 slot;    /* its only queue's slot, or LINUXBE_BPF_NOSLOT */

@@ -457,6 +457,7 @@ static __always_inline __u64 depth_of(__u32 slot)
 static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
 {
 	struct linuxbe_bpf_set *set = set_of(skb);
+	struct linuxbe_bpf_qvar *qv;
 	struct linuxbe_bpf_qstat *s;
 	struct linuxbe_bpf_slot *sc;
 	struct linuxbe_bpf_pkt *w = 0;
@@ -481,8 +482,11 @@ static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
 		return;
 	sc = bpf_map_lookup_elem(&slots, &slot);
 	s = stat_of(slot);
-	if (!sc || !s || sc->ifindex != ifindex)
+	qv = bpf_map_lookup_elem(&qvars, &slot);
+	if (!sc || !s || !qv || sc->ifindex != ifindex)
 		return; /* a record left by a packet of another device */
+	if (id > qv->deq_id)
+		qv->deq_id = id;
 	now = bpf_ktime_get_ns();
 	d = now > t ? now - t : 0;
 	s->deq++;
@@ -593,7 +597,7 @@ int BPF_PROG(bsf_drop, struct sk_buff *skb, void *location, enum skb_drop_reason
 	struct linuxbe_bpf_drop *e;
 	struct net_device *dev;
 	__u32 ifindex, zero = 0, slot = LINUXBE_BPF_NOSLOT, i;
-	__u64 now, depth = ~0ull, tail = 0;
+	__u64 now, depth = ~0ull, tail = 0, id;
 
 	if (!skb)
 		return 0;
@@ -602,13 +606,20 @@ int BPF_PROG(bsf_drop, struct sk_buff *skb, void *location, enum skb_drop_reason
 	if (set)
 		for (i = 0; i < LINUXBE_BPF_WAYS; i++)
 			if (set->way[i].skb == (__u64)skb) {
-				/* dropped in its queue, or a record left by a
-				 * packet that left unseen at this address */
+				/* dropped in its queue; or a record left by a
+				 * packet that left unseen at this address (a
+				 * number its queue has seen leave after it):
+				 * not this drop's queue */
 				slot = set->way[i].slot;
+				id = set->way[i].id;
 				set->way[i].skb = 0;
 				qs = slot < LINUXBE_BPF_SLOTS ? stat_of(slot) : 0;
+				qv = slot < LINUXBE_BPF_SLOTS ? bpf_map_lookup_elem(&qvars, &slot)
+							      : 0;
 				if (qs)
 					qs->unmeasured++;
+				if (!qv || id <= qv->deq_id)
+					slot = LINUXBE_BPF_NOSLOT;
 				break;
 			}
 	if (!report_drops)

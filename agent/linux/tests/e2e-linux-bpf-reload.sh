@@ -157,7 +157,7 @@ set -- $(progs)
 left=$("$BPFTOOL" -j map show | python3 -c '
 import json, sys
 first = min((int(x) for x in sys.argv[1].split(",") if x.isdigit()), default=1 << 62)
-names = ("queues", "leaves", "slots", "qvars", "pkts", "samples", "qevents", "drops",
+names = ("queues", "rootidx", "leaves", "slots", "qvars", "pkts", "samples", "qevents", "drops",
          "ports", "bucket", "qstats", "bsflowd_.bss", "bsflowd_.data")
 print(len([m for m in json.load(sys.stdin) if m["id"] >= first and m.get("name") in names]))' \
 	"$allmaps")

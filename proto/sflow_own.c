@@ -329,40 +329,57 @@ static size_t sampler_from(const uint8_t *p, size_t avail, struct sflow_own_samp
 	return size;
 }
 
-static int read_samplers(struct sflow_r *r, struct sflow_own_sampler_stats *a)
+int sflow_own_read_elems(struct sflow_r *r, const struct sflow_own_elems *d, uint32_t *n_out,
+			 uint32_t *len_out, const uint8_t **p_out)
 {
 	const uint8_t *start;
 	size_t at = 0, avail, size;
 	uint32_t n;
 
-	a->n = 0;
-	a->len = 0;
-	a->p = NULL;
-	if (sflow_r_u32(r, &n, "own sampler_stats count"))
+	*n_out = 0;
+	*len_out = 0;
+	*p_out = NULL;
+	if (sflow_r_u32(r, &n, d->count_what))
 		return r->err;
 	avail = sflow_r_remaining(r);
-	if ((uint64_t)n * SFLOW_OWN_SAMPLER_MIN_SIZE > avail)
-		return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-				    "own sampler_stats: count larger than the record");
+	if ((uint64_t)n * d->min_size > avail)
+		return sflow_r_fail(r, SFLOW_ERR_FORMAT, d->too_many);
 	start = r->buf + r->pos;
 	for (uint32_t i = 0; i < n; i++) {
-		if (avail - at >= 4 && get32(start + at) > SFLOW_OWN_SAMPLER_NAME_MAX) {
-			sflow_r_skip(r, at, "own sampler_stats");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    "own sampler_stats: name longer than 32");
-		}
-		size = sampler_from(start + at, avail - at, NULL);
+		const char *bad = NULL;
+
+		size = d->size(start + at, avail - at, &bad);
 		if (size == 0) {
-			sflow_r_skip(r, at, "own sampler_stats");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    "own sampler_stats: sampler runs past the record");
+			sflow_r_skip(r, at, d->elems_what);
+			return sflow_r_fail(r, SFLOW_ERR_FORMAT, bad ? bad : d->runs_past);
 		}
 		at += size;
 	}
-	a->n = n;
-	a->len = (uint32_t)at;
-	a->p = start;
-	return sflow_r_skip(r, at, "own sampler_stats samplers");
+	*n_out = n;
+	*len_out = (uint32_t)at;
+	*p_out = start;
+	return sflow_r_skip(r, at, d->elems_what);
+}
+
+static size_t sampler_size(const uint8_t *p, size_t avail, const char **bad)
+{
+	if (avail >= 4 && get32(p) > SFLOW_OWN_SAMPLER_NAME_MAX) {
+		*bad = "own sampler_stats: name longer than 32";
+		return 0;
+	}
+	return sampler_from(p, avail, NULL);
+}
+
+static int read_samplers(struct sflow_r *r, struct sflow_own_sampler_stats *a)
+{
+	static const struct sflow_own_elems d = {"own sampler_stats count",
+						 "own sampler_stats: count larger than the record",
+						 "own sampler_stats: sampler runs past the record",
+						 "own sampler_stats samplers",
+						 SFLOW_OWN_SAMPLER_MIN_SIZE,
+						 sampler_size};
+
+	return sflow_own_read_elems(r, &d, &a->n, &a->len, &a->p);
 }
 
 static void read_vis_event(struct sflow_r *r, struct sflow_own_vis_event *e)

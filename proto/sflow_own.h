@@ -572,6 +572,23 @@ int sflow_own_sojourn_at(const struct sflow_own_sojourns *a, uint32_t i,
 /* (sflow_own.c's decoder of E:10: validates the body and points a at it) */
 int sflow_own_read_sojourns(struct sflow_r *r, struct sflow_own_sojourns *a);
 
+/* For the decoders of records whose elements vary in length (E:7, E:10):
+ * a count, then that many elements, size() giving the wire size of the
+ * one at p with avail bytes left, or 0 when it runs past them or is
+ * invalid (setting *bad to say how, or leaving it: runs_past).
+ * sflow_own_read_elems() checks them all and returns where they are:
+ * their count, bytes and first byte. */
+struct sflow_own_elems {
+	const char *count_what; /* the messages: reading the count */
+	const char *too_many;	/* the count larger than the record */
+	const char *runs_past;	/* an element past the record */
+	const char *elems_what; /* reading the elements */
+	size_t min_size;	/* of one element */
+	size_t (*size)(const uint8_t *p, size_t avail, const char **bad);
+};
+int sflow_own_read_elems(struct sflow_r *r, const struct sflow_own_elems *d, uint32_t *n,
+			 uint32_t *len, const uint8_t **p);
+
 /* ---- encoding a visibility event sample (a 0:5 adds the drop's record
  * with sflow_own_enc_vis_event() among its flow records):
  *

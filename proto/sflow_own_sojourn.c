@@ -80,40 +80,26 @@ static size_t sojourn_from(const uint8_t *p, size_t avail, struct sflow_own_sojo
 	return size;
 }
 
+static size_t sojourn_size(const uint8_t *p, size_t avail, const char **bad)
+{
+	if (avail >= SFLOW_OWN_SOJOURN_MIN_SIZE && bad_range(get32(p + 8), get32(p + 12))) {
+		*bad = "own sojourn_histograms: buckets beyond 31";
+		return 0;
+	}
+	return sojourn_from(p, avail, NULL);
+}
+
 int sflow_own_read_sojourns(struct sflow_r *r, struct sflow_own_sojourns *a)
 {
-	const uint8_t *start;
-	size_t at = 0, avail, size;
-	uint32_t n;
+	static const struct sflow_own_elems d = {
+	    "own sojourn_histograms count",
+	    "own sojourn_histograms: count larger than the record",
+	    "own sojourn_histograms: queue runs past the record",
+	    "own sojourn_histograms queues",
+	    SFLOW_OWN_SOJOURN_MIN_SIZE,
+	    sojourn_size};
 
-	a->n = 0;
-	a->len = 0;
-	a->p = NULL;
-	if (sflow_r_u32(r, &n, "own sojourn_histograms count"))
-		return r->err;
-	avail = sflow_r_remaining(r);
-	if ((uint64_t)n * SFLOW_OWN_SOJOURN_MIN_SIZE > avail)
-		return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-				    "own sojourn_histograms: count larger than the record");
-	start = r->buf + r->pos;
-	for (uint32_t i = 0; i < n; i++) {
-		size = sojourn_from(start + at, avail - at, NULL);
-		if (size == 0) {
-			int range = avail - at >= SFLOW_OWN_SOJOURN_MIN_SIZE &&
-				    bad_range(get32(start + at + 8), get32(start + at + 12));
-
-			sflow_r_skip(r, at, "own sojourn_histograms");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    range ? "own sojourn_histograms: buckets beyond 31"
-						  : "own sojourn_histograms: queue runs past the "
-						    "record");
-		}
-		at += size;
-	}
-	a->n = n;
-	a->len = (uint32_t)at;
-	a->p = start;
-	return sflow_r_skip(r, at, "own sojourn_histograms queues");
+	return sflow_own_read_elems(r, &d, &a->n, &a->len, &a->p);
 }
 
 int sflow_own_sojourn_next(const struct sflow_own_sojourns *a, uint32_t *pos,

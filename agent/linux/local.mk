@@ -88,7 +88,8 @@ LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-n
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py \
 	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py \
-	agent/linux/tests/e2e-linux-bpf-htb-check.py agent/linux/tests/e2e-linux-bpf-vis-check.py
+	agent/linux/tests/e2e-linux-bpf-htb-check.py agent/linux/tests/e2e-linux-bpf-vis-check.py \
+	agent/linux/tests/bpf-e2e-lib.sh
 
 # libFuzzer target over the parsers (configure CC=clang --enable-fuzzing;
 # make fuzz), with its seed messages laid out by hand from the UAPI.

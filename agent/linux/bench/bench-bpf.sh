@@ -29,60 +29,31 @@
 #
 # Needs root, ip(8), tc(8), bpftool and a bsflowd built with BPF support;
 # otherwise says why and exits 0 (it runs in make bench).  From the build
-# directory, or with top_builddir and top_srcdir set.
+# directory, or with top_builddir and top_srcdir set; BSFLOWD=path
+# measures another build's daemon.
 #
 # SPDX-License-Identifier: BSD-2-Clause
-: "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
-: "${top_builddir:=.}"
+BPF_SKIP_RC=0 # in make bench: say why, and go on
+. "$(dirname "$0")/../tests/bpf-e2e-lib.sh"
 SECS=${1:-5}
-: "${BSFLOWD:=$top_builddir/agent/bsflowd}" # (another build's, to compare)
 BLAST="$top_builddir/agent/linux/bench/udpblast"
 NOP="$top_builddir/agent/linux/bench/bpfnop"
 SIZE=64
-skip() {
-	echo "bench-bpf: skipped: $*"
-	exit 0
-}
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, tc, BPF)"
-command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 || skip "no ip(8) or tc(8)"
 BPFTOOL=$(command -v bpftool || ls /usr/sbin/bpftool 2>/dev/null)
-[ -n "$BPFTOOL" ] || skip "no bpftool"
-grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" 2>/dev/null ||
-	skip "bsflowd built without BPF support"
-[ -x "$BSFLOWD" ] && [ -x "$BLAST" ] && [ -x "$NOP" ] || {
-	echo "bench-bpf: $BSFLOWD, $BLAST or $NOP not built"
+[ -n "$BPFTOOL" ] || bpf_skip "bench-bpf: no bpftool"
+bpf_e2e_need
+[ -x "$BLAST" ] && [ -x "$NOP" ] || {
+	echo "bench-bpf: $BLAST or $NOP not built"
 	exit 1
 }
-# the bpf tests count the programs loaded: not while they run
-if command -v flock >/dev/null 2>&1; then
-	exec 9>"${TMPDIR:-/tmp}/bsflowd-bpf-e2e.lock"
-	flock 9
-fi
-A=bsfba$$
-B=bsfbb$$
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/bsf-bench-bpf.XXXXXX") || exit 1
-cleanup() {
-	[ -n "$spid" ] && kill "$spid" 2>/dev/null
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
+bpf_e2e_pair bsfb 10.77.0
+bench_cleanup() {
 	[ -n "$npid" ] && kill "$npid" 2>/dev/null
-	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null
-	ip netns del "$A" 2>/dev/null
-	ip netns del "$B" 2>/dev/null
 	[ -n "$stats_was" ] && sysctl -q kernel.bpf_stats_enabled="$stats_was"
-	rm -rf "$TMP"
+	bpf_e2e_cleanup
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-ip netns add "$A" && ip netns add "$B" || exit 1
-ip link add vA$$ type veth peer name vB$$ || exit 1
-ip link set vA$$ netns "$A" && ip link set vB$$ netns "$B"
-ip -n "$A" link set vA$$ name vA && ip -n "$B" link set vB$$ name vB
-for n in "$A" "$B"; do
-	ip netns exec "$n" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 2>/dev/null
-done
-ip -n "$A" addr add 10.77.0.1/24 dev vA && ip -n "$B" addr add 10.77.0.2/24 dev vB
-ip -n "$A" link set vA up && ip -n "$B" link set vB up
-X="ip netns exec $A"
+trap bench_cleanup EXIT
+bpf_e2e_up
 tbf() { $X tc qdisc replace dev vA root handle 1: tbf rate "$1" burst "$2" limit "$3"; }
 tbf 10gbit 1mb 10mb || exit 1
 ip netns exec "$B" "$BLAST" -l 10.77.0.2 5001 &

@@ -379,6 +379,30 @@ void poller_set_port_buffers_hook(struct poller *p,
 	p->port_buffers_arg = arg;
 }
 
+uint64_t poller_next_due(const struct poller *p)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
+		if (p->srcs[i].due_ns < t)
+			t = p->srcs[i].due_ns;
+	return t;
+}
+
+void poller_run_due(struct poller *p)
+{
+	uint64_t now = bsf_now_ns();
+
+	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
+		if (p->srcs[i].due_ns <= now)
+			poll_cb(-1, 0, &p->srcs[i]);
+}
+
+void poller_set_seed(struct poller *p, uint64_t seed)
+{
+	p->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
+}
+
 uint32_t poller_n_sources(const struct poller *p)
 {
 	return p->nsrcs;

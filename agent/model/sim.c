@@ -45,11 +45,11 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
-		"                  [--interval SECONDS [--series FILE] [--csv]]\n"
-		"                  [--plot FILE.svg [--plot-queue PORT:QUEUE]...]\n"
-		"                  [--sflow FILE.pcap] [--sflow-to HOST:PORT [--speed X|max]]\n");
+	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
+		   "                  [--interval SECONDS [--series FILE] [--csv]]\n"
+		   "                  [--plot FILE.svg [--plot-queue PORT:QUEUE]...]\n"
+		   "                  [--sflow FILE.pcap] [--sflow-to HOST:PORT [--speed X|max]]\n"
+		   "                  [--epoch UNIX_SECONDS]\n");
 }
 
 static double now_s(void)
@@ -595,6 +595,7 @@ int main(int argc, char **argv)
 						 {"sflow", required_argument, NULL, 'W'},
 						 {"sflow-to", required_argument, NULL, 'T'},
 						 {"speed", required_argument, NULL, 'X'},
+						 {"epoch", required_argument, NULL, 'E'},
 						 {NULL, 0, NULL, 0}};
 	double interval = 0;
 	const char *series = NULL;
@@ -603,11 +604,11 @@ int main(int argc, char **argv)
 	const char *plot_file = NULL, *plot_queues[SIM_PLOT_MAX_QUEUES + 1];
 	unsigned nplot_queues = 0;
 	struct sim_plot *plot = NULL;
-	struct sim_sflow_opts sfo = {NULL, NULL, 1.0};
+	struct sim_sflow_opts sfo = {NULL, NULL, 1.0, 0};
 	struct sim_sflow_stats sfst;
 	struct sim_stats *ss = NULL;
 	struct runner rn = {NULL, NULL, 0};
-	int speed_set = 0;
+	int speed_set = 0, epoch_set = 0;
 	struct model_scenario_opts so = {0, 0};
 	struct model_scenario sc;
 	struct report r;
@@ -672,6 +673,20 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'E':
+			errno = 0;
+			sfo.epoch_ns = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || optarg[0] == '-' ||
+			    sfo.epoch_ns == 0 || sfo.epoch_ns > 17000000000ull) {
+				fprintf(stderr,
+					"bsflow-sim: --epoch: '%s' is not a Unix time in whole "
+					"seconds in [1, 17000000000]\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			sfo.epoch_ns *= 1000000000ull;
+			epoch_set = 1;
+			break;
 		case 'f':
 			file = optarg;
 			break;
@@ -721,6 +736,11 @@ int main(int argc, char **argv)
 	if (speed_set && !sfo.to) {
 		fprintf(stderr,
 			"bsflow-sim: --speed paces --sflow-to: give --sflow-to HOST:PORT\n");
+		return EXIT_USAGE;
+	}
+	if (epoch_set && !sfo.to && !sfo.pcap) {
+		fprintf(stderr, "bsflow-sim: --epoch sets the time of --sflow and --sflow-to: give "
+				"one\n");
 		return EXIT_USAGE;
 	}
 	/* configuration errors as bsflowd prints them: FILE:LINE: ... */

@@ -337,7 +337,8 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 
 	/* the daemon, on virtual time from 0 */
 	bsf_log_set_sink(log_sink, s);
-	bsf_clock_virtual(&s->now, bsf_wall_ns());
+	bsf_clock_virtual(&s->now,
+			  o->epoch_ns ? o->epoch_ns : bsf_wall_ns() / 1000000000u * 1000000000u);
 	s->wall0_mono = mono_ns();
 	s->base = event_base_new();
 	if (!s->base || bsf_daemon_init(&s->d, s->base, file, 1) < 0) {

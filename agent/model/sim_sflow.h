@@ -7,7 +7,10 @@
  * virtual clock instead of the event loop.
  *
  * The daemon's clocks follow virtual time (bsf_clock_virtual): virtual
- * time 0 is the wall clock when the run starts (its uptime 0), so
+ * time 0 is the epoch (--epoch, or the wall clock's second when the run
+ * starts; the datagrams' uptime 0).  Periods that bsflowd aligns to Unix
+ * time (the drop notifications' second, ticket periods) depend on it: the
+ * same file, seed and epoch give the same datagrams.  So
  * datagram uptimes, sample timestamps and the capture's packet times all
  * run on virtual time.  The model advances as bsflowd's real-time tick
  * does (steps of at most SIM_SFLOW_STEP_NS, the event ring drained
@@ -29,10 +32,12 @@
 #define SIM_SFLOW_STEP_NS 5000000ull /* the model backend's tick */
 
 struct sim_sflow_opts {
-	const char *pcap; /* --sflow FILE, NULL: none */
-	const char *to;	  /* --sflow-to HOST[:PORT], NULL: none */
-	double speed;	  /* --sflow-to's pace: virtual seconds per wall second;
-			     0: as fast as the socket takes them */
+	const char *pcap;  /* --sflow FILE, NULL: none */
+	const char *to;	   /* --sflow-to HOST[:PORT], NULL: none */
+	double speed;	   /* --sflow-to's pace: virtual seconds per wall second;
+			      0: as fast as the socket takes them */
+	uint64_t epoch_ns; /* --epoch: the Unix time of virtual 0; 0: the wall
+			      clock at the start, in whole seconds */
 };
 
 /* What was sent. */

@@ -71,6 +71,12 @@ TESTS += agent/model/tests/test_sim_flowbuf.sh
 EXTRA_DIST += agent/model/tests/test_sim_flowbuf.sh
 TESTS += agent/model/tests/test_sim_stats.sh
 EXTRA_DIST += agent/model/tests/test_sim_stats.sh
+check_PROGRAMS += agent/model/tests/test_sim_hist
+TESTS += agent/model/tests/test_sim_hist
+agent_model_tests_test_sim_hist_SOURCES = agent/model/tests/test_sim_hist.c \
+	agent/model/sim_stats.c agent/model/sim_stats.h
+agent_model_tests_test_sim_hist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+agent_model_tests_test_sim_hist_LDADD = agent/model/libmodel.a $(CHECK_LIBS) -lm
 EXTRA_DIST += agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
 	agent/model/tests/test_replay_example.sh
 

@@ -61,8 +61,8 @@ struct sim_series *sim_series_new(struct model *m, struct sim_stats *st, FILE *o
 	if (csv && out)
 		fprintf(out, "time_s,port,queue,cast,bytes,peak_bytes,avg_bytes,sent,drops,"
 			     "delay_p50_ns,delay_p99_ns,delay_p999_ns,pfc_xoff,pfc_xoff_s,"
-			     "pg_peak_bytes,headroom_peak_bytes,held,held_now,drops_by_pg,"
-			     "drops_by_class\n");
+			     "pfc_xoff_now,pg_peak_bytes,headroom_peak_bytes,held,held_now,"
+			     "drops_by_pg,drops_by_class\n");
 	return s;
 }
 
@@ -108,7 +108,7 @@ static void queue_row(struct sim_series *s, struct model *m, double t, unsigned 
 	if (!s->out)
 		return;
 	if (s->csv) {
-		fprintf(s->out, "%.9f,%u,%u,%s,%llu,%llu,%.1f,%llu,%llu,%llu,%llu,%llu,,,,,,,,\n",
+		fprintf(s->out, "%.9f,%u,%u,%s,%llu,%llu,%.1f,%llu,%llu,%llu,%llu,%llu,,,,,,,,,\n",
 			t, p, q, mc ? "multicast" : "unicast", (unsigned long long)o->cur_bytes,
 			(unsigned long long)o->peak_bytes, avg, (unsigned long long)sent,
 			(unsigned long long)total, (unsigned long long)p50, (unsigned long long)p99,
@@ -154,6 +154,7 @@ static void port_row(struct sim_series *s, struct model *m, double t, unsigned p
 	const struct sim_class_drops *cd = sim_stats_drops(s->st, p, 1);
 	struct model_if_counters c;
 	uint64_t xoff[MODEL_NUM_PG], held[MODEL_NUM_PG], pgpk[MODEL_NUM_PG], hdpk[MODEL_NUM_PG];
+	uint64_t on[MODEL_NUM_PG];
 	uint64_t any = 0;
 	double xs[MODEL_NUM_PG];
 
@@ -162,10 +163,11 @@ static void port_row(struct sim_series *s, struct model *m, double t, unsigned p
 		xoff[g] = c.pfc_xoff[g] - pv->xoff[g];
 		xs[g] = (double)(c.pfc_xoff_ns[g] - pv->xoff_ns[g]) / 1e9;
 		held[g] = c.pfc_held[g] - pv->held[g];
+		on[g] = pb->pfc_paused >> g & 1u;
 		pgpk[g] = pb->pg[g].peak_bytes;
 		hdpk[g] = pb->pg_headroom[g].peak_bytes;
 		any |= xoff[g] | (c.pfc_xoff_ns[g] - pv->xoff_ns[g]) | held[g] | c.pfc_held_now[g] |
-		       pgpk[g] | hdpk[g] | cd->pg[g] | cd->tc[g];
+		       pgpk[g] | hdpk[g] | cd->pg[g] | cd->tc[g] | on[g];
 		pv->xoff[g] = c.pfc_xoff[g];
 		pv->xoff_ns[g] = c.pfc_xoff_ns[g];
 		pv->held[g] = c.pfc_held[g];
@@ -186,6 +188,7 @@ static void port_row(struct sim_series *s, struct model *m, double t, unsigned p
 			fprintf(s->out, "%s%.9f", g ? "," : "", xs[g]);
 		fputc(']', s->out);
 	}
+	pg_list(s, "pfc_xoff_now", on);
 	pg_list(s, "pg_peak_bytes", pgpk);
 	pg_list(s, "headroom_peak_bytes", hdpk);
 	pg_list(s, "held", held);

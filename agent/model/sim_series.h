@@ -4,7 +4,7 @@
  * (occupancy now, its peak and its time average in the interval, copies
  * sent, drops by cause, delay percentiles of the packets that departed in
  * the interval) and one row per port whose priority groups did anything
- * in it (XOFF transitions and time, PG and headroom peaks, packets held
+ * in it (XOFF transitions, time and state, PG and headroom peaks, packets held
  * at its paused sender, drops by priority group and by class), as JSON
  * lines or CSV.  It reads the model through its own read window
  * (SIM_SERIES_WINDOW), so the end-of-run report is unchanged.

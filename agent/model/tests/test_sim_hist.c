@@ -33,7 +33,7 @@ START_TEST(buckets)
 		if (v < 256)
 			ck_assert_uint_eq(sim_hist_upper(b), v);
 	}
-	for (int i = 0; i < 1000000; i++) {
+	for (int i = 0; i < 100000; i++) {
 		uint64_t v = next(&s) >> (next(&s) % 64);
 		unsigned b = sim_hist_bucket(v);
 		uint64_t lo = b ? sim_hist_upper(b - 1) + 1 : 0, hi = sim_hist_upper(b);

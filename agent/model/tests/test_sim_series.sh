@@ -64,8 +64,8 @@ if not ok or others:
 print("ok: 10 intervals of queue 0: 30-31 sent and dropped, full, p50=p99=p999=525568 ns")
 EOP
 "$SIM" -f "$tmp/s.conf" --duration 0.01 --interval 0.005 --csv >"$tmp/series.csv"
-head -n 1 "$tmp/series.csv" | grep -q '^time_s,port,queue,cast,bytes,peak_bytes,avg_bytes,sent,drops,delay_p50_ns,delay_p99_ns,delay_p999_ns,pfc_xoff,pfc_xoff_s,pg_peak_bytes,headroom_peak_bytes,held,held_now,drops_by_pg,drops_by_class$' &&
-	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); sys.exit(not all(len(x) == 20 for x in r))' "$tmp/series.csv" &&
+head -n 1 "$tmp/series.csv" | grep -q '^time_s,port,queue,cast,bytes,peak_bytes,avg_bytes,sent,drops,delay_p50_ns,delay_p99_ns,delay_p999_ns,pfc_xoff,pfc_xoff_s,pfc_xoff_now,pg_peak_bytes,headroom_peak_bytes,held,held_now,drops_by_pg,drops_by_class$' &&
+	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); sys.exit(not all(len(x) == 21 for x in r))' "$tmp/series.csv" &&
 	echo "ok: --csv" || fail "--csv: $(cat "$tmp/series.csv")"
 
 "$SIM" -f "$tmp/s.conf" --duration 0.02 --json >"$tmp/plain.json"

@@ -71,12 +71,16 @@ int conf_warn(const struct conf *c, FILE *out)
 		cfg_t *m = cfg_getsec(root, "model");
 
 		if (m && cfg_size(m, "traffic") == 0 && cfg_size(m, "replay") == 0) {
-			fprintf(out,
-				"%s:%d: warning: model: no traffic or replay section: the switch "
-				"stays idle (counters all zero, no drops, no samples)\n",
-				c->file,
-				c->backend_section_line > 0 ? c->backend_section_line
-							    : conf_section_line(m));
+			int line = c->backend_section_line > 0 ? c->backend_section_line
+							       : conf_section_line(m);
+
+			/* no model section written: no line to name */
+			if (line > 0)
+				fprintf(out, "%s:%d: warning: model: ", c->file, line);
+			else
+				fprintf(out, "%s: warning: no model section: ", c->file);
+			fprintf(out, "no traffic or replay section: the switch stays idle "
+				     "(counters all zero, no drops, no samples)\n");
 			n++;
 		}
 	}

@@ -1,7 +1,8 @@
 #!/bin/sh
 # agent/tests/check-warnings.sh - what `bsflowd -t` says about a file that
 # loads but would do nothing or not what was meant, and its hints:
-#  - a model section with no traffic or replay section: warned, exit 0;
+#  - a model section with no traffic or replay section, or none at all:
+#    warned (FILE:LINE, or FILE alone when there is no section), exit 0;
 #  - a bare number among delay thresholds (seconds): warned with its line;
 #  - the shipped etc/bsflowd.conf and etc/examples/demo.conf: no warning,
 #    and the example's model section is etc/scenarios/demo.conf's;
@@ -32,6 +33,12 @@ printf 'collector c {\n address = 127.0.0.1\n}\nmodel {\n ports = 4\n}\n' >"$tmp
 expect "idle model warned" 0 \
 	"$tmp/idle.conf:4: warning: model: no traffic or replay section: the switch stays idle" \
 	"$tmp/idle.conf"
+
+# no model section at all: no line to name (it said FILE:0:)
+printf 'collector c {\n address = 127.0.0.1\n}\n' >"$tmp/nomodel.conf"
+expect "no model section warned" 0 \
+	"$tmp/nomodel.conf: warning: no model section: no traffic or replay section: the switch stays idle" \
+	"$tmp/nomodel.conf"
 
 sed '/^#visibility {/,/^#}/s/^#//' "$top_srcdir/etc/bsflowd.conf" |
 	sed 's/thresholds = {20us, 100us}/thresholds = {20us, 1}/' >"$tmp/bare.conf"

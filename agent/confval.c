@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,6 +135,45 @@ static int line_at(const char *t, size_t i)
 	return line;
 }
 
+/* A key with nothing after its = on the line (t has no comments left):
+ * libconfuse would take the next line's first word as the value and
+ * complain there, about something else.  -1 with "NAME:LINE: KEY: no
+ * value" in err. */
+static int no_value(const char *t, const char *name, char *err, size_t errlen)
+{
+	for (size_t i = 0; t[i]; i++) {
+		size_t j, k;
+
+		if (t[i] == '"' || t[i] == '\'') {
+			char q = t[i];
+
+			for (i++; t[i] && t[i] != q; i++)
+				if (t[i] == '\\' && t[i + 1])
+					i++;
+			if (!t[i])
+				break;
+			continue;
+		}
+		if (t[i] != '=')
+			continue;
+		for (j = i + 1; t[j] == ' ' || t[j] == '\t' || t[j] == '\r'; j++)
+			;
+		if (t[j] != '\n' && t[j] != '\0')
+			continue;
+		/* the key: the word before the = (or +=) */
+		for (k = i; k > 0 && strchr(" \t+", t[k - 1]); k--)
+			;
+		j = k;
+		while (k > 0 && !strchr(" \t\r\n{}=,()\"'", t[k - 1]))
+			k--;
+		snprintf(err, errlen,
+			 "%s:%d: %.*s: no value after =; allowed: the value on the same line", name,
+			 line_at(t, i), (int)(j - k < 64 ? j - k : 64), t + k);
+		return -1;
+	}
+	return 0;
+}
+
 char *conf_blank_comments(const char *text, const char *name, char *err, size_t errlen)
 {
 	size_t n = strlen(text), i = 0;
@@ -187,6 +227,10 @@ char *conf_blank_comments(const char *text, const char *name, char *err, size_t 
 		}
 		i++;
 	}
+	if (no_value(t, name, err, errlen) < 0) {
+		free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -234,18 +278,18 @@ int conf_once_str(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 
 int conf_once_int(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 {
-	char *end;
-	long n;
+	long long n;
 
 	if (conf_once(cfg, opt, value) < 0)
 		return -1;
-	errno = 0;
-	n = strtol(value, &end, 0);
-	if (end == value || *end || errno) {
-		cfg_error(cfg, "%s = %.*s: not an integer", opt->name, CONF_SHOW_MAX, value);
+	/* the one integer grammar: decimal (libconfuse's own took 0x10 and
+	 * read 010 as eight) */
+	if (conf_parse_int(value, &n) < 0 || n < LONG_MIN || n > LONG_MAX) {
+		cfg_error(cfg, "%s = %.*s: not an integer; allowed: decimal digits", opt->name,
+			  CONF_SHOW_MAX, value);
 		return -1;
 	}
-	*(long *)result = n;
+	*(long *)result = (long)n;
 	return 0;
 }
 

@@ -83,7 +83,10 @@ int conf_check_text(const char *text, const char *name, char *err, size_t errlen
  * of the file, silently: everything after it is lost.  Such text is
  * refused here: NULL with "NAME:LINE: comment not closed (the comment
  * opened here)" or "... string not closed ..." in err, LINE being where
- * it opened.  NULL with "NAME: out of memory" otherwise.  free() it.
+ * it opened.  So is a key with nothing after its = on the line (libconfuse
+ * would take the next line's first word as its value and complain there
+ * about something else): "NAME:LINE: KEY: no value after =; ...".  NULL
+ * with "NAME: out of memory" otherwise.  free() it.
  */
 char *conf_blank_comments(const char *text, const char *name, char *err, size_t errlen);
 
@@ -118,7 +121,7 @@ int conf_lib_parse(cfg_t *root, const char *name, const char *text, char *err, s
  * twice ("NAME: a second section of that name ...") and a list emptied by
  * a later `key = { }` (no callback sees it).
  *
- * conf_once_str, conf_once_int (strtol, base 0) and conf_once_bool
+ * conf_once_str, conf_once_int (decimal, as conf_parse_int) and conf_once_bool
  * (libconfuse's words) are the callbacks of plain CFG_STR_CB / CFG_INT_CB /
  * CFG_BOOL_CB options (and their _LIST_CB forms) that want the same check.
  */

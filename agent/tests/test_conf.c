@@ -293,6 +293,10 @@ static const struct {
      "t.conf:4: linux: link = on: given twice (first on line 2); allowed: once"},
     {"linux {\n header_bytes = 64\n header_bytes = 96\n}\n",
      "t.conf:3: linux: header_bytes = 96: given twice (first on line 2); allowed: once"},
+    /* the linux section's integers are read as every integer (libconfuse
+     * took hexadecimal there) */
+    {"linux {\n qdisc_poll_ms = 0x10\n}\n",
+     "t.conf:2: linux: qdisc_poll_ms = 0x10: not an integer; allowed: decimal digits"},
     {"sonic {\n redis = /run/redis.sock\n redis = /tmp/r.sock\n}\n",
      "t.conf:3: sonic: redis = /tmp/r.sock: given twice (first on line 2); allowed: once"},
     {"agent {\n address = 192.0.2.1\n}\npolling_interval = 5\nagent {\n sub_agent_id = 2\n}\n",
@@ -303,6 +307,14 @@ static const struct {
     {"visibility {\n eligible {\n  ports = {1}\n }\n eligible {\n  queues = {2}\n }\n}\n",
      "t.conf:6: visibility: eligible: a second section of that name (the first ends on line 4); "
      "allowed: one"},
+    /* a key with no value: libconfuse took the next line's first word
+     * for it and complained there, about something else */
+    {"collector x {\n address =\n}\n",
+     "t.conf:2: address: no value after =; allowed: the value on the same line"},
+    {"polling_interval =   # later\ncollector x {\n address = a\n}\n",
+     "t.conf:1: polling_interval: no value after =; allowed: the value on the same line"},
+    {"model {\n ports = 4\n traffic t {\n  ports +=\n }\n}\n",
+     "t.conf:4: ports: no value after =; allowed: the value on the same line"},
     /* syntax */
     {"collector x {\n address = a\n", "t.conf:1: section not closed (missing })"},
     {"collector x {\n address = a\n}\n}\n", "t.conf:4: unexpected closing brace"},
@@ -335,8 +347,8 @@ START_TEST(blank_comments)
 	    {"a = \"x#y\" // c\n", "a = \"x#y\"     \n"}, /* not inside quotes */
 	    {"a = '#\\'#'\n", "a = '#\\'#'\n"},		  /* escaped quote */
 	    {"a = /usr//lib\n", "a = /usr//lib\n"},	  /* // inside a word: a word */
-	    {"a=//c\n", "a=   \n"},
-	    {"/* x\ny */a = 1\n", "    \n    a = 1\n"}, /* newlines kept */
+	    {"a={//c\n1}\n", "a={   \n1}\n"},		  /* a // after { or = is a comment */
+	    {"/* x\ny */a = 1\n", "    \n    a = 1\n"},	  /* newlines kept */
 	    {"", ""},
 	};
 	char err[200];
@@ -348,6 +360,9 @@ START_TEST(blank_comments)
 		ck_assert_str_eq(o, t[i].out);
 		free(o);
 	}
+	/* a key whose value is on the next line, or only a comment follows */
+	ck_assert_ptr_null(conf_blank_comments("a=//c\n1\n", "t", err, sizeof err));
+	ck_assert_str_eq(err, "t:1: a: no value after =; allowed: the value on the same line");
 	/* what libconfuse 3.3 takes silently as the end of the file */
 	ck_assert_ptr_null(
 	    conf_blank_comments("a = 1\nb = 2 /* open\nc = 3\n", "t", err, sizeof err));

@@ -9,15 +9,34 @@
 # and SIGTERM must end the daemon at once.  A resolver that blocks takes
 # 10 s or more for each (the C library's timeout), so the bounds below
 # (3 s) tell the two apart on any machine, however loaded.
-# Needs root and ip(8) to make the namespace: skipped otherwise.
+# Needs root and ip(8) to make the namespace, or, not root, unshare(1) and
+# a kernel that allows unprivileged user namespaces: skipped otherwise.
 #
 # SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
 
+if [ "$1" = userns ]; then
+	# in a user, network and mount namespace of our own: this resolv.conf
+	# is seen by this process tree only
+	rc_file=$2
+	mount --bind "$rc_file" /etc/resolv.conf || exit 77
+	set -- inside
+fi
 if [ "$1" != inside ]; then
-	[ "$(id -u)" = 0 ] || e2e_skip "needs root to create a network namespace"
-	command -v ip >/dev/null 2>&1 || e2e_skip "ip (iproute2) not installed"
 	command -v python3 >/dev/null 2>&1 || e2e_skip "python3 not installed"
+	command -v ip >/dev/null 2>&1 || e2e_skip "ip (iproute2) not installed"
+	if [ "$(id -u)" != 0 ]; then
+		# not root: an unprivileged user namespace, where the kernel allows
+		command -v unshare >/dev/null 2>&1 ||
+			e2e_skip "needs root, or unshare(1), to create a network namespace"
+		rc_file=$(mktemp "${TMPDIR:-/tmp}/bsfdns.XXXXXX") || exit 1
+		echo "nameserver 127.0.0.1" >"$rc_file"
+		unshare -rnm sh "$0" userns "$rc_file"
+		st=$?
+		rm -f "$rc_file"
+		[ $st = 77 ] && e2e_skip "cannot create a user and network namespace (not root)"
+		exit $st
+	fi
 	NS=bsfdns$$
 	ip netns add "$NS" 2>/dev/null || e2e_skip "cannot create a network namespace"
 	mkdir -p "/etc/netns/$NS"
@@ -42,7 +61,9 @@ s.bind(("127.0.0.1", 53))
 open(sys.argv[1], "w").close()
 while True:
     s.recv(4096)
-' "$TMP/dns.ready" &
+    with open(sys.argv[2], "a") as f:
+        f.write("query\n")
+' "$TMP/dns.ready" "$TMP/dns.queries" &
 E2E_PIDS="$E2E_PIDS $!"
 i=0
 while [ ! -e "$TMP/dns.ready" ] && [ $i -lt 200 ]; do
@@ -122,5 +143,8 @@ t1=$(now_ms)
 [ $((t1 - t0)) -lt 3000 ] || fail "SIGTERM took $((t1 - t0)) ms: exit waited for the name server"
 grep -q "collector c2: sending to 127.0.0.1:" "$TMP/bsflowd.log" ||
 	fail "the log does not say where collector c2 sends"
+# the lookups went to the silent server (else this proved nothing)
+[ -s "$TMP/dns.queries" ] ||
+	fail "the silent name server got no query: the namespace's resolv.conf was not used"
 [ "$rc" = 0 ] || cat "$TMP/bsflowd.log"
 e2e_finish

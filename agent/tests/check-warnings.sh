@@ -4,6 +4,7 @@
 #  - a model section with no traffic or replay section, or none at all:
 #    warned (FILE:LINE, or FILE alone when there is no section), exit 0;
 #  - a bare number among delay thresholds (seconds): warned with its line;
+#  - datagram_bytes too small for a port's counters sample: warned;
 #  - the shipped etc/bsflowd.conf and etc/examples/demo.conf: no warning,
 #    and the example's model section is etc/scenarios/demo.conf's;
 #  - a misspelt key: "did you mean", exit 1; host:port in an address:
@@ -69,6 +70,13 @@ if [ -s "$tmp/ex.model" ] && cmp -s "$tmp/ex.model" "$tmp/sc.model"; then
 else
 	fail "etc/examples/demo.conf's model section differs from etc/scenarios/demo.conf"
 fi
+
+# datagrams too small for a port's counters sample: accepted, warned
+# (every port sample would be lost, with a log line a minute)
+printf 'collector c {\n address = 127.0.0.1\n}\ndatagram_bytes = 300\nmodel {\n ports = 2\n traffic t {\n  ports = {1}\n  to = 0\n  rate = 1G\n }\n}\n' >"$tmp/small.conf"
+expect "small datagrams warned" 0 \
+	"$tmp/small.conf:4: warning: datagram_bytes = 300: below 330, a port's counters sample" \
+	"$tmp/small.conf"
 
 printf 'polling_intervall = 20\n' >"$tmp/typo.conf"
 expect "misspelt key" 1 "polling_intervall: unknown key; allowed: the keys of bsflowd.conf(5); did you mean polling_interval?" "$tmp/typo.conf"

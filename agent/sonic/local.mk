@@ -13,6 +13,9 @@ SONIC_BACKEND_SOURCES = \
 	agent/sonic/backend_sonic.c agent/sonic/backend_sonic.h \
 	agent/sonic/sonic_redis.c agent/sonic/sonic_redis.h \
 	agent/sonic/sonic_maps.c agent/sonic/sonic_maps.h \
+	agent/sonic/sonic_view.c agent/sonic/sonic_view.h \
+	agent/sonic/sonic_drops.c agent/sonic/sonic_drops.h \
+	agent/sonic/sonic_notify.c agent/sonic/sonic_notify.h \
 	agent/sonic/sonic_parse.c agent/sonic/sonic_parse.h
 EXTRA_DIST += $(SONIC_BACKEND_SOURCES) \
 	agent/sonic/tests/sonic_fixture.py agent/sonic/tests/e2e-sonic.sh \
@@ -55,10 +58,10 @@ if SONIC
 FUZZ_PROGS += agent/sonic/fuzz/fuzz_sonic_reply
 agent_sonic_fuzz_fuzz_sonic_reply_SOURCES = agent/sonic/fuzz/fuzz_sonic_reply.c \
 	agent/sonic/sonic_parse.c agent/sonic/sonic_maps.c agent/sonic/sonic_conf.c \
-	agent/confval.c agent/confhint.c
+	agent/sonic/sonic_drops.c agent/confval.c agent/confhint.c
 agent_sonic_fuzz_fuzz_sonic_reply_CFLAGS = $(AM_CFLAGS) $(HIREDIS_CFLAGS) $(LIBCONFUSE_CFLAGS) \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
-agent_sonic_fuzz_fuzz_sonic_reply_LDADD = $(HIREDIS_LIBS) $(LIBCONFUSE_LIBS)
+agent_sonic_fuzz_fuzz_sonic_reply_LDADD = proto/libsflow.a $(HIREDIS_LIBS) $(LIBCONFUSE_LIBS)
 agent_sonic_fuzz_fuzz_sonic_reply_LDFLAGS = -fsanitize=fuzzer,address,undefined
 endif
 endif

@@ -19,7 +19,8 @@ SONIC_BACKEND_SOURCES = \
 	agent/sonic/sonic_parse.c agent/sonic/sonic_parse.h
 EXTRA_DIST += $(SONIC_BACKEND_SOURCES) \
 	agent/sonic/tests/sonic_fixture.py agent/sonic/tests/e2e-sonic.sh \
-	agent/sonic/tests/e2e-sonic-start.sh \
+	agent/sonic/tests/e2e-sonic-start.sh agent/sonic/tests/e2e-sonic-lib.sh \
+	agent/sonic/tests/e2e-sonic-maps.sh agent/sonic/tests/e2e-sonic-maps-check.py \
 	agent/sonic/tests/e2e-sonic-check.py agent/sonic/bench/bench-sonic.sh
 
 if SONIC
@@ -34,7 +35,7 @@ endif
 # ---- tests
 if SONIC
 TESTS += agent/sonic/tests/e2e-sonic.sh agent/sonic/tests/e2e-sonic-start.sh \
-	agent/sonic/tests/test_sonic_parse
+	agent/sonic/tests/e2e-sonic-maps.sh agent/sonic/tests/test_sonic_parse
 check_PROGRAMS += agent/sonic/tests/test_sonic_parse
 agent_sonic_tests_test_sonic_parse_SOURCES = agent/sonic/tests/test_sonic_parse.c
 agent_sonic_tests_test_sonic_parse_CFLAGS = $(AM_CFLAGS) $(HIREDIS_CFLAGS) $(LIBCONFUSE_CFLAGS) \

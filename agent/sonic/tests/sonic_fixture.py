@@ -11,6 +11,11 @@ tests, written with raw RESP over redis-server's unix socket.
                                      PHASE, as syncd's flex counters
                                      write them
   sonic_fixture.py get SOCK DB KEY   one hash, as JSON
+  sonic_fixture.py notify SOCK FLAGS CONFIG SET notify-keyspace-events
+  sonic_fixture.py breakout SOCK     port 31 (Ethernet124) leaves the maps
+                                     and port 32 (Ethernet128, index 33)
+                                     comes, with its queues, PGs and the
+                                     counters of phase 0 (as a breakout)
   sonic_fixture.py dbconfig SOCK     a database_config.json on stdout
   sonic_fixture.py configdb -        a config_db.json (the ports) on stdout
 
@@ -367,32 +372,7 @@ def feed(r, phase, gen=0):
     """one flex-counter poll: COUNTERS:<oid> and PERIODIC_WATERMARKS"""
     r.send("SELECT", COUNTERS_DB)
     for i in range(NPORTS):
-        f = {"SAI_PORT_STAT_" + c: counter(i, k, phase) for k, c in enumerate(CTR)}
-        f["SAI_PORT_STAT_DOT3_STATS_FCS_ERRORS"] = counter(i, 20, phase)
-        if i == 31:
-            f["SAI_PORT_STAT_IF_IN_ERRORS"] = "n/a"
-        for name, c in DEBUG_COUNTERS.items():
-            if c[0].startswith("PORT"):
-                f[c[3]] = dbg_value(name, i, phase)
-        r.hset("COUNTERS:" + port_oid(i, gen), f)
-        for q in range(16):
-            if (i, q) == (3, 2):
-                continue  # no counters at all
-            wm = "garbage" if (i, q) == (2, 1) else queue_wm(i, q, phase)
-            dp, db = queue_drops(i, q, phase)
-            r.hset("COUNTERS:" + queue_oid(i, q, gen),
-                   {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm,
-                    "SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES": 0,
-                    "SAI_QUEUE_STAT_DROPPED_PACKETS": dp,
-                    "SAI_QUEUE_STAT_DROPPED_BYTES": db})
-            r.hset("PERIODIC_WATERMARKS:" + queue_oid(i, q, gen),
-                   {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm})
-        for g in range(8):
-            f = {"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES": pg_wm(i, g, phase),
-                 "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES":
-                     pg_hr(i, g, phase)}
-            r.hset("COUNTERS:" + pg_oid(i, g, gen), f)
-            r.hset("PERIODIC_WATERMARKS:" + pg_oid(i, g, gen), f)
+        feed_port(r, i, phase, gen)
     for p in POOLS:
         f = {"SAI_BUFFER_POOL_STAT_WATERMARK_BYTES": pool_wm(p, phase)}
         r.hset("COUNTERS:" + pool_oid(p, gen), f)
@@ -400,6 +380,58 @@ def feed(r, phase, gen=0):
     r.hset("COUNTERS:" + SWITCH_OID,
            {c[3]: dbg_value(n, None, phase) for n, c in DEBUG_COUNTERS.items()
             if c[0].startswith("SWITCH")})
+    r.flush()
+
+
+def feed_port(r, i, phase, gen=0):
+    """port i's objects (COUNTERS_DB selected)"""
+    f = {"SAI_PORT_STAT_" + c: counter(i, k, phase) for k, c in enumerate(CTR)}
+    f["SAI_PORT_STAT_DOT3_STATS_FCS_ERRORS"] = counter(i, 20, phase)
+    if i == 31:
+        f["SAI_PORT_STAT_IF_IN_ERRORS"] = "n/a"
+    for name, c in DEBUG_COUNTERS.items():
+        if c[0].startswith("PORT"):
+            f[c[3]] = dbg_value(name, i, phase)
+    r.hset("COUNTERS:" + port_oid(i, gen), f)
+    for q in range(16):
+        if (i, q) == (3, 2):
+            continue  # no counters at all
+        wm = "garbage" if (i, q) == (2, 1) else queue_wm(i, q, phase)
+        dp, db = queue_drops(i, q, phase)
+        r.hset("COUNTERS:" + queue_oid(i, q, gen),
+               {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm,
+                "SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES": 0,
+                "SAI_QUEUE_STAT_DROPPED_PACKETS": dp,
+                "SAI_QUEUE_STAT_DROPPED_BYTES": db})
+        r.hset("PERIODIC_WATERMARKS:" + queue_oid(i, q, gen),
+               {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm})
+    for g in range(8):
+        f = {"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES": pg_wm(i, g, phase),
+             "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES":
+                 pg_hr(i, g, phase)}
+        r.hset("COUNTERS:" + pg_oid(i, g, gen), f)
+        r.hset("PERIODIC_WATERMARKS:" + pg_oid(i, g, gen), f)
+
+
+def breakout(r):
+    """port 31 leaves, port 32 comes (maps, counters of phase 0)"""
+    gone, new = NPORTS - 1, NPORTS
+    r.send("SELECT", CONFIG_DB)
+    r.send("DEL", "PORT|" + port_name(gone))
+    r.hset("PORT|" + port_name(new), {"alias": "etp%d" % (new + 1), "index": new + 1,
+                                      "speed": 100000, "admin_status": "up"})
+    r.send("SELECT", APPL_DB)
+    r.hset("PORT_TABLE:" + port_name(new), {"oper_status": "up", "admin_status": "up"})
+    r.send("SELECT", COUNTERS_DB)
+    feed_port(r, new, 0)
+    r.send("HDEL", "COUNTERS_PORT_NAME_MAP", port_name(gone))
+    r.hset("COUNTERS_PORT_NAME_MAP", {port_name(new): port_oid(new)})
+    r.hset("COUNTERS_QUEUE_NAME_MAP", {"%s:%d" % (port_name(new), q): queue_oid(new, q)
+                                       for q in range(16)})
+    r.hset("COUNTERS_QUEUE_TYPE_MAP", {queue_oid(new, q): "SAI_QUEUE_TYPE_UNICAST" if q < 8
+                                       else "SAI_QUEUE_TYPE_MULTICAST" for q in range(16)})
+    r.hset("COUNTERS_PG_NAME_MAP", {"%s:%d" % (port_name(new), g): pg_oid(new, g)
+                                    for g in range(8)})
     r.flush()
 
 
@@ -439,6 +471,10 @@ def main():
         load(r, int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     elif cmd == "feed":
         feed(r, int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)
+    elif cmd == "notify":
+        print(r.cmd("CONFIG", "SET", "notify-keyspace-events", sys.argv[3]))
+    elif cmd == "breakout":
+        breakout(r)
     elif cmd == "get":
         r.cmd("SELECT", sys.argv[3])
         v = r.cmd("HGETALL", sys.argv[4])

@@ -59,7 +59,8 @@ if SONIC
 FUZZ_PROGS += agent/sonic/fuzz/fuzz_sonic_reply
 agent_sonic_fuzz_fuzz_sonic_reply_SOURCES = agent/sonic/fuzz/fuzz_sonic_reply.c \
 	agent/sonic/sonic_parse.c agent/sonic/sonic_maps.c agent/sonic/sonic_conf.c \
-	agent/sonic/sonic_drops.c agent/confval.c agent/confhint.c
+	agent/sonic/sonic_drops.c agent/sonic/sonic_notify.c agent/sonic/sonic_redis.c \
+	agent/confval.c agent/confhint.c
 agent_sonic_fuzz_fuzz_sonic_reply_CFLAGS = $(AM_CFLAGS) $(HIREDIS_CFLAGS) $(LIBCONFUSE_CFLAGS) \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 agent_sonic_fuzz_fuzz_sonic_reply_LDADD = proto/libsflow.a $(HIREDIS_LIBS) $(LIBCONFUSE_LIBS)

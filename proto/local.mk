@@ -28,7 +28,7 @@ PROTO_TESTS = \
 	proto/tests/test_own_drops
 check_PROGRAMS += $(PROTO_TESTS)
 TESTS += $(PROTO_TESTS)
-noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h
+noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h proto/tests/ownrec.h
 
 proto_tests_test_own_adm_SOURCES = proto/tests/test_own_adm.c
 proto_tests_test_own_adm_CFLAGS = $(PROTO_TEST_CFLAGS)

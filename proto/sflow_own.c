@@ -348,8 +348,9 @@ static uint64_t pad4(uint32_t n)
 
 /* Decode one sampler_stat at p, of which avail bytes are there; returns
  * its wire size, or 0 when it does not fit or its name is too long. */
-static size_t sampler_from(const uint8_t *p, size_t avail, struct sflow_own_sampler_stat *st)
+static size_t sampler_from(const uint8_t *p, size_t avail, void *out)
 {
+	struct sflow_own_sampler_stat *st = out;
 	uint32_t n;
 	size_t size;
 
@@ -382,41 +383,93 @@ static size_t sampler_from(const uint8_t *p, size_t avail, struct sflow_own_samp
 	return size;
 }
 
-static int read_samplers(struct sflow_r *r, struct sflow_own_sampler_stats *a)
+/* An array of elements of varying length (E:7, E:11): what it is. */
+struct var_kind {
+	size_t min_size;					   /* an element at least */
+	size_t (*from)(const uint8_t *p, size_t avail, void *out); /* its size, 0 bad */
+	/* the element at p is bad in a way worth its own message, or NULL */
+	const char *(*bad)(const uint8_t *p, size_t avail);
+	const char *count_what, *too_many, *bad_elem, *elems_what;
+};
+
+/* A count, then the elements: validated; n, len and p of the array. */
+static int read_var(struct sflow_r *r, const struct var_kind *k, uint32_t *n_out, uint32_t *len_out,
+		    const uint8_t **p_out)
 {
 	const uint8_t *start;
+	const char *why;
 	size_t at = 0, avail, size;
 	uint32_t n;
 
-	a->n = 0;
-	a->len = 0;
-	a->p = NULL;
-	if (sflow_r_u32(r, &n, "own sampler_stats count"))
+	*n_out = 0;
+	*len_out = 0;
+	*p_out = NULL;
+	if (sflow_r_u32(r, &n, k->count_what))
 		return r->err;
 	avail = sflow_r_remaining(r);
-	if ((uint64_t)n * SFLOW_OWN_SAMPLER_MIN_SIZE > avail)
-		return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-				    "own sampler_stats: count larger than the record");
+	if ((uint64_t)n * k->min_size > avail)
+		return sflow_r_fail(r, SFLOW_ERR_FORMAT, k->too_many);
 	start = r->buf + r->pos;
 	for (uint32_t i = 0; i < n; i++) {
-		if (avail - at >= 4 && get32(start + at) > SFLOW_OWN_SAMPLER_NAME_MAX) {
-			sflow_r_skip(r, at, "own sampler_stats");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    "own sampler_stats: name longer than 32");
-		}
-		size = sampler_from(start + at, avail - at, NULL);
+		why = k->bad ? k->bad(start + at, avail - at) : NULL;
+		size = why ? 0 : k->from(start + at, avail - at, NULL);
 		if (size == 0) {
-			sflow_r_skip(r, at, "own sampler_stats");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    "own sampler_stats: sampler runs past the record");
+			sflow_r_skip(r, at, k->elems_what);
+			return sflow_r_fail(r, SFLOW_ERR_FORMAT, why ? why : k->bad_elem);
 		}
 		at += size;
 	}
-	a->n = n;
-	a->len = (uint32_t)at;
-	a->p = start;
-	return sflow_r_skip(r, at, "own sampler_stats samplers");
+	*n_out = n;
+	*len_out = (uint32_t)at;
+	*p_out = start;
+	return sflow_r_skip(r, at, k->elems_what);
 }
+
+/* The next element at *pos of an array read by read_var, into out. */
+static int var_next(const uint8_t *p, uint32_t len, uint32_t *pos,
+		    size_t (*from)(const uint8_t *, size_t, void *), void *out)
+{
+	size_t size;
+
+	if (*pos >= len)
+		return -1;
+	size = from(p + *pos, len - *pos, out);
+	if (size == 0) /* cannot happen for a decoded value */
+		return -1;
+	*pos += (uint32_t)size;
+	return 0;
+}
+
+/* Element i (walking from the first). */
+static int var_at(const uint8_t *p, uint32_t n, uint32_t len, uint32_t i,
+		  size_t (*from)(const uint8_t *, size_t, void *), void *out)
+{
+	uint32_t pos = 0;
+
+	if (i >= n)
+		return -1;
+	for (uint32_t k = 0; k < i; k++)
+		if (var_next(p, len, &pos, from, NULL) < 0)
+			return -1;
+	return var_next(p, len, &pos, from, out);
+}
+
+static const char *sampler_bad(const uint8_t *p, size_t avail)
+{
+	return avail >= 4 && get32(p) > SFLOW_OWN_SAMPLER_NAME_MAX
+		   ? "own sampler_stats: name longer than 32"
+		   : NULL;
+}
+
+static const struct var_kind samplers_kind = {
+    SFLOW_OWN_SAMPLER_MIN_SIZE,
+    sampler_from,
+    sampler_bad,
+    "own sampler_stats count",
+    "own sampler_stats: count larger than the record",
+    "own sampler_stats: sampler runs past the record",
+    "own sampler_stats samplers",
+};
 
 /* A string of at most max bytes at p + *at (avail bytes from p): copied
  * into out (max + 1 bytes) if out is not NULL, *at advanced.  0, or -1
@@ -440,8 +493,9 @@ static int str_from(const uint8_t *p, size_t avail, size_t *at, uint32_t max, ch
 
 /* Decode one drop_counter at p, of which avail bytes are there; returns
  * its wire size, or 0 when it runs past or a string is too long. */
-static size_t dropctr_from(const uint8_t *p, size_t avail, struct sflow_own_drop_counter *c)
+static size_t dropctr_from(const uint8_t *p, size_t avail, void *out)
 {
+	struct sflow_own_drop_counter *c = out;
 	size_t at = 0;
 
 	if (str_from(p, avail, &at, SFLOW_OWN_DROPCTR_NAME_MAX, c ? c->name : NULL) < 0 ||
@@ -459,37 +513,15 @@ static size_t dropctr_from(const uint8_t *p, size_t avail, struct sflow_own_drop
 	return at;
 }
 
-static int read_drop_counters(struct sflow_r *r, struct sflow_own_drop_counters *a)
-{
-	const uint8_t *start;
-	size_t at = 0, avail, size;
-	uint32_t n;
-
-	a->n = 0;
-	a->len = 0;
-	a->p = NULL;
-	if (sflow_r_u32(r, &n, "own drop_counters count"))
-		return r->err;
-	avail = sflow_r_remaining(r);
-	if ((uint64_t)n * SFLOW_OWN_DROPCTR_MIN_SIZE > avail)
-		return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-				    "own drop_counters: count larger than the record");
-	start = r->buf + r->pos;
-	for (uint32_t i = 0; i < n; i++) {
-		size = dropctr_from(start + at, avail - at, NULL);
-		if (size == 0) {
-			sflow_r_skip(r, at, "own drop_counters");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    "own drop_counters: a counter runs past the record "
-					    "or has a string over its limit");
-		}
-		at += size;
-	}
-	a->n = n;
-	a->len = (uint32_t)at;
-	a->p = start;
-	return sflow_r_skip(r, at, "own drop_counters counters");
-}
+static const struct var_kind dropctrs_kind = {
+    SFLOW_OWN_DROPCTR_MIN_SIZE,
+    dropctr_from,
+    NULL,
+    "own drop_counters count",
+    "own drop_counters: count larger than the record",
+    "own drop_counters: a counter runs past the record or has a string over its limit",
+    "own drop_counters counters",
+};
 
 static void read_vis_event(struct sflow_r *r, struct sflow_own_vis_event *e)
 {
@@ -591,7 +623,8 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 			   "own cpu_queues: count larger than the record");
 		return read_end(r, "own cpu_queues: bytes after the queues");
 	case SFLOW_OWN_SAMPLER_STATS:
-		read_samplers(r, &out->u.samplers);
+		read_var(r, &samplers_kind, &out->u.samplers.n, &out->u.samplers.len,
+			 &out->u.samplers.p);
 		return read_end(r, "own sampler_stats: bytes after the samplers");
 	case SFLOW_OWN_INGRESS_ARB:
 		read_iarb(r, &out->u.iarb);
@@ -610,7 +643,8 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 			   "own queue_drops: mc count larger than the record");
 		return read_end(r, "own queue_drops: bytes after the mc queues");
 	case SFLOW_OWN_DROP_COUNTERS:
-		read_drop_counters(r, &out->u.dropctrs);
+		read_var(r, &dropctrs_kind, &out->u.dropctrs.n, &out->u.dropctrs.len,
+			 &out->u.dropctrs.p);
 		return read_end(r, "own drop_counters: bytes after the counters");
 	default:
 		return 1;
@@ -733,29 +767,13 @@ int sflow_own_qdrop_at(const struct sflow_own_array *a, uint32_t i, struct sflow
 int sflow_own_drop_counter_next(const struct sflow_own_drop_counters *a, uint32_t *pos,
 				struct sflow_own_drop_counter *out)
 {
-	size_t size;
-
-	if (*pos >= a->len)
-		return -1;
-	size = dropctr_from(a->p + *pos, a->len - *pos, out);
-	if (size == 0) /* cannot happen for a decoded value */
-		return -1;
-	*pos += (uint32_t)size;
-	return 0;
+	return var_next(a->p, a->len, pos, dropctr_from, out);
 }
 
 int sflow_own_drop_counter_at(const struct sflow_own_drop_counters *a, uint32_t i,
 			      struct sflow_own_drop_counter *out)
 {
-	struct sflow_own_drop_counter skip;
-	uint32_t pos = 0;
-
-	if (i >= a->n)
-		return -1;
-	for (uint32_t k = 0; k < i; k++)
-		if (sflow_own_drop_counter_next(a, &pos, &skip) < 0)
-			return -1;
-	return sflow_own_drop_counter_next(a, &pos, out);
+	return var_at(a->p, a->n, a->len, i, dropctr_from, out);
 }
 
 const char *sflow_own_direction_name(uint32_t direction)
@@ -768,29 +786,13 @@ const char *sflow_own_direction_name(uint32_t direction)
 int sflow_own_sampler_next(const struct sflow_own_sampler_stats *a, uint32_t *pos,
 			   struct sflow_own_sampler_stat *out)
 {
-	size_t size;
-
-	if (*pos >= a->len)
-		return -1;
-	size = sampler_from(a->p + *pos, a->len - *pos, out);
-	if (size == 0) /* cannot happen for a decoded value */
-		return -1;
-	*pos += (uint32_t)size;
-	return 0;
+	return var_next(a->p, a->len, pos, sampler_from, out);
 }
 
 int sflow_own_sampler_at(const struct sflow_own_sampler_stats *a, uint32_t i,
 			 struct sflow_own_sampler_stat *out)
 {
-	struct sflow_own_sampler_stat skip;
-	uint32_t pos = 0;
-
-	if (i >= a->n)
-		return -1;
-	for (uint32_t k = 0; k < i; k++)
-		if (sflow_own_sampler_next(a, &pos, &skip) < 0)
-			return -1;
-	return sflow_own_sampler_next(a, &pos, out);
+	return var_at(a->p, a->n, a->len, i, sampler_from, out);
 }
 
 void sflow_own_sampler_rejects(const struct sflow_own_sampler_stat *st,

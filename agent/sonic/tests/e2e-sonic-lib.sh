@@ -5,6 +5,7 @@
 #                      not come up
 #   mark NAME          "NAME <unix time>" appended to $EV (the checkers
 #                      read the windows of the test from it)
+#   sonic_conf FILE LINES  the tests' bsflowd.conf (below)
 #
 # SPDX-License-Identifier: BSD-2-Clause
 REDIS=${REDIS_SERVER:-$(command -v redis-server)}
@@ -31,3 +32,26 @@ redis_start() {
 
 now() { python3 -c 'import time; print("%.3f" % time.time())'; }
 mark() { echo "$1 $(now)" >>"$EV"; }
+
+# sonic_conf FILE LINES: a bsflowd.conf polling every second and sending
+# to bsflow-collect ($cport) in datagrams of 8000 bytes, backend = sonic
+# on $TMP/database_config.json read every 0.5 s, LINES more in its section
+sonic_conf() {
+	cat >"$1" <<EOF2
+agent {
+	address = "127.0.0.1"
+}
+polling_interval = 1
+datagram_bytes = 8000
+collector c1 {
+	address = "127.0.0.1"
+	port = $cport
+}
+backend = sonic
+sonic {
+	database_config = "$TMP/database_config.json"
+	poll_interval = 0.5s
+$2
+}
+EOF2
+}

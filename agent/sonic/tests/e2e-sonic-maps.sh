@@ -28,23 +28,7 @@ e2e_collect col --strict -j -b 127.0.0.1
 run() {
 	python3 "$FIX" load "$SOCK" 0 && python3 "$FIX" feed "$SOCK" 0 || fail "$1: fixture"
 	python3 "$FIX" notify "$SOCK" "$2" >/dev/null || fail "$1: CONFIG SET"
-	cat >"$TMP/$1.conf" <<EOF2
-agent {
-	address = "127.0.0.1"
-}
-polling_interval = 1
-datagram_bytes = 8000
-collector c1 {
-	address = "127.0.0.1"
-	port = $cport
-}
-backend = sonic
-sonic {
-	database_config = "$TMP/database_config.json"
-	poll_interval = 0.5s
-	map_refresh = $3
-}
-EOF2
+	sonic_conf "$TMP/$1.conf" "	map_refresh = $3"
 	mark "$1-start"
 	"$BSFLOWD" -f "$TMP/$1.conf" -d >"$TMP/$1.log" 2>&1 &
 	dpid=$!

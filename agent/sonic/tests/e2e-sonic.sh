@@ -35,23 +35,8 @@ python3 "$FIX" load "$SOCK" 0 && python3 "$FIX" feed "$SOCK" 0 || exit 1
 python3 "$FIX" dbconfig "$SOCK" >"$TMP/database_config.json"
 
 e2e_collect col --strict -j -b 127.0.0.1
-cat >"$TMP/bsflowd.conf" <<EOF2
-agent {
-	address = "127.0.0.1"
-}
-polling_interval = 1
-datagram_bytes = 8000
-collector c1 {
-	address = "127.0.0.1"
-	port = $cport
-}
-backend = sonic
-sonic {
-	database_config = "$TMP/database_config.json"
-	poll_interval = 0.5s   # SONiC's flex counters poll every 10 s by default
-	map_refresh = 2s
-}
-EOF2
+# (SONiC's flex counters poll every 10 s by default: 0.5 s here)
+sonic_conf "$TMP/bsflowd.conf" "	map_refresh = 2s"
 "$BSFLOWD" -t -f "$TMP/bsflowd.conf" || fail "bsflowd -t refused the configuration"
 mark start
 e2e_daemon bsflowd "$TMP/bsflowd.conf" 120

@@ -100,7 +100,7 @@ struct sonic_st {
 	struct sonic_view *cur;	 /* what describe() gave last */
 	struct sonic_view *next; /* the new description, until describe() */
 	uint32_t gen;		 /* of cur: replies to an older one are dropped */
-	int told;		 /* device_changed called for next */
+	int warned;		 /* said that this daemon cannot take a change */
 
 	/* the cycle in flight */
 	struct slot *slots;
@@ -517,22 +517,20 @@ static void offer_view(struct sonic_st *st)
 			      "sonic: out of memory building the new description");
 		return;
 	}
-	if (sonic_view_same(st->cur, nv) && !st->next) {
+	if (sonic_view_same(st->cur, nv)) {
 		sonic_view_free(nv);
 		return;
 	}
-	sonic_view_free(st->next);
 	st->next = nv;
 	if (!can_tell(st)) {
-		if (!st->told)
+		if (!st->warned)
 			st->host->log(st->host->arg, LOG_WARNING,
 				      "sonic: the ports changed, and this bsflowd cannot take "
 				      "them in while running: they are exported once the "
 				      "backend is reopened (restart)");
-		st->told = 1;
+		st->warned = 1;
 		return;
 	}
-	st->told = 1;
 	st->host->device_changed(st->host->arg);
 }
 
@@ -553,6 +551,10 @@ static void refresh_commit(struct sonic_st *st)
 	st->stats.refreshes++;
 	if (!st->cur)
 		return; /* open(): the first view is built from these */
+	/* a next view not handed over yet points into the old maps: built
+	 * again from these (or none, if the ports are back as they were) */
+	sonic_view_free(st->next);
+	st->next = NULL;
 	if (sonic_view_remap(st->cur, &st->dev) < 0)
 		st->host->log(st->host->arg, LOG_ERR, "sonic: out of memory formatting commands");
 	st->fallback = 0;
@@ -966,7 +968,6 @@ static const struct bsf_device_desc *sonic_describe(void *p)
 		sonic_view_free(st->cur);
 		st->cur = st->next;
 		st->next = NULL;
-		st->told = 0;
 		st->gen++;
 		st->stats.device_changes++;
 	}

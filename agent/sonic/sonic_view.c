@@ -164,12 +164,15 @@ int sonic_view_remap(struct sonic_view *v, const struct sonic_dev *dev)
 		for (unsigned k = 0; k < SONIC_DBG_MAX; k++)
 			v->sw[k] = v->in_sw[k] = UNK;
 	v->dbg_switch = dev->dbg_switch;
+	/* every port on the new maps first (the old ones may be gone by
+	 * now, whatever happens below) */
+	for (uint32_t i = 0; i < v->desc.nports; i++)
+		v->pmap[i] = sonic_dev_port(dev, v->pdesc[i].name);
 	for (uint32_t i = 0; i < v->desc.nports; i++) {
-		const struct sonic_port *p = sonic_dev_port(dev, v->pdesc[i].name);
+		const struct sonic_port *p = v->pmap[i];
 		const struct bsf_port_desc *d = &v->pdesc[i];
 		struct sonic_robj *o = &v->objs[v->rp[i].first_obj];
 
-		v->pmap[i] = p;
 		if (port_cmds(v, i) < 0)
 			return -1;
 		for (unsigned j = 0; j < d->n_uc_queues; j++, o++)

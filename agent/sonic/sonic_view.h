@@ -80,7 +80,8 @@ struct sonic_view *sonic_view_new(const struct sonic_dev *dev, int fallback);
 void sonic_view_free(struct sonic_view *v);
 /* Point v at the maps dev (ports by name: NULL for those gone) and make
  * its commands again; drop counters that changed have unknown values
- * until the next poll.  0, or -1 (out of memory). */
+ * until the next poll.  0, or -1 (out of memory: pointed at dev all the
+ * same, some commands missing). */
 int sonic_view_remap(struct sonic_view *v, const struct sonic_dev *dev);
 /* Whether a and b describe the same device (ports, their ifIndex, name,
  * speed and counts; pools). */

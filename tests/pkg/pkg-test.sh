@@ -267,13 +267,13 @@ if command -v redis-server >/dev/null 2>&1; then
 	# the unit's user without the drop-in's group: refused by the socket
 	# shellcheck disable=SC2086
 	out=$($RUNAS /usr/sbin/bsflowd -d -f "$W/sonic.conf" --run-for 2 2>&1) || true
-	echo "$out" | grep -q 'Permission denied' ||
+	grep -q 'Permission denied' <<<"$out" ||
 		die "bsflowd reached a socket of group redis without the group: $out"
 	# with SupplementaryGroups=redis, as the drop-in runs it
 	RUNAS_REDIS="setpriv --reuid=bsflowd --regid=bsflowd --groups=redis --no-new-privs --inh-caps=-all --bounding-set=-all --"
 	# shellcheck disable=SC2086
 	out=$($RUNAS_REDIS /usr/sbin/bsflowd -d -f "$W/sonic.conf" --run-for 2 2>&1) || true
-	echo "$out" | grep -q "sonic: redis $W/redis/redis.sock: connected" ||
+	grep -qF "sonic: redis $W/redis/redis.sock: connected" <<<"$out" ||
 		die "bsflowd with the group redis did not reach the socket: $out"
 	ok "as bsflowd: the Redis socket of group redis refused without the group, reached with it"
 else

@@ -104,7 +104,9 @@
  * counts, new ports get new ones, the sources of ports gone stop; it logs
  * what changed.  Every queue event stream is off after a describe() that
  * changed the description: the daemon asks again (set_queue_events, new
- * numbering) for the streams it wants.  Without device_changed a
+ * numbering) for the streams it wants.  args->sampling_rate is gone
+ * after open(): a port added later is sampled at the rate its
+ * description gives.  Without device_changed a
  * description's pointer stays valid until close, and the ports are fixed
  * from open to close, as for a backend built before device_changed.
  *

@@ -61,6 +61,9 @@ struct export
 	struct resolver *dns; /* collector names, looked up without blocking */
 	struct export_coll **colls;
 	size_t ncolls;
+	uint64_t flush_due_ns; /* while flush_armed */
+	void (*tap)(void *arg, const uint8_t *d, size_t len);
+	void *tap_arg;
 	uint8_t scratch[SFLOW_DGRAM_MAX]; /* a sample being renumbered */
 };
 
@@ -420,8 +423,22 @@ void export_flush(struct export *x)
 	if (!d || !len)
 		return;
 	x->streams[x->cur].next_seq++;
+	if (x->tap)
+		x->tap(x->tap_arg, d, len);
 	for (size_t i = 0; i < x->ncolls; i++)
 		coll_send(x->colls[i], d, len);
+}
+
+uint64_t export_flush_due(const struct export *x)
+{
+	return x->flush_armed ? x->flush_due_ns : UINT64_MAX;
+}
+
+void export_set_tap(struct export *x, void (*fn)(void *arg, const uint8_t *d, size_t len),
+		    void *arg)
+{
+	x->tap = fn;
+	x->tap_arg = arg;
 }
 
 int export_add(struct export *x, const uint8_t *sample, size_t len)
@@ -453,6 +470,7 @@ int export_add(struct export *x, const uint8_t *sample, size_t len)
 
 		evtimer_add(x->flush_ev, &one);
 		x->flush_armed = 1;
+		x->flush_due_ns = bsf_now_ns() + 1000000000ull;
 	}
 	return 0;
 }

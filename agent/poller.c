@@ -27,6 +27,7 @@ struct poller_src {
 	uint64_t samples, read_errors, dropped;
 	uint64_t out_of_cycle; /* of samples: poller_sample_port() */
 	uint64_t due_ns;       /* monotonic time the next poll is due */
+	int kept;	       /* poller_commit_backend: keeps its schedule */
 };
 
 struct poller {
@@ -217,7 +218,8 @@ void poller_free(struct poller *p)
 	free(p);
 }
 
-/* Arm every source's first poll at a random point of the interval. */
+/* Arm every source's first poll at a random point of the interval (a
+ * kept one at its due time). */
 static void schedule_all(struct poller *p)
 {
 	for (uint32_t i = 0; i < p->nsrcs; i++) {
@@ -227,6 +229,11 @@ static void schedule_all(struct poller *p)
 		evtimer_del(s->ev);
 		if (!p->interval)
 			continue;
+		if (s->kept) {
+			s->kept = 0;
+			arm(s);
+			continue;
+		}
 		us = rng_next(&p->rng) % ((uint64_t)p->interval * 1000000u);
 		s->due_ns = bsf_now_ns() + us * 1000u;
 		arm(s);
@@ -291,8 +298,10 @@ struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_ba
 
 void poller_commit_backend(struct poller *p, struct poller_next *nx)
 {
+	int same = p->ops == nx->ops && p->st == nx->st;
+
 	/* the outgoing backend's pending peaks go out before the switch */
-	if (p->ops && (p->ops != nx->ops || p->st != nx->st))
+	if (p->ops && !same)
 		poller_poll_all(p);
 	/* sequence numbers and counts carried over as they are now */
 	for (uint32_t i = 0; i < nx->n; i++) {
@@ -307,6 +316,11 @@ void poller_commit_backend(struct poller *p, struct poller_next *nx)
 				s->read_errors = o->read_errors;
 				s->dropped = o->dropped;
 				s->out_of_cycle = o->out_of_cycle;
+				/* the same backend's new description (its
+				 * device changed): a port that stays keeps its
+				 * place in the schedule */
+				s->kept = same && p->interval;
+				s->due_ns = o->due_ns;
 			}
 		}
 	}
@@ -377,6 +391,30 @@ void poller_set_port_buffers_hook(struct poller *p,
 {
 	p->port_buffers = fn;
 	p->port_buffers_arg = arg;
+}
+
+uint64_t poller_next_due(const struct poller *p)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
+		if (p->srcs[i].due_ns < t)
+			t = p->srcs[i].due_ns;
+	return t;
+}
+
+void poller_run_due(struct poller *p)
+{
+	uint64_t now = bsf_now_ns();
+
+	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
+		if (p->srcs[i].due_ns <= now)
+			poll_cb(-1, 0, &p->srcs[i]);
+}
+
+void poller_set_seed(struct poller *p, uint64_t seed)
+{
+	p->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
 }
 
 uint32_t poller_n_sources(const struct poller *p)

@@ -37,7 +37,10 @@ int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void
 /* The same in two steps, so that a reload can allocate everything before
  * it changes anything: poller_prepare_backend allocates the new sources
  * (NULL: out of memory, nothing changed); then poller_commit_backend
- * (cannot fail; takes nx) or poller_discard_backend. */
+ * (cannot fail; takes nx) or poller_discard_backend.  With the backend in
+ * use (its device changed: a new description), nothing is polled first
+ * and the sources that stay keep their schedule; new ones start at a
+ * random point of the interval. */
 struct poller_next;
 struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_backend_ops *ops,
 					   void *st);
@@ -76,6 +79,15 @@ void poller_set_port_buffers_hook(struct poller *p,
 				  void (*fn)(void *arg, uint32_t port,
 					     const struct bsf_port_buffers *b),
 				  void *arg);
+
+/* For a driver on virtual time that never runs the loop (bsflow-sim
+ * --sflow, with bsf_clock_virtual): the earliest time a source is due
+ * (UINT64_MAX: none), and the polls of every source due at bsf_now_ns()
+ * or before, as their timers would run them. */
+uint64_t poller_next_due(const struct poller *p);
+void poller_run_due(struct poller *p);
+/* The seed of the random stagger of the next schedule (poller_new's). */
+void poller_set_seed(struct poller *p, uint64_t seed);
 
 uint32_t poller_n_sources(const struct poller *p);
 /* Samples sent and failed reads of source i; its id as type:index. */

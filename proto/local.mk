@@ -11,8 +11,7 @@ proto_libsflow_a_SOURCES = \
 	proto/sflow_decode.c proto/sflow_decode.h \
 	proto/sflow_drops.c proto/sflow_drops.h \
 	proto/sflow_util.c \
-	proto/sflow_own.c proto/sflow_own.h \
-	proto/sflow_own_sojourn.c
+	proto/sflow_own.c proto/sflow_own.h
 
 # Unit tests (Check).  Byte vectors written by hand live in tests/vectors.h.
 PROTO_TEST_LIBS = proto/libsflow.a $(CHECK_LIBS)
@@ -26,10 +25,11 @@ PROTO_TESTS = \
 	proto/tests/test_util \
 	proto/tests/test_own \
 	proto/tests/test_own_adm \
+	proto/tests/test_own_drops \
 	proto/tests/test_own_sojourn
 check_PROGRAMS += $(PROTO_TESTS)
 TESTS += $(PROTO_TESTS)
-noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h
+noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h proto/tests/ownrec.h
 
 proto_tests_test_own_adm_SOURCES = proto/tests/test_own_adm.c
 proto_tests_test_own_adm_CFLAGS = $(PROTO_TEST_CFLAGS)
@@ -37,6 +37,9 @@ proto_tests_test_own_adm_LDADD = $(PROTO_TEST_LIBS)
 proto_tests_test_own_sojourn_SOURCES = proto/tests/test_own_sojourn.c
 proto_tests_test_own_sojourn_CFLAGS = $(PROTO_TEST_CFLAGS)
 proto_tests_test_own_sojourn_LDADD = $(PROTO_TEST_LIBS)
+proto_tests_test_own_drops_SOURCES = proto/tests/test_own_drops.c
+proto_tests_test_own_drops_CFLAGS = $(PROTO_TEST_CFLAGS)
+proto_tests_test_own_drops_LDADD = $(PROTO_TEST_LIBS)
 proto_tests_test_own_SOURCES = proto/tests/test_own.c
 proto_tests_test_own_CFLAGS = $(PROTO_TEST_CFLAGS)
 proto_tests_test_own_LDADD = $(PROTO_TEST_LIBS)
@@ -73,6 +76,7 @@ PROTO_CORPUS = \
 	proto/fuzz/corpus/fuzz_decode/port-counters-ipv4 \
 	proto/fuzz/corpus/fuzz_decode/flows-ipv6 \
 	proto/fuzz/corpus/fuzz_decode/own-records-ipv4 \
+	proto/fuzz/corpus/fuzz_decode/own-drops-ipv4 \
 	proto/fuzz/corpus/fuzz_decode/own-sojourn-ipv4
 EXTRA_DIST += $(PROTO_CORPUS) proto/fuzz/fuzz_decode.c
 FUZZ_CORPORA += $(PROTO_CORPUS)

@@ -1,6 +1,6 @@
 /*
- * test_own_sojourn.c - unit tests of the own counter record E:10
- * sojourn_histograms (sflow_own_sojourn.c): encoded against a byte vector
+ * test_own_sojourn.c - unit tests of the own counter record E:12
+ * sojourn_histograms (sflow_own.c): encoded against a byte vector
  * written by hand from the XDR in sflow_own.h and decoded back, elements
  * read in order and by index; every truncation, a count larger than the
  * record, a bucket range past bucket 31 and left-over bytes are errors;
@@ -23,7 +23,7 @@
 /* Queue 0: 2 unmeasured, buckets 20..22 = 5, 65536, 7 (1..2 ms, 2..4 ms,
  * 4..8 ms); queue 3: nothing measured. */
 static const uint8_t want[] = {
-    0x07, 0xED, 0x90, 0x0A, /* tag 32473:10 (32473 << 12 = 0x07ED9000) */
+    0x07, 0xED, 0x90, 0x0C, /* tag 32473:12 (32473 << 12 = 0x07ED9000) */
     0x00, 0x00, 0x00, 0x30, /* length 48 */
     0x00, 0x00, 0x00, 0x02, /* 2 queues */
     0x00, 0x00, 0x00, 0x00, /* queue 0 */
@@ -156,7 +156,7 @@ END_TEST
 int main(void)
 {
 	Suite *su = suite_create("own_sojourn");
-	TCase *tc = tcase_create("E:10");
+	TCase *tc = tcase_create("E:12");
 	SRunner *sr;
 	int nf;
 

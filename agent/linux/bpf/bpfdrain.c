@@ -5,7 +5,7 @@
  * peak (with its time), its sojourns (max, latest, count) into the
  * leaves' windows, its dequeues into the port's sample pool, its lost
  * samples and queue events into their counts, and its sojourn histogram
- * into the cumulative one that the port's own counter record E:10
+ * into the cumulative one that the port's own counter record E:12
  * sojourn_histograms carries (read_own_records).
  *
  * SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
@@ -161,7 +161,7 @@ uint64_t linuxbe_bpf_queue_events_lost(struct linuxbe_st *st)
 	return st->bpf ? st->bpf->qev_lost : 0;
 }
 
-/* slot s's histogram as an E:10 element (its non-zero range) */
+/* slot s's histogram as an E:12 element (its non-zero range) */
 static void hist_of(const struct linuxbe_bpf *b, uint32_t s, struct sflow_own_sojourn *h)
 {
 	unsigned lo = 0, hi = LINUXBE_BPF_HIST, k;

@@ -31,7 +31,7 @@ uint64_t linuxbe_bpf_pool(struct linuxbe_st *st, uint32_t port);
  * bucket suppressed or its ring lost, cumulative. */
 int linuxbe_bpf_dropping(const struct linuxbe_st *st);
 uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st);
-/* The port's own counter record E:10 sojourn_histograms (nothing when
+/* The port's own counter record E:12 sojourn_histograms (nothing when
  * the source is not active or watches none of its queues). */
 int linuxbe_bpf_own_records(struct linuxbe_st *st, uint32_t port, uint32_t enterprise,
 			    struct bsf_own_records *out, char *err, size_t errlen);

@@ -76,7 +76,7 @@ struct linuxbe_bpf_qvar {
 	__u64 seq;    /* the last number given in its enqueue sequence */
 	__u64 deq_id; /* the highest number seen leaving */
 	__u64 qdisc;  /* its qdisc's address (a leaf's: learned from the device) */
-	__u32 drops; /* a leaf: its qdisc's drops already paired with a kfree_skb */
+	__u32 drops;  /* a leaf: its qdisc's drops already paired with a kfree_skb */
 	__u32 pad;
 };
 

@@ -27,7 +27,7 @@
 #     follow the agent's drop limit (DROP_LIMIT a second, bursts of a
 #     tenth): between 90 % of DROP_LIMIT x the BLAST_SECS of drops and
 #     DROP_LIMIT x (BLAST_SECS + 0.2) + the burst;
-#   - the own E:10 sojourn histogram of queue 0 (its last counter
+#   - the own E:12 sojourn histogram of queue 0 (its last counter
 #     sample): its counts and unmeasured packets sum to the packets the
 #     tbf sent (SENT, from tc -s: the packets it dequeued), less at most
 #     0.5 % (or 5): packets the dequeue tracepoint did not show count as
@@ -60,7 +60,7 @@ def fail(msg):
     rc = 1
 
 
-hist = None  # the last E:10 of the port: {bucket: count}, unmeasured
+hist = None  # the last E:12 of the port: {bucket: count}, unmeasured
 pcs = []  # (uptime, pc of queue 0)
 dl = []  # (uptime, max ns, latest ns, count)
 both = []  # (uptime, pc, max ns, count) of one counter sample
@@ -184,15 +184,15 @@ else:
         fail("%d drop events: not within %.0f .. %.0f" % (ev, lo, hi))
 
 if hist is None:
-    fail("no own E:10 sojourn histogram of the port")
+    fail("no own E:12 sojourn histogram of the port")
 else:
     h, unmeasured, q = hist
     total = sum(h.values())
     bound_b = int(math.floor(math.log2(bound_ns)))
-    print("E:10 queue %d: %s, %d unmeasured; sum %d, the tbf sent %d" %
+    print("E:12 queue %d: %s, %d unmeasured; sum %d, the tbf sent %d" %
           (q, {b: n for b, n in h.items() if n}, unmeasured, total, sent))
     if q != 0:
-        fail("E:10 histogram of queue %d, 0 expected" % q)
+        fail("E:12 histogram of queue %d, 0 expected" % q)
     slack = max(5, sent // 200)
     if not sent - slack <= total + unmeasured <= sent:
         fail("histogram counts %d + %d unmeasured: not within %d of the %d packets sent" %

@@ -22,7 +22,7 @@
 #     259 (the senders run on one CPU: a leaf's drop is paired with its
 #     kfree_skb by the leaf's drop count, exact when drops on the port's
 #     leaves do not overlap on several CPUs);
-#   - own E:10 sojourn histograms: both queues, each one's highest
+#   - own E:12 sojourn histograms: both queues, each one's highest
 #     non-empty bucket the one holding its drain time (2^b <= t < 2^(b+1)
 #     ns) or the next (the 10 % margin).
 # Usage: e2e-linux-bpf-htb-check.py COLLECT.json IFINDEX START END
@@ -160,7 +160,7 @@ if not seen[0] or not seen[1]:
 for q in (0, 1):
     h = hist.get(q)
     if not h:
-        fail("no E:10 sojourn histogram of queue %d" % q)
+        fail("no E:12 sojourn histogram of queue %d" % q)
         continue
     top = max(b for b, n in h.items() if n)
     want = int(math.floor(math.log2(DRAIN[q] * 1e9)))

@@ -46,6 +46,10 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 /* The wrapper's table and state, to call as the backend's. */
 const struct bsf_backend_ops *bsf_abiwrap_ops(const struct bsf_abiwrap *w);
 void *bsf_abiwrap_st(struct bsf_abiwrap *w);
+/* The wrapped backend's own state, if ops opened it (the same open
+ * function), else NULL: for a caller that knows that backend's own
+ * interface (bsflow-sim drives the built-in model backend's clock). */
+void *bsf_abiwrap_backend_st(const struct bsf_abiwrap *w, const struct bsf_backend_ops *ops);
 /* Frees the wrapper only (close the backend first). */
 void bsf_abiwrap_free(struct bsf_abiwrap *w);
 

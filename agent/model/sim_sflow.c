@@ -317,6 +317,9 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 	}
 	/* the datagrams go to the capture and --sflow-to only */
 	c->n_collectors = 0;
+	/* --seed, for the model as for bsflow-sim's own */
+	c->model_seed_set = so && so->set_seed;
+	c->model_seed = so ? so->seed : 0;
 	if (strcmp(c->agent_address, "auto") == 0 ? bsf_addr_auto(&agent, err, errlen) < 0
 						  : bsf_addr_parse(c->agent_address, &agent) < 0) {
 		if (strcmp(c->agent_address, "auto") != 0)
@@ -350,11 +353,14 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 	 * same datagrams (but for the times and the agent address) */
 	poller_set_seed(s->d.poller, (so && so->set_seed ? so->seed : 1) ^ 0x5bd1e995u);
 	export_set_tap(s->d.x, on_datagram, s);
-	bsf_backend_model_set_opts(so);
 	if (bsf_daemon_apply(&s->d, c, err, errlen) < 0)
 		goto fail;
 	c = NULL; /* the daemon's now */
-	s->raw = s->d.be.raw_st;
+	s->raw = bsf_backend_own_state(&s->d.be, bsf_backend_model_ops());
+	if (!s->raw) { /* (c->backend was checked above) */
+		snprintf(err, errlen, "%s: the model backend did not open", file);
+		goto fail;
+	}
 	s->m = bsf_backend_model_of(s->raw);
 	return s;
 fail:
@@ -422,7 +428,6 @@ void sim_sflow_free(struct sim_sflow *s)
 		return;
 	if (s->d_init)
 		bsf_daemon_fini(&s->d);
-	bsf_backend_model_set_opts(NULL);
 	bsf_clock_virtual(NULL, 0);
 	bsf_log_set_sink(NULL, NULL);
 	if (s->dump)

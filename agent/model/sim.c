@@ -45,11 +45,12 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
-		   "                  [--interval SECONDS [--series FILE] [--csv]]\n"
-		   "                  [--plot FILE.svg [--plot-queue PORT:QUEUE]...]\n"
-		   "                  [--sflow FILE.pcap] [--sflow-to HOST:PORT [--speed X|max]]\n"
-		   "                  [--epoch UNIX_SECONDS]\n");
+	fprintf(f,
+		"usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
+		"                  [--interval SECONDS [--series FILE] [--csv]]\n"
+		"                  [--plot FILE.svg [--plot-queue PORT:QUEUE]...]\n"
+		"                  [--sflow FILE.pcap] [--sflow-to HOST[:PORT] [--speed X|max]]\n"
+		"                  [--epoch UNIX_SECONDS]\n");
 }
 
 static double now_s(void)
@@ -654,6 +655,12 @@ int main(int argc, char **argv)
 			sfo.pcap = optarg;
 			break;
 		case 'T':
+			if (sim_sflow_check_to(optarg) < 0) {
+				fprintf(stderr,
+					"bsflow-sim: --sflow-to '%s': " SIM_SFLOW_TO_FORM "\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			sfo.to = optarg;
 			break;
 		case 'X':
@@ -734,7 +741,7 @@ int main(int argc, char **argv)
 	}
 	if (speed_set && !sfo.to) {
 		fprintf(stderr,
-			"bsflow-sim: --speed paces --sflow-to: give --sflow-to HOST:PORT\n");
+			"bsflow-sim: --speed paces --sflow-to: give --sflow-to HOST[:PORT]\n");
 		return EXIT_USAGE;
 	}
 	if (epoch_set && !sfo.to && !sfo.pcap) {

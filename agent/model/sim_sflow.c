@@ -283,7 +283,7 @@ static void set_headers(struct sim_sflow *s, const struct sflow_addr *agent,
 		a.type = s->hs.ip_version == 6 ? SFLOW_ADDR_IP6 : SFLOW_ADDR_IP4;
 		memcpy(a.a, s->hs.dst_ip, 16);
 		snprintf(s->st.dest, sizeof s->st.dest, "%s port %u",
-			 bsf_addr_str(&a, ab, sizeof ab), dport);
+			 sflow_addr_str(&a, ab, sizeof ab), dport);
 	}
 }
 

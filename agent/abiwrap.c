@@ -326,6 +326,11 @@ void *bsf_abiwrap_st(struct bsf_abiwrap *w)
 	return w;
 }
 
+void *bsf_abiwrap_backend_st(const struct bsf_abiwrap *w, const struct bsf_backend_ops *ops)
+{
+	return w && ops && w->be.open == ops->open ? w->st : NULL;
+}
+
 void bsf_abiwrap_free(struct bsf_abiwrap *w)
 {
 	if (!w)

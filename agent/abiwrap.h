@@ -61,6 +61,10 @@ const struct bsf_device_desc *bsf_abiwrap_redescribe(struct bsf_abiwrap *w,
 						     const struct bsf_device_desc **prev, char *err,
 						     size_t errlen);
 void bsf_abiwrap_release_previous(struct bsf_abiwrap *w);
+/* The wrapped backend's own state, if ops opened it (the same open
+ * function), else NULL: for a caller that knows that backend's own
+ * interface (bsflow-sim drives the built-in model backend's clock). */
+void *bsf_abiwrap_backend_st(const struct bsf_abiwrap *w, const struct bsf_backend_ops *ops);
 /* Frees the wrapper only (close the backend first). */
 void bsf_abiwrap_free(struct bsf_abiwrap *w);
 

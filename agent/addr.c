@@ -96,17 +96,6 @@ int bsf_addr_parse(const char *s, struct sflow_addr *out)
 	return -1;
 }
 
-const char *bsf_addr_str(const struct sflow_addr *a, char *buf, size_t len)
-{
-	if (a->type == SFLOW_ADDR_IP4)
-		inet_ntop(AF_INET, a->a, buf, (socklen_t)len);
-	else if (a->type == SFLOW_ADDR_IP6)
-		inet_ntop(AF_INET6, a->a, buf, (socklen_t)len);
-	else
-		snprintf(buf, len, "unknown");
-	return buf;
-}
-
 int bsf_addr_auto(struct sflow_addr *out, char *err, size_t errlen)
 {
 	struct ifaddrs *ifa, *p;

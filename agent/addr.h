@@ -40,8 +40,6 @@ enum bsf_addr_class bsf_addr_classify(const struct sflow_addr *a);
 int bsf_addr_choose(const struct bsf_addr_cand *c, size_t n);
 /* Parse an IPv4 or IPv6 literal: 0, or -1. */
 int bsf_addr_parse(const char *s, struct sflow_addr *out);
-/* Format for messages. */
-const char *bsf_addr_str(const struct sflow_addr *a, char *buf, size_t len);
 /* Choose from getifaddrs(3): 0, or -1 with a message. */
 int bsf_addr_auto(struct sflow_addr *out, char *err, size_t errlen);
 

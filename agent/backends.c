@@ -143,7 +143,10 @@ int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_
 	}
 	fill_args(&args, c);
 	args.host = &be->host->host;
-	st = raw->open(&args, msg, sizeof msg);
+	if (c->backend == CONF_BACKEND_MODEL && c->model_seed_set)
+		st = bsf_backend_model_open_seeded(&args, c->model_seed, msg, sizeof msg);
+	else
+		st = raw->open(&args, msg, sizeof msg);
 	if (!st) {
 		open_error(c, msg, err, errlen);
 		goto fail;
@@ -157,13 +160,17 @@ int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_
 	}
 	be->ops = bsf_abiwrap_ops(be->wrap);
 	be->st = bsf_abiwrap_st(be->wrap);
-	be->raw_st = st;
 	return 0;
 fail:
 	bsf_host_free(be->host);
 	bsf_plugin_unload(&be->plugin);
 	memset(be, 0, sizeof *be);
 	return -1;
+}
+
+void *bsf_backend_own_state(const struct bsf_backend *be, const struct bsf_backend_ops *ops)
+{
+	return bsf_abiwrap_backend_st(be->wrap, ops);
 }
 
 void bsf_backend_close(struct bsf_backend *be)

@@ -27,8 +27,6 @@ struct bsf_backend {
 	struct bsf_plugin plugin;	   /* plugins: the loaded object */
 	struct bsf_abiwrap *wrap;
 	struct bsf_hostimpl *host; /* its timers, watches and pushed events */
-	void *raw_st;		   /* the backend's own state, behind the wrapper
-				      (bsflow-sim drives the model's clock with it) */
 };
 
 /* Open c's backend on base (NULL: no loop, its clock is driven by hand,
@@ -49,6 +47,10 @@ const struct bsf_device_desc *bsf_backend_redescribe(struct bsf_backend *be,
 						     const struct bsf_device_desc **prev, char *err,
 						     size_t errlen);
 void bsf_backend_release_previous(struct bsf_backend *be);
+/* The open backend's own state behind its wrapper if ops is its table
+ * (bsf_backend_model_ops(): the built-in model, which bsflow-sim drives
+ * by hand), else NULL. */
+void *bsf_backend_own_state(const struct bsf_backend *be, const struct bsf_backend_ops *ops);
 /* Events the backend pushed (host->push_events), up to max, in the
  * daemon's layout; the loop thread. */
 size_t bsf_backend_pop_events(struct bsf_backend *be, struct bsf_event *ev, size_t max);

@@ -841,7 +841,9 @@ void *conf_backend_section(const struct conf *c)
 
 int conf_backend_same(const struct conf *a, const struct conf *b)
 {
-	return strcmp(a->backend_text, b->backend_text) == 0;
+	return strcmp(a->backend_text, b->backend_text) == 0 &&
+	       a->model_seed_set == b->model_seed_set &&
+	       (!a->model_seed_set || a->model_seed == b->model_seed);
 }
 
 int conf_vis_same(const struct conf *a, const struct conf *b)

@@ -75,6 +75,11 @@ struct conf {
 	struct vis_config vis;
 	char *vis_text; /* source text of the visibility section, "" if none */
 	void *cfg;	/* cfg_t *, the parsed tree */
+	/* Not from the file: bsflow-sim --seed, the seed of the model
+	 * backend's scenario in place of its section's (model_seed_set 0:
+	 * the section's) */
+	int model_seed_set;
+	uint64_t model_seed;
 };
 
 /* Parse a file.  NULL on error, with "FILE:LINE: message" in err. */

@@ -244,12 +244,14 @@ int conf_once(cfg_t *cfg, cfg_opt_t *opt, const char *value)
 	 * the first by now: the line of the first is kept in the option's
 	 * comment field (unused without CFGF_COMMENTS; freed with the option;
 	 * each section has its own copy of its options).  A list's values
-	 * come one call each: only the first of an assignment counts (libconfuse
-	 * has just emptied the list for it: it holds this value alone); key +=
-	 * { ... } adds to values already there.  A list's default values are
-	 * set by cfg_init, before any line is read (line 0): not given. */
+	 * come one call each: `key =` has just emptied the list for its first
+	 * (it holds this value alone), key += { ... } adds to values already
+	 * there (its defaults, too).  The first value given, by either, notes
+	 * the line; a later `key =` is the key given twice.  A list's default
+	 * values are set by cfg_init, before any line is read (line 0): not
+	 * given. */
 	if (opt->flags & CFGF_LIST) {
-		if (opt->nvalues != 1 || cfg->line <= 0)
+		if (cfg->line <= 0 || (opt->nvalues != 1 && opt->comment))
 			return 0;
 		if (opt->comment) {
 			cfg_error(cfg,

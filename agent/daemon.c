@@ -256,7 +256,7 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 		log_warnx("%s: no collector configured: nothing will be sent", c->file);
 	log_info("configuration %s: agent %s sub-agent %u, backend %s%s, %zu collectors, "
 		 "polling every %u s, datagrams of at most %u bytes",
-		 c->file, bsf_addr_str(&agent, ab, sizeof ab), c->sub_agent_id,
+		 c->file, sflow_addr_str(&agent, ab, sizeof ab), c->sub_agent_id,
 		 conf_backend_name(c), reopen ? "" : " (unchanged)", c->n_collectors,
 		 c->polling_interval, c->datagram_bytes);
 	conf_free(d->conf);

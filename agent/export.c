@@ -497,7 +497,7 @@ void export_log_status(const struct export *x)
 
 	if (x->configured)
 		log_notice("status: agent %s sub-agent %u, next datagram sequence %u, uptime %u ms",
-			   bsf_addr_str(&x->b.agent, ab, sizeof ab), x->b.sub_agent_id,
+			   sflow_addr_str(&x->b.agent, ab, sizeof ab), x->b.sub_agent_id,
 			   export_sequence(x), export_uptime_ms(x));
 	for (size_t i = 0; i < x->ncolls; i++) {
 		const struct export_coll *c = x->colls[i];

@@ -137,7 +137,7 @@ void collect_lines_csv(FILE *out, uint32_t own_enterprise, const struct sflow_da
 {
 	char agent[INET6_ADDRSTRLEN];
 
-	collect_addr_str(&d->agent, agent, sizeof agent);
+	sflow_addr_str(&d->agent, agent, sizeof agent);
 	for (uint32_t i = 0; i < d->nsamples; i++) {
 		const struct sflow_sample *s = &d->samples[i];
 
@@ -180,7 +180,7 @@ void collect_lines_grep(FILE *out, uint32_t own_enterprise, const struct collect
 		free(buf);
 		return;
 	}
-	collect_addr_str(&d->agent, agent, sizeof agent);
+	sflow_addr_str(&d->agent, agent, sizeof agent);
 	/* a sample's lines are held until its end: its source and type come
 	 * after its first lines */
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

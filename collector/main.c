@@ -333,6 +333,11 @@ static int parse_args(int argc, char **argv, struct collect_opts *o, struct coll
 			    "-w -, -j, -l, -g, --table and --summary cannot share it");
 		o->quiet = 1;
 	}
+	if (o->drops_file && o->write_file && strcmp(o->drops_file, o->write_file) == 0 &&
+	    strcmp(o->drops_file, "-") != 0)
+		return usage_error("-w and -W %s: one file each (both would write it, over each "
+				   "other)",
+				   o->drops_file);
 	if (o->lines && (o->fmt == COLLECT_FMT_JSON || o->table))
 		return usage_error("-l and -g are outputs of their own: not with -j or --table");
 	if (o->read_file && (o->bind_addr || o->family))

@@ -116,9 +116,6 @@ void collect_out_tag(struct collect_out *o, const char *key, uint32_t tag);
 /* An sFlow address as text (dotted quad, or 8 groups of 4 lower-case hex
  * digits for IPv6, as sflowtool prints them); "-" if unknown type. */
 void collect_out_addr(struct collect_out *o, const char *key, const struct sflow_addr *a);
-/* An sFlow address in its usual text form (inet_ntop: 192.0.2.1, 2001:db8::1)
- * into buf; "unknown" for an unknown type. */
-void collect_addr_str(const struct sflow_addr *a, char *buf, size_t n);
 
 /* Convenience: an array of signed 32-bit values (BST percentages): JSON
  * array of numbers; text one "key.N value" line per element. */

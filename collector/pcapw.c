@@ -165,7 +165,7 @@ static void drop_comment(const struct collect_pcapw *w, const struct sflow_sampl
 	size_t k;
 
 	if (w->d)
-		collect_addr_str(&w->d->agent, agent, sizeof agent);
+		sflow_addr_str(&w->d->agent, agent, sizeof agent);
 	if_str(in, sizeof in, ds->input);
 	if_str(out, sizeof out, ds->output);
 	k = (size_t)snprintf(c, n, "drop reason %s (%u); agent %s; input %s; output %s",

@@ -443,7 +443,7 @@ void collect_prom_datagram(struct collect_prom *p, const struct sflow_datagram *
 {
 	char agent[INET6_ADDRSTRLEN + 16], l[LABELS_MAX], e[96];
 
-	collect_addr_str(&d->agent, agent, sizeof agent);
+	sflow_addr_str(&d->agent, agent, sizeof agent);
 	if (d->sub_agent_id) {
 		size_t n = strlen(agent);
 

@@ -223,4 +223,9 @@ struct sflow_hw_trap {
  * or either side is unknown (UINT64_MAX). */
 int32_t sflow_percentage(uint64_t used, uint64_t allocated);
 
+/* An address as inet_ntop(3) writes it ("192.0.2.1", "2001:db8::1"), or
+ * "unknown" for another type, into buf (n bytes, INET6_ADDRSTRLEN is
+ * enough); returns buf. */
+const char *sflow_addr_str(const struct sflow_addr *a, char *buf, size_t n);
+
 #endif

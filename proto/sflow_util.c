@@ -1,12 +1,26 @@
 /*
  * sflow_util.c - small helpers shared by the encoder side and the decoder
- * side of libsflow: the BST percentage, tag text and structure names.
+ * side of libsflow: the BST percentage, tag text and structure names,
+ * address text.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <arpa/inet.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 #include "proto/sflow_decode.h"
+
+const char *sflow_addr_str(const struct sflow_addr *a, char *buf, size_t n)
+{
+	if (a->type == SFLOW_ADDR_IP4)
+		inet_ntop(AF_INET, a->a, buf, (socklen_t)n);
+	else if (a->type == SFLOW_ADDR_IP6)
+		inet_ntop(AF_INET6, a->a, buf, (socklen_t)n);
+	else
+		snprintf(buf, n, "unknown");
+	return buf;
+}
 
 /* ---- percentage: floor(10000 * used / allocated), exact for all inputs */
 

@@ -29,6 +29,9 @@
 #    malformed datagram or a sequence gap;
 #  - the same seed and --epoch give the same datagrams (sizes, sequence,
 #    uptimes); the epoch is the capture's first second (1800000000);
+#  - --seed reaches the model bsflowd's modules run: with --sflow, the
+#    demo scenario's figures are those of bsflow-sim alone with the same
+#    seed, and differ with another seed;
 #  - --sflow-to 127.0.0.1:PORT --speed 200 sends the same number of
 #    datagrams to a bsflow-collect, no gap, and takes at least 60/200 s
 #    of wall time (it is paced; a loaded machine only makes it slower).
@@ -147,6 +150,28 @@ if bad:
     sys.exit(1)
 print("ok: --sflow: %d datagrams on 60 s of virtual time in %.1f s, 5 sources x 30 counters "
       "samples, %d flow samples, 0:5 at most %d/s" % (n, rep["wall_s"], flows, max(drops_per_s.values())))
+EOP
+
+# --seed with --sflow: the model's own figures as without --sflow
+demo="$top_srcdir/etc/scenarios/demo.conf"
+for sd in 3 4; do
+	"$SIM" -f "$demo" --duration 0.3 --seed $sd --json >"$TMP/seed$sd.json" ||
+		fail "demo --seed $sd exit $?"
+	"$SIM" -f "$demo" --duration 0.3 --seed $sd --json --epoch 1800000000 \
+		--sflow "$TMP/seed$sd.pcap" >"$TMP/seed$sd-sflow.json" || fail "demo --seed $sd --sflow exit $?"
+done
+python3 - "$TMP" <<'EOP' || rc=1
+import json, sys
+d = sys.argv[1]
+def figs(name):
+    j = json.load(open("%s/%s.json" % (d, name)))
+    return j["seed"], j["totals"], [(q["port"], q["queue"], q["tx_pkts"], q["delay_ns"]["p99"])
+                                    for q in j["queues"]]
+a, b, c = figs("seed3"), figs("seed3-sflow"), figs("seed4-sflow")
+if a != b or a[0] != 3 or c[0] != 4 or c[1] == b[1] or c != figs("seed4"):
+    print("FAIL: --seed with --sflow: %s\n  %s\n  %s" % (a[:2], b[:2], c[:2]))
+    sys.exit(1)
+print("ok: --seed with --sflow: the figures of bsflow-sim alone (seeds 3 and 4)")
 EOP
 
 # --sflow-to: a live bsflow-collect, paced

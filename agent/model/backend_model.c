@@ -244,17 +244,6 @@ struct model *bsf_backend_model_of(void *st)
 	return b->m;
 }
 
-/* bsf_backend_model_set_opts */
-static struct model_scenario_opts bm_opts;
-static int bm_opts_set;
-
-void bsf_backend_model_set_opts(const struct model_scenario_opts *so)
-{
-	bm_opts_set = so != NULL;
-	if (so)
-		bm_opts = *so;
-}
-
 /* One step of the real-time clock: towards the wall clock, at most
  * BM_MAX_STEP_NS of virtual time; from the tick timer or the resume. */
 static void bm_step(struct bm *b)
@@ -310,9 +299,11 @@ static void bm_close(void *st)
 	free(b);
 }
 
-/* The model of args' section (its scenario, the agent's sampling rates),
- * built, not running.  NULL with a message in err. */
-static struct model *bm_build(const struct bsf_backend_args *args, char *err, size_t errlen)
+/* The model of args' section (its scenario, so's seed if not NULL, the
+ * agent's sampling rates), built, not running.  NULL with a message in
+ * err. */
+static struct model *bm_build(const struct bsf_backend_args *args,
+			      const struct model_scenario_opts *so, char *err, size_t errlen)
 {
 	struct model *m = NULL;
 	struct model_scenario sc;
@@ -321,7 +312,7 @@ static struct model *bm_build(const struct bsf_backend_args *args, char *err, si
 	memset(&sc, 0, sizeof sc);
 	r = model_scenario_parse_section(
 	    args->section_text, args->section_file ? args->section_file : args->config_file,
-	    args->section_line, bm_opts_set ? &bm_opts : NULL, &sc, err, errlen);
+	    args->section_line, so, &sc, err, errlen);
 	/* the agent's sampling settings replace the scenario's rates */
 	if (r == 0 && args->sampling_rate)
 		for (uint32_t i = 0; i < sc.cfg.nports; i++)
@@ -338,7 +329,7 @@ static struct model *bm_build(const struct bsf_backend_args *args, char *err, si
 static int bm_check(const struct bsf_backend_args *args, char *report, size_t reportlen, char *err,
 		    size_t errlen)
 {
-	struct model *m = bm_build(args, err, errlen);
+	struct model *m = bm_build(args, NULL, err, errlen);
 	const struct model_config *mc;
 
 	if (!m)
@@ -350,7 +341,8 @@ static int bm_check(const struct bsf_backend_args *args, char *report, size_t re
 	return 0;
 }
 
-static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errlen)
+static void *bm_open_with(const struct bsf_backend_args *args, const struct model_scenario_opts *so,
+			  char *err, size_t errlen)
 {
 	struct bm *b = calloc(1, sizeof *b);
 	const struct model_config *mc;
@@ -360,14 +352,9 @@ static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errl
 		return NULL;
 	}
 	b->host = args->host;
-	{
-		int r = 0;
-		/* the agent's sampling settings replace the scenario's rates */
-		(void)r;
-		b->m = bm_build(args, err, errlen);
-		if (!b->m)
-			goto fail;
-	}
+	b->m = bm_build(args, so, err, errlen);
+	if (!b->m)
+		goto fail;
 	mc = model_config_of(b->m);
 	b->nports = mc->nports;
 	b->ports = calloc(mc->nports, sizeof *b->ports);
@@ -421,6 +408,19 @@ nomem:
 fail:
 	bm_close(b);
 	return NULL;
+}
+
+static void *bm_open(const struct bsf_backend_args *args, char *err, size_t errlen)
+{
+	return bm_open_with(args, NULL, err, errlen);
+}
+
+void *bsf_backend_model_open_seeded(const struct bsf_backend_args *args, uint64_t seed, char *err,
+				    size_t errlen)
+{
+	struct model_scenario_opts so = {1, seed};
+
+	return bm_open_with(args, &so, err, errlen);
 }
 
 static const struct bsf_device_desc *bm_describe(void *st)

@@ -29,10 +29,9 @@ int bsf_backend_model_run_to(void *st, uint64_t t_ns);
  * figures). */
 struct model *bsf_backend_model_of(void *st);
 
-/* Scenario options (a seed) that every model backend opened from now on
- * applies to its section, as bsflow-sim --seed does (copied; NULL: none,
- * the default). */
-struct model_scenario_opts;
-void bsf_backend_model_set_opts(const struct model_scenario_opts *so);
+/* The model backend's open() with seed in place of its section's seed
+ * key (bsflow-sim --seed: bsf_backend_open, for a conf's model_seed). */
+void *bsf_backend_model_open_seeded(const struct bsf_backend_args *args, uint64_t seed, char *err,
+				    size_t errlen);
 
 #endif

@@ -76,8 +76,8 @@ enum { EV_REL = 2 }; /* heap event ids: type, index */
 /* struct mqueue qev: set in every queue while a trace callback is set */
 #define QEV_TRACE 0x80u
 _Static_assert(((MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE) & QEV_TRACE) == 0, "QEV_TRACE bit");
-_Static_assert(((MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE | QEV_TRACE) & QEV_AREA) == 0,
-	       "QEV_AREA bit");
+_Static_assert(((MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE | QEV_TRACE) & (QEV_STATS | QEV_EARLY)) == 0,
+	       "QEV_STATS, QEV_EARLY bits");
 
 /* The compiler forgets how p was computed: it keeps p in a register
  * (or the stack) instead of recomputing it from its parts at each use,
@@ -608,6 +608,10 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 	}
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
 		sample_dropped(m, b, reason, out_port, slot, depth);
+	if (m->cdrops != NULL) { /* model_track_queues */
+		m->cdrops[b->in_port].pg[b->pg & (MODEL_NUM_PG - 1)]++;
+		m->cdrops[b->in_port].tc[b->tc & (MODEL_NUM_TC - 1)]++;
+	}
 	if (m->trace != NULL)
 		call_trace(m, b, 0, cause, slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : slot & 7,
 			   (b->flags & MP_MC) != 0, out_port, depth, -1);
@@ -659,24 +663,55 @@ static __attribute__((noinline, cold)) void qev_note(struct model *m, unsigned t
 		e->pkt_id = id;
 }
 
-/* model_track_occupancy: slot s of `port` held `bytes` from its last
- * change until now. */
-static __attribute__((noinline, cold)) void q_area(struct model *m, unsigned port, unsigned s,
-						   uint64_t bytes)
+/* model_track_queues: copy cp of body b enters slot s of `port` now,
+ * after its arrival time (ingress arbitration): its head start, which
+ * the departure's bytes x sojourn counts but the queue did not hold. */
+static __attribute__((noinline, cold)) void
+q_early(struct model *m, const struct mpkt *b, const struct mpkt *cp, unsigned port, unsigned s)
 {
-	struct mqcold *c = qcold(m, port, s);
-	c->area += (unsigned __int128)bytes * (m->now - c->area_t);
-	c->area_t = m->now;
+	qcold(m, port, s)->early +=
+	    (unsigned __int128)(cp->inc & m->occ_mask) * (m->now - b->t_arr);
 }
 
-/* An enqueue's rare notes: the occupancy integral (with the bytes
- * before the copy), its queue event. */
+/* model_track_queues: a copy of `bytes` left slot s of `port` after soj
+ * ns in it: its share of the occupancy integral, its sojourn's bucket. */
+static __attribute__((noinline)) void q_departed(struct model *m, unsigned port, unsigned s,
+						 uint64_t bytes, uint64_t soj)
+{
+	struct mqstat *st = &m->qstat[qindex(&m->ports[port], s)];
+	uint64_t *c = st->c;
+	st->dep += (unsigned __int128)bytes * soj;
+	if (__builtin_expect(c == NULL, 0)) {
+		if (st->c_failed)
+			return;
+		/* calloc: the pages of buckets never used are never touched */
+		c = st->c = calloc(MODEL_SOJ_NB, sizeof(*c));
+		if (c == NULL) {
+			st->c_failed = 1;
+			m->soj_missing++;
+			return;
+		}
+	}
+	unsigned k = model_soj_bucket(soj);
+	c[k]++;
+	st->n++;
+	if (soj > st->max)
+		st->max = soj;
+	if (soj > st->max_w)
+		st->max_w = soj;
+	if (k < st->lo)
+		st->lo = k;
+	if (k > st->hi)
+		st->hi = k;
+}
+
+/* An enqueue's rare notes: its head start, its queue event. */
 static __attribute__((noinline, cold)) void
 enq_notes(struct model *m, const struct mpkt *b, const struct mpkt *cp, unsigned port, unsigned s)
 {
 	const struct mqueue *q = &m->ports[port].q[s];
-	if (q->qev & QEV_AREA)
-		q_area(m, port, s, occ_bytes(m, q->pk.cb) - (cp->inc & m->occ_mask));
+	if (q->qev & QEV_EARLY)
+		q_early(m, b, cp, port, s);
 	if (q->qev & MODEL_QEV_ENQUEUE)
 		qev_note(m, MODEL_EV_ENQUEUE, b, cp, port, s, q->enq_cnt, 0);
 }
@@ -1036,7 +1071,7 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		q->nt_start_cnt = q->enq_cnt;
 	}
 	q_mk_enqueue(q, now);
-	if (__builtin_expect(q->qev & (MODEL_QEV_ENQUEUE | QEV_AREA), 0))
+	if (__builtin_expect(q->qev & (MODEL_QEV_ENQUEUE | QEV_EARLY), 0))
 		enq_notes(m, b, cp, mc ? port : b->out_port, mc ? s : (unsigned)(q - P->q));
 	arm_tick(m);
 	return 1;
@@ -1191,8 +1226,6 @@ static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, 
 	uint64_t deq_cnt = q->deq_cnt, soj = m->now - b->t_arr;
 	int64_t nt = deq_cnt == q->nt_start_cnt ? (int64_t)q->nt_latest : -1;
 	unsigned bf = b->flags;
-	if (q->qev & QEV_AREA) /* (the copy's bytes are gone already) */
-		q_area(m, port, s, occ_bytes(m, q->pk.cb) + (cp->inc & m->occ_mask));
 	if ((bf & MP_CAST_M) == 0)
 		P->out_ucast++; /* in line 0 (struct mport) */
 	else
@@ -1267,11 +1300,13 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 	if (soj > q->max)
 		q->max = soj;
 	q->hist[log2_bucket(soj)]++;
+	if (__builtin_expect(q->qev & QEV_STATS, 0))
+		q_departed(m, port, s, inc & m->occ_mask, soj);
 
 	P->out_octets += cp->len;
 	/* queue event or trace, and (tested above unless any) the rare
 	 * flags */
-	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE | QEV_AREA)) != 0, 0) ||
+	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) != 0, 0) ||
 	    (any && (b->flags & MP_TX_RARE) != 0)) {
 		tx_rare(m, P, b, cp, port);
 	} else {
@@ -1904,21 +1939,39 @@ int model_set_queue_events(struct model *m, uint32_t port, unsigned queue, int m
 		return -1;
 	}
 	struct mqueue *q = &m->ports[port].q[(mc ? MQ_MC : 0) + queue];
-	q->qev = (uint8_t)(flags | (q->qev & (QEV_TRACE | QEV_AREA)));
+	q->qev = (uint8_t)(flags | (q->qev & (QEV_TRACE | QEV_STATS | QEV_EARLY)));
 	return 0;
 }
 
-void model_track_occupancy(struct model *m)
+int model_track_queues(struct model *m)
 {
+	if (m->qstat != NULL)
+		return 0;
+	m->qstat = aligned_alloc(MODEL_LINE, (size_t)(m->nq ? m->nq : 1) * sizeof(*m->qstat));
+	m->cdrops = calloc(m->np, sizeof(*m->cdrops));
+	if (m->qstat == NULL || m->cdrops == NULL) {
+		free(m->qstat);
+		free(m->cdrops);
+		m->qstat = NULL;
+		m->cdrops = NULL;
+		return -1;
+	}
+	memset(m->qstat, 0, (size_t)(m->nq ? m->nq : 1) * sizeof(*m->qstat));
 	for (unsigned p = 0; p < m->np; p++)
 		for (unsigned s = 0; s < MQ_SLOTS; s++) {
 			struct mqueue *q = &m->ports[p].q[s];
-			if (!q->present || (q->qev & QEV_AREA))
+			if (!q->present)
 				continue;
-			q->qev |= QEV_AREA;
-			qcold(m, p, s)->area = 0;
-			qcold(m, p, s)->area_t = m->now;
+			q->qev |= QEV_STATS | (m->iarb != NULL ? QEV_EARLY : 0);
+			m->qstat[qindex(&m->ports[p], s)].lo = MODEL_SOJ_NB;
+			/* copies already queued count from now on */
+			struct mqcold *qc = qcold(m, p, s);
+			qc->early = 0;
+			for (const struct mpkt *cp = q->head; cp != NULL; cp = cp->next)
+				qc->early += (unsigned __int128)(cp->inc & m->occ_mask) *
+					     (m->now - mpkt_body(cp)->t_arr);
 		}
+	return 0;
 }
 
 void model_set_trace(struct model *m, model_trace_fn fn, void *arg)

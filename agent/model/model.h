@@ -685,18 +685,81 @@ typedef void (*model_trace_fn)(void *arg, const struct model_trace *tr);
 void model_set_trace(struct model *m, model_trace_fn fn, void *arg);
 
 /*
- * Time-average occupancy (bsflow-sim).  After model_track_occupancy(m),
- * the engine integrates each queue's byte occupancy (struct model_occ
- * cur_bytes) over time at every change of it: an enqueue, a departure.
- * Off by default (it costs each packet a call).  model_read_occupancy
- * gives the integral in byte x ns from the call of model_track_occupancy
- * up to the clock: divided by the time, the time-average occupancy in
- * bytes (a double: exact up to 2^53 byte ns, then to 16 digits).
- * Returns 0, or -1 on a bad port or queue.
+ * Queue statistics (bsflow-sim), off by default.  After
+ * model_track_queues(m), from the clock at that call on:
+ *  - each queue's byte occupancy (struct model_occ cur_bytes) integrated
+ *    over time: model_read_occupancy gives the integral in byte x ns, so
+ *    that divided by the time it is the time-average occupancy in bytes
+ *    (a double: exact up to 2^53 byte ns, then to 16 digits).  It is kept
+ *    by Little's identity, sum over copies of bytes x time in the queue:
+ *    each departure adds its own (bytes x sojourn), a read adds the copies
+ *    still queued (O(queued copies)), and with ingress arbitration, whose
+ *    packets enter their queue after their arrival time, each enqueue
+ *    notes that head start;
+ *  - each queue's sojourns (arrival to departure, as struct model_delay)
+ *    counted in a log-linear histogram (struct model_sojourns), made at
+ *    the queue's first departure: model_read_sojourns;
+ *  - each ingress port's dropped packets by priority group and traffic
+ *    class (every copy, forwarding drops included): model_read_class_drops.
+ * A departure costs one call out of line (an enqueue too with ingress
+ * arbitration), a drop two increments.  model_track_queues returns 0, or
+ * -1 out of memory; a histogram that could not be made is counted in
+ * model_sojourns_missing (its queue's sojourns are then not counted).
+ * Reads return 0, or -1 on a bad port or queue.
  */
-void model_track_occupancy(struct model *m);
+int model_track_queues(struct model *m);
 int model_read_occupancy(const struct model *m, unsigned port, unsigned queue, int mc,
 			 double *byte_ns);
+
+/* Sojourn buckets: exact below 2 MODEL_SOJ_SUB ns, then MODEL_SOJ_SUB per
+ * power of two (v in [2^e, 2^(e+1)) in 2^(e-7) ns wide ones), so that a
+ * bucket is at most 1/MODEL_SOJ_SUB of its values wide. */
+#define MODEL_SOJ_SUB 128u
+#define MODEL_SOJ_NB  (2 * MODEL_SOJ_SUB + (64 - 8) * MODEL_SOJ_SUB)
+struct model_sojourns {
+	uint64_t n;	   /* sojourns counted */
+	uint64_t max;	   /* the largest, ns */
+	uint64_t max_w;	   /* the largest since model_sojourns_restart */
+	uint32_t lo, hi;   /* the buckets touched: [lo, hi] (hi < lo: none) */
+	const uint64_t *c; /* MODEL_SOJ_NB counts; NULL: none counted */
+};
+
+/* The bucket of v ns: a clz and two shifts. */
+static inline unsigned model_soj_bucket(uint64_t v)
+{
+	if (v < 2 * MODEL_SOJ_SUB)
+		return (unsigned)v;
+	unsigned e = 63u - (unsigned)__builtin_clzll(v); /* 8 .. 63 */
+	return ((e - 7u) << 7) + (unsigned)(v >> (e - 7u));
+}
+_Static_assert(MODEL_SOJ_SUB == 1u << 7, "model_soj_bucket shifts by 7");
+/* The largest value of bucket b. */
+uint64_t model_soj_upper(unsigned b);
+/* The nearest-rank q-quantile (0 < q <= 1) of the sojourns counted in h
+ * since base (NULL: all of them; else h as read earlier): the smallest
+ * delay d with at least ceil(q n) of them at or below d, read as the upper
+ * end of its bucket but at most max (h->max, or h->max_w with a base:
+ * model_sojourns_restart when base was read); 0 with none.  base's counts
+ * are those of h when it was read (a copy of them). */
+uint64_t model_soj_quantile(const struct model_sojourns *h, const struct model_sojourns *base,
+			    double q);
+
+/* The histogram of unicast (mc 0) or multicast queue `queue` of `port`
+ * into h (its counts stay the model's, valid until model_free; c NULL if
+ * nothing departed from it since model_track_queues, or none is kept:
+ * not tracked, no memory).  0, or -1 on a bad port or queue. */
+int model_read_sojourns(const struct model *m, unsigned port, unsigned queue, int mc,
+			struct model_sojourns *h);
+/* Every histogram's max_w back to 0. */
+void model_sojourns_restart(struct model *m);
+/* Queues whose histogram could not be made (out of memory). */
+unsigned model_sojourns_missing(const struct model *m);
+
+struct model_class_drops {
+	uint64_t pg[MODEL_NUM_PG]; /* by the packet's ingress priority group */
+	uint64_t tc[MODEL_NUM_TC]; /* by its traffic class */
+};
+int model_read_class_drops(const struct model *m, unsigned port, struct model_class_drops *d);
 
 /*
  * Recount every occupancy counter (device, pools, ports, PGs, headroom,

@@ -139,8 +139,22 @@ _Static_assert(MPKT_SAME(in_port) && MPKT_SAME(out_port) && MPKT_SAME(mc_group) 
 struct mqcold {
 	uint64_t hist[MODEL_DELAY_HIST];    /* ground-truth sojourn histogram */
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
-	uint64_t area_t;		    /* model_track_occupancy: the last change */
-	unsigned __int128 area;		    /* byte x ns up to area_t */
+	/* model_track_queues: sum over enqueued copies of bytes x (enqueue -
+	 * arrival time) (ingress arbitration), and at the start the queued
+	 * ones' bytes x (start - arrival): what the departures' bytes x
+	 * sojourn count but the queue did not hold */
+	unsigned __int128 early;
+};
+
+/* A queue's statistics (model_track_queues), one line each, apart
+ * (m->qstat, by qindex()): a departure touches it and one count. */
+struct mqstat {
+	_Alignas(MODEL_LINE) unsigned __int128 dep; /* sum over departed copies
+						       of bytes x sojourn */
+	uint64_t *c;		/* sojourn counts, made at the first departure */
+	uint64_t n, max, max_w; /* struct model_sojourns */
+	uint32_t lo, hi;
+	uint8_t c_failed; /* ... but out of memory (soj_missing) */
 };
 
 /* A queue's marker (model.h struct model_marker without what the
@@ -158,7 +172,8 @@ struct qmarker {
  * maxima): a departure reads no other line.  Then the admission limits
  * an enqueue reads only while the queue is above its minimum, and the
  * rare fields.  Its length is enq_cnt - deq_cnt. */
-#define QEV_AREA   0x40 /* struct mqueue qev: model_track_occupancy is on */
+#define QEV_STATS  0x40 /* struct mqueue qev: model_track_queues is on */
+#define QEV_EARLY  0x20 /* ... and its packets may enter after their t_arr */
 #define QCHK_WRED  0x01 /* WRED on */
 #define QCHK_LIMIT 0x02 /* a packet limit (limit_pkts) */
 struct mqueue {
@@ -171,7 +186,8 @@ struct mqueue {
 	/* line 1 */
 	uint8_t dyn, pool, chk, present; /* chk: QCHK_* */
 	uint8_t qev;			 /* MODEL_QEV_* mask: per-packet queue events wanted;
-					    and QEV_TRACE while a trace callback is set */
+					    QEV_TRACE while a trace callback is set,
+					    QEV_STATS, QEV_EARLY (model_track_queues) */
 	uint16_t bit;			 /* 1 << its slot (struct mport nonempty) */
 	/* non-tagged latency (a packet is flagged while nt_start_cnt > deq_cnt);
 	 * enq_cnt is also the queue's last pkt_id (model.h) */
@@ -467,6 +483,10 @@ struct model {
 	uint32_t nwin, win_used;
 	uint32_t nq;	      /* present queues (all ports) */
 	struct mqcold *qcold; /* per present queue, by qindex() */
+	/* model_track_queues (NULL: off): per present queue, per port */
+	struct mqstat *qstat;
+	struct model_class_drops *cdrops;
+	unsigned soj_missing; /* histograms not made (out of memory) */
 	/* bytes of the block that holds ports (at its start), cal_next, pf,
 	 * pf_tc, far, arr_cnt, win, dwin and qcold (model_setup.c alloc_arrays) */
 	size_t arrays_bytes;

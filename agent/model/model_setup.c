@@ -393,6 +393,10 @@ void model_free(struct model *m)
 	free(m->tie_ord);
 	free(m->spart);
 	free(m->ring);
+	for (unsigned i = 0; m->qstat != NULL && i < m->nq; i++)
+		free(m->qstat[i].c);
+	free(m->qstat);
+	free(m->cdrops);
 	hugemem_free(m->ports, m->arrays_bytes); /* the block (alloc_arrays) */
 	free(m->cfg.ports);
 	free(m->cfg.mc_groups);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
+#include <math.h>
 #include <string.h>
 
 #include "agent/model/model_int.h"
@@ -173,20 +174,113 @@ int model_read_counters(const struct model *m, unsigned port, struct model_if_co
 	return 0;
 }
 
+/* The queue of (port, queue, mc), NULL if there is none. */
+static const struct mqueue *queue_of(const struct model *m, unsigned port, unsigned queue, int mc,
+				     unsigned *slot)
+{
+	if (port >= m->np || queue >= MODEL_MAX_QUEUES)
+		return NULL;
+	*slot = (mc ? MQ_MC : 0) + queue;
+	const struct mqueue *q = &m->ports[port].q[*slot];
+	return q->present ? q : NULL;
+}
+
 int model_read_occupancy(const struct model *m, unsigned port, unsigned queue, int mc,
 			 double *byte_ns)
 {
-	if (port >= m->np || queue >= MODEL_MAX_QUEUES)
+	unsigned slot;
+	const struct mqueue *q = queue_of(m, port, queue, mc, &slot);
+	if (q == NULL)
 		return -1;
-	unsigned slot = (mc ? MQ_MC : 0) + queue;
-	const struct mqueue *q = &m->ports[port].q[slot];
-	if (!q->present)
+	*byte_ns = 0;
+	if (m->qstat == NULL)
+		return 0;
+	/* Little: every copy's bytes x its time in the queue (model.h) */
+	const struct mqstat *st = &m->qstat[qindex(&m->ports[port], slot)];
+	unsigned __int128 a = st->dep;
+	for (const struct mpkt *cp = q->head; cp != NULL; cp = cp->next)
+		a += (unsigned __int128)(cp->inc & m->occ_mask) * (m->now - mpkt_body(cp)->t_arr);
+	*byte_ns = (double)(a - qcold(m, port, slot)->early);
+	return 0;
+}
+
+int model_read_sojourns(const struct model *m, unsigned port, unsigned queue, int mc,
+			struct model_sojourns *h)
+{
+	unsigned slot;
+	memset(h, 0, sizeof(*h));
+	h->lo = MODEL_SOJ_NB;
+	if (queue_of(m, port, queue, mc, &slot) == NULL)
 		return -1;
-	const struct mqcold *c = qcold(m, port, slot);
-	unsigned __int128 a = c->area;
-	if (q->qev & QEV_AREA) /* tracked: up to now */
-		a += (unsigned __int128)occ_bytes(m, q->pk.cb) * (m->now - c->area_t);
-	*byte_ns = (double)a;
+	if (m->qstat == NULL)
+		return 0;
+	const struct mqstat *st = &m->qstat[qindex(&m->ports[port], slot)];
+	if (st->c == NULL)
+		return 0;
+	h->n = st->n;
+	h->max = st->max;
+	h->max_w = st->max_w;
+	h->lo = st->lo;
+	h->hi = st->hi;
+	h->c = st->c;
+	return 0;
+}
+
+void model_sojourns_restart(struct model *m)
+{
+	for (uint32_t i = 0; m->qstat != NULL && i < m->nq; i++)
+		m->qstat[i].max_w = 0;
+}
+
+unsigned model_sojourns_missing(const struct model *m)
+{
+	return m->soj_missing;
+}
+
+uint64_t model_soj_upper(unsigned b)
+{
+	if (b < 2 * MODEL_SOJ_SUB)
+		return b;
+	unsigned shift = (b >> 7) - 1u; /* e - 7 (model_soj_bucket) */
+	uint64_t sub = MODEL_SOJ_SUB + (b & (MODEL_SOJ_SUB - 1));
+	if (sub + 1 == 2 * MODEL_SOJ_SUB && shift == 56)
+		return UINT64_MAX;
+	return ((sub + 1) << shift) - 1;
+}
+
+uint64_t model_soj_quantile(const struct model_sojourns *h, const struct model_sojourns *base,
+			    double q)
+{
+	uint64_t n, want, acc = 0, max;
+	if (h == NULL || h->c == NULL)
+		return 0;
+	n = h->n - (base ? base->n : 0);
+	max = base ? h->max_w : h->max;
+	if (n == 0)
+		return 0;
+	want = (uint64_t)ceil(q * (double)n);
+	if (want == 0)
+		want = 1;
+	for (unsigned b = h->lo; b <= h->hi; b++) {
+		/* a base's buckets are those of h, or fewer */
+		acc +=
+		    h->c[b] - (base && base->c && b >= base->lo && b <= base->hi ? base->c[b] : 0);
+		if (acc >= want) {
+			uint64_t u = model_soj_upper(b);
+			return u < max ? u : max;
+		}
+	}
+	return max;
+}
+
+int model_read_class_drops(const struct model *m, unsigned port, struct model_class_drops *d)
+{
+	if (port >= m->np)
+		return -1;
+	if (m->cdrops != NULL)
+		*d = m->cdrops[port];
+	else
+		memset(d, 0, sizeof(*d));
 	return 0;
 }
 

@@ -45,11 +45,12 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
-		   "                  [--interval SECONDS [--series FILE] [--csv]]\n"
-		   "                  [--plot FILE.svg [--plot-queue PORT:QUEUE]...]\n"
-		   "                  [--sflow FILE.pcap] [--sflow-to HOST:PORT [--speed X|max]]\n"
-		   "                  [--epoch UNIX_SECONDS]\n");
+	fprintf(f,
+		"usage: bsflow-sim -f FILE [--duration SECONDS] [--seed N] [--json]\n"
+		"                  [--interval SECONDS [--series FILE] [--csv]]\n"
+		"                  [--plot FILE.svg [--plot-queue PORT:QUEUE]...]\n"
+		"                  [--sflow FILE.pcap] [--sflow-to HOST[:PORT] [--speed X|max]]\n"
+		"                  [--epoch UNIX_SECONDS]\n");
 }
 
 static double now_s(void)
@@ -87,7 +88,7 @@ static uint64_t sum_xoff(const struct model_if_counters *c)
 struct port_report {
 	struct model_if_counters c;
 	struct model_port_drops d;
-	struct sim_class_drops cd; /* by PG and class, at this ingress port */
+	struct model_class_drops cd; /* by PG and class, at this ingress port */
 	uint64_t rx_pkts, tx_pkts, pfc_xoff;
 };
 
@@ -144,7 +145,8 @@ static void read_queue(struct model *m, const struct sim_stats *ss, struct repor
 {
 	struct queue_report *w = &r->qr[r->nqr];
 	const struct port_report *pr = &r->pr[p];
-	const struct sim_hist *h = sim_stats_delay(ss, p, q, mc, 0);
+	static const double qs[3] = {0.5, 0.99, 0.999};
+	uint64_t pq[3];
 	double area = 0;
 
 	w->port = p;
@@ -158,9 +160,10 @@ static void read_queue(struct model *m, const struct sim_stats *ss, struct repor
 	w->drops_total = sum_causes(w->drops);
 	w->mean_ns =
 	    w->d.n ? ((double)w->d.sum_ns + (double)w->d.sum_sub_fs / 1e6) / (double)w->d.n : 0.0;
-	w->p50 = sim_hist_quantile(h, 0.5);
-	w->p99 = sim_hist_quantile(h, 0.99);
-	w->p999 = sim_hist_quantile(h, 0.999);
+	sim_stats_delays(ss, p, q, mc, 0, qs, pq, 3);
+	w->p50 = pq[0];
+	w->p99 = pq[1];
+	w->p999 = pq[2];
 	w->starved = w->d.n == 0 && (w->drops_total > 0 || w->occ->peak_cells > 0);
 	if (w->d.n > 0 || w->drops_total > 0 || w->occ->peak_cells > 0)
 		r->nqr++;
@@ -191,12 +194,9 @@ static int report_read(struct report *r, struct model *m, const struct sim_stats
 	for (p = 0; p < cfg->nports; p++) {
 		struct port_report *pr = &r->pr[p];
 		const struct model_if_counters *c = &pr->c;
-		const struct sim_class_drops *cd = sim_stats_drops(ss, p, 0);
-
 		model_read_counters(m, p, &pr->c);
 		model_read_drops(m, p, &pr->d);
-		if (cd)
-			pr->cd = *cd;
+		sim_stats_drops(ss, p, 0, &pr->cd);
 		pr->rx_pkts = c->in_ucast + c->in_mcast + c->in_bcast + c->in_discards;
 		pr->tx_pkts = c->out_ucast + c->out_mcast + c->out_bcast;
 		pr->pfc_xoff = sum_xoff(c);
@@ -655,6 +655,12 @@ int main(int argc, char **argv)
 			sfo.pcap = optarg;
 			break;
 		case 'T':
+			if (sim_sflow_check_to(optarg) < 0) {
+				fprintf(stderr,
+					"bsflow-sim: --sflow-to '%s': " SIM_SFLOW_TO_FORM "\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			sfo.to = optarg;
 			break;
 		case 'X':
@@ -735,7 +741,7 @@ int main(int argc, char **argv)
 	}
 	if (speed_set && !sfo.to) {
 		fprintf(stderr,
-			"bsflow-sim: --speed paces --sflow-to: give --sflow-to HOST:PORT\n");
+			"bsflow-sim: --speed paces --sflow-to: give --sflow-to HOST[:PORT]\n");
 		return EXIT_USAGE;
 	}
 	if (epoch_set && !sfo.to && !sfo.pcap) {

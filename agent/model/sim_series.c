@@ -82,8 +82,8 @@ static void queue_row(struct sim_series *s, struct model *m, double t, unsigned 
 	struct qprev *pv = &s->prev[((size_t)p * 2 + (unsigned)mc) * MODEL_MAX_QUEUES + q];
 	const struct model_occ *o = mc ? &s->b->ports[p].mcq[q] : &s->b->ports[p].ucq[q];
 	const uint64_t *dc = mc ? s->d.mcq[q] : s->d.ucq[q];
-	const struct sim_hist *h = sim_stats_delay(s->st, p, q, mc, 1);
-	uint64_t drops[MODEL_DROP_NCAUSES], total = 0, sent, p50, p99, p999;
+	static const double qs[3] = {0.5, 0.99, 0.999};
+	uint64_t drops[MODEL_DROP_NCAUSES], total = 0, sent, pq[3], p50, p99, p999;
 	struct model_delay d;
 	double area = 0, avg;
 
@@ -100,9 +100,10 @@ static void queue_row(struct sim_series *s, struct model *m, double t, unsigned 
 	pv->area = area;
 	if (total == 0 && sent == 0 && o->cur_bytes == 0 && o->peak_bytes == 0)
 		return;
-	p50 = sim_hist_quantile(h, 0.5);
-	p99 = sim_hist_quantile(h, 0.99);
-	p999 = sim_hist_quantile(h, 0.999);
+	sim_stats_delays(s->st, p, q, mc, 1, qs, pq, 3);
+	p50 = pq[0];
+	p99 = pq[1];
+	p999 = pq[2];
 	if (s->plot)
 		sim_plot_add(s->plot, t, p, q, mc, o->cur_bytes, o->peak_bytes, total, p99);
 	if (!s->out)
@@ -151,7 +152,7 @@ static void port_row(struct sim_series *s, struct model *m, double t, unsigned p
 {
 	struct pprev *pv = &s->pp[p];
 	const struct model_port_buffers *pb = &s->b->ports[p];
-	const struct sim_class_drops *cd = sim_stats_drops(s->st, p, 1);
+	struct model_class_drops cdr, *cd = &cdr;
 	struct model_if_counters c;
 	uint64_t xoff[MODEL_NUM_PG], held[MODEL_NUM_PG], pgpk[MODEL_NUM_PG], hdpk[MODEL_NUM_PG];
 	uint64_t on[MODEL_NUM_PG];
@@ -159,6 +160,7 @@ static void port_row(struct sim_series *s, struct model *m, double t, unsigned p
 	double xs[MODEL_NUM_PG];
 
 	model_read_counters(m, p, &c);
+	sim_stats_drops(s->st, p, 1, cd);
 	for (unsigned g = 0; g < MODEL_NUM_PG; g++) {
 		xoff[g] = c.pfc_xoff[g] - pv->xoff[g];
 		xs[g] = (double)(c.pfc_xoff_ns[g] - pv->xoff_ns[g]) / 1e9;

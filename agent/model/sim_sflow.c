@@ -157,37 +157,48 @@ static void on_datagram(void *arg, const uint8_t *d, size_t len)
 	}
 }
 
-/* "HOST", "HOST:PORT", "[V6]:PORT" into host and port (default 6343).
- * 0, or -1. */
+/* "HOST", "HOST:PORT", "[V6]", "[V6]:PORT" or a bare IPv6 address into
+ * host and port (default 6343).  0, or -1. */
 static int split_hostport(const char *arg, char *host, size_t hostlen, char *port, size_t portlen)
 {
 	const char *colon;
 	size_t n;
+	unsigned long pn;
+	char *end;
 
 	snprintf(port, portlen, "6343");
 	if (arg[0] == '[') {
-		const char *end = strchr(arg, ']');
+		const char *close = strchr(arg, ']');
 
-		if (!end || (end[1] != '\0' && end[1] != ':'))
+		if (!close || (close[1] != '\0' && close[1] != ':'))
 			return -1;
-		n = (size_t)(end - arg - 1);
-		if (end[1] == ':')
-			snprintf(port, portlen, "%s", end + 2);
+		n = (size_t)(close - arg - 1);
+		if (close[1] == ':' && (size_t)snprintf(port, portlen, "%s", close + 2) >= portlen)
+			return -1;
 		arg++;
 	} else {
 		colon = strchr(arg, ':');
 		if (colon && strchr(colon + 1, ':'))
 			colon = NULL; /* a bare IPv6 address */
 		n = colon ? (size_t)(colon - arg) : strlen(arg);
-		if (colon)
-			snprintf(port, portlen, "%s", colon + 1);
+		if (colon && (size_t)snprintf(port, portlen, "%s", colon + 1) >= portlen)
+			return -1;
 	}
-	if (n == 0 || n >= hostlen || !port[0] || strspn(port, "0123456789") != strlen(port) ||
-	    atoi(port) < 1 || atoi(port) > 65535)
+	errno = 0;
+	pn = strtoul(port, &end, 10);
+	if (n == 0 || n >= hostlen || !port[0] || *end || port[0] < '0' || port[0] > '9' || errno ||
+	    pn < 1 || pn > 65535)
 		return -1;
 	memcpy(host, arg, n);
 	host[n] = '\0';
 	return 0;
+}
+
+int sim_sflow_check_to(const char *to)
+{
+	char host[256], port[16];
+
+	return split_hostport(to, host, sizeof host, port, sizeof port);
 }
 
 static int open_dest(struct sim_sflow *s, const char *to, struct sflow_addr *dst, uint16_t *dport,
@@ -198,14 +209,14 @@ static int open_dest(struct sim_sflow *s, const char *to, struct sflow_addr *dst
 	int r;
 
 	if (split_hostport(to, host, sizeof host, port, sizeof port) < 0) {
-		snprintf(err, errlen, "--sflow-to %s: not HOST:PORT (e.g. 127.0.0.1:6343)", to);
+		snprintf(err, errlen, "bsflow-sim: --sflow-to %s: " SIM_SFLOW_TO_FORM, to);
 		return -1;
 	}
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_DGRAM;
 	r = getaddrinfo(host, port, &hints, &res);
 	if (r != 0) {
-		snprintf(err, errlen, "--sflow-to %s: %s", to, gai_strerror(r));
+		snprintf(err, errlen, "bsflow-sim: --sflow-to %s: %s", to, gai_strerror(r));
 		return -1;
 	}
 	for (ai = res; ai && s->fd < 0; ai = ai->ai_next) {
@@ -232,8 +243,8 @@ static int open_dest(struct sim_sflow *s, const char *to, struct sflow_addr *dst
 	}
 	freeaddrinfo(res);
 	if (s->fd < 0) {
-		snprintf(err, errlen, "--sflow-to %s: cannot open a socket to it: %s", to,
-			 strerror(errno));
+		snprintf(err, errlen, "bsflow-sim: --sflow-to %s: cannot open a socket to it: %s",
+			 to, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -272,7 +283,7 @@ static void set_headers(struct sim_sflow *s, const struct sflow_addr *agent,
 		a.type = s->hs.ip_version == 6 ? SFLOW_ADDR_IP6 : SFLOW_ADDR_IP4;
 		memcpy(a.a, s->hs.dst_ip, 16);
 		snprintf(s->st.dest, sizeof s->st.dest, "%s port %u",
-			 bsf_addr_str(&a, ab, sizeof ab), dport);
+			 sflow_addr_str(&a, ab, sizeof ab), dport);
 	}
 }
 
@@ -290,7 +301,7 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 	uint16_t dport = CONF_DEFAULT_PORT;
 
 	if (!s) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "bsflow-sim: out of memory");
 		return NULL;
 	}
 	s->fd = -1;
@@ -317,6 +328,9 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 	}
 	/* the datagrams go to the capture and --sflow-to only */
 	c->n_collectors = 0;
+	/* --seed, for the model as for bsflow-sim's own */
+	c->model_seed_set = so && so->set_seed;
+	c->model_seed = so ? so->seed : 0;
 	if (strcmp(c->agent_address, "auto") == 0 ? bsf_addr_auto(&agent, err, errlen) < 0
 						  : bsf_addr_parse(c->agent_address, &agent) < 0) {
 		if (strcmp(c->agent_address, "auto") != 0)
@@ -329,7 +343,7 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 		s->dead = pcap_open_dead(DLT_EN10MB, 65535);
 		s->dump = s->dead ? pcap_dump_open(s->dead, o->pcap) : NULL;
 		if (!s->dump) {
-			snprintf(err, errlen, "--sflow %s: %s", o->pcap,
+			snprintf(err, errlen, "bsflow-sim: --sflow %s: %s", o->pcap,
 				 s->dead ? pcap_geterr(s->dead) : "out of memory");
 			goto fail;
 		}
@@ -342,7 +356,7 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 	s->wall0_mono = mono_ns();
 	s->base = event_base_new();
 	if (!s->base || bsf_daemon_init(&s->d, s->base, file, 1) < 0) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "bsflow-sim: out of memory");
 		goto fail;
 	}
 	s->d_init = 1;
@@ -350,11 +364,14 @@ struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_op
 	 * same datagrams (but for the times and the agent address) */
 	poller_set_seed(s->d.poller, (so && so->set_seed ? so->seed : 1) ^ 0x5bd1e995u);
 	export_set_tap(s->d.x, on_datagram, s);
-	bsf_backend_model_set_opts(so);
 	if (bsf_daemon_apply(&s->d, c, err, errlen) < 0)
 		goto fail;
 	c = NULL; /* the daemon's now */
-	s->raw = s->d.be.raw_st;
+	s->raw = bsf_backend_own_state(&s->d.be, bsf_backend_model_ops());
+	if (!s->raw) { /* (c->backend was checked above) */
+		snprintf(err, errlen, "%s: the model backend did not open", file);
+		goto fail;
+	}
 	s->m = bsf_backend_model_of(s->raw);
 	return s;
 fail:
@@ -422,7 +439,6 @@ void sim_sflow_free(struct sim_sflow *s)
 		return;
 	if (s->d_init)
 		bsf_daemon_fini(&s->d);
-	bsf_backend_model_set_opts(NULL);
 	bsf_clock_virtual(NULL, 0);
 	bsf_log_set_sink(NULL, NULL);
 	if (s->dump)

@@ -49,9 +49,19 @@ struct sim_sflow_stats {
 
 struct sim_sflow;
 
+/* What --sflow-to takes, for messages. */
+#define SIM_SFLOW_TO_FORM                                                                          \
+	"not HOST[:PORT] (a name or an address, [V6]:PORT for an IPv6 address with a port, "       \
+	"PORT 1 to 65535)"
+
+/* 0 if to has that form, else -1 (nothing is looked up). */
+int sim_sflow_check_to(const char *to);
+
 /* Load file as bsflowd.conf (FILE:LINE messages as bsflowd's) and open
  * the daemon's modules on virtual time 0; so (NULL: none) applies to the
- * model section as to bsflow-sim's own.  NULL with a message in err. */
+ * model section as to bsflow-sim's own.  NULL with a message in err: the
+ * file's as FILE:LINE: ..., the others (the capture, the destination) as
+ * "bsflow-sim: --sflow...". */
 struct sim_sflow *sim_sflow_new(const char *file, const struct model_scenario_opts *so,
 				const struct sim_sflow_opts *o, char *err, size_t errlen);
 /* The running model (the backend's): read its figures, set its trace. */

@@ -61,7 +61,8 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_traffic_replay \
 	agent/model/tests/test_scenario \
 	agent/model/tests/test_model_source \
-	agent/model/tests/test_sample_pool
+	agent/model/tests/test_sample_pool \
+	agent/model/tests/test_model_qstats
 check_PROGRAMS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_traffic_pcapgen
 TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
 	agent/model/tests/test_replay_example.sh \
@@ -73,8 +74,7 @@ TESTS += agent/model/tests/test_sim_stats.sh
 EXTRA_DIST += agent/model/tests/test_sim_stats.sh
 check_PROGRAMS += agent/model/tests/test_sim_hist
 TESTS += agent/model/tests/test_sim_hist
-agent_model_tests_test_sim_hist_SOURCES = agent/model/tests/test_sim_hist.c \
-	agent/model/sim_stats.c agent/model/sim_stats.h
+agent_model_tests_test_sim_hist_SOURCES = agent/model/tests/test_sim_hist.c
 agent_model_tests_test_sim_hist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 agent_model_tests_test_sim_hist_LDADD = agent/model/libmodel.a $(CHECK_LIBS) -lm
 EXTRA_DIST += agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
@@ -105,6 +105,9 @@ agent_model_tests_test_model_source_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
 agent_model_tests_test_sample_pool_SOURCES = agent/model/tests/test_sample_pool.c
 agent_model_tests_test_sample_pool_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_sample_pool_LDADD = $(MODEL_TRAFFIC_TEST_LIBS) -lm
+agent_model_tests_test_model_qstats_SOURCES = agent/model/tests/test_model_qstats.c
+agent_model_tests_test_model_qstats_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_model_qstats_LDADD = $(MODEL_TRAFFIC_TEST_LIBS) -lm
 
 # Example scenarios (installed next to bsflowd.conf).
 scenariosdir = $(sysconfdir)/bsflowd/scenarios

@@ -36,7 +36,7 @@ START_TEST(parse)
 	ck_assert_uint_eq(a.a[0], 0x20);
 	ck_assert_uint_eq(a.a[1], 0x01);
 	ck_assert_uint_eq(a.a[15], 1);
-	ck_assert_str_eq(bsf_addr_str(&a, buf, sizeof buf), "2001:db8::1");
+	ck_assert_str_eq(sflow_addr_str(&a, buf, sizeof buf), "2001:db8::1");
 	ck_assert_int_eq(bsf_addr_parse("auto", &a), -1);
 	ck_assert_int_eq(bsf_addr_parse("300.1.1.1", &a), -1);
 	ck_assert_int_eq(bsf_addr_parse("", &a), -1);

@@ -289,6 +289,11 @@ static const struct {
     {"backend = linux\nlinux {\n ports = {eth0}\n link = off\n ports = {eth1}\n}\n",
      "t.conf:5: linux: ports: given twice (first on line 3); allowed: once, with all its values "
      "in one { }"},
+    /* a list with default values added to, then given again: the +=
+     * was dropped silently */
+    {"backend = linux\nlinux {\n ports += {eth0}\n ports = {eth1}\n}\n",
+     "t.conf:4: linux: ports: given twice (first on line 3); allowed: once, with all its values "
+     "in one { }"},
     {"linux {\n link = off\n\n link = on\n}\n",
      "t.conf:4: linux: link = on: given twice (first on line 2); allowed: once"},
     {"linux {\n header_bytes = 64\n header_bytes = 96\n}\n",

@@ -23,6 +23,9 @@
 #include "agent/abiwrap.h"
 #include "agent/backends.h"
 #include "agent/conf.h"
+#include "agent/linux/backend_linux.h"
+#include "agent/model/backend_model.h"
+#include "agent/model/model.h"
 #include "agent/plugin.h"
 
 static void plugin_path(char *buf, size_t len, const char *name)
@@ -215,6 +218,46 @@ START_TEST(old_layout)
 }
 END_TEST
 
+/* A backend's own state behind the wrapper: given only to a caller naming
+ * its table (bsflow-sim and the model); a conf's model seed (bsflow-sim
+ * --seed) replaces the section's. */
+START_TEST(own_state)
+{
+	char path[512], text[1024], err[1024];
+	struct bsf_backend be;
+	struct conf *c;
+	void *st;
+
+	c = conf_load_text("model {\n ports = 3\n seed = 5\n}\n", "t.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_msg(bsf_backend_open(&be, c, NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	st = bsf_backend_own_state(&be, bsf_backend_model_ops());
+	ck_assert_ptr_nonnull(st);
+	ck_assert_ptr_ne(st, be.st); /* not the wrapper */
+	ck_assert_uint_eq(model_config_of(bsf_backend_model_of(st))->nports, 3);
+	ck_assert_uint_eq(model_config_of(bsf_backend_model_of(st))->seed, 5);
+	ck_assert_ptr_null(bsf_backend_own_state(&be, linuxbe_ops()));
+	bsf_backend_close(&be);
+	c->model_seed_set = 1;
+	c->model_seed = 42;
+	ck_assert_msg(bsf_backend_open(&be, c, NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	st = bsf_backend_own_state(&be, bsf_backend_model_ops());
+	ck_assert_uint_eq(model_config_of(bsf_backend_model_of(st))->seed, 42);
+	bsf_backend_close(&be);
+	conf_free(c);
+
+	/* a plugin is not the model */
+	plugin_path(path, sizeof path, "testplugin");
+	snprintf(text, sizeof text, "backend = \"%s\"\n", path);
+	c = conf_load_text(text, "t.conf", err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_msg(bsf_backend_open(&be, c, NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	ck_assert_ptr_null(bsf_backend_own_state(&be, bsf_backend_model_ops()));
+	bsf_backend_close(&be);
+	conf_free(c);
+}
+END_TEST
+
 static uint64_t five_lost(void *arg)
 {
 	return *(uint64_t *)arg;
@@ -392,6 +435,7 @@ int main(void)
 	tcase_add_test(tc, abi_range);
 	tcase_add_test(tc, ops_too_small);
 	tcase_add_test(tc, old_layout);
+	tcase_add_test(tc, own_state);
 	tcase_add_test(tc, wrap_push_lost);
 	tcase_add_test(tc, missing_symbol);
 	tcase_add_test(tc, not_a_file);

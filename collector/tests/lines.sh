@@ -13,7 +13,9 @@
 #    back by this script's pcapng parser and by tshark's frame.comment);
 #  - -f HOST/PORT forwards every datagram (a second bsflow-collect counts
 #    them);
-#  - usage errors exit 64.
+#  - -W to a file that cannot be made or written: exit 1, named;
+#  - usage errors exit 64 (-W - with another output on stdout, -w and -W
+#    naming one file).
 #
 # SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -120,6 +122,14 @@ else
 	echo "tshark not installed: -W not read by tshark"
 fi
 
+# -W to a file that cannot be made, or written
+for w in "$TMP/no/such/dir/d.pcapng" /dev/full; do
+	"$COLLECT" -q -r "$PCAP" --no-summary -W "$w" >/dev/null 2>"$TMP/err"
+	st=$?
+	[ $st = 1 ] && grep -q "^bsflow-collect: -W $w: " "$TMP/err" && echo "ok: -W $w: exit 1, named" ||
+		fail "-W $w: exit $st: $(cat "$TMP/err")"
+done
+
 # -f: forward to a second collector
 "$COLLECT" -p 0 -b 127.0.0.1 -t 30 -j >"$TMP/fwd.out" 2>"$TMP/fwd.err" &
 pid=$!
@@ -141,7 +151,8 @@ got=$(wc -l <"$TMP/fwd.out")
 [ "$sent" -gt 0 ] && [ "$got" = $((2 * sent)) ] && echo "ok: -f twice: $got of 2 x $sent" ||
 	fail "-f: received $got, wanted 2 x $sent"
 
-for args in "-f nohost" "--type foo" "--source 3" "--reason not_a_reason" "-w - -j" "-l -j"; do
+for args in "-f nohost" "--type foo" "--source 3" "--reason not_a_reason" "-w - -j" "-l -j" \
+	"-W - -j" "-W - -w -" "-W - --table" "-w $TMP/same.pcap -W $TMP/same.pcap"; do
 	# shellcheck disable=SC2086
 	"$COLLECT" $args -r "$PCAP" >/dev/null 2>&1
 	st=$?

@@ -179,6 +179,30 @@ START_TEST(percentage_closed_forms)
 }
 END_TEST
 
+START_TEST(address_text)
+{
+	struct sflow_addr a;
+	char buf[64];
+
+	memset(&a, 0, sizeof a);
+	a.type = SFLOW_ADDR_IP4;
+	a.a[0] = 192;
+	a.a[2] = 2;
+	a.a[3] = 1;
+	ck_assert_str_eq(sflow_addr_str(&a, buf, sizeof buf), "192.0.2.1");
+	memset(&a, 0, sizeof a);
+	a.type = SFLOW_ADDR_IP6;
+	a.a[0] = 0x20;
+	a.a[1] = 0x01;
+	a.a[2] = 0x0d;
+	a.a[3] = 0xb8;
+	a.a[15] = 1;
+	ck_assert_str_eq(sflow_addr_str(&a, buf, sizeof buf), "2001:db8::1");
+	a.type = 7;
+	ck_assert_str_eq(sflow_addr_str(&a, buf, sizeof buf), "unknown");
+}
+END_TEST
+
 START_TEST(tag_text_and_names)
 {
 	char buf[32];
@@ -242,6 +266,7 @@ static Suite *util_suite(void)
 	tc = tcase_create("helpers");
 	tcase_add_test(tc, percentage_closed_forms);
 	tcase_add_test(tc, tag_text_and_names);
+	tcase_add_test(tc, address_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -54,6 +54,25 @@ fi
 "$sim" -f "$demo" --duration abc > /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "bad --duration: want exit 2"
 grep -q duration "$tmp/err" || fail "bad --duration: message does not name it"
 "$sim" -f "$demo" --bogus > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option: want exit 2"
+# --sflow's options: a bad value is a usage error, named, before any run
+# (an --sflow-to that is not HOST[:PORT] exited 1 without the program's name)
+for bad in "--sflow-to foo:bar" "--sflow-to 127.0.0.1:0" "--sflow-to 127.0.0.1:65536" \
+	"--sflow-to 127.0.0.1:99999999999999999999" "--sflow-to [::1" "--sflow-to :6343" \
+	"--sflow-to [::1]6343" "--speed 0 --sflow-to 127.0.0.1" "--speed -1 --sflow-to 127.0.0.1" \
+	"--speed nan --sflow-to 127.0.0.1" "--speed 1x --sflow-to 127.0.0.1" "--speed 2" \
+	"--epoch 0 --sflow $tmp/x.pcap" "--epoch -5 --sflow $tmp/x.pcap" "--epoch 1e9 --sflow $tmp/x.pcap" \
+	"--epoch 1800000000"; do
+	# shellcheck disable=SC2086 # the words of $bad are the options
+	"$sim" -f "$demo" --duration 0.01 $bad > /dev/null 2> "$tmp/err"; st=$?
+	opt=${bad%% *}
+	[ $st -eq 2 ] && grep -q "^bsflow-sim: .*${opt#--}" "$tmp/err" ||
+		fail "$bad: exit $st, want 2 and a message naming $opt: $(cat "$tmp/err")"
+done
+[ -e "$tmp/x.pcap" ] && fail "a usage error wrote the capture"
+# an --sflow capture that cannot be written: exit 1, named
+"$sim" -f "$demo" --duration 0.01 --sflow "$tmp/no/such/dir/x.pcap" > /dev/null 2> "$tmp/err"; st=$?
+[ $st -eq 1 ] && grep -q "^bsflow-sim: --sflow $tmp/no/such/dir/x.pcap: " "$tmp/err" ||
+	fail "unwritable --sflow: exit $st: $(cat "$tmp/err")"
 # file errors: exit 1, message names the file (and line)
 "$sim" -f "$tmp/missing.conf" > /dev/null 2> "$tmp/err"; [ $? -eq 1 ] || fail "missing file: want exit 1"
 grep -q "missing.conf" "$tmp/err" || fail "missing file: not named"

@@ -15,7 +15,7 @@
 #include "collector/checks.h"
 #include "proto/sflow_drops.h"
 
-#define KEYW 10
+#define KEYW 10 /* even: hashed as 64-bit words */
 
 enum entry_kind {
 	K_STREAM = 1, /* addr type, addr[4], sub-agent */
@@ -56,14 +56,30 @@ struct collect_checks {
 	uint64_t agents_evicted, sources_evicted, untracked;
 };
 
+/* The key as KEYW / 2 64-bit words, each multiplied by its own odd
+ * constant (independent multiplications, not one chain), summed, and the
+ * sum's high bits folded into the low ones the table index uses. */
 static uint64_t key_hash(const uint32_t *k)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (int i = 0; i < KEYW; i++) {
-		h ^= k[i];
-		h *= 1099511628211ull;
-	}
-	return h;
+	static const uint64_t mul[KEYW / 2] = {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full,
+					       0x165667b19e3779f9ull, 0x27d4eb2f165667c5ull,
+					       0xff51afd7ed558ccdull};
+	uint64_t h = 0;
+
+	for (int i = 0; i < KEYW / 2; i++)
+		h += ((uint64_t)k[2 * i] | (uint64_t)k[2 * i + 1] << 32) * mul[i];
+	h ^= h >> 32;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
+static int key_eq(const uint32_t *a, const uint32_t *b)
+{
+	uint32_t d = 0;
+
+	for (int i = 0; i < KEYW; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
 }
 
 static int grow(struct collect_checks *c)
@@ -97,7 +113,7 @@ static struct entry *lookup(struct collect_checks *c, const uint32_t *key, int *
 		return NULL;
 	j = key_hash(key) & (c->cap - 1);
 	while (c->tab[j].key[0]) {
-		if (memcmp(c->tab[j].key, key, sizeof(c->tab[j].key)) == 0) {
+		if (key_eq(c->tab[j].key, key)) {
 			if (fresh)
 				*fresh = 0;
 			return &c->tab[j];
@@ -117,7 +133,7 @@ static struct entry *find(struct collect_checks *c, const uint32_t *key)
 	size_t j = key_hash(key) & (c->cap - 1);
 
 	while (c->tab[j].key[0]) {
-		if (memcmp(c->tab[j].key, key, sizeof(c->tab[j].key)) == 0)
+		if (key_eq(c->tab[j].key, key))
 			return &c->tab[j];
 		j = (j + 1) & (c->cap - 1);
 	}
@@ -339,7 +355,8 @@ static void check_datagram_seq(struct collect_checks *c, const struct sflow_data
 		int r = d->uptime_ms < e->last_uptime
 			    ? 2
 			    : seq_check(e->last_seq, d->sequence_number, &missing);
-		addr_str(&d->agent, ab, sizeof(ab));
+		if (r != 0) /* formatted for a report only */
+			addr_str(&d->agent, ab, sizeof(ab));
 		if (r == 1) {
 			c->gaps_dgram++;
 			c->missing_dgram += missing;

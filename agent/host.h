@@ -14,6 +14,7 @@
 #ifndef BSFLOWD_AGENT_HOST_H
 #define BSFLOWD_AGENT_HOST_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "agent/backend.h"
@@ -33,6 +34,7 @@ struct bsf_hostimpl {
 	struct bsf_host_obj *objs; /* timers and watches not freed yet */
 	void (*drain)(void *arg);  /* the daemon: events are ready */
 	void *drain_arg;
+	pthread_t loop_thread; /* the loop's (bsf_host_new's caller) */
 };
 
 /* A host on base (NULL: a host for check / tests without a loop: log and

@@ -75,6 +75,7 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_reload \
 	agent/tests/test_visexport \
 	agent/tests/test_poller \
+	agent/tests/test_host \
 	agent/tests/test_counters \
 	agent/tests/test_flowsample \
 	agent/tests/test_discard \
@@ -121,6 +122,9 @@ agent_tests_test_reload_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_visexport_SOURCES = agent/tests/test_visexport.c
 agent_tests_test_visexport_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_visexport_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_host_SOURCES = agent/tests/test_host.c
+agent_tests_test_host_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_host_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_poller_SOURCES = agent/tests/test_poller.c
 agent_tests_test_poller_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_poller_LDADD = $(BSF_AGENT_TEST_LIBS)

@@ -14,7 +14,9 @@
 #   bench 4096, 8192-byte datagrams: what packing several port samples in
 #                           a datagram saves (a port sample with bsflowd's
 #                           own records is 1340 bytes: one in a 1400-byte
-#                           datagram, six in 8192).
+#                           datagram, six in 8192);
+#   model drops             ACL drops at 0.5, 1, 2 and 4 M a second: the
+#                           drop events lost and the share of a core.
 # For each: bsflowd's CPU seconds (user + system, getrusage of the child)
 # as a share of one core, its peak resident memory (VmHWM), its wake-ups a
 # second (voluntary context switches), the datagrams and samples sent and
@@ -189,6 +191,40 @@ ut, st, bench, secs = [float(v) for v in sys.argv[1:5]]
 print("  model_share          %.2f %% of one core (the model run less the bench backend's)"
       % (100.0 * (ut + st - bench) / secs))
 EOF
+
+# drop events at 0.5, 1, 2 and 4 M drops a second: port 0 sends 64-byte
+# frames to port 1 at 336, 672, 1344 and 2688 Mb/s, all dropped by an ACL,
+# for BENCH_DROP_SECONDS (default 10) each; lost = the drop events the
+# agent never read (lost to a full queue) over all the drops the model
+# made; and bsflowd's share of a core.  A drop event is lost only when the
+# model falls 100 ms behind the wall clock (the machine cannot keep up).
+DROP_RUN=${BENCH_DROP_SECONDS:-10}
+echo "bsflowd, model, ACL drops of 64-byte frames, $DROP_RUN s each:"
+for rate in 0.5:336M 1:672M 2:1344M 4:2688M; do
+	start_collector
+	{
+		conf_head "$port"
+		printf 'model {\n\tseed = 1\n\tports = 8\n\tspeed = 10G\n\tunicast_queues = 8\n'
+		printf '\tsampling_rate = 0\n\ttraffic acl {\n\t\tports = {0}\n'
+		printf '\t\tdestination = fixed\n\t\tto = 1\n\t\trate = %s\n\t\tsize = 64\n' "${rate#*:}"
+		printf '\t\tdrop = 100%%\n\t\tdrop_reason = acl\n\t}\n}\n'
+	} >"$TMP/bsflowd.conf"
+	run_daemon "$TMP/bsflowd.conf" "$DROP_RUN"
+	stop_collector
+	line=$(grep 'drop events, .* events lost to a full queue' "$TMP/bsflowd.log" | tail -n 1)
+	lag=$(sed -n 's/.*simulation lag \([0-9.]*\) ms.*/\1/p' "$TMP/bsflowd.log" | tail -n 1)
+	python3 - "${rate%%:*}" "$utime" "$stime" "$DROP_RUN" "${lag:-?}" "$line" <<'EOF'
+import re, sys
+rate, ut, st = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+secs, lag, line = int(sys.argv[4]), sys.argv[5], sys.argv[6]
+m = re.search(r"(\d+) drop events, .*; (\d+) events lost to a full queue", line)
+read, lost = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+total = read + lost
+print("  %-4s M drops/s: %5.2f %% lost (%d of %d), %5.1f %% of one core, lag %s ms at the end"
+      % (rate, 100.0 * lost / total if total else 0.0, lost, total,
+         100.0 * (ut + st) / secs, lag))
+EOF
+done
 
 # the default scenario in real time, exporting to a port nobody listens
 # on any more (the datagrams are sent all the same)

@@ -54,6 +54,16 @@ struct collect_checks {
 	size_t nstreams, nsources, nsummary; /* entries by kind */
 	uint64_t tick;			     /* datagrams checked */
 	uint64_t agents_evicted, sources_evicted, untracked;
+	/* The summary counters a datagram bumps (a few dozen, the same ones
+	 * datagram after datagram): where each key was last found, checked
+	 * against the key and the table's generation, which grow() and
+	 * evict() advance when they move the entries. */
+	uint64_t gen;
+	struct {
+		uint32_t key[5];
+		uint64_t gen;
+		size_t slot;
+	} memo[64];
 };
 
 /* The key as KEYW / 2 64-bit words, each multiplied by its own odd
@@ -100,6 +110,7 @@ static int grow(struct collect_checks *c)
 	free(c->tab);
 	c->tab = nt;
 	c->cap = ncap;
+	c->gen++;
 	return 0;
 }
 
@@ -204,14 +215,24 @@ static void evict(struct collect_checks *c)
 	}
 	free(c->tab);
 	c->tab = nt;
+	c->gen++;
 }
 
 static void bump(struct collect_checks *c, uint32_t k0, uint32_t k1, uint32_t k2, uint32_t k3,
 		 uint32_t k4)
 {
 	uint32_t key[KEYW] = {k0, k1, k2, k3, k4};
-	struct entry *e = find(c, key);
+	size_t m =
+	    (k0 * 0x9e3779b1u ^ k1 * 0x85ebca6bu ^ k2 * 0xc2b2ae35u ^ k3 * 0x27d4eb2fu ^ k4) >> 26;
+	struct entry *e;
 	int fresh = 0;
+
+	if (c->memo[m].gen == c->gen && c->memo[m].key[0] == k0 && c->memo[m].key[1] == k1 &&
+	    c->memo[m].key[2] == k2 && c->memo[m].key[3] == k3 && c->memo[m].key[4] == k4) {
+		c->tab[c->memo[m].slot].count++;
+		return;
+	}
+	e = find(c, key);
 
 	if (!e) {
 		/* summary keys come from the wire too: bounded as well */
@@ -222,8 +243,12 @@ static void bump(struct collect_checks *c, uint32_t k0, uint32_t k1, uint32_t k2
 		e = lookup(c, key, &fresh);
 		c->nsummary += fresh;
 	}
-	if (e)
-		e->count++;
+	if (!e)
+		return;
+	e->count++;
+	memcpy(c->memo[m].key, key, sizeof c->memo[m].key);
+	c->memo[m].gen = c->gen;
+	c->memo[m].slot = (size_t)(e - c->tab);
 }
 
 void collect_checks_set_limits(struct collect_checks *c, size_t max_agents, size_t max_sources)

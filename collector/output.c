@@ -16,8 +16,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collector/output.h"
 
@@ -33,12 +35,35 @@
 
 /* ---- the buffer */
 
+/* The buffer to the stream: straight to its descriptor when it has one,
+ * after what stdio holds for it (a buffer-full through fwrite took two or
+ * three write calls and a copy into stdio's buffer); a failed write hands
+ * the rest to fwrite, which fails too and leaves the stream's error flag
+ * for the caller's final fflush. */
 static void out_drain(struct collect_out *o)
 {
-	if (o->olen) {
-		fwrite(o->obuf, 1, o->olen, o->fp);
-		o->olen = 0;
+	const char *p = o->obuf;
+	size_t n = o->olen;
+	int fd;
+
+	if (!n)
+		return;
+	o->olen = 0;
+	fd = fileno(o->fp);
+	if (fd >= 0 && fflush(o->fp) == 0) {
+		while (n) {
+			ssize_t w = write(fd, p, n);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			p += w;
+			n -= (size_t)w;
+		}
 	}
+	if (n)
+		fwrite(p, 1, n, o->fp);
 }
 
 void collect_out_flush(struct collect_out *o)

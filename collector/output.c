@@ -222,11 +222,6 @@ void collect_out_set_prefix(struct collect_out *o, const char *prefix)
 	o->plen = n;
 }
 
-static inline struct collect_out_level *cur(struct collect_out *o)
-{
-	return o->depth ? &o->lv[o->depth - 1] : NULL;
-}
-
 /*
  * Start one item with room for vmax bytes of value after its key: in JSON
  * the separating comma and the "key": part; in text the "key " part (with

@@ -27,6 +27,8 @@ done
 
 # Tools only the tests use (tests that need one skip, saying so, without it).
 TESTDEPS="tshark:tshark pmacct:sfacctd mandoc:mandoc redis-server:redis-server"
+# (chromium: bsflow-sim --plot's picture rendered in a real browser)
+TESTDEPS="$TESTDEPS chromium:chromium"
 # and the linux backend's optional BPF source (configure says when it is off)
 TESTDEPS="$TESTDEPS clang:clang bpftool:bpftool libbpf-dev:/usr/include/bpf/libbpf.h"
 for d in $TESTDEPS; do

@@ -156,6 +156,7 @@ int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_
 	}
 	be->ops = bsf_abiwrap_ops(be->wrap);
 	be->st = bsf_abiwrap_st(be->wrap);
+	be->raw_st = st;
 	return 0;
 fail:
 	bsf_host_free(be->host);

@@ -27,6 +27,8 @@ struct bsf_backend {
 	struct bsf_plugin plugin;	   /* plugins: the loaded object */
 	struct bsf_abiwrap *wrap;
 	struct bsf_hostimpl *host; /* its timers, watches and pushed events */
+	void *raw_st;		   /* the backend's own state, behind the wrapper
+				      (bsflow-sim drives the model's clock with it) */
 };
 
 /* Open c's backend on base (NULL: no loop, its clock is driven by hand,

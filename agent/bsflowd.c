@@ -300,7 +300,8 @@ int main(int argc, char **argv)
 	if (debug)
 		bsf_daemon_log_status(&d);
 	rc = d.exit_code;
-	pidfile_remove(pidfile, pidfd);
+	if (pidfile_remove(pidfile, pidfd) < 0)
+		log_notice("pid file %s: not removed (%s); left empty", pidfile, strerror(errno));
 	bsf_control_free(control);
 	bsf_daemon_fini(&d);
 	event_base_free(base);

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,6 +135,45 @@ static int line_at(const char *t, size_t i)
 	return line;
 }
 
+/* A key with nothing after its = on the line (t has no comments left):
+ * libconfuse would take the next line's first word as the value and
+ * complain there, about something else.  -1 with "NAME:LINE: KEY: no
+ * value" in err. */
+static int no_value(const char *t, const char *name, char *err, size_t errlen)
+{
+	for (size_t i = 0; t[i]; i++) {
+		size_t j, k;
+
+		if (t[i] == '"' || t[i] == '\'') {
+			char q = t[i];
+
+			for (i++; t[i] && t[i] != q; i++)
+				if (t[i] == '\\' && t[i + 1])
+					i++;
+			if (!t[i])
+				break;
+			continue;
+		}
+		if (t[i] != '=')
+			continue;
+		for (j = i + 1; t[j] == ' ' || t[j] == '\t' || t[j] == '\r'; j++)
+			;
+		if (t[j] != '\n' && t[j] != '\0')
+			continue;
+		/* the key: the word before the = (or +=) */
+		for (k = i; k > 0 && strchr(" \t+", t[k - 1]); k--)
+			;
+		j = k;
+		while (k > 0 && !strchr(" \t\r\n{}=,()\"'", t[k - 1]))
+			k--;
+		snprintf(err, errlen,
+			 "%s:%d: %.*s: no value after =; allowed: the value on the same line", name,
+			 line_at(t, i), (int)(j - k < 64 ? j - k : 64), t + k);
+		return -1;
+	}
+	return 0;
+}
+
 char *conf_blank_comments(const char *text, const char *name, char *err, size_t errlen)
 {
 	size_t n = strlen(text), i = 0;
@@ -187,7 +227,161 @@ char *conf_blank_comments(const char *text, const char *name, char *err, size_t 
 		}
 		i++;
 	}
+	if (no_value(t, name, err, errlen) < 0) {
+		free(t);
+		return NULL;
+	}
 	return t;
+}
+
+/* ---- keys and sections given once ---- */
+
+int conf_once(cfg_t *cfg, cfg_opt_t *opt, const char *value)
+{
+	char first[24];
+
+	/* libconfuse 3.3 keeps the last of a key given twice and has freed
+	 * the first by now: the line of the first is kept in the option's
+	 * comment field (unused without CFGF_COMMENTS; freed with the option;
+	 * each section has its own copy of its options).  A list's values
+	 * come one call each: only the first of an assignment counts (libconfuse
+	 * has just emptied the list for it: it holds this value alone); key +=
+	 * { ... } adds to values already there.  A list's default values are
+	 * set by cfg_init, before any line is read (line 0): not given. */
+	if (opt->flags & CFGF_LIST) {
+		if (opt->nvalues != 1 || cfg->line <= 0)
+			return 0;
+		if (opt->comment) {
+			cfg_error(cfg,
+				  "%s: given twice (first on line %s); allowed: once, with all "
+				  "its values in one { }",
+				  opt->name, opt->comment);
+			return -1;
+		}
+	} else if (opt->comment) {
+		cfg_error(cfg, "%s = %.*s: given twice (first on line %s); allowed: once",
+			  opt->name, CONF_SHOW_MAX, value, opt->comment);
+		return -1;
+	}
+	snprintf(first, sizeof(first), "%d", cfg->line);
+	opt->comment = strdup(first);
+	return opt->comment ? 0 : -1;
+}
+
+int conf_once_str(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
+{
+	if (conf_once(cfg, opt, value) < 0)
+		return -1;
+	*(const char **)result = value;
+	return 0;
+}
+
+int conf_once_int(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
+{
+	long long n;
+
+	if (conf_once(cfg, opt, value) < 0)
+		return -1;
+	/* the one integer grammar: decimal (libconfuse's own took 0x10 and
+	 * read 010 as eight) */
+	if (conf_parse_int(value, &n) < 0 || n < LONG_MIN || n > LONG_MAX) {
+		cfg_error(cfg, "%s = %.*s: not an integer; allowed: decimal digits", opt->name,
+			  CONF_SHOW_MAX, value);
+		return -1;
+	}
+	*(long *)result = (long)n;
+	return 0;
+}
+
+int conf_once_bool(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
+{
+	int b;
+
+	if (conf_once(cfg, opt, value) < 0)
+		return -1;
+	b = cfg_parse_boolean(value);
+	if (b < 0) {
+		cfg_error(cfg,
+			  "%s = %.*s: not a boolean; allowed: yes or no (true, false, on, off)",
+			  opt->name, CONF_SHOW_MAX, value);
+		return -1;
+	}
+	*(int *)result = b; /* libconfuse's cfg_setopt passes an int */
+	return 0;
+}
+
+/* The first line of a value in s above line after (keys read by
+ * conf_val_parse, nested sections included), or 0. */
+static int first_line_after(cfg_t *s, int after);
+
+/* A section (not CFGF_MULTI) written twice: libconfuse 3.3 merges the
+ * second into the first silently.  Called as the section's validate
+ * function when each one closes (cfg is the parent, at the line of the
+ * closing brace): the line the first closed on is kept in the option's
+ * comment field. */
+static int sec_once(cfg_t *cfg, cfg_opt_t *opt)
+{
+	char first[24];
+
+	if (opt->comment) {
+		cfg_t *sec = cfg_opt_getnsec(opt, 0);
+		int line = sec ? first_line_after(sec, atoi(opt->comment)) : 0;
+
+		if (line > 0)
+			cfg->line = line;
+		cfg_error(cfg,
+			  "%s: a second section of that name (the first ends on line %s); "
+			  "allowed: one",
+			  opt->name, opt->comment);
+		return -1;
+	}
+	snprintf(first, sizeof(first), "%d", cfg->line);
+	opt->comment = strdup(first);
+	return opt->comment ? 0 : -1;
+}
+
+/* sec_once as the validate function of every section of opts (and of the
+ * sections in them) that is not CFGF_MULTI, in the option trees of a
+ * cfg_init'ed root (its own copies) and of the sections it holds. */
+static void watch_sections(cfg_opt_t *opts)
+{
+	for (cfg_opt_t *o = opts; o && o->name; o++) {
+		if (o->type != CFGT_SEC)
+			continue;
+		if (!(o->flags & CFGF_MULTI) && !o->validcb)
+			o->validcb = sec_once;
+		watch_sections(o->subopts);
+		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+			cfg_t *sec = cfg_opt_getnsec(o, i);
+
+			if (sec)
+				watch_sections(sec->opts);
+		}
+	}
+}
+
+/* A list given, then emptied by a later key = { } (which calls no
+ * callback): its comment holds the first line, it holds no value.  The
+ * first such key in s, or NULL. */
+static cfg_opt_t *emptied_list(cfg_t *s, cfg_t **where)
+{
+	for (cfg_opt_t *o = s->opts; o && o->name; o++) {
+		if ((o->flags & CFGF_LIST) && o->type != CFGT_SEC && o->comment &&
+		    cfg_opt_size(o) == 0) {
+			*where = s;
+			return o;
+		}
+		if (o->type != CFGT_SEC)
+			continue;
+		for (unsigned i = 0; i < cfg_opt_size(o); i++) {
+			cfg_t *sec = cfg_opt_getnsec(o, i);
+			cfg_opt_t *e = sec ? emptied_list(sec, where) : NULL;
+
+			if (e)
+				return e;
+		}
+	}
+	return NULL;
 }
 
 /* ---- libconfuse's own messages ---- */
@@ -302,8 +496,23 @@ int conf_lib_parse(cfg_t *root, const char *name, const char *text, char *err, s
 		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		return -1;
 	}
+	watch_sections(root->opts);
 	lib_cur_sink = &sink;
 	r = cfg_parse_fp(root, f);
+	if (r == CFG_SUCCESS) {
+		cfg_t *sec = root;
+		cfg_opt_t *e = emptied_list(root, &sec);
+
+		if (e) {
+			sec->line = atoi(e->comment);
+			cfg_error(
+			    sec,
+			    "%s: given twice (first on line %s, emptied by a later %s = { }); "
+			    "allowed: once",
+			    e->name, e->comment, e->name);
+			r = CFG_PARSE_ERROR;
+		}
+	}
 	lib_cur_sink = NULL;
 	fclose(f);
 	if (r == CFG_SUCCESS)
@@ -320,23 +529,8 @@ int conf_val_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 	size_t n = strlen(value);
 	struct conf_val *v;
 
-	/* libconfuse 3.3 keeps the last of a key given twice and has freed
-	 * the first by now: the line of the first is kept in the option's
-	 * comment field (unused without CFGF_COMMENTS; freed with the option;
-	 * each section has its own copy of its options) */
-	if (!(opt->flags & CFGF_LIST)) {
-		char first[24];
-
-		if (opt->comment) {
-			cfg_error(cfg, "%s = %.*s: given twice (first on line %s); allowed: once",
-				  opt->name, CONF_SHOW_MAX, value, opt->comment);
-			return -1;
-		}
-		snprintf(first, sizeof(first), "%d", cfg->line);
-		opt->comment = strdup(first);
-		if (!opt->comment)
-			return -1;
-	}
+	if (conf_once(cfg, opt, value) < 0)
+		return -1;
 	v = malloc(sizeof(*v) + n + 1);
 	if (!v)
 		return -1;
@@ -356,7 +550,7 @@ const struct conf_val *conf_get(cfg_t *sec, const char *key)
 	return sec ? cfg_getptr(sec, key) : NULL;
 }
 
-static int first_line(cfg_t *s)
+static int first_line_after(cfg_t *s, int after)
 {
 	int line = 0;
 
@@ -369,9 +563,9 @@ static int first_line(cfg_t *s)
 
 				l = v ? v->line : 0;
 			} else if (o->type == CFGT_SEC) {
-				l = first_line(cfg_opt_getnsec(o, i));
+				l = first_line_after(cfg_opt_getnsec(o, i), after);
 			}
-			if (l > 0 && (line == 0 || l < line))
+			if (l > after && (line == 0 || l < line))
 				line = l;
 		}
 	}
@@ -380,7 +574,7 @@ static int first_line(cfg_t *s)
 
 int conf_section_line(cfg_t *sec)
 {
-	int line = first_line(sec);
+	int line = first_line_after(sec, 0);
 
 	return line > 0 ? line : sec->line;
 }

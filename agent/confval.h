@@ -83,7 +83,10 @@ int conf_check_text(const char *text, const char *name, char *err, size_t errlen
  * of the file, silently: everything after it is lost.  Such text is
  * refused here: NULL with "NAME:LINE: comment not closed (the comment
  * opened here)" or "... string not closed ..." in err, LINE being where
- * it opened.  NULL with "NAME: out of memory" otherwise.  free() it.
+ * it opened.  So is a key with nothing after its = on the line (libconfuse
+ * would take the next line's first word as its value and complain there
+ * about something else): "NAME:LINE: KEY: no value after =; ...".  NULL
+ * with "NAME: out of memory" otherwise.  free() it.
  */
 char *conf_blank_comments(const char *text, const char *name, char *err, size_t errlen);
 
@@ -105,6 +108,28 @@ __attribute__((format(printf, 1, 0))) void conf_lib_message(const char *fmt, va_
  * reentrant; the daemon and bsflow-sim are single-threaded). */
 int conf_lib_parse(cfg_t *root, const char *name, const char *text, char *err, size_t errlen);
 
+/* ---- keys and sections given once ---- */
+
+/*
+ * libconfuse 3.3 keeps the last of a key given twice in a section, and
+ * merges a section (not CFGF_MULTI) written twice, silently.  Every parse
+ * callback calls conf_once(cfg, opt, value) first: -1, through cfg_error,
+ * when opt was given before in this section, "KEY = VALUE: given twice
+ * (first on line N); allowed: once" ("KEY: given twice ..." for a list,
+ * whose `key = { ... }` counts once however many values it has; `key +=
+ * { ... }` adds to it).  conf_lib_parse also refuses a section written
+ * twice ("NAME: a second section of that name ...") and a list emptied by
+ * a later `key = { }` (no callback sees it).
+ *
+ * conf_once_str, conf_once_int (decimal, as conf_parse_int) and conf_once_bool
+ * (libconfuse's words) are the callbacks of plain CFG_STR_CB / CFG_INT_CB /
+ * CFG_BOOL_CB options (and their _LIST_CB forms) that want the same check.
+ */
+int conf_once(cfg_t *cfg, cfg_opt_t *opt, const char *value);
+int conf_once_str(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result);
+int conf_once_int(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result);
+int conf_once_bool(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result);
+
 /* ---- raw values with their line ---- */
 
 struct conf_val {
@@ -112,9 +137,8 @@ struct conf_val {
 	char text[];
 };
 
-/* The libconfuse callbacks behind CONF_V / CONF_VL.  A key (not a list)
- * given twice in one section is refused through cfg_error: "KEY = VALUE:
- * given twice (first on line N); allowed: once". */
+/* The libconfuse callbacks behind CONF_V / CONF_VL.  A key given twice
+ * in one section is refused (conf_once). */
 int conf_val_parse(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result);
 void conf_val_free(void *p);
 

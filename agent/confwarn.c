@@ -12,6 +12,9 @@
 #include "agent/confval.h"
 #include "agent/confwarn.h"
 
+/* bsflowd.conf(5): "a datagram_bytes of at least 330" for a port sample */
+#define CONF_WARN_DGRAM_BYTES 330u
+
 /* A positive integer without a unit: seconds, where milliseconds or
  * microseconds were likely meant. */
 static int bare_number(const char *s)
@@ -71,15 +74,33 @@ int conf_warn(const struct conf *c, FILE *out)
 		cfg_t *m = cfg_getsec(root, "model");
 
 		if (m && cfg_size(m, "traffic") == 0 && cfg_size(m, "replay") == 0) {
-			fprintf(out,
-				"%s:%d: warning: model: no traffic or replay section: the switch "
-				"stays idle (counters all zero, no drops, no samples)\n",
-				c->file,
-				c->backend_section_line > 0 ? c->backend_section_line
-							    : conf_section_line(m));
+			int line = c->backend_section_line > 0 ? c->backend_section_line
+							       : conf_section_line(m);
+
+			/* no model section written: no line to name */
+			if (line > 0)
+				fprintf(out, "%s:%d: warning: model: ", c->file, line);
+			else
+				fprintf(out, "%s: warning: no model section: ", c->file);
+			fprintf(out, "no traffic or replay section: the switch stays idle "
+				     "(counters all zero, no drops, no samples)\n");
 			n++;
 		}
 	}
 	n += warn_times(root, c->file, "", out);
+	/* a port's counters sample with its standard records (0:1, 0:2, 0:1005
+	 * and 4413:2 with 8 + 8 queues) takes about 300 bytes: below this it
+	 * may not fit a datagram, and is then not sent at all
+	 * (bsflowd.conf(5), datagram_bytes) */
+	if (c->datagram_bytes < CONF_WARN_DGRAM_BYTES) {
+		const struct conf_val *v = conf_get(root, "datagram_bytes");
+
+		fprintf(out,
+			"%s:%d: warning: datagram_bytes = %u: below %u, a port's counters sample "
+			"(0:1, 0:2, 0:1005, 4413:2 with 8 + 8 queues: about 300 bytes) may not "
+			"fit, and is then not sent\n",
+			c->file, v ? v->line : 0, c->datagram_bytes, CONF_WARN_DGRAM_BYTES);
+		n++;
+	}
 	return n;
 }

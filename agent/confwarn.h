@@ -2,7 +2,8 @@
  * confwarn.h - the warnings of `bsflowd -t`: a configuration that loads
  * but would do nothing or not what was likely meant (a model with no
  * traffic, a bare number in a list of delay thresholds, which reads as
- * seconds).  Each is one line "FILE:LINE: warning: ...".
+ * seconds, datagrams too small for a port's counters sample).  Each is
+ * one line "FILE:LINE: warning: ...".
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */

@@ -67,6 +67,9 @@ struct export
 	struct resolver *dns; /* collector names, looked up without blocking */
 	struct export_coll **colls;
 	size_t ncolls;
+	uint64_t flush_due_ns; /* while flush_armed */
+	void (*tap)(void *arg, const uint8_t *d, size_t len);
+	void *tap_arg;
 	/* finished datagrams waiting for the end of the loop's turn */
 	struct event *send_ev;
 	int send_armed;
@@ -479,6 +482,8 @@ static void queue_pending(struct export *x)
 	if (!d || !len || len > sizeof x->queue[0])
 		return;
 	x->streams[x->cur].next_seq++;
+	if (x->tap)
+		x->tap(x->tap_arg, d, len);
 	memcpy(x->queue[x->nq], d, len);
 	x->qlen[x->nq++] = len;
 	if (!x->send_armed) {
@@ -495,6 +500,18 @@ void export_flush(struct export *x)
 	}
 	queue_pending(x);
 	send_queued(x);
+}
+
+uint64_t export_flush_due(const struct export *x)
+{
+	return x->flush_armed ? x->flush_due_ns : UINT64_MAX;
+}
+
+void export_set_tap(struct export *x, void (*fn)(void *arg, const uint8_t *d, size_t len),
+		    void *arg)
+{
+	x->tap = fn;
+	x->tap_arg = arg;
 }
 
 int export_add(struct export *x, const uint8_t *sample, size_t len)
@@ -526,6 +543,7 @@ int export_add(struct export *x, const uint8_t *sample, size_t len)
 
 		evtimer_add(x->flush_ev, &one);
 		x->flush_armed = 1;
+		x->flush_due_ns = bsf_now_ns() + 1000000000ull;
 	}
 	return 0;
 }

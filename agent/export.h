@@ -68,6 +68,14 @@ size_t export_sample_room(const struct export *x);
 int export_add(struct export *x, const uint8_t *sample, size_t len);
 /* Send what is pending and queued now. */
 void export_flush(struct export *x);
+/* When the pending datagram goes out at the latest (one second after its
+ * first sample), UINT64_MAX if none: for a driver on virtual time that
+ * never runs the loop (bsflow-sim --sflow), which calls export_flush then. */
+uint64_t export_flush_due(const struct export *x);
+/* Every datagram sent also goes to fn(arg, datagram, len) (bsflow-sim
+ * --sflow writes them); fn NULL: none. */
+void export_set_tap(struct export *x, void (*fn)(void *arg, const uint8_t *d, size_t len),
+		    void *arg);
 
 uint32_t export_uptime_ms(const struct export *x);
 uint32_t export_sequence(const struct export *x); /* of the next datagram */

@@ -107,10 +107,22 @@ int bsf_ratelimit_hit(struct bsf_ratelimit *rl, uint64_t now_ns, uint64_t *count
 	return 1;
 }
 
+/* bsf_clock_virtual */
+static const uint64_t *virt_now;
+static uint64_t virt_wall0;
+
+void bsf_clock_virtual(const uint64_t *now, uint64_t wall0_ns)
+{
+	virt_now = now;
+	virt_wall0 = wall0_ns;
+}
+
 uint64_t bsf_now_ns(void)
 {
 	struct timespec ts;
 
+	if (virt_now)
+		return *virt_now;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
@@ -119,6 +131,8 @@ uint64_t bsf_wall_ns(void)
 {
 	struct timespec ts;
 
+	if (virt_now)
+		return virt_wall0 + *virt_now;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

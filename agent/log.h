@@ -60,5 +60,9 @@ int bsf_ratelimit_hit(struct bsf_ratelimit *rl, uint64_t now_ns, uint64_t *count
 uint64_t bsf_now_ns(void);
 /* CLOCK_REALTIME in ns since the Unix epoch. */
 uint64_t bsf_wall_ns(void);
+/* bsflow-sim --sflow runs the daemon's modules on virtual time: while
+ * now is set, bsf_now_ns() returns *now and bsf_wall_ns() wall0_ns + *now.
+ * NULL: the system's clocks again. */
+void bsf_clock_virtual(const uint64_t *now, uint64_t wall0_ns);
 
 #endif

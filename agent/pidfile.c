@@ -73,15 +73,28 @@ int pidfile_create(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-void pidfile_remove(const char *path, int fd)
+int pidfile_remove(const char *path, int fd)
 {
 	struct stat a, b;
+	int rc = 0, e = 0;
 
 	if (fd < 0)
-		return;
+		return 0;
 	/* only the file this process holds, not one put there since */
-	if (fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino)
-		unlink(path);
+	if (fstat(fd, &a) == 0 && lstat(path, &b) == 0) {
+		if (a.st_dev == b.st_dev && a.st_ino == b.st_ino && unlink(path) < 0) {
+			e = errno;
+			rc = -1;
+		}
+	} else if (errno != ENOENT) {
+		e = errno;
+		rc = -1;
+	}
+	/* not removable (-u dropped the right to write its directory): an
+	 * empty file names no process, where a stale pid could name another */
+	if (rc < 0 && ftruncate(fd, 0) < 0)
+		e = errno;
 	close(fd);
+	errno = e;
+	return rc;
 }

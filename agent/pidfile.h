@@ -18,7 +18,9 @@
  * another process holding the lock (its pid named when the file says). */
 int pidfile_create(const char *path, char *err, size_t errlen);
 /* Remove the file (if it is still the one fd holds) and close fd; fd -1:
- * nothing. */
-void pidfile_remove(const char *path, int fd);
+ * nothing.  0, or -1 with errno when it could not be removed (after -u,
+ * bsflowd's user may not write the directory): the file is then left
+ * empty, naming no process. */
+int pidfile_remove(const char *path, int fd);
 
 #endif

@@ -179,18 +179,24 @@ static void advance(struct poller_src *s, uint64_t now, uint64_t period)
 		s->due_ns += ((now - s->due_ns) / period) * period;
 }
 
+/* When the earliest source is due, UINT64_MAX if none (polling off). */
+static uint64_t next_due(const struct poller *p)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
+		if (p->srcs[i].due_ns < t)
+			t = p->srcs[i].due_ns;
+	return t;
+}
+
 /* Arm the tick for the earliest due source (none if polling is off). */
 static void arm(struct poller *p)
 {
-	uint64_t now = bsf_now_ns(), next = UINT64_MAX, wait;
+	uint64_t now = bsf_now_ns(), next = next_due(p), wait;
 	struct timeval tv;
 
 	evtimer_del(p->tick);
-	if (!p->interval)
-		return;
-	for (uint32_t i = 0; i < p->nsrcs; i++)
-		if (p->srcs[i].due_ns < next)
-			next = p->srcs[i].due_ns;
 	if (next == UINT64_MAX)
 		return;
 	wait = next > now ? next - now : 0;
@@ -201,9 +207,8 @@ static void arm(struct poller *p)
 
 /* Poll every source that is due, in source order, then sleep until the
  * next one is. */
-static void tick_cb(evutil_socket_t fd, short what, void *arg)
+static void run_due(struct poller *p)
 {
-	struct poller *p = arg;
 	uint64_t now = bsf_now_ns(), period = (uint64_t)p->interval * 1000000000ull;
 
 	p->ticks++;
@@ -216,6 +221,11 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
 		advance(s, now, period);
 	}
 	arm(p);
+}
+
+static void tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	run_due(arg);
 }
 
 struct poller *poller_new(struct event_base *base, struct export *x, uint64_t seed)
@@ -248,15 +258,18 @@ void poller_free(struct poller *p)
 	free(p);
 }
 
-/* Every source's first poll at a random slot of the interval (slots of
- * POLLER_GRAIN_NS, or one slot if the interval is shorter). */
+/* Every source's first poll in the middle of a random slot of the
+ * interval (slots of POLLER_GRAIN_NS, or one slot if the interval is
+ * shorter): never at its very start, so a run of n intervals polls each
+ * source n times. */
 static void schedule_all(struct poller *p)
 {
 	uint64_t period = (uint64_t)p->interval * 1000000000ull, now = bsf_now_ns();
 	uint64_t slots = period / POLLER_GRAIN_NS ? period / POLLER_GRAIN_NS : 1;
+	uint64_t grain = period / slots;
 
 	for (uint32_t i = 0; i < p->nsrcs && period; i++)
-		p->srcs[i].due_ns = now + (rng_next(&p->rng) % slots) * (period / slots);
+		p->srcs[i].due_ns = now + (rng_next(&p->rng) % slots) * grain + grain / 2;
 	arm(p);
 }
 
@@ -399,6 +412,21 @@ void poller_set_port_buffers_hook(struct poller *p,
 {
 	p->port_buffers = fn;
 	p->port_buffers_arg = arg;
+}
+
+uint64_t poller_next_due(const struct poller *p)
+{
+	return next_due(p);
+}
+
+void poller_run_due(struct poller *p)
+{
+	run_due(p);
+}
+
+void poller_set_seed(struct poller *p, uint64_t seed)
+{
+	p->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
 }
 
 uint32_t poller_n_sources(const struct poller *p)

@@ -79,6 +79,15 @@ void poller_set_port_buffers_hook(struct poller *p,
 					     const struct bsf_port_buffers *b),
 				  void *arg);
 
+/* For a driver on virtual time that never runs the loop (bsflow-sim
+ * --sflow, with bsf_clock_virtual): the earliest time a source is due
+ * (UINT64_MAX: none), and the polls of every source due at bsf_now_ns()
+ * or before, as their timers would run them. */
+uint64_t poller_next_due(const struct poller *p);
+void poller_run_due(struct poller *p);
+/* The seed of the random stagger of the next schedule (poller_new's). */
+void poller_set_seed(struct poller *p, uint64_t seed);
+
 uint32_t poller_n_sources(const struct poller *p);
 /* Wake-ups of the polling timer so far (each polls every source due). */
 uint64_t poller_wakeups(const struct poller *p);

@@ -18,16 +18,6 @@
 #include "collector/output.h"
 #include "proto/sflow_drops.h"
 
-static void addr_str(const struct sflow_addr *a, char *buf, size_t n)
-{
-	if (a->type == SFLOW_ADDR_IP6)
-		inet_ntop(AF_INET6, a->a, buf, (socklen_t)n);
-	else if (a->type == SFLOW_ADDR_IP4)
-		inet_ntop(AF_INET, a->a, buf, (socklen_t)n);
-	else
-		snprintf(buf, n, "unknown");
-}
-
 static void flow_line(FILE *out, const char *agent, const struct sflow_sample *s)
 {
 	const struct sflow_flow_sample *f = &s->h.flow;
@@ -147,7 +137,7 @@ void collect_lines_csv(FILE *out, uint32_t own_enterprise, const struct sflow_da
 {
 	char agent[INET6_ADDRSTRLEN];
 
-	addr_str(&d->agent, agent, sizeof agent);
+	collect_addr_str(&d->agent, agent, sizeof agent);
 	for (uint32_t i = 0; i < d->nsamples; i++) {
 		const struct sflow_sample *s = &d->samples[i];
 
@@ -190,7 +180,7 @@ void collect_lines_grep(FILE *out, uint32_t own_enterprise, const struct collect
 		free(buf);
 		return;
 	}
-	addr_str(&d->agent, agent, sizeof agent);
+	collect_addr_str(&d->agent, agent, sizeof agent);
 	/* a sample's lines are held until its end: its source and type come
 	 * after its first lines */
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

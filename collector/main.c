@@ -52,8 +52,7 @@ enum {
 	OPT_AGENT,
 	OPT_SOURCE,
 	OPT_TYPE,
-	OPT_REASON,
-	OPT_WRITE_DROPS
+	OPT_REASON
 };
 
 static const struct option long_opts[] = {
@@ -76,7 +75,7 @@ static const struct option long_opts[] = {
     {"source", required_argument, NULL, OPT_SOURCE},
     {"type", required_argument, NULL, OPT_TYPE},
     {"reason", required_argument, NULL, OPT_REASON},
-    {"write-drops", required_argument, NULL, OPT_WRITE_DROPS},
+    {"write-drops", required_argument, NULL, 'W'},
     {"prometheus-expire", required_argument, NULL, OPT_PROM_EXPIRE},
     {"prometheus-max-series", required_argument, NULL, OPT_PROM_MAX},
     {"help", no_argument, NULL, 'h'},
@@ -90,7 +89,7 @@ static const char synopsis[] =
     "                      [--strict] [--summary | --no-summary] [--table]\n"
     "                      [--prometheus addr:port [--prometheus-expire seconds]\n"
     "                       [--prometheus-max-series n]]\n"
-    "                      [--write-drops out.pcap] [-f host/port]... [--agent address]... "
+    "                      [-W drops.pcapng] [-f host/port]... [--agent address]... "
     "[--source t:i]...\n"
     "                      [--type flow|counters|drop|event]... [--reason name]...\n";
 
@@ -104,7 +103,8 @@ static void usage(FILE *fp)
 	      "  -r FILE     read datagrams from a pcap file instead of the network\n"
 	      "  -w FILE     write sampled and discarded packet headers to a pcap file\n"
 	      "              (- for standard output alone)\n"
-	      "  --write-drops FILE  discarded packet headers to FILE, apart from -w's\n"
+	      "  -W FILE, --write-drops FILE  discarded packet headers to FILE (pcapng, the\n"
+	      "              drop's reason and where as each packet's comment), apart from -w's\n"
 	      "  -j          JSON output, one object per datagram per line\n"
 	      "  -l          one CSV line per sample (FLOW, CNTR, DROP, EVENT)\n"
 	      "  -g          one line per field, prefixed with agent, source, sample type\n"
@@ -162,7 +162,7 @@ static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-#define SHORT_OPTS ":p:b:r:w:je:c:t:q46hVlgf:"
+#define SHORT_OPTS ":p:b:r:w:W:je:c:t:q46hVlgf:"
 
 /* The name of the option getopt just rejected, for the message: an
  * unknown long option (optopt 0) or a long option missing its argument is
@@ -278,7 +278,7 @@ static int parse_args(int argc, char **argv, struct collect_opts *o, struct coll
 			if (collect_filter_type(&o->filter, optarg, ferr, sizeof ferr) < 0)
 				return usage_error("--type: %s", ferr);
 			break;
-		case OPT_WRITE_DROPS:
+		case 'W':
 			o->drops_file = optarg;
 			break;
 		case OPT_REASON:
@@ -322,6 +322,15 @@ static int parse_args(int argc, char **argv, struct collect_opts *o, struct coll
 		if (o->fmt == COLLECT_FMT_JSON || o->lines || o->table || o->summary_stdout)
 			return usage_error("-w -: the pcap goes to standard output alone; "
 					   "-j, -l, -g, --table and --summary cannot share it");
+		o->quiet = 1;
+	}
+	if (o->drops_file && strcmp(o->drops_file, "-") == 0) {
+		/* the pcapng alone on standard output */
+		if (o->fmt == COLLECT_FMT_JSON || o->lines || o->table || o->summary_stdout ||
+		    (o->write_file && strcmp(o->write_file, "-") == 0))
+			return usage_error(
+			    "-W -: the pcapng goes to standard output alone; "
+			    "-w -, -j, -l, -g, --table and --summary cannot share it");
 		o->quiet = 1;
 	}
 	if (o->lines && (o->fmt == COLLECT_FMT_JSON || o->table))
@@ -381,10 +390,9 @@ int main(int argc, char **argv)
 	}
 
 	if (opts.drops_file) {
-		ctx.pcapw_drops = collect_pcapw_open(opts.drops_file, err, sizeof(err));
+		ctx.pcapw_drops = collect_pcapw_open_ng(opts.drops_file, err, sizeof(err));
 		if (!ctx.pcapw_drops) {
-			fprintf(stderr, "bsflow-collect: --write-drops %s: %s\n", opts.drops_file,
-				err);
+			fprintf(stderr, "bsflow-collect: -W %s: %s\n", opts.drops_file, err);
 			collect_pcapw_close(ctx.pcapw);
 			collect_checks_free(ctx.checks);
 			return COLLECT_EXIT_ERROR;
@@ -435,8 +443,7 @@ int main(int argc, char **argv)
 				       collect_pcapw_count(ctx.pcapw_drops) +
 					   (ctx.pcapw ? collect_pcapw_count(ctx.pcapw) : 0));
 		if (collect_pcapw_close(ctx.pcapw_drops) != 0) {
-			fprintf(stderr, "bsflow-collect: --write-drops %s: write failed\n",
-				opts.drops_file);
+			fprintf(stderr, "bsflow-collect: -W %s: write failed\n", opts.drops_file);
 			if (!rc)
 				rc = COLLECT_EXIT_ERROR;
 		}

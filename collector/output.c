@@ -16,9 +16,13 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "collector/output.h"
@@ -744,4 +748,14 @@ void collect_out_unknown_body(struct collect_out *o, uint32_t length, const uint
 	collect_out_u32(o, "unknownLength", length);
 	if (body && length)
 		collect_out_hex(o, "unknownBytes", body, length);
+}
+
+void collect_addr_str(const struct sflow_addr *a, char *buf, size_t n)
+{
+	if (a->type == SFLOW_ADDR_IP6)
+		inet_ntop(AF_INET6, a->a, buf, (socklen_t)n);
+	else if (a->type == SFLOW_ADDR_IP4)
+		inet_ntop(AF_INET, a->a, buf, (socklen_t)n);
+	else
+		snprintf(buf, n, "unknown");
 }

@@ -205,6 +205,9 @@ static inline void collect_out_ip4(struct collect_out *o, const char *key, const
 {
 	collect_out_ip4_k(o, key, COLLECT_OUT_KLEN(key), p);
 }
+/* An sFlow address in its usual text form (inet_ntop: 192.0.2.1, 2001:db8::1)
+ * into buf; "unknown" for an unknown type. */
+void collect_addr_str(const struct sflow_addr *a, char *buf, size_t n);
 
 /* Convenience: an array of signed 32-bit values (BST percentages): JSON
  * array of numbers; text one "key.N value" line per element. */

@@ -6,6 +6,14 @@
  * present, else the datagram's receive (or capture) time.  The original
  * length is the record's frame_length minus its stripped bytes.
  *
+ * bsflow-collect -W (--write-drops) writes pcapng instead (written here,
+ * libpcap cannot): one Ethernet interface with nanosecond time stamps,
+ * and each discarded packet with a packet comment (opt_comment) naming
+ * the drop: "drop reason NAME (CODE); agent A; input I; output O" and,
+ * when the notification carries them, "; queue Q; queue depth D bytes;
+ * function F; trap G/T; reason R; N drops not notified so far" (the
+ * notification's drops counter).
+ *
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_COLLECT_PCAPW_H
@@ -21,6 +29,8 @@ struct collect_pcapw;
 
 /* NULL on failure, with the reason in err. */
 struct collect_pcapw *collect_pcapw_open(const char *path, char *err, size_t errlen);
+/* The same, pcapng with comments ("-": standard output). */
+struct collect_pcapw *collect_pcapw_open_ng(const char *path, char *err, size_t errlen);
 void collect_pcapw_datagram(struct collect_pcapw *w, const struct collect_rx *rx,
 			    const struct sflow_datagram *d);
 uint64_t collect_pcapw_count(const struct collect_pcapw *w);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "collector/output.h"
 #include "collector/prometheus.h"
 #include "proto/sflow_drops.h"
 
@@ -223,16 +224,6 @@ static void add(struct collect_prom *p, uint32_t def, const char *labels, double
 
 	if (s)
 		s->value += v;
-}
-
-static void addr_str(const struct sflow_addr *a, char *buf, size_t n)
-{
-	if (a->type == SFLOW_ADDR_IP6)
-		inet_ntop(AF_INET6, a->a, buf, (socklen_t)n);
-	else if (a->type == SFLOW_ADDR_IP4)
-		inet_ntop(AF_INET, a->a, buf, (socklen_t)n);
-	else
-		snprintf(buf, n, "unknown");
 }
 
 /* Labels: the agent (address, and sub-agent when not 0), the data source,
@@ -452,7 +443,7 @@ void collect_prom_datagram(struct collect_prom *p, const struct sflow_datagram *
 {
 	char agent[INET6_ADDRSTRLEN + 16], l[LABELS_MAX], e[96];
 
-	addr_str(&d->agent, agent, sizeof agent);
+	collect_addr_str(&d->agent, agent, sizeof agent);
 	if (d->sub_agent_id) {
 		size_t n = strlen(agent);
 

@@ -97,7 +97,7 @@ def check_sim(src, ports, sim_path):
             d = el.get("32473:3")
             if d is None:
                 continue
-            for key, simkey in (("latest_ns", "nt_latest"), ("max_ns", "nt_max")):
+            for key, simkey in (("latest_ns", "timed_latest"), ("max_ns", "timed_max")):
                 got = d.get("bsf_delay_%s_%d_%s" % (kind, q["queue"], key))
                 if got != 0xFFFFFFFF and got != q["delay_ns"][simkey]:
                     fail("%s seq %d: queue %s%d delay %s %s, bsflow-sim says %s" %

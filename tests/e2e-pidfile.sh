@@ -4,7 +4,8 @@
 # instance with the same pid file is refused with a message naming the
 # first (which keeps running, its pid file intact), the file is mode 0644
 # under umask 0, it is removed at exit, and it is not left behind when
-# bsflowd cannot start (-u with a user that does not exist).
+# bsflowd cannot start (-u with a user that does not exist); when the
+# user of -u may not remove it at exit, it is left empty.
 #
 # SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/e2e-lib.sh"
@@ -55,5 +56,22 @@ wait $apid
 st=$?
 [ $st = 3 ] || fail "-u no-such-user: exit $st, expected 3"
 [ -e "$pf" ] && fail "pid file left behind when -u failed"
+# -u dropping to a user that may not write the pid file's directory: the
+# file cannot be removed at exit; it is left empty, not naming a process
+# that is gone (root only: -u needs it)
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir -m 0755 "$TMP/run"
+	"$BSFLOWD" -f "$TMP/bsflowd.conf" -d -p "$TMP/run/bsflowd.pid" -u nobody --control none \
+		--run-for 1 >"$TMP/nobody.log" 2>&1
+	st=$?
+	[ $st = 0 ] || fail "-u nobody: exit $st: $(tail -n 3 "$TMP/nobody.log")"
+	if [ -s "$TMP/run/bsflowd.pid" ]; then
+		fail "-u nobody: the pid file still names pid $(cat "$TMP/run/bsflowd.pid") after exit"
+	fi
+	grep -q "not removed (Permission denied); left empty" "$TMP/nobody.log" ||
+		fail "-u nobody: no word of the pid file left: $(tail -n 3 "$TMP/nobody.log")"
+else
+	echo "not root: the -u case is not run"
+fi
 e2e_stop $cpid
 e2e_finish

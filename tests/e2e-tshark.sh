@@ -5,17 +5,20 @@
 # decoded by tshark with no malformed frame and no expert error, and by
 # bsflow-collect -r --strict.  Skips (77) without tshark.
 #
-# Note: tshark (4.0) decodes a counters sample's records only up to the
-# first record it does not know: it does not skip an unknown enterprise-0
-# format (0:1005 here) by its length, and it ends the sample at the first
-# record of another enterprise (4413, bsflowd's own).  In flow samples it
-# misreads everything after the first record it does not know (0:1036,
-# 0:1040 ...): with packet sampling or drops on it flags most valid
-# datagrams as malformed (measured with 4.0.17: 2021 of 2938 in a 5 s run;
-# README, Interoperability).  So this test runs the e2e scenario, which
-# has no packet sampling (counters samples, and 0:5 samples that tshark
-# 4.0 skips whole as a type it does not know), and proves the datagram
-# and sample framing and the records before those; the rest is
+# Note: tshark 4.0 (and 4.2: the same packet-sflow.c code) does not skip
+# a flow or counters record of enterprise 0 that it does not know (0:1005
+# here; 0:1036, 0:1038, 0:1039, 0:1040, 0:1043 in flow and drop samples)
+# by its length: it misreads the rest of that sample, and a length read
+# from there past the datagram's end flags it malformed.  It does skip
+# records of other enterprises (4413, bsflowd's own) and the 0:5 sample
+# type by their length, but a sample of another enterprise (bsflowd's own
+# event samples) ends its reading of the datagram, and a sample after one
+# is flagged malformed.  With packet sampling on it flags most valid
+# datagrams (4802 of 5296 in a 45 s demo run; README, Interoperability).
+# So this test runs the e2e scenario, which has no packet sampling
+# (counters samples, whose sample framing survives the misread 0:1005,
+# and 0:5 samples, skipped whole by their length), and proves the
+# datagram and sample framing and the records before 0:1005; the rest is
 # bsflow-collect's job (and sfacctd's, e2e-sfacctd.sh).
 #
 # SPDX-License-Identifier: BSD-2-Clause

@@ -19,7 +19,8 @@ E2E_TESTS = \
 	tests/e2e-pidfile.sh \
 	tests/service-reload.sh \
 	tests/e2e-admission.sh \
-	tests/e2e-prometheus.sh
+	tests/e2e-prometheus.sh \
+	tests/e2e-sim-sflow.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += $(E2E_TESTS) \
 	tests/e2e-lib.sh \

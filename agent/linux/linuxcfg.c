@@ -15,29 +15,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/confval.h"
 #include "agent/linux/linuxcfg.h"
 #include "proto/sflow_drops.h"
 
 const char *const linuxbe_src_names[LINUXBE_NSRC] = {"link",	"qdisc",      "sb",	"dropmon",
 						     "psample", "tracepoint", "packet", "bpf"};
 
+/* each key once a section (conf_once): libconfuse kept the last silently */
 static cfg_opt_t linux_opts[] = {
-    CFG_STR_LIST("ports", "{auto}", CFGF_NONE),
-    CFG_STR_LIST("queues", "{auto}", CFGF_NONE),
-    CFG_INT("qdisc_poll_ms", 10, CFGF_NONE),
-    CFG_INT("buffer_poll_ms", 1000, CFGF_NONE),
-    CFG_STR("link", "auto", CFGF_NONE),
-    CFG_STR("qdisc", "auto", CFGF_NONE),
-    CFG_STR("sb", "auto", CFGF_NONE),
-    CFG_STR("dropmon", "auto", CFGF_NONE),
-    CFG_STR("psample", "auto", CFGF_NONE),
-    CFG_STR("tracepoint", "auto", CFGF_NONE),
-    CFG_STR("packet", "auto", CFGF_NONE),
-    CFG_STR("bpf", "auto", CFGF_NONE),
-    CFG_BOOL("install_samplers", cfg_false, CFGF_NONE),
-    CFG_INT("psample_group", 1, CFGF_NONE),
-    CFG_INT("header_bytes", 128, CFGF_NONE),
-    CFG_STR_LIST("reasons", "{}", CFGF_NONE),
+    CFG_STR_LIST_CB("ports", "{auto}", CFGF_NONE, conf_once_str),
+    CFG_STR_LIST_CB("queues", "{auto}", CFGF_NONE, conf_once_str),
+    CFG_INT_CB("qdisc_poll_ms", 10, CFGF_NONE, conf_once_int),
+    CFG_INT_CB("buffer_poll_ms", 1000, CFGF_NONE, conf_once_int),
+    CFG_STR_CB("link", "auto", CFGF_NONE, conf_once_str),
+    CFG_STR_CB("qdisc", "auto", CFGF_NONE, conf_once_str),
+    CFG_STR_CB("sb", "auto", CFGF_NONE, conf_once_str),
+    CFG_STR_CB("dropmon", "auto", CFGF_NONE, conf_once_str),
+    CFG_STR_CB("psample", "auto", CFGF_NONE, conf_once_str),
+    CFG_STR_CB("tracepoint", "auto", CFGF_NONE, conf_once_str),
+    CFG_STR_CB("packet", "auto", CFGF_NONE, conf_once_str),
+    CFG_STR_CB("bpf", "auto", CFGF_NONE, conf_once_str),
+    CFG_BOOL_CB("install_samplers", cfg_false, CFGF_NONE, conf_once_bool),
+    CFG_INT_CB("psample_group", 1, CFGF_NONE, conf_once_int),
+    CFG_INT_CB("header_bytes", 128, CFGF_NONE, conf_once_int),
+    CFG_STR_LIST_CB("reasons", "{}", CFGF_NONE, conf_once_str),
     CFG_END(),
 };
 

@@ -36,7 +36,7 @@ agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
 agent_linux_liblinuxbe_a_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
 	$(LIBBPF_CFLAGS) -I$(builddir)/agent/linux/bpf
 
-LINUXBE_LIBS = agent/linux/liblinuxbe.a $(LIBMNL_LIBS) $(LIBCONFUSE_LIBS) $(LIBBPF_LIBS)
+LINUXBE_LIBS = agent/linux/liblinuxbe.a agent/libconfval.a $(LIBMNL_LIBS) $(LIBCONFUSE_LIBS) $(LIBBPF_LIBS)
 
 # The BPF object (configure --enable-bpf): vmlinux.h dumped from the
 # kernel's BTF (never committed), the object compiled by clang (CO-RE),

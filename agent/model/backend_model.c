@@ -240,6 +240,24 @@ int bsf_backend_model_run_to(void *st, uint64_t t_ns)
 	return bm_advance(b, t_ns);
 }
 
+struct model *bsf_backend_model_of(void *st)
+{
+	struct bm *b = st;
+
+	return b->m;
+}
+
+/* bsf_backend_model_set_opts */
+static struct model_scenario_opts bm_opts;
+static int bm_opts_set;
+
+void bsf_backend_model_set_opts(const struct model_scenario_opts *so)
+{
+	bm_opts_set = so != NULL;
+	if (so)
+		bm_opts = *so;
+}
+
 /* One step of the real-time clock: towards the wall clock, at most
  * BM_MAX_STEP_NS of virtual time; from the tick timer or the resume. */
 static void bm_step(struct bm *b)
@@ -306,7 +324,7 @@ static struct model *bm_build(const struct bsf_backend_args *args, char *err, si
 	memset(&sc, 0, sizeof sc);
 	r = model_scenario_parse_section(
 	    args->section_text, args->section_file ? args->section_file : args->config_file,
-	    args->section_line, NULL, &sc, err, errlen);
+	    args->section_line, bm_opts_set ? &bm_opts : NULL, &sc, err, errlen);
 	/* the agent's sampling settings replace the scenario's rates */
 	if (r == 0 && args->sampling_rate)
 		for (uint32_t i = 0; i < sc.cfg.nports; i++)

@@ -25,4 +25,14 @@ const struct bsf_backend_ops *bsf_backend_model_ops(void);
  */
 int bsf_backend_model_run_to(void *st, uint64_t t_ns);
 
+/* The model of an open model backend st (bsflow-sim --sflow reads its
+ * figures). */
+struct model *bsf_backend_model_of(void *st);
+
+/* Scenario options (a seed) that every model backend opened from now on
+ * applies to its section, as bsflow-sim --seed does (copied; NULL: none,
+ * the default). */
+struct model_scenario_opts;
+void bsf_backend_model_set_opts(const struct model_scenario_opts *so);
+
 #endif

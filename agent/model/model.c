@@ -76,6 +76,8 @@ enum { EV_REL = 2 }; /* heap event ids: type, index */
 /* struct mqueue qev: set in every queue while a trace callback is set */
 #define QEV_TRACE 0x80u
 _Static_assert(((MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE) & QEV_TRACE) == 0, "QEV_TRACE bit");
+_Static_assert(((MODEL_QEV_ENQUEUE | MODEL_QEV_DEQUEUE | QEV_TRACE) & QEV_AREA) == 0,
+	       "QEV_AREA bit");
 
 /* The compiler forgets how p was computed: it keeps p in a register
  * (or the stack) instead of recomputing it from its parts at each use,
@@ -545,6 +547,8 @@ static void call_trace(struct model *m, const struct mpkt *b, int departed, unsi
 	tr.t_ns = m->now;
 	tr.depth_bytes = depth;
 	tr.nt_latency_ns = nt;
+	tr.tc = b->tc;
+	tr.pg = b->pg;
 	m->trace(m->trace_arg, &tr);
 }
 
@@ -655,6 +659,28 @@ static __attribute__((noinline, cold)) void qev_note(struct model *m, unsigned t
 		e->pkt_id = id;
 }
 
+/* model_track_occupancy: slot s of `port` held `bytes` from its last
+ * change until now. */
+static __attribute__((noinline, cold)) void q_area(struct model *m, unsigned port, unsigned s,
+						   uint64_t bytes)
+{
+	struct mqcold *c = qcold(m, port, s);
+	c->area += (unsigned __int128)bytes * (m->now - c->area_t);
+	c->area_t = m->now;
+}
+
+/* An enqueue's rare notes: the occupancy integral (with the bytes
+ * before the copy), its queue event. */
+static __attribute__((noinline, cold)) void
+enq_notes(struct model *m, const struct mpkt *b, const struct mpkt *cp, unsigned port, unsigned s)
+{
+	const struct mqueue *q = &m->ports[port].q[s];
+	if (q->qev & QEV_AREA)
+		q_area(m, port, s, occ_bytes(m, q->pk.cb) - (cp->inc & m->occ_mask));
+	if (q->qev & MODEL_QEV_ENQUEUE)
+		qev_note(m, MODEL_EV_ENQUEUE, b, cp, port, s, q->enq_cnt, 0);
+}
+
 /* ---------------------------------------------------------------- ingress admission, PFC */
 
 /* Is shared use `after` within a limit: static (lim_cells) or dynamic,
@@ -758,6 +784,8 @@ static __attribute__((noinline)) void xon_send(struct model *m, struct mport *P,
 {
 	unsigned port = (unsigned)(P - m->ports);
 	g->xoff_state = 0;
+	/* (XOFF went out pfc_delay before the pause it started) */
+	P->ctr.pfc_xoff_ns[pg] += m->now - (g->pause_start - P->pfc_delay);
 	g->pause_end = m->now + P->pfc_delay;
 	if (g->pause_end < g->pause_start)
 		g->pause_end = g->pause_start;
@@ -1008,9 +1036,8 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		q->nt_start_cnt = q->enq_cnt;
 	}
 	q_mk_enqueue(q, now);
-	if (__builtin_expect(q->qev & MODEL_QEV_ENQUEUE, 0))
-		qev_note(m, MODEL_EV_ENQUEUE, b, cp, mc ? port : b->out_port,
-			 mc ? s : (unsigned)(q - P->q), q->enq_cnt, 0);
+	if (__builtin_expect(q->qev & (MODEL_QEV_ENQUEUE | QEV_AREA), 0))
+		enq_notes(m, b, cp, mc ? port : b->out_port, mc ? s : (unsigned)(q - P->q));
 	arm_tick(m);
 	return 1;
 }
@@ -1164,6 +1191,8 @@ static __attribute__((noinline)) void tx_rare(struct model *m, struct mport *P, 
 	uint64_t deq_cnt = q->deq_cnt, soj = m->now - b->t_arr;
 	int64_t nt = deq_cnt == q->nt_start_cnt ? (int64_t)q->nt_latest : -1;
 	unsigned bf = b->flags;
+	if (q->qev & QEV_AREA) /* (the copy's bytes are gone already) */
+		q_area(m, port, s, occ_bytes(m, q->pk.cb) + (cp->inc & m->occ_mask));
 	if ((bf & MP_CAST_M) == 0)
 		P->out_ucast++; /* in line 0 (struct mport) */
 	else
@@ -1242,7 +1271,7 @@ static inline __attribute__((always_inline)) void tx_done_t(struct model *m, uns
 	P->out_octets += cp->len;
 	/* queue event or trace, and (tested above unless any) the rare
 	 * flags */
-	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE)) != 0, 0) ||
+	if (__builtin_expect((q->qev & (MODEL_QEV_DEQUEUE | QEV_TRACE | QEV_AREA)) != 0, 0) ||
 	    (any && (b->flags & MP_TX_RARE) != 0)) {
 		tx_rare(m, P, b, cp, port);
 	} else {
@@ -1527,6 +1556,8 @@ static inline __attribute__((always_inline)) void offer_pkt(struct model *m, str
 			g->hold_head = b;
 		g->hold_tail = b;
 		m->st.held++;
+		P->ctr.pfc_held[pgi]++;
+		P->ctr.pfc_held_now[pgi]++;
 		if (!g->rel_armed && g->pause_end != UINT64_MAX && m->now >= g->pause_start) {
 			/* XON already sent: the sender restarts at pause_end */
 			g->rel_armed = 1;
@@ -1588,6 +1619,7 @@ static void release_held(struct model *m, unsigned idx)
 	if (g->hold_head == NULL)
 		g->hold_tail = NULL;
 	m->st.held--;
+	P->ctr.pfc_held_now[pgi]--;
 	/* its class: in its flags since fill_from_src */
 	arrive_any(m, b, P, g, (b->flags & MP_CAST_M) >> MP_CAST_S);
 	if (g->hold_head != NULL) {
@@ -1872,8 +1904,21 @@ int model_set_queue_events(struct model *m, uint32_t port, unsigned queue, int m
 		return -1;
 	}
 	struct mqueue *q = &m->ports[port].q[(mc ? MQ_MC : 0) + queue];
-	q->qev = (uint8_t)(flags | (q->qev & QEV_TRACE));
+	q->qev = (uint8_t)(flags | (q->qev & (QEV_TRACE | QEV_AREA)));
 	return 0;
+}
+
+void model_track_occupancy(struct model *m)
+{
+	for (unsigned p = 0; p < m->np; p++)
+		for (unsigned s = 0; s < MQ_SLOTS; s++) {
+			struct mqueue *q = &m->ports[p].q[s];
+			if (!q->present || (q->qev & QEV_AREA))
+				continue;
+			q->qev |= QEV_AREA;
+			qcold(m, p, s)->area = 0;
+			qcold(m, p, s)->area_t = m->now;
+		}
 }
 
 void model_set_trace(struct model *m, model_trace_fn fn, void *arg)

@@ -472,6 +472,12 @@ struct model_if_counters {
 					    could not take (counted for the
 					    packet's ingress port) */
 	uint64_t pfc_xoff[MODEL_NUM_PG]; /* XOFF transitions per PG */
+	/* PFC per PG, for bsflow-sim (appended; nothing on the wire): */
+	uint64_t pfc_xoff_ns[MODEL_NUM_PG];  /* time with XOFF out (sent and not yet
+						followed by XON), up to the read */
+	uint64_t pfc_held[MODEL_NUM_PG];     /* packets its paused sender held
+						back, cumulative */
+	uint64_t pfc_held_now[MODEL_NUM_PG]; /* of them, still held at the read */
 };
 
 /* Drops by cause: by ingress port (ingress-side causes), by egress port
@@ -672,10 +678,25 @@ struct model_trace {
 	uint32_t depth_bytes;  /* queue depth met at enqueue (or at the drop) */
 	int64_t nt_latency_ns; /* departure completed a non-tagged measurement
 				  for its queue: the latency; else -1 */
+	uint8_t tc, pg;	       /* the packet's class and its ingress PG */
 };
 
 typedef void (*model_trace_fn)(void *arg, const struct model_trace *tr);
 void model_set_trace(struct model *m, model_trace_fn fn, void *arg);
+
+/*
+ * Time-average occupancy (bsflow-sim).  After model_track_occupancy(m),
+ * the engine integrates each queue's byte occupancy (struct model_occ
+ * cur_bytes) over time at every change of it: an enqueue, a departure.
+ * Off by default (it costs each packet a call).  model_read_occupancy
+ * gives the integral in byte x ns from the call of model_track_occupancy
+ * up to the clock: divided by the time, the time-average occupancy in
+ * bytes (a double: exact up to 2^53 byte ns, then to 16 digits).
+ * Returns 0, or -1 on a bad port or queue.
+ */
+void model_track_occupancy(struct model *m);
+int model_read_occupancy(const struct model *m, unsigned port, unsigned queue, int mc,
+			 double *byte_ns);
 
 /*
  * Recount every occupancy counter (device, pools, ports, PGs, headroom,

@@ -139,6 +139,8 @@ _Static_assert(MPKT_SAME(in_port) && MPKT_SAME(out_port) && MPKT_SAME(mc_group) 
 struct mqcold {
 	uint64_t hist[MODEL_DELAY_HIST];    /* ground-truth sojourn histogram */
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
+	uint64_t area_t;		    /* model_track_occupancy: the last change */
+	unsigned __int128 area;		    /* byte x ns up to area_t */
 };
 
 /* A queue's marker (model.h struct model_marker without what the
@@ -156,6 +158,7 @@ struct qmarker {
  * maxima): a departure reads no other line.  Then the admission limits
  * an enqueue reads only while the queue is above its minimum, and the
  * rare fields.  Its length is enq_cnt - deq_cnt. */
+#define QEV_AREA   0x40 /* struct mqueue qev: model_track_occupancy is on */
 #define QCHK_WRED  0x01 /* WRED on */
 #define QCHK_LIMIT 0x02 /* a packet limit (limit_pkts) */
 struct mqueue {

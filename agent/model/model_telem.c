@@ -165,6 +165,28 @@ int model_read_counters(const struct model *m, unsigned port, struct model_if_co
 	*c = P->ctr;
 	c->out_octets = P->out_octets; /* counted in the port's line 0 */
 	c->out_ucast = P->out_ucast;
+	/* an XOFF still out counts up to now (it went out pfc_delay before
+	 * the pause it started) */
+	for (unsigned g = 0; g < MODEL_NUM_PG; g++)
+		if (P->pg[g].xoff_state)
+			c->pfc_xoff_ns[g] += m->now - (P->pg[g].pause_start - P->pfc_delay);
+	return 0;
+}
+
+int model_read_occupancy(const struct model *m, unsigned port, unsigned queue, int mc,
+			 double *byte_ns)
+{
+	if (port >= m->np || queue >= MODEL_MAX_QUEUES)
+		return -1;
+	unsigned slot = (mc ? MQ_MC : 0) + queue;
+	const struct mqueue *q = &m->ports[port].q[slot];
+	if (!q->present)
+		return -1;
+	const struct mqcold *c = qcold(m, port, slot);
+	unsigned __int128 a = c->area;
+	if (q->qev & QEV_AREA) /* tracked: up to now */
+		a += (unsigned __int128)occ_bytes(m, q->pk.cb) * (m->now - c->area_t);
+	*byte_ns = (double)a;
 	return 0;
 }
 

@@ -47,7 +47,7 @@ void model_sim_ext_text(struct model *m)
 	if (ia != NULL) {
 		const struct model_iarb_config *c = model_iarb_config(ia);
 		struct model_iarb_counters t;
-		model_iarb_read(ia, c->n_ports, 0, now, &t);
+		model_iarb_read(ia, c->n_ports, SIM_EXT_WINDOW, now, &t);
 		printf(
 		    "\n== ingress arbitration (accelerated memory %llu B, packet buffer %llu B)\n",
 		    (unsigned long long)c->am_bytes, (unsigned long long)c->pb_bytes);
@@ -99,7 +99,7 @@ void model_sim_ext_json(struct model *m)
 	if (ia != NULL) {
 		const struct model_iarb_config *c = model_iarb_config(ia);
 		struct model_iarb_counters t;
-		model_iarb_read(ia, c->n_ports, 0, now, &t);
+		model_iarb_read(ia, c->n_ports, SIM_EXT_WINDOW, now, &t);
 		printf("\"ingress_arbitration\":{\"accelerated\":%llu,\"not_accelerated\":%llu,"
 		       "\"dropped\":%llu,\"by_cause\":{",
 		       (unsigned long long)t.accel, (unsigned long long)t.not_accel,

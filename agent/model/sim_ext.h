@@ -9,6 +9,10 @@
 
 #include "agent/model/model.h"
 
+/* The model read window these reports read (bsflow-sim's end-of-run
+ * report's; the sFlow export of --sflow reads 0). */
+#define SIM_EXT_WINDOW 2
+
 /* Text sections, printed after the buffer section. */
 void model_sim_ext_text(struct model *m);
 /* JSON members, each followed by a comma (none when both are off). */

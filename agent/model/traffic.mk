@@ -18,13 +18,17 @@ agent_model_libmodel_a_SOURCES += \
 MODEL_TRAFFIC_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS)
 MODEL_TRAFFIC_LIBS = agent/model/libmodel.a agent/libconfval.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS)
 
-# bsflow-sim: run a scenario on virtual time and print statistics.
+# bsflow-sim: run a scenario on virtual time and print statistics; with
+# --sflow it runs bsflowd's own modules on virtual time (sim_sflow.c),
+# so it links the agent's libraries (BSF_AGENT_LIBS, agent/local.mk).
 bin_PROGRAMS += agent/model/bsflow-sim
 agent_model_bsflow_sim_SOURCES = agent/model/sim.c agent/model/sim_ext.c agent/model/sim_ext.h \
 	agent/model/sim_series.c agent/model/sim_series.h \
-	agent/model/sim_plot.c agent/model/sim_plot.h
-agent_model_bsflow_sim_CFLAGS = $(MODEL_TRAFFIC_CFLAGS)
-agent_model_bsflow_sim_LDADD = $(MODEL_TRAFFIC_LIBS)
+	agent/model/sim_plot.c agent/model/sim_plot.h \
+	agent/model/sim_stats.c agent/model/sim_stats.h \
+	agent/model/sim_sflow.c agent/model/sim_sflow.h
+agent_model_bsflow_sim_CFLAGS = $(MODEL_TRAFFIC_CFLAGS) $(LIBEVENT_CFLAGS)
+agent_model_bsflow_sim_LDADD = $(BSF_AGENT_LIBS)
 
 # make bench: simulated packets per second, memory per port and packet.
 BENCH_PROGS += agent/model/bench/bench_model
@@ -65,6 +69,14 @@ TESTS += $(MODEL_TRAFFIC_TESTS) agent/model/tests/test_scenario_sim.sh agent/mod
 EXTRA_DIST += agent/model/tests/test_scenario_sim.sh agent/model/tests/test_traffic_tshark.sh
 TESTS += agent/model/tests/test_sim_flowbuf.sh
 EXTRA_DIST += agent/model/tests/test_sim_flowbuf.sh
+TESTS += agent/model/tests/test_sim_stats.sh
+EXTRA_DIST += agent/model/tests/test_sim_stats.sh
+check_PROGRAMS += agent/model/tests/test_sim_hist
+TESTS += agent/model/tests/test_sim_hist
+agent_model_tests_test_sim_hist_SOURCES = agent/model/tests/test_sim_hist.c \
+	agent/model/sim_stats.c agent/model/sim_stats.h
+agent_model_tests_test_sim_hist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+agent_model_tests_test_sim_hist_LDADD = agent/model/libmodel.a $(CHECK_LIBS) -lm
 EXTRA_DIST += agent/model/tests/test_sim_series.sh agent/model/tests/test_sim_plot.sh \
 	agent/model/tests/test_replay_example.sh
 

@@ -1,8 +1,10 @@
 #!/bin/sh
 # agent/tests/check-warnings.sh - what `bsflowd -t` says about a file that
 # loads but would do nothing or not what was meant, and its hints:
-#  - a model section with no traffic or replay section: warned, exit 0;
+#  - a model section with no traffic or replay section, or none at all:
+#    warned (FILE:LINE, or FILE alone when there is no section), exit 0;
 #  - a bare number among delay thresholds (seconds): warned with its line;
+#  - datagram_bytes too small for a port's counters sample: warned;
 #  - the shipped etc/bsflowd.conf and etc/examples/demo.conf: no warning,
 #    and the example's model section is etc/scenarios/demo.conf's;
 #  - a misspelt key: "did you mean", exit 1; host:port in an address:
@@ -33,6 +35,12 @@ expect "idle model warned" 0 \
 	"$tmp/idle.conf:4: warning: model: no traffic or replay section: the switch stays idle" \
 	"$tmp/idle.conf"
 
+# no model section at all: no line to name (it said FILE:0:)
+printf 'collector c {\n address = 127.0.0.1\n}\n' >"$tmp/nomodel.conf"
+expect "no model section warned" 0 \
+	"$tmp/nomodel.conf: warning: no model section: no traffic or replay section: the switch stays idle" \
+	"$tmp/nomodel.conf"
+
 sed '/^#visibility {/,/^#}/s/^#//' "$top_srcdir/etc/bsflowd.conf" |
 	sed 's/thresholds = {20us, 100us}/thresholds = {20us, 1}/' >"$tmp/bare.conf"
 line=$(grep -n 'thresholds = {20us, 1}' "$tmp/bare.conf" | cut -d: -f1)
@@ -62,6 +70,13 @@ if [ -s "$tmp/ex.model" ] && cmp -s "$tmp/ex.model" "$tmp/sc.model"; then
 else
 	fail "etc/examples/demo.conf's model section differs from etc/scenarios/demo.conf"
 fi
+
+# datagrams too small for a port's counters sample: accepted, warned
+# (every port sample would be lost, with a log line a minute)
+printf 'collector c {\n address = 127.0.0.1\n}\ndatagram_bytes = 300\nmodel {\n ports = 2\n traffic t {\n  ports = {1}\n  to = 0\n  rate = 1G\n }\n}\n' >"$tmp/small.conf"
+expect "small datagrams warned" 0 \
+	"$tmp/small.conf:4: warning: datagram_bytes = 300: below 330, a port's counters sample" \
+	"$tmp/small.conf"
 
 printf 'polling_intervall = 20\n' >"$tmp/typo.conf"
 expect "misspelt key" 1 "polling_intervall: unknown key; allowed: the keys of bsflowd.conf(5); did you mean polling_interval?" "$tmp/typo.conf"

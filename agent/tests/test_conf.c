@@ -269,6 +269,52 @@ static const struct {
      "t.conf:4: collector \"x\": port = 2: given twice (first on line 3); allowed: once"},
     {"model {\n ports = 4\n traffic t {\n  ports = {1}\n  rate = 1G\n  rate = 2G\n }\n}\n",
      "t.conf:6: model: traffic \"t\": rate = 2G: given twice (first on line 5); allowed: once"},
+    /* a list given twice: libconfuse kept the last one silently, in
+     * every section; a section written twice was merged */
+    {"model {\n ports = 4\n traffic t {\n  ports = {1}\n  rate = 1G\n  ports = {2, 3}\n }\n}\n",
+     "t.conf:6: model: traffic \"t\": ports: given twice (first on line 4); allowed: once, with "
+     "all its values in one { }"},
+    {"model {\n ports = 4\n traffic t {\n  ports = 1\n  ports = 2\n  rate = 1G\n }\n}\n",
+     "t.conf:5: model: traffic \"t\": ports: given twice (first on line 4); allowed: once, with "
+     "all its values in one { }"},
+    {"model {\n ports = 4\n traffic t {\n  ports = {1}\n  ports = {}\n  rate = 1G\n }\n}\n",
+     "t.conf:4: model: traffic \"t\": ports: given twice (first on line 4, emptied by a later "
+     "ports = { }); allowed: once"},
+    {"visibility {\n sampler s {\n  ports = {0}\n  tickets = 5\n  ports = {1}\n }\n}\n",
+     "t.conf:5: visibility: sampler \"s\": ports: given twice (first on line 3); allowed: once, "
+     "with all its values in one { }"},
+    {"plugin {\n option = {\"a=1\"}\n option = {\"b=2\"}\n}\n",
+     "t.conf:3: plugin: option: given twice (first on line 2); allowed: once, with all its values "
+     "in one { }"},
+    {"backend = linux\nlinux {\n ports = {eth0}\n link = off\n ports = {eth1}\n}\n",
+     "t.conf:5: linux: ports: given twice (first on line 3); allowed: once, with all its values "
+     "in one { }"},
+    {"linux {\n link = off\n\n link = on\n}\n",
+     "t.conf:4: linux: link = on: given twice (first on line 2); allowed: once"},
+    {"linux {\n header_bytes = 64\n header_bytes = 96\n}\n",
+     "t.conf:3: linux: header_bytes = 96: given twice (first on line 2); allowed: once"},
+    /* the linux section's integers are read as every integer (libconfuse
+     * took hexadecimal there) */
+    {"linux {\n qdisc_poll_ms = 0x10\n}\n",
+     "t.conf:2: linux: qdisc_poll_ms = 0x10: not an integer; allowed: decimal digits"},
+    {"sonic {\n redis = /run/redis.sock\n redis = /tmp/r.sock\n}\n",
+     "t.conf:3: sonic: redis = /tmp/r.sock: given twice (first on line 2); allowed: once"},
+    {"agent {\n address = 192.0.2.1\n}\npolling_interval = 5\nagent {\n sub_agent_id = 2\n}\n",
+     "t.conf:6: agent: a second section of that name (the first ends on line 3); allowed: one"},
+    {"model {\n ports = 4\n ingress_arbitration {\n }\n ingress_arbitration {\n }\n}\n",
+     "t.conf:6: model: ingress_arbitration: a second section of that name (the first ends on "
+     "line 4); allowed: one"},
+    {"visibility {\n eligible {\n  ports = {1}\n }\n eligible {\n  queues = {2}\n }\n}\n",
+     "t.conf:6: visibility: eligible: a second section of that name (the first ends on line 4); "
+     "allowed: one"},
+    /* a key with no value: libconfuse took the next line's first word
+     * for it and complained there, about something else */
+    {"collector x {\n address =\n}\n",
+     "t.conf:2: address: no value after =; allowed: the value on the same line"},
+    {"polling_interval =   # later\ncollector x {\n address = a\n}\n",
+     "t.conf:1: polling_interval: no value after =; allowed: the value on the same line"},
+    {"model {\n ports = 4\n traffic t {\n  ports +=\n }\n}\n",
+     "t.conf:4: ports: no value after =; allowed: the value on the same line"},
     /* syntax */
     {"collector x {\n address = a\n", "t.conf:1: section not closed (missing })"},
     {"collector x {\n address = a\n}\n}\n", "t.conf:4: unexpected closing brace"},
@@ -301,8 +347,8 @@ START_TEST(blank_comments)
 	    {"a = \"x#y\" // c\n", "a = \"x#y\"     \n"}, /* not inside quotes */
 	    {"a = '#\\'#'\n", "a = '#\\'#'\n"},		  /* escaped quote */
 	    {"a = /usr//lib\n", "a = /usr//lib\n"},	  /* // inside a word: a word */
-	    {"a=//c\n", "a=   \n"},
-	    {"/* x\ny */a = 1\n", "    \n    a = 1\n"}, /* newlines kept */
+	    {"a={//c\n1}\n", "a={   \n1}\n"},		  /* a // after { or = is a comment */
+	    {"/* x\ny */a = 1\n", "    \n    a = 1\n"},	  /* newlines kept */
 	    {"", ""},
 	};
 	char err[200];
@@ -314,6 +360,9 @@ START_TEST(blank_comments)
 		ck_assert_str_eq(o, t[i].out);
 		free(o);
 	}
+	/* a key whose value is on the next line, or only a comment follows */
+	ck_assert_ptr_null(conf_blank_comments("a=//c\n1\n", "t", err, sizeof err));
+	ck_assert_str_eq(err, "t:1: a: no value after =; allowed: the value on the same line");
 	/* what libconfuse 3.3 takes silently as the end of the file */
 	ck_assert_ptr_null(
 	    conf_blank_comments("a = 1\nb = 2 /* open\nc = 3\n", "t", err, sizeof err));
@@ -534,6 +583,23 @@ START_TEST(shipped_conf)
 }
 END_TEST
 
+/* A list written once, then added to with += (libconfuse's append): not
+ * a key given twice; both values count. */
+START_TEST(list_append)
+{
+	char err[512];
+	struct conf *c = conf_load_text("backend = \"/p.so\"\nplugin {\n option = {\"a=1\"}\n "
+					"option += {\"b=2\"}\n}\n",
+					"t.conf", err, sizeof err);
+
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_uint_eq(c->n_plugin_options, 2);
+	ck_assert_str_eq(c->plugin_options[0], "a=1");
+	ck_assert_str_eq(c->plugin_options[1], "b=2");
+	conf_free(c);
+}
+END_TEST
+
 START_TEST(backend_same)
 {
 	char err[512];
@@ -642,6 +708,7 @@ int main(void)
 	tcase_add_test(tc, blank_comments);
 	tcase_add_test(tc, builtin_default);
 	tcase_add_test(tc, shipped_conf);
+	tcase_add_test(tc, list_append);
 	tcase_add_test(tc, backend_same);
 	tcase_add_test(tc, visibility_section);
 	suite_add_tcase(s, tc);

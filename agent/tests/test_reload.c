@@ -175,11 +175,30 @@ START_TEST(reload)
 	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, ":2: ") && strstr(err, "not closed"), "%s", err);
 
+	/* a list given twice: libconfuse kept the last silently, and the
+	 * plugin reopened with the second's options; refused with both
+	 * lines, the plugin keeps running as it was */
+	{
+		char text[1024];
+
+		snprintf(text, sizeof text,
+			 "backend = \"%s\"\nplugin {\n option = {\"x=1\"}\n option = {\"x=2\"}\n}\n"
+			 "collector c1 {\n address = 127.0.0.1\n port = %u\n}\n",
+			 plugin, p1);
+		write_conf(text);
+	}
+	ck_assert_int_eq(bsf_daemon_reload(&d, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "%s:4: plugin: option: given twice (first on line 3); allowed: once, with all its "
+		 "values in one { }",
+		 conf_path);
+	ck_assert_str_eq(err, want);
+
 	/* after all that, the old state is intact */
 	ck_assert_ptr_eq(d.conf, before);
 	ck_assert_int_eq(opens(&d), 1);
 	ck_assert_uint_eq(export_n_collectors(d.x), 1);
-	ck_assert_uint_eq(d.reload_failures, 5);
+	ck_assert_uint_eq(d.reload_failures, 6);
 	poll_and_flush(&d);
 	ck_assert_uint_eq(recv_seq(s1, 3), 2);
 	no_datagram(s2);

@@ -8,7 +8,9 @@
 #  - -g: every line starts with the agent, data source and sample type;
 #  - --type, --reason, --agent, --source keep only matching samples;
 #  - -w - writes the same pcap as -w FILE and nothing else to stdout;
-#  - --write-drops puts the dropped packet (74 bytes) in its own file;
+#  - -W (--write-drops) puts the dropped packet (74 bytes) in its own
+#    file, pcapng, with the drop's reason and where in its comment (read
+#    back by this script's pcapng parser and by tshark's frame.comment);
 #  - -f HOST/PORT forwards every datagram (a second bsflow-collect counts
 #    them);
 #  - usage errors exit 64.
@@ -60,24 +62,63 @@ out=$("$COLLECT" -l -r "$PCAP" --no-summary --source 2:1 --source 0:5 | cut -d, 
 cmp -s "$TMP/w.pcap" "$TMP/stdout.pcap" && echo "ok: -w - is the pcap alone" ||
 	fail "-w - differs from -w FILE"
 
-# --write-drops: the drop's packet (frame 78 bytes less 4 stripped = 74)
-# apart; -w keeps the two sampled packets
-"$COLLECT" -q -r "$PCAP" --no-summary -w "$TMP/f.pcap" --write-drops "$TMP/d.pcap" ||
-	fail "--write-drops exit $?"
-out=$(python3 - "$TMP/f.pcap" "$TMP/d.pcap" <<'EOP'
+# -W: the drop's packet (frame 78 bytes less 4 stripped = 74) apart, in
+# pcapng with its comment (gen-all-structures.py's drop: no_buffer_space,
+# agent 192.0.2.1, input 1, output 3, function mmu_drop, at
+# 1700000001.000000000 from its 0:1043); -w keeps the two sampled packets
+"$COLLECT" -q -r "$PCAP" --no-summary -w "$TMP/f.pcap" -W "$TMP/d.pcapng" ||
+	fail "-W exit $?"
+want='drop reason no_buffer_space (259); agent 192.0.2.1; input 1; output 3; function mmu_drop'
+out=$(python3 - "$TMP/f.pcap" "$TMP/d.pcapng" <<'EOP'
 import struct, sys
-for p in sys.argv[1:]:
-    d = open(p, "rb").read()
-    i, lens = 24, []
-    while i < len(d):
-        incl, orig = struct.unpack("<II", d[i + 8:i + 16])
-        lens.append(orig)
-        i += 16 + incl
-    print(len(lens), lens[-1] if p.endswith("d.pcap") and lens else "")
+d = open(sys.argv[1], "rb").read()
+i, n = 24, 0
+while i < len(d):
+    incl, orig = struct.unpack("<II", d[i + 8:i + 16])
+    n += 1
+    i += 16 + incl
+print(n)
+# pcapng: section header, interface (Ethernet, if_tsresol 9), packets
+d = open(sys.argv[2], "rb").read()
+i, pk = 0, []
+while i < len(d):
+    t, L = struct.unpack("<II", d[i:i + 8])
+    assert L % 4 == 0 and struct.unpack("<I", d[i + L - 4:i + L])[0] == L
+    if i == 0:
+        assert t == 0x0A0D0D0A and struct.unpack("<I", d[8:12])[0] == 0x1A2B3C4D
+    elif t == 1:
+        assert struct.unpack("<H", d[i + 8:i + 10])[0] == 1
+        assert b"\x09\x00\x01\x00\x09" in d[i + 16:i + L]
+    elif t == 6:
+        hi, lo, cap, orig = struct.unpack("<IIII", d[i + 12:i + 28])
+        o = i + 28 + (cap + 3) // 4 * 4
+        com = ""
+        while o < i + L - 4:
+            code, ln = struct.unpack("<HH", d[o:o + 4])
+            if code == 1:
+                com = d[o + 4:o + 4 + ln].decode()
+            if code == 0:
+                break
+            o += 4 + (ln + 3) // 4 * 4
+        pk.append((orig, (hi << 32 | lo), com))
+    i += L
+print(len(pk), pk[0][0], pk[0][1])
+print(pk[0][2])
 EOP
 )
-[ "$(echo $out)" = "2 1 74" ] && echo "ok: --write-drops: 2 sampled packets in -w, the 74-byte drop apart" ||
-	fail "--write-drops: $out"
+[ "$(echo "$out" | head -n 2 | tr '\n' ' ')" = "2 1 74 1700000001000000000 " ] &&
+	[ "$(echo "$out" | sed -n 3p)" = "$want" ] &&
+	echo "ok: -W: 2 sampled packets in -w, the 74-byte drop apart, pcapng, its comment" ||
+	fail "-W: $out"
+if command -v tshark >/dev/null 2>&1; then
+	c=$(tshark -r "$TMP/d.pcapng" -T fields -e frame.len -e frame.comment 2>/dev/null)
+	[ "$c" = "$(printf '74\t%s' "$want")" ] && echo "ok: -W: tshark reads the comment" ||
+		fail "-W: tshark: '$c'"
+	"$COLLECT" -r "$PCAP" -W - | tshark -r - -T fields -e frame.comment >"$TMP/c" 2>/dev/null
+	[ "$(cat "$TMP/c")" = "$want" ] && echo "ok: -W - | tshark -r -" || fail "-W -: $(cat "$TMP/c")"
+else
+	echo "tshark not installed: -W not read by tshark"
+fi
 
 # -f: forward to a second collector
 "$COLLECT" -p 0 -b 127.0.0.1 -t 30 -j >"$TMP/fwd.out" 2>"$TMP/fwd.err" &

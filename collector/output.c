@@ -303,14 +303,51 @@ static inline int text_plain(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '\\';
 }
 
+/* Eight bytes at a time: whether a word holds a byte that needs care (in
+ * JSON: below 0x20, 0x7f and up, '"' or '\\'; in text the same but '"').
+ * Exact for the plain words, and may flag a plain word now and then (a
+ * borrow between bytes): a flagged word is done byte by byte. */
+#define ONES  0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static inline int word_has(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (ONES * c);
+
+	return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+static inline int word_special(uint64_t w, int json)
+{
+	return (w & HIGHS) || ((w - ONES * 0x20) & ~w & HIGHS) || word_has(w, 0x7f) ||
+	       word_has(w, '\\') || (json && word_has(w, '"'));
+}
+
+/* Copy the plain prefix of s[0..n) to p, whole words while they are plain:
+ * returns how many bytes were copied (the caller goes on byte by byte). */
+static inline size_t plain_words(char *p, const unsigned char *s, size_t n, int json)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		if (word_special(w, json))
+			break;
+		memcpy(p + i, &w, 8);
+	}
+	return i;
+}
+
 /* JSON: a piece of a string with escapes (at most 6 bytes per input
  * byte); bytes >= 0x80 are taken as Latin-1 code points so the output is
  * always valid UTF-8. */
 static char *json_piece(char *p, const unsigned char *s, size_t n)
 {
-	size_t i;
+	size_t i = plain_words(p, s, n, 1);
 
-	for (i = 0; i < n && json_plain(s[i]); i++) /* usually all of it */
+	for (; i < n && json_plain(s[i]); i++) /* usually all of it */
 		p[i] = (char)s[i];
 	p += i;
 	for (; i < n; i++) {
@@ -349,9 +386,9 @@ static char *json_piece(char *p, const unsigned char *s, size_t n)
  * bytes per input byte). */
 static char *text_piece(char *p, const unsigned char *s, size_t n)
 {
-	size_t i;
+	size_t i = plain_words(p, s, n, 0);
 
-	for (i = 0; i < n && text_plain(s[i]); i++) /* usually all of it */
+	for (; i < n && text_plain(s[i]); i++) /* usually all of it */
 		p[i] = (char)s[i];
 	p += i;
 	for (; i < n; i++) {

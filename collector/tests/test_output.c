@@ -290,6 +290,47 @@ START_TEST(long_values)
 }
 END_TEST
 
+/* Strings are copied eight bytes at a time while nothing in them needs an
+ * escape: each kind of byte that does, at every offset in a word, in both
+ * shapes; the expected text follows output.h's rules byte by byte. */
+START_TEST(escapes_at_every_offset)
+{
+	static const unsigned char special[] = {'"',  '\\', '\n', 0x01, 0x1f,
+						0x7f, 0x80, 0xe9, 0xff};
+	char str[40], want[400], *w;
+	struct cap c;
+
+	for (size_t k = 0; k < sizeof special; k++)
+		for (size_t at = 0; at < 24; at++) {
+			for (int json = 0; json < 2; json++) {
+				for (size_t i = 0; i < sizeof str; i++)
+					str[i] = (char)('A' + i % 26);
+				str[at] = (char)special[k];
+				cap_open(&c, json ? COLLECT_FMT_JSON : COLLECT_FMT_TEXT);
+				collect_out_strn(&c.o, "s", str, sizeof str);
+				w = want + sprintf(want, json ? "\"s\":\"" : "s ");
+				for (size_t i = 0; i < sizeof str; i++) {
+					unsigned char b = (unsigned char)str[i];
+
+					if (json && (b == '"' || b == '\\'))
+						w += sprintf(w, "\\%c", b);
+					else if (json && b == '\n')
+						w += sprintf(w, "\\n");
+					else if (json && (b < 0x20 || b >= 0x7f))
+						w += sprintf(w, "\\u00%02x", b);
+					else if (!json && (b < 0x20 || b >= 0x7f || b == '\\'))
+						w += sprintf(w, "\\x%02x", b);
+					else
+						*w++ = (char)b;
+				}
+				sprintf(w, json ? "\"" : "\n");
+				ck_assert_str_eq(cap_text(&c), want);
+				free(c.buf);
+			}
+		}
+}
+END_TEST
+
 START_TEST(batch_writes_on_flush)
 {
 	/* batch: a whole datagram stays buffered until collect_out_flush */
@@ -726,6 +767,7 @@ static Suite *suite(void)
 	tcase_add_test(t, unknown_body);
 	tcase_add_test(t, hand_formatting);
 	tcase_add_test(t, long_values);
+	tcase_add_test(t, escapes_at_every_offset);
 	tcase_add_test(t, batch_writes_on_flush);
 	suite_add_tcase(s, t);
 	TCase *own = tcase_create("own_structures");

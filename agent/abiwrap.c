@@ -13,13 +13,19 @@
 
 #include "agent/abiwrap.h"
 
+/* A description in the daemon's layout: the device and its ports. */
+struct wdesc {
+	struct bsf_device_desc dev;
+	struct bsf_port_desc ports[];
+};
+
 struct bsf_abiwrap {
 	struct bsf_backend_ops ops; /* the forwarding table given out */
 	struct bsf_backend_ops be;  /* the backend's, normalised */
 	void *st;		    /* the backend's state */
-	struct bsf_device_desc dev; /* describe() in the daemon's layout */
-	struct bsf_port_desc *ports;
-	uint32_t ports_cap;
+	struct wdesc *cur;	    /* what describe() gives the daemon */
+	struct wdesc *prev;	    /* the one in use before redescribe, kept
+				       until its users moved over */
 	uint64_t (*push_lost)(void *arg);
 	void *push_arg;
 };
@@ -33,41 +39,78 @@ void bsf_abi_ops_copy(struct bsf_backend_ops *dst, const struct bsf_backend_ops 
 	dst->size = sizeof *dst;
 }
 
-/* The backend's descriptor, copied into w->dev; NULL if it has none or
- * its sizes are below the minimum. */
-static const struct bsf_device_desc *w_describe(void *st)
+/* The backend's descriptor d in the daemon's layout: a new copy, or NULL
+ * with the reason in err (none, sizes below the minimum, out of
+ * memory). */
+static struct wdesc *copy_desc(const struct bsf_device_desc *d, char *err, size_t errlen)
 {
-	struct bsf_abiwrap *w = st;
-	const struct bsf_device_desc *d = w->be.describe(w->st);
 	size_t psize;
+	struct wdesc *c;
 
-	if (!d || d->size < BSF_ABI_DEVICE_MIN)
+	if (!d) {
+		snprintf(err, errlen, "describe() returned NULL");
 		return NULL;
-	psize = d->nports && d->ports ? d->ports[0].size : sizeof(struct bsf_port_desc);
-	if (d->nports && (!d->ports || psize < BSF_ABI_PORT_MIN))
-		return NULL;
-	if (d->nports > w->ports_cap) {
-		struct bsf_port_desc *np = realloc(w->ports, d->nports * sizeof *np);
-
-		if (!np)
-			return NULL;
-		w->ports = np;
-		w->ports_cap = d->nports;
 	}
-	memset(&w->dev, 0, sizeof w->dev);
-	memcpy(&w->dev, d, d->size < sizeof w->dev ? d->size : sizeof w->dev);
-	w->dev.size = sizeof w->dev;
-	w->dev.id[BSF_NAME_MAX - 1] = '\0';
+	psize = d->nports && d->ports ? d->ports[0].size : sizeof(struct bsf_port_desc);
+	if (d->size < BSF_ABI_DEVICE_MIN ||
+	    (d->nports && (!d->ports || psize < BSF_ABI_PORT_MIN))) {
+		snprintf(err, errlen,
+			 "describe(): device size %u, port size %u: below the least this "
+			 "bsflowd reads (%zu, %zu)",
+			 d->size, d->nports && d->ports ? d->ports[0].size : 0,
+			 (size_t)BSF_ABI_DEVICE_MIN, (size_t)BSF_ABI_PORT_MIN);
+		return NULL;
+	}
+	c = calloc(1, sizeof *c + (size_t)d->nports * sizeof c->ports[0]);
+	if (!c) {
+		snprintf(err, errlen, "out of memory copying %u port descriptions", d->nports);
+		return NULL;
+	}
+	memcpy(&c->dev, d, d->size < sizeof c->dev ? d->size : sizeof c->dev);
+	c->dev.size = sizeof c->dev;
+	c->dev.id[BSF_NAME_MAX - 1] = '\0';
 	for (uint32_t i = 0; i < d->nports; i++) {
 		const char *src = (const char *)d->ports + i * psize;
 
-		memset(&w->ports[i], 0, sizeof w->ports[i]);
-		memcpy(&w->ports[i], src, psize < sizeof w->ports[i] ? psize : sizeof w->ports[i]);
-		w->ports[i].size = sizeof w->ports[i];
-		w->ports[i].name[BSF_NAME_MAX - 1] = '\0';
+		memcpy(&c->ports[i], src, psize < sizeof c->ports[i] ? psize : sizeof c->ports[i]);
+		c->ports[i].size = sizeof c->ports[i];
+		c->ports[i].name[BSF_NAME_MAX - 1] = '\0';
 	}
-	w->dev.ports = w->ports;
-	return &w->dev;
+	c->dev.ports = c->ports;
+	return c;
+}
+
+/* The description in force (read from the backend when the wrapper was
+ * made, and again by bsf_abiwrap_redescribe only). */
+static const struct bsf_device_desc *w_describe(void *st)
+{
+	struct bsf_abiwrap *w = st;
+
+	return w->cur ? &w->cur->dev : NULL;
+}
+
+const struct bsf_device_desc *bsf_abiwrap_redescribe(struct bsf_abiwrap *w,
+						     const struct bsf_device_desc **prev, char *err,
+						     size_t errlen)
+{
+	struct wdesc *c = copy_desc(w->be.describe(w->st), err, errlen);
+
+	if (!c)
+		return NULL;
+	if (w->prev)
+		free(w->cur); /* read before, never taken into use */
+	else
+		w->prev = w->cur;
+	w->cur = c;
+	if (prev)
+		*prev = &w->prev->dev;
+	return &c->dev;
+}
+
+void bsf_abiwrap_release_previous(struct bsf_abiwrap *w)
+{
+	free(w->prev);
+	w->prev = NULL;
 }
 
 static void w_close(void *st)
@@ -265,18 +308,8 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 	w->ops.read_eth_counters = b->read_eth_counters ? w_read_eth_counters : NULL;
 	w->ops.read_own_records = b->read_own_records ? w_read_own_records : NULL;
 	w->ops.log_status = b->log_status ? w_log_status : NULL;
-	if (!w_describe(w)) {
-		const struct bsf_device_desc *d = b->describe(st);
-
-		if (!d)
-			snprintf(err, errlen, "describe() returned NULL");
-		else
-			snprintf(err, errlen,
-				 "describe(): device size %u, port size %u: below the least "
-				 "this bsflowd reads (%zu, %zu)",
-				 d->size, d->nports && d->ports ? d->ports[0].size : 0,
-				 (size_t)BSF_ABI_DEVICE_MIN, (size_t)BSF_ABI_PORT_MIN);
-		free(w->ports);
+	w->cur = copy_desc(b->describe(st), err, errlen);
+	if (!w->cur) {
 		free(w);
 		return NULL;
 	}
@@ -297,6 +330,7 @@ void bsf_abiwrap_free(struct bsf_abiwrap *w)
 {
 	if (!w)
 		return;
-	free(w->ports);
+	free(w->cur);
+	free(w->prev);
 	free(w);
 }

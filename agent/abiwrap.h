@@ -7,7 +7,10 @@
  * them (optional ones it lacks, or that lie past its ops->size, are NULL)
  * and its state pointer is the wrapper.  Through it:
  *  - describe() returns a copy in the daemon's layout (fields past the
- *    backend's sizes zero, ports read with the backend's stride);
+ *    backend's sizes zero, ports read with the backend's stride), made
+ *    when the wrapper is and again only by bsf_abiwrap_redescribe (the
+ *    backend's describe() is where a device change takes effect: the
+ *    daemon decides when);
  *  - each read gets an out-struct pre-filled by bsf_*_init() (size set);
  *  - read_events() gets slots pre-filled by bsf_event_init(), and the
  *    names in what comes back are NUL-terminated;
@@ -46,6 +49,18 @@ struct bsf_abiwrap *bsf_abiwrap_new(const struct bsf_backend_ops *ops, void *st,
 /* The wrapper's table and state, to call as the backend's. */
 const struct bsf_backend_ops *bsf_abiwrap_ops(const struct bsf_abiwrap *w);
 void *bsf_abiwrap_st(struct bsf_abiwrap *w);
+/* The backend said its device changed: read its description again (the
+ * backend's describe(), which makes its new numbering current) and make
+ * the copy the one describe() gives; *prev (if not NULL) gets the one in
+ * use before, which stays valid until bsf_abiwrap_release_previous, so
+ * that its users can move over first.  Called again before that (they
+ * could not), *prev stays the one they still use and the copy read in
+ * between is dropped.  NULL with the reason in err (describe() gave NULL
+ * or sizes below the minimum, out of memory): nothing changes. */
+const struct bsf_device_desc *bsf_abiwrap_redescribe(struct bsf_abiwrap *w,
+						     const struct bsf_device_desc **prev, char *err,
+						     size_t errlen);
+void bsf_abiwrap_release_previous(struct bsf_abiwrap *w);
 /* Frees the wrapper only (close the backend first). */
 void bsf_abiwrap_free(struct bsf_abiwrap *w);
 

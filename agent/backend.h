@@ -86,6 +86,30 @@
  * packet at its tail (tail_id).  These events share the backend's bounded
  * event queue with drops and samples.
  *
+ * DEVICE CHANGES (appended within 3).  A backend whose ports change
+ * while it runs (ports added or removed, a breakout, the switch OS
+ * reloading its configuration, a port's queues, speed or ifIndex
+ * changing) calls host->device_changed, if the host has it.  Port
+ * indices, in every call and in every event, refer to the description
+ * the last describe() returned: the backend keeps the new description
+ * aside and makes it current in its next describe() (which may return
+ * another pointer; the previous description may be freed then), so that
+ * until that call its reads, its set_queue_events and the events it
+ * pushes or returns from read_events still use the old numbering (a
+ * backend thread that pushes events takes the backend's own lock with
+ * describe()).  Soon after, on its loop and never inside
+ * device_changed, the daemon reads every event already queued (old
+ * numbering), calls describe(), and rebuilds its data sources from it:
+ * those of ports whose ifIndex it had keep their sequence numbers and
+ * counts, new ports get new ones, the sources of ports gone stop; it logs
+ * what changed.  Every queue event stream is off after a describe() that
+ * changed the description: the daemon asks again (set_queue_events, new
+ * numbering) for the streams it wants.  args->sampling_rate is gone
+ * after open(): a port added later is sampled at the rate its
+ * description gives.  Without device_changed a
+ * description's pointer stays valid until close, and the ports are fixed
+ * from open to close, as for a backend built before device_changed.
+ *
  * History: 1 the first; 2 added drop_events_lost, sample_drops, the
  * sampling_rate callback and queue events; 3 added the sizes, the host
  * table (timers, fd watches, clock, thread-safe push) in place of the
@@ -93,7 +117,8 @@
  * read_eth_counters() and the event's names (function, reason_name,
  * trap_group, trap_name) and sampling_rate; appended within 3: the host's
  * fd_watch_write (write readiness, for asynchronous clients such as
- * hiredis) and the optional op log_status.  See bsflowd-backend(3).
+ * hiredis), the optional op log_status, and the host's device_changed
+ * (DEVICE CHANGES above).  See bsflowd-backend(3).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -386,6 +411,11 @@ struct bsf_host {
 	 * async API); NULL if it cannot.  Loop thread only. */
 	struct bsf_fd_watch *(*fd_watch_write)(void *arg, int fd, void (*cb)(int fd, void *cbarg),
 					       void *cbarg);
+	/* Appended (test BSF_FITS before use).  What describe() returns
+	 * will change (see DEVICE CHANGES at the top): the daemon calls
+	 * describe() again soon, on a later turn of its loop, and the new
+	 * description takes effect with that call.  Loop thread only. */
+	void (*device_changed)(void *arg);
 };
 
 /* What open() and check() get, valid during the call only (copy what you
@@ -435,7 +465,8 @@ struct bsf_backend_ops {
 	/* Close: stop the backend's threads (none may call the host after
 	 * close returns), free its timers and watches, free everything. */
 	void (*close)(void *st);
-	/* The device; the pointer stays valid until close. */
+	/* The device; the pointer stays valid until close, or until the
+	 * next describe() after the backend called host->device_changed. */
 	const struct bsf_device_desc *(*describe)(void *st);
 	/* Each read returns 0, or -1 with a message in err (the agent logs it,
 	 * counts it and goes on; the sample is sent with unknown values).

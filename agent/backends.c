@@ -176,6 +176,29 @@ void bsf_backend_close(struct bsf_backend *be)
 	memset(be, 0, sizeof *be);
 }
 
+void bsf_backend_on_change(struct bsf_backend *be, void (*changed)(void *arg), void *arg)
+{
+	if (be->host)
+		bsf_host_on_change(be->host, changed, arg);
+}
+
+const struct bsf_device_desc *bsf_backend_redescribe(struct bsf_backend *be,
+						     const struct bsf_device_desc **prev, char *err,
+						     size_t errlen)
+{
+	if (!be->wrap) {
+		snprintf(err, errlen, "no backend open");
+		return NULL;
+	}
+	return bsf_abiwrap_redescribe(be->wrap, prev, err, errlen);
+}
+
+void bsf_backend_release_previous(struct bsf_backend *be)
+{
+	if (be->wrap)
+		bsf_abiwrap_release_previous(be->wrap);
+}
+
 size_t bsf_backend_pop_events(struct bsf_backend *be, struct bsf_event *ev, size_t max)
 {
 	return be->host && be->host->q ? bsf_evq_pop(be->host->q, ev, max) : 0;

@@ -38,6 +38,17 @@ struct bsf_backend {
 int bsf_backend_open(struct bsf_backend *be, const struct conf *c, struct event_base *base,
 		     void (*drain)(void *arg), void *drain_arg, char *err, size_t errlen);
 void bsf_backend_close(struct bsf_backend *be);
+/* changed(arg) runs on the loop thread when the open backend calls
+ * host->device_changed (NULL: ignored). */
+void bsf_backend_on_change(struct bsf_backend *be, void (*changed)(void *arg), void *arg);
+/* Read the open backend's description again (abiwrap.h,
+ * bsf_abiwrap_redescribe): the new one with *prev the one in use before
+ * (valid until bsf_backend_release_previous), or NULL with the reason
+ * (nothing changes). */
+const struct bsf_device_desc *bsf_backend_redescribe(struct bsf_backend *be,
+						     const struct bsf_device_desc **prev, char *err,
+						     size_t errlen);
+void bsf_backend_release_previous(struct bsf_backend *be);
 /* Events the backend pushed (host->push_events), up to max, in the
  * daemon's layout; the loop thread. */
 size_t bsf_backend_pop_events(struct bsf_backend *be, struct bsf_event *ev, size_t max);

@@ -20,6 +20,7 @@
 #include "agent/addr.h"
 #include "agent/control.h"
 #include "agent/daemon.h"
+#include "agent/devchange.h"
 #include "agent/export.h"
 #include "agent/log.h"
 #include "agent/notify.h"
@@ -97,6 +98,8 @@ int bsf_daemon_init(struct bsf_daemon *d, struct event_base *base, const char *c
 	if (bsf_visx_init(&d->vis, base, d->x, d->poller) < 0)
 		return -1;
 	if (bsf_events_init(&d->events, base, &d->be, d->x, &d->vis) < 0)
+		return -1;
+	if (bsf_devchange_init(d) < 0)
 		return -1;
 	poller_set_port_buffers_hook(d->poller, bsf_visx_port_buffers, &d->vis);
 	poller_set_sampler_stats(d->poller, vis_sampler_stats, &d->vis);
@@ -224,6 +227,7 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 		bsf_backend_close(&d->be);
 		d->be = nbe;
 		bsf_events_backend_opened(&d->events);
+		bsf_devchange_watch(d);
 		if (keep_vis)
 			bsf_visx_forget(&d->vis);
 	}
@@ -346,9 +350,12 @@ void bsf_daemon_flush(struct bsf_daemon *d)
 
 void bsf_daemon_log_status(const struct bsf_daemon *d)
 {
-	log_notice("status: configuration %s, %llu reloads (%llu refused)",
+	log_notice("status: configuration %s, %llu reloads (%llu refused); the backend's device "
+		   "changed %llu times (%llu calls, %llu attempts failed)",
 		   d->conf ? d->conf->file : "none", (unsigned long long)d->reloads,
-		   (unsigned long long)d->reload_failures);
+		   (unsigned long long)d->reload_failures, (unsigned long long)d->device_changes,
+		   (unsigned long long)d->device_change_calls,
+		   (unsigned long long)d->device_change_failures);
 	export_log_status(d->x);
 	poller_log_status(d->poller);
 	bsf_visx_log_status(&d->vis);
@@ -367,6 +374,7 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 
 void bsf_daemon_fini(struct bsf_daemon *d)
 {
+	bsf_devchange_fini(d);
 	bsf_visx_fini(&d->vis);
 	poller_free(d->poller);
 	d->poller = NULL;

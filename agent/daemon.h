@@ -22,6 +22,9 @@
  * with the same ports it forgets per-queue packet state, as after a gap).
  * The queue event streams are asked for again after every apply.
  *
+ * The backend's ports may also change while it runs, without a reload
+ * (devchange.h).
+ *
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef BSFLOWD_AGENT_DAEMON_H
@@ -57,6 +60,10 @@ struct bsf_daemon {
 	struct bsf_visx vis;
 	uint64_t vis_rebuilds; /* pipelines built (section changed, ports changed) */
 	uint64_t reloads, reload_failures;
+	/* the backend's device changes (devchange.h): its calls, the
+	 * descriptions taken in, the attempts that failed */
+	struct event *ev_devchange, *ev_devchange_retry;
+	uint64_t device_change_calls, device_changes, device_change_failures;
 	int exit_code;
 };
 

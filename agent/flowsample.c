@@ -109,7 +109,10 @@ void bsf_flows_fini(struct bsf_flows *f)
 	f->nports = 0;
 }
 
-int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
+/* The data sources of dev's ports, keeping those of known ifIndexes;
+ * fold: a new backend (its count folded into drops), else the same one
+ * (its count goes on). */
+static int set_device(struct bsf_flows *f, const struct bsf_device_desc *dev, int fold)
 {
 	struct bsf_flows_port *np = NULL;
 	uint32_t n = dev ? dev->nports : 0;
@@ -129,7 +132,11 @@ int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
 			if (f->ports[j].ifindex == d->ifindex) {
 				np[i].next_seq = f->ports[j].next_seq;
 				np[i].samples = f->ports[j].samples;
-				np[i].drops = f->ports[j].drops + f->ports[j].backend_drops;
+				np[i].drops = f->ports[j].drops;
+				if (fold)
+					np[i].drops += f->ports[j].backend_drops;
+				else
+					np[i].backend_drops = f->ports[j].backend_drops;
 				break;
 			}
 		}
@@ -138,6 +145,16 @@ int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
 	f->ports = np;
 	f->nports = n;
 	return 0;
+}
+
+int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev)
+{
+	return set_device(f, dev, 1);
+}
+
+int bsf_flows_device_changed(struct bsf_flows *f, const struct bsf_device_desc *dev)
+{
+	return set_device(f, dev, 0);
 }
 
 void bsf_flows_set_rate(struct bsf_flows *f, uint32_t port, uint32_t rate)

@@ -110,6 +110,10 @@ void bsf_flows_fini(struct bsf_flows *f);
  * the description (set them after with bsf_flows_set_rate).  0 or -1 (out
  * of memory; nothing changed). */
 int bsf_flows_set_device(struct bsf_flows *f, const struct bsf_device_desc *dev);
+/* The same for the same backend's new description (its device changed):
+ * a port kept also keeps the backend's count (backend_drops), which goes
+ * on. */
+int bsf_flows_device_changed(struct bsf_flows *f, const struct bsf_device_desc *dev);
 void bsf_flows_set_rate(struct bsf_flows *f, uint32_t port, uint32_t rate);
 /* Build the sample of ev (its input port's data source) with that port's
  * next sequence number, which then advances.  pool: the port's cumulative

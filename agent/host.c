@@ -212,6 +212,20 @@ static void host_fd_unwatch(struct bsf_fd_watch *w)
 	obj_free((struct bsf_host_obj *)w);
 }
 
+static void host_device_changed(void *arg)
+{
+	struct bsf_hostimpl *hi = arg;
+
+	if (hi->changed)
+		hi->changed(hi->changed_arg);
+}
+
+void bsf_host_on_change(struct bsf_hostimpl *hi, void (*changed)(void *arg), void *arg)
+{
+	hi->changed = changed;
+	hi->changed_arg = arg;
+}
+
 static void host_wake(void *arg)
 {
 	struct bsf_hostimpl *hi = arg;
@@ -251,6 +265,7 @@ struct bsf_hostimpl *bsf_host_new(struct event_base *base, void (*drain)(void *a
 	hi->host.events_ready = host_events_ready;
 	hi->host.push_events = host_push_events;
 	hi->host.fd_watch_write = host_fd_watch_write;
+	hi->host.device_changed = host_device_changed;
 	return hi;
 }
 

@@ -7,7 +7,8 @@
  * Timers and fd watches are libevent events on the daemon's loop; log
  * goes to log.c; now_ns is the wall clock; push_events and events_ready
  * go through the host's event queue (evqueue.h), whose wake-up calls the
- * daemon's drain function on the loop thread.
+ * daemon's drain function on the loop thread; device_changed calls the
+ * daemon's function set with bsf_host_on_change.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -34,6 +35,8 @@ struct bsf_hostimpl {
 	struct bsf_host_obj *objs; /* timers and watches not freed yet */
 	void (*drain)(void *arg);  /* the daemon: events are ready */
 	void *drain_arg;
+	void (*changed)(void *arg); /* the daemon: the device changed */
+	void *changed_arg;
 	pthread_t loop_thread; /* the loop's (bsf_host_new's caller) */
 };
 
@@ -43,6 +46,9 @@ struct bsf_hostimpl {
  * called events_ready.  NULL if out of memory. */
 struct bsf_hostimpl *bsf_host_new(struct event_base *base, void (*drain)(void *arg),
 				  void *drain_arg);
+/* The backend called host->device_changed: changed(arg) on the loop
+ * thread, at once (NULL: ignored, as before open() returned). */
+void bsf_host_on_change(struct bsf_hostimpl *hi, void (*changed)(void *arg), void *arg);
 /* After the backend's close(): frees what it left too. */
 void bsf_host_free(struct bsf_hostimpl *hi);
 

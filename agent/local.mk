@@ -40,6 +40,7 @@ agent_libbsfagent_a_SOURCES = \
 	agent/evsample.c agent/evsample.h \
 	agent/backends.c agent/backends.h \
 	agent/daemon.c agent/daemon.h \
+	agent/devchange.c agent/devchange.h \
 	agent/control.c agent/control.h \
 	agent/confwarn.c agent/confwarn.h \
 	agent/events.c agent/events.h \
@@ -73,6 +74,7 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_watchdog \
 	agent/tests/test_export \
 	agent/tests/test_reload \
+	agent/tests/test_devchange \
 	agent/tests/test_visexport \
 	agent/tests/test_poller \
 	agent/tests/test_host \
@@ -119,6 +121,9 @@ agent_tests_test_export_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_reload_SOURCES = agent/tests/test_reload.c
 agent_tests_test_reload_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_reload_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_devchange_SOURCES = agent/tests/test_devchange.c
+agent_tests_test_devchange_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_devchange_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_visexport_SOURCES = agent/tests/test_visexport.c
 agent_tests_test_visexport_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_visexport_LDADD = $(BSF_AGENT_TEST_LIBS)

@@ -36,6 +36,7 @@ struct poller_src {
 	uint64_t samples, read_errors, dropped;
 	uint64_t out_of_cycle; /* of samples: poller_sample_port() */
 	uint64_t due_ns;       /* monotonic time the next poll is due */
+	int kept;	       /* poller_commit_backend: keeps its schedule */
 };
 
 struct poller {
@@ -261,15 +262,22 @@ void poller_free(struct poller *p)
 /* Every source's first poll in the middle of a random slot of the
  * interval (slots of POLLER_GRAIN_NS, or one slot if the interval is
  * shorter): never at its very start, so a run of n intervals polls each
- * source n times. */
+ * source n times.  A kept source (its backend's new description) stays at
+ * its due time. */
 static void schedule_all(struct poller *p)
 {
 	uint64_t period = (uint64_t)p->interval * 1000000000ull, now = bsf_now_ns();
 	uint64_t slots = period / POLLER_GRAIN_NS ? period / POLLER_GRAIN_NS : 1;
 	uint64_t grain = period / slots;
 
-	for (uint32_t i = 0; i < p->nsrcs && period; i++)
-		p->srcs[i].due_ns = now + (rng_next(&p->rng) % slots) * grain + grain / 2;
+	for (uint32_t i = 0; i < p->nsrcs && period; i++) {
+		struct poller_src *s = &p->srcs[i];
+
+		if (s->kept)
+			s->kept = 0;
+		else
+			s->due_ns = now + (rng_next(&p->rng) % slots) * grain + grain / 2;
+	}
 	arm(p);
 }
 
@@ -326,8 +334,10 @@ struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_ba
 
 void poller_commit_backend(struct poller *p, struct poller_next *nx)
 {
+	int same = p->ops == nx->ops && p->st == nx->st;
+
 	/* the outgoing backend's pending peaks go out before the switch */
-	if (p->ops && (p->ops != nx->ops || p->st != nx->st))
+	if (p->ops && !same)
 		poller_poll_all(p);
 	/* sequence numbers and counts carried over as they are now */
 	for (uint32_t i = 0; i < nx->n; i++) {
@@ -342,6 +352,11 @@ void poller_commit_backend(struct poller *p, struct poller_next *nx)
 				s->read_errors = o->read_errors;
 				s->dropped = o->dropped;
 				s->out_of_cycle = o->out_of_cycle;
+				/* the same backend's new description (its
+				 * device changed): a port that stays keeps its
+				 * place in the schedule */
+				s->kept = same && p->interval;
+				s->due_ns = o->due_ns;
 			}
 		}
 	}

@@ -211,6 +211,48 @@ static void print_regions(struct collect_out *o, const struct sflow_own_flow_reg
 	}
 }
 
+/* "<base>_count N", then each queue as "<base>_<i>_packets" and
+ * "_bytes". */
+static void print_qdrops(struct collect_out *o, const char *base, const struct sflow_own_array *a)
+{
+	char k[COLLECT_OUT_KEYMAX];
+	struct sflow_own_qdrop d;
+
+	collect_out_u32(o, kcat(k, sizeof k, base, "_count"), a->n);
+	for (uint32_t i = 0; i < a->n; i++) {
+		sflow_own_qdrop_at(a, i, &d);
+		collect_out_u64(o, kcatu(k, base, "_", i, "_packets", ""), d.packets);
+		collect_out_u64(o, kcatu(k, base, "_", i, "_bytes", ""), d.bytes);
+	}
+}
+
+/* One field of drop counter i: "bsf_drop_counter_<i>_<field>". */
+static const char *dropctr_key(char *k, uint32_t i, const char *field)
+{
+	return kcatu(k, "bsf_drop_counter", "_", i, "_", field);
+}
+
+static void print_dropctrs(struct collect_out *o, const struct sflow_own_drop_counters *a)
+{
+	char k[COLLECT_OUT_KEYMAX];
+	struct sflow_own_drop_counter c;
+	const char *name;
+	uint32_t pos = 0;
+
+	collect_out_u32(o, "bsf_drop_counter_count", a->n);
+	for (uint32_t i = 0; i < a->n && sflow_own_drop_counter_next(a, &pos, &c) == 0; i++) {
+		collect_out_strn(o, dropctr_key(k, i, "name"), c.name, strlen(c.name));
+		collect_out_strn(o, dropctr_key(k, i, "alias"), c.alias, strlen(c.alias));
+		collect_out_str(o, dropctr_key(k, i, "direction"),
+				sflow_own_direction_name(c.direction));
+		collect_out_u32(o, dropctr_key(k, i, "reason"), c.reason);
+		name = c.reason == SFLOW_OWN_UNKNOWN32 ? "unknown" : sflow_drop_name(c.reason);
+		collect_out_str(o, dropctr_key(k, i, "reason_name"), name ? name : "NotFound");
+		collect_out_u64(o, dropctr_key(k, i, "packets"), c.packets);
+		collect_out_strn(o, dropctr_key(k, i, "reasons"), c.reasons, strlen(c.reasons));
+	}
+}
+
 void collect_print_own_record(struct collect_out *o, const struct sflow_record *r)
 {
 	const char *name = NULL;
@@ -280,6 +322,13 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 		break;
 	case SFLOW_OWN_FLOW_REGIONS:
 		print_regions(o, &own->u.regions);
+		break;
+	case SFLOW_OWN_QUEUE_DROPS:
+		print_qdrops(o, "bsf_queue_drop_uc", &own->u.qdrops.uc);
+		print_qdrops(o, "bsf_queue_drop_mc", &own->u.qdrops.mc);
+		break;
+	case SFLOW_OWN_DROP_COUNTERS:
+		print_dropctrs(o, &own->u.dropctrs);
 		break;
 	default:
 		collect_out_unknown_body(o, r->length, r->body);

@@ -26,14 +26,16 @@ etc/bsflowd.service: $(srcdir)/etc/bsflowd.service.in Makefile
 	  -e 's|@pkgdatadir[@]|$(pkgdatadir)|g' \
 	  $(srcdir)/etc/bsflowd.service.in >$@.tmp && mv $@.tmp $@
 
-# Drop-ins granting the linux backend's sources their capabilities (not
-# active until linked into /etc/systemd/system/bsflowd.service.d/).
+# Drop-ins granting the linux backend's sources their capabilities, and
+# the sonic backend its Redis socket (not active until linked into
+# /etc/systemd/system/bsflowd.service.d/).
 bsfsystemddir = $(pkgdatadir)/systemd
 dist_bsfsystemd_DATA = \
 	etc/systemd/linux.conf \
 	etc/systemd/linux-dropmon.conf \
 	etc/systemd/linux-tracepoint.conf \
-	etc/systemd/linux-bpf.conf
+	etc/systemd/linux-bpf.conf \
+	etc/systemd/sonic.conf
 
 # systemd-analyze verify and security --offline on the unit and drop-ins.
 TESTS += etc/tests/unit.sh

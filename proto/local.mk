@@ -24,14 +24,18 @@ PROTO_TESTS = \
 	proto/tests/test_roundtrip \
 	proto/tests/test_util \
 	proto/tests/test_own \
-	proto/tests/test_own_adm
+	proto/tests/test_own_adm \
+	proto/tests/test_own_drops
 check_PROGRAMS += $(PROTO_TESTS)
 TESTS += $(PROTO_TESTS)
-noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h
+noinst_HEADERS += proto/tests/testutil.h proto/tests/vectors.h proto/tests/ownrec.h
 
 proto_tests_test_own_adm_SOURCES = proto/tests/test_own_adm.c
 proto_tests_test_own_adm_CFLAGS = $(PROTO_TEST_CFLAGS)
 proto_tests_test_own_adm_LDADD = $(PROTO_TEST_LIBS)
+proto_tests_test_own_drops_SOURCES = proto/tests/test_own_drops.c
+proto_tests_test_own_drops_CFLAGS = $(PROTO_TEST_CFLAGS)
+proto_tests_test_own_drops_LDADD = $(PROTO_TEST_LIBS)
 proto_tests_test_own_SOURCES = proto/tests/test_own.c
 proto_tests_test_own_CFLAGS = $(PROTO_TEST_CFLAGS)
 proto_tests_test_own_LDADD = $(PROTO_TEST_LIBS)
@@ -67,7 +71,8 @@ PROTO_CORPUS = \
 	proto/fuzz/corpus/fuzz_decode/d4-unknown-tags \
 	proto/fuzz/corpus/fuzz_decode/port-counters-ipv4 \
 	proto/fuzz/corpus/fuzz_decode/flows-ipv6 \
-	proto/fuzz/corpus/fuzz_decode/own-records-ipv4
+	proto/fuzz/corpus/fuzz_decode/own-records-ipv4 \
+	proto/fuzz/corpus/fuzz_decode/own-drops-ipv4
 EXTRA_DIST += $(PROTO_CORPUS) proto/fuzz/fuzz_decode.c
 FUZZ_CORPORA += $(PROTO_CORPUS)
 

@@ -154,13 +154,19 @@ void sflow_own_enc_cpu_queues(struct sflow_w *w, struct sflow_sample_enc *s, uin
 	sflow_enc_record_end(w, m);
 }
 
+/* A string's length, or -1 when it has no NUL within max + 1 bytes. */
+static int str_len(const char *s, uint32_t max)
+{
+	for (uint32_t i = 0; i <= max; i++)
+		if (s[i] == '\0')
+			return (int)i;
+	return -1;
+}
+
 /* A name's length, or -1 when it has no NUL within the 33 bytes. */
 static int name_len(const char *name)
 {
-	for (int i = 0; i <= (int)SFLOW_OWN_SAMPLER_NAME_MAX; i++)
-		if (name[i] == '\0')
-			return i;
-	return -1;
+	return str_len(name, SFLOW_OWN_SAMPLER_NAME_MAX);
 }
 
 void sflow_own_enc_sampler_stats(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
@@ -193,6 +199,53 @@ void sflow_own_enc_sampler_stats(struct sflow_w *w, struct sflow_sample_enc *s, 
 		sflow_w_u64(w, (uint64_t)x->ticket_balance);
 		sflow_w_u32(w, x->ticket_batch);
 		sflow_w_u64(w, x->consumed_all);
+	}
+	sflow_enc_record_end(w, m);
+}
+
+void sflow_own_enc_queue_drops(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			       const struct sflow_own_qdrop *uc, uint32_t n_uc,
+			       const struct sflow_own_qdrop *mc, uint32_t n_mc)
+{
+	const struct sflow_own_qdrop *arr[2] = {uc, mc};
+	uint32_t n[2] = {n_uc, n_mc};
+
+	if (bad_array(w, uc, n_uc) || bad_array(w, mc, n_mc))
+		return;
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_QUEUE_DROPS));
+	for (int k = 0; k < 2; k++) {
+		sflow_w_u32(w, n[k]);
+		for (uint32_t i = 0; i < n[k] && !w->err; i++) {
+			sflow_w_u64(w, arr[k][i].packets);
+			sflow_w_u64(w, arr[k][i].bytes);
+		}
+	}
+	sflow_enc_record_end(w, m);
+}
+
+void sflow_own_enc_drop_counters(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+				 const struct sflow_own_drop_counter *c, uint32_t n)
+{
+	if (bad_array(w, c, n))
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		if (str_len(c[i].name, SFLOW_OWN_DROPCTR_NAME_MAX) < 0 ||
+		    str_len(c[i].alias, SFLOW_OWN_DROPCTR_NAME_MAX) < 0 ||
+		    str_len(c[i].reasons, SFLOW_OWN_DROPCTR_REASONS_MAX) < 0) {
+			if (!w->err)
+				w->err = SFLOW_ERR_INVALID;
+			return;
+		}
+	}
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_DROP_COUNTERS));
+	sflow_w_u32(w, n);
+	for (uint32_t i = 0; i < n && !w->err; i++) {
+		sflow_w_opaque(w, c[i].name, (uint32_t)strlen(c[i].name));
+		sflow_w_opaque(w, c[i].alias, (uint32_t)strlen(c[i].alias));
+		sflow_w_u32(w, c[i].direction);
+		sflow_w_u32(w, c[i].reason);
+		sflow_w_u64(w, c[i].packets);
+		sflow_w_opaque(w, c[i].reasons, (uint32_t)strlen(c[i].reasons));
 	}
 	sflow_enc_record_end(w, m);
 }
@@ -316,8 +369,9 @@ static uint64_t pad4(uint32_t n)
 
 /* Decode one sampler_stat at p, of which avail bytes are there; returns
  * its wire size, or 0 when it does not fit or its name is too long. */
-static size_t sampler_from(const uint8_t *p, size_t avail, struct sflow_own_sampler_stat *st)
+static size_t sampler_from(const uint8_t *p, size_t avail, void *out)
 {
+	struct sflow_own_sampler_stat *st = out;
 	uint32_t n;
 	size_t size;
 
@@ -350,41 +404,145 @@ static size_t sampler_from(const uint8_t *p, size_t avail, struct sflow_own_samp
 	return size;
 }
 
-static int read_samplers(struct sflow_r *r, struct sflow_own_sampler_stats *a)
+/* An array of elements of varying length (E:7, E:11): what it is. */
+struct var_kind {
+	size_t min_size;					   /* an element at least */
+	size_t (*from)(const uint8_t *p, size_t avail, void *out); /* its size, 0 bad */
+	/* the element at p is bad in a way worth its own message, or NULL */
+	const char *(*bad)(const uint8_t *p, size_t avail);
+	const char *count_what, *too_many, *bad_elem, *elems_what;
+};
+
+/* A count, then the elements: validated; n, len and p of the array. */
+static int read_var(struct sflow_r *r, const struct var_kind *k, uint32_t *n_out, uint32_t *len_out,
+		    const uint8_t **p_out)
 {
 	const uint8_t *start;
+	const char *why;
 	size_t at = 0, avail, size;
 	uint32_t n;
 
-	a->n = 0;
-	a->len = 0;
-	a->p = NULL;
-	if (sflow_r_u32(r, &n, "own sampler_stats count"))
+	*n_out = 0;
+	*len_out = 0;
+	*p_out = NULL;
+	if (sflow_r_u32(r, &n, k->count_what))
 		return r->err;
 	avail = sflow_r_remaining(r);
-	if ((uint64_t)n * SFLOW_OWN_SAMPLER_MIN_SIZE > avail)
-		return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-				    "own sampler_stats: count larger than the record");
+	if ((uint64_t)n * k->min_size > avail)
+		return sflow_r_fail(r, SFLOW_ERR_FORMAT, k->too_many);
 	start = r->buf + r->pos;
 	for (uint32_t i = 0; i < n; i++) {
-		if (avail - at >= 4 && get32(start + at) > SFLOW_OWN_SAMPLER_NAME_MAX) {
-			sflow_r_skip(r, at, "own sampler_stats");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    "own sampler_stats: name longer than 32");
-		}
-		size = sampler_from(start + at, avail - at, NULL);
+		why = k->bad ? k->bad(start + at, avail - at) : NULL;
+		size = why ? 0 : k->from(start + at, avail - at, NULL);
 		if (size == 0) {
-			sflow_r_skip(r, at, "own sampler_stats");
-			return sflow_r_fail(r, SFLOW_ERR_FORMAT,
-					    "own sampler_stats: sampler runs past the record");
+			sflow_r_skip(r, at, k->elems_what);
+			return sflow_r_fail(r, SFLOW_ERR_FORMAT, why ? why : k->bad_elem);
 		}
 		at += size;
 	}
-	a->n = n;
-	a->len = (uint32_t)at;
-	a->p = start;
-	return sflow_r_skip(r, at, "own sampler_stats samplers");
+	*n_out = n;
+	*len_out = (uint32_t)at;
+	*p_out = start;
+	return sflow_r_skip(r, at, k->elems_what);
 }
+
+/* The next element at *pos of an array read by read_var, into out. */
+static int var_next(const uint8_t *p, uint32_t len, uint32_t *pos,
+		    size_t (*from)(const uint8_t *, size_t, void *), void *out)
+{
+	size_t size;
+
+	if (*pos >= len)
+		return -1;
+	size = from(p + *pos, len - *pos, out);
+	if (size == 0) /* cannot happen for a decoded value */
+		return -1;
+	*pos += (uint32_t)size;
+	return 0;
+}
+
+/* Element i (walking from the first). */
+static int var_at(const uint8_t *p, uint32_t n, uint32_t len, uint32_t i,
+		  size_t (*from)(const uint8_t *, size_t, void *), void *out)
+{
+	uint32_t pos = 0;
+
+	if (i >= n)
+		return -1;
+	for (uint32_t k = 0; k < i; k++)
+		if (var_next(p, len, &pos, from, NULL) < 0)
+			return -1;
+	return var_next(p, len, &pos, from, out);
+}
+
+static const char *sampler_bad(const uint8_t *p, size_t avail)
+{
+	return avail >= 4 && get32(p) > SFLOW_OWN_SAMPLER_NAME_MAX
+		   ? "own sampler_stats: name longer than 32"
+		   : NULL;
+}
+
+static const struct var_kind samplers_kind = {
+    SFLOW_OWN_SAMPLER_MIN_SIZE,
+    sampler_from,
+    sampler_bad,
+    "own sampler_stats count",
+    "own sampler_stats: count larger than the record",
+    "own sampler_stats: sampler runs past the record",
+    "own sampler_stats samplers",
+};
+
+/* A string of at most max bytes at p + *at (avail bytes from p): copied
+ * into out (max + 1 bytes) if out is not NULL, *at advanced.  0, or -1
+ * when it is longer or runs past. */
+static int str_from(const uint8_t *p, size_t avail, size_t *at, uint32_t max, char *out)
+{
+	uint32_t n;
+
+	if (avail - *at < 4)
+		return -1;
+	n = get32(p + *at);
+	if (n > max || pad4(n) > avail - *at - 4)
+		return -1;
+	if (out) {
+		memcpy(out, p + *at + 4, n);
+		out[n] = '\0';
+	}
+	*at += 4 + (size_t)pad4(n);
+	return 0;
+}
+
+/* Decode one drop_counter at p, of which avail bytes are there; returns
+ * its wire size, or 0 when it runs past or a string is too long. */
+static size_t dropctr_from(const uint8_t *p, size_t avail, void *out)
+{
+	struct sflow_own_drop_counter *c = out;
+	size_t at = 0;
+
+	if (str_from(p, avail, &at, SFLOW_OWN_DROPCTR_NAME_MAX, c ? c->name : NULL) < 0 ||
+	    str_from(p, avail, &at, SFLOW_OWN_DROPCTR_NAME_MAX, c ? c->alias : NULL) < 0 ||
+	    avail - at < 16)
+		return 0;
+	if (c) {
+		c->direction = get32(p + at);
+		c->reason = get32(p + at + 4);
+		c->packets = get64(p + at + 8);
+	}
+	at += 16;
+	if (str_from(p, avail, &at, SFLOW_OWN_DROPCTR_REASONS_MAX, c ? c->reasons : NULL) < 0)
+		return 0;
+	return at;
+}
+
+static const struct var_kind dropctrs_kind = {
+    SFLOW_OWN_DROPCTR_MIN_SIZE,
+    dropctr_from,
+    NULL,
+    "own drop_counters count",
+    "own drop_counters: count larger than the record",
+    "own drop_counters: a counter runs past the record or has a string over its limit",
+    "own drop_counters counters",
+};
 
 static void read_vis_event(struct sflow_r *r, struct sflow_own_vis_event *e)
 {
@@ -486,7 +644,8 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 			   "own cpu_queues: count larger than the record");
 		return read_end(r, "own cpu_queues: bytes after the queues");
 	case SFLOW_OWN_SAMPLER_STATS:
-		read_samplers(r, &out->u.samplers);
+		read_var(r, &samplers_kind, &out->u.samplers.n, &out->u.samplers.len,
+			 &out->u.samplers.p);
 		return read_end(r, "own sampler_stats: bytes after the samplers");
 	case SFLOW_OWN_INGRESS_ARB:
 		read_iarb(r, &out->u.iarb);
@@ -498,6 +657,16 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 			   "own flow_regions count",
 			   "own flow_regions: count larger than the record");
 		return read_end(r, "own flow_regions: bytes after the regions");
+	case SFLOW_OWN_QUEUE_DROPS:
+		read_array(r, &out->u.qdrops.uc, SFLOW_OWN_QDROP_SIZE, "own queue_drops uc count",
+			   "own queue_drops: uc count larger than the record");
+		read_array(r, &out->u.qdrops.mc, SFLOW_OWN_QDROP_SIZE, "own queue_drops mc count",
+			   "own queue_drops: mc count larger than the record");
+		return read_end(r, "own queue_drops: bytes after the mc queues");
+	case SFLOW_OWN_DROP_COUNTERS:
+		read_var(r, &dropctrs_kind, &out->u.dropctrs.n, &out->u.dropctrs.len,
+			 &out->u.dropctrs.p);
+		return read_end(r, "own drop_counters: bytes after the counters");
 	default:
 		return 1;
 	}
@@ -544,6 +713,10 @@ const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 		return "ingress_arbitration";
 	case SFLOW_OWN_FLOW_REGIONS:
 		return "flow_regions";
+	case SFLOW_OWN_QUEUE_DROPS:
+		return "queue_drops";
+	case SFLOW_OWN_DROP_COUNTERS:
+		return "drop_counters";
 	default:
 		return NULL;
 	}
@@ -602,32 +775,45 @@ int sflow_own_pg_at(const struct sflow_own_array *a, uint32_t i, struct sflow_ow
 	return 0;
 }
 
+int sflow_own_qdrop_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_qdrop *out)
+{
+	if (i >= a->n)
+		return -1;
+	const uint8_t *p = a->p + (size_t)i * SFLOW_OWN_QDROP_SIZE;
+	out->packets = get64(p);
+	out->bytes = get64(p + 8);
+	return 0;
+}
+
+int sflow_own_drop_counter_next(const struct sflow_own_drop_counters *a, uint32_t *pos,
+				struct sflow_own_drop_counter *out)
+{
+	return var_next(a->p, a->len, pos, dropctr_from, out);
+}
+
+int sflow_own_drop_counter_at(const struct sflow_own_drop_counters *a, uint32_t i,
+			      struct sflow_own_drop_counter *out)
+{
+	return var_at(a->p, a->n, a->len, i, dropctr_from, out);
+}
+
+const char *sflow_own_direction_name(uint32_t direction)
+{
+	return direction == SFLOW_OWN_DIR_INGRESS  ? "ingress"
+	       : direction == SFLOW_OWN_DIR_EGRESS ? "egress"
+						   : "unknown";
+}
+
 int sflow_own_sampler_next(const struct sflow_own_sampler_stats *a, uint32_t *pos,
 			   struct sflow_own_sampler_stat *out)
 {
-	size_t size;
-
-	if (*pos >= a->len)
-		return -1;
-	size = sampler_from(a->p + *pos, a->len - *pos, out);
-	if (size == 0) /* cannot happen for a decoded value */
-		return -1;
-	*pos += (uint32_t)size;
-	return 0;
+	return var_next(a->p, a->len, pos, sampler_from, out);
 }
 
 int sflow_own_sampler_at(const struct sflow_own_sampler_stats *a, uint32_t i,
 			 struct sflow_own_sampler_stat *out)
 {
-	struct sflow_own_sampler_stat skip;
-	uint32_t pos = 0;
-
-	if (i >= a->n)
-		return -1;
-	for (uint32_t k = 0; k < i; k++)
-		if (sflow_own_sampler_next(a, &pos, &skip) < 0)
-			return -1;
-	return sflow_own_sampler_next(a, &pos, out);
+	return var_at(a->p, a->n, a->len, i, sampler_from, out);
 }
 
 void sflow_own_sampler_rejects(const struct sflow_own_sampler_stat *st,

@@ -157,7 +157,31 @@
  *     unsigned hyper dropped;       packets, cumulative (bound and WRED)
  *     unsigned hyper mirrored;      packets, cumulative
  *   }
- *   E:10..E:15 reserved for further counter records.
+ *   E:10 queue_drops {              (in each port's sample)
+ *     queue_drop uc<>;              unicast queue i
+ *     queue_drop mc<>;              multicast queue i
+ *   }
+ *   struct queue_drop {             (16 bytes)
+ *     unsigned hyper packets;       dropped by the queue, cumulative
+ *     unsigned hyper bytes;         (all ones: unknown)
+ *   }
+ *   E:11 drop_counters {            (port samples: the port's; the device
+ *                                   sample: the switch's)
+ *     drop_counter counters<>;      the configured drop counters
+ *   }
+ *   struct drop_counter {           (28..224 bytes: 28 + the strings)
+ *     string name<32>;              the counter's name (SONiC: its
+ *                                   DEBUG_COUNTER key)
+ *     string alias<32>;             its alias, "" if none
+ *     unsigned int direction;       0 ingress, 1 egress, 0xFFFFFFFF unknown
+ *     unsigned int reason;          the sFlow discard reason code every one
+ *                                   of its reasons maps to; 0xFFFFFFFF when
+ *                                   none fits or they map to several
+ *     unsigned hyper packets;       dropped, cumulative (all ones: unknown)
+ *     string reasons<128>;          the platform's reasons it counts,
+ *                                   comma-separated ("TTL,ACL_ANY")
+ *   }
+ *   E:12..E:15 reserved for further counter records.
  *
  *   Sample types (enterprise E):
  *   E:1 visibility_event_sample {   (laid out like 0:5)
@@ -242,6 +266,8 @@
 #define SFLOW_OWN_SAMPLER_STATS 7u
 #define SFLOW_OWN_INGRESS_ARB	8u
 #define SFLOW_OWN_FLOW_REGIONS	9u
+#define SFLOW_OWN_QUEUE_DROPS	10u
+#define SFLOW_OWN_DROP_COUNTERS 11u
 /* Sample types */
 #define SFLOW_OWN_SMP_EVENT 1u /* visibility_event_sample */
 /* Flow records inside an E:1 sample and a 0:5 */
@@ -276,6 +302,14 @@
 #define SFLOW_OWN_REGIONS_MAX	   16u /* per E:9 record */
 /* A sampler_stat without its name's bytes: name length + 100 */
 #define SFLOW_OWN_SAMPLER_MIN_SIZE 104u
+#define SFLOW_OWN_QDROP_SIZE	   16u
+/* drop_counter: limits of its strings, and its size with all three empty */
+#define SFLOW_OWN_DROPCTR_NAME_MAX    32u
+#define SFLOW_OWN_DROPCTR_REASONS_MAX 128u
+#define SFLOW_OWN_DROPCTR_MIN_SIZE    28u
+/* drop_counter.direction */
+#define SFLOW_OWN_DIR_INGRESS 0u
+#define SFLOW_OWN_DIR_EGRESS  1u
 
 /* A 64-bit backend value as an own unsigned int: all ones (unknown) stays
  * unknown, anything else saturates at SFLOW_OWN_MAX32. */
@@ -393,6 +427,32 @@ struct sflow_own_flow_regions { /* E:9: elements are regions */
 	struct sflow_own_array regions;
 };
 
+struct sflow_own_qdrop { /* an element of E:10 */
+	uint64_t packets, bytes;
+};
+
+struct sflow_own_queue_drops { /* E:10: elements are qdrops */
+	struct sflow_own_array uc, mc;
+};
+
+/* One element of E:11 (encoder input, decoder output); the strings
+ * NUL-terminated, at most their limits. */
+struct sflow_own_drop_counter {
+	char name[SFLOW_OWN_DROPCTR_NAME_MAX + 1];
+	char alias[SFLOW_OWN_DROPCTR_NAME_MAX + 1];
+	uint32_t direction, reason;
+	uint64_t packets;
+	char reasons[SFLOW_OWN_DROPCTR_REASONS_MAX + 1];
+};
+
+/* E:11 decoded: n validated elements of varying length in the len bytes
+ * at p; read them with sflow_own_drop_counter_next() / _at(). */
+struct sflow_own_drop_counters {
+	uint32_t n;
+	uint32_t len;
+	const uint8_t *p;
+};
+
 struct sflow_own_record {
 	uint32_t format;
 	union {
@@ -405,6 +465,8 @@ struct sflow_own_record {
 		struct sflow_own_sampler_stats samplers; /* E:7 in counters samples */
 		struct sflow_own_iarb iarb;		 /* E:8 */
 		struct sflow_own_flow_regions regions;	 /* E:9 */
+		struct sflow_own_queue_drops qdrops;	 /* E:10 */
+		struct sflow_own_drop_counters dropctrs; /* E:11 */
 		struct sflow_own_vis_event event;	 /* E:1 in E:1 samples and 0:5 */
 	} u;
 };
@@ -458,6 +520,14 @@ int sflow_own_buffer_at(const struct sflow_own_array *a, uint32_t i, struct sflo
 int sflow_own_qdelay_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_qdelay *out);
 int sflow_own_pg_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_pg *out);
 int sflow_own_region_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_region *out);
+int sflow_own_qdrop_at(const struct sflow_own_array *a, uint32_t i, struct sflow_own_qdrop *out);
+/* E:11 elements, as sflow_own_sampler_next / _at below. */
+int sflow_own_drop_counter_next(const struct sflow_own_drop_counters *a, uint32_t *pos,
+				struct sflow_own_drop_counter *out);
+int sflow_own_drop_counter_at(const struct sflow_own_drop_counters *a, uint32_t i,
+			      struct sflow_own_drop_counter *out);
+/* "ingress", "egress" or "unknown". */
+const char *sflow_own_direction_name(uint32_t direction);
 /* Name of an ingress_arbitration congestion input (by_cause index):
  * "am_fill" ... "egress_over"; NULL for i >= 7. */
 const char *sflow_own_iarb_cause_name(uint32_t i);
@@ -516,6 +586,16 @@ void sflow_own_enc_iarb(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t 
 void sflow_own_enc_flow_regions(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
 				uint32_t unit, uint32_t total, const struct sflow_own_region *r,
 				uint32_t n);
+
+/* E:10 in a port's counters sample. */
+void sflow_own_enc_queue_drops(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			       const struct sflow_own_qdrop *uc, uint32_t n_uc,
+			       const struct sflow_own_qdrop *mc, uint32_t n_mc);
+/* E:11 in a port's or the device's counters sample: n counters.  A string
+ * without a NUL within its limit + 1 bytes is SFLOW_ERR_INVALID, and
+ * nothing is written. */
+void sflow_own_enc_drop_counters(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+				 const struct sflow_own_drop_counter *c, uint32_t n);
 
 /* ---- encoding a visibility event sample (a 0:5 adds the drop's record
  * with sflow_own_enc_vis_event() among its flow records):

@@ -3,27 +3,36 @@
  * databases through one asynchronous hiredis connection (sonic_redis.h)
  * and serves the daemon's reads from what the last poll cycle brought.
  *
- * Schema: the maps and the buffer configuration are described in
- * sonic_maps.h; every poll cycle reads, for each front-panel port
- *   COUNTERS:<port oid>   SAI_PORT_STAT_IF_{IN,OUT}_* (0:1) and
- *                         SAI_PORT_STAT_DOT3_STATS_* (0:2)
+ * Schema: the maps, the buffer configuration and the drop counters are
+ * described in sonic_maps.h; every poll cycle reads, for each front-panel
+ * port
+ *   COUNTERS:<port oid>   SAI_PORT_STAT_IF_{IN,OUT}_* (0:1),
+ *                         SAI_PORT_STAT_DOT3_STATS_* (0:2) and the fields
+ *                         of the port-level drop counters
  *   APPL_DB PORT_TABLE:<name>   oper_status
  * for each queue, PG and pool (COUNTERS_DB)
  *   COUNTERS:<oid>        SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES,
- *                         SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES;
+ *                         SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES,
+ *                         SAI_QUEUE_STAT_DROPPED_PACKETS, _DROPPED_BYTES;
  *                         SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES,
  *                         ..._XOFF_ROOM_WATERMARK_BYTES, ..._CURR_OCCUPANCY_BYTES;
  *                         SAI_BUFFER_POOL_STAT_WATERMARK_BYTES,
  *                         SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES
  *   PERIODIC_WATERMARKS:<oid>   the same watermark fields
- * all in one pipeline (one round trip per cycle).  A watermark is taken
- * from COUNTERS:<oid> when the flex counter's latest value is still there
- * (the peak of its poll period, SONiC's `counterpoll watermark interval`),
+ * and COUNTERS:<switch oid> for the switch-level drop counters, all in one
+ * pipeline (one round trip per cycle).  A watermark is taken from
+ * COUNTERS:<oid> when the flex counter's latest value is still there (the
+ * peak of its poll period, SONiC's `counterpoll watermark interval`),
  * else from PERIODIC_WATERMARKS:<oid> (the peak since SONiC's telemetry
  * period began).  USER_WATERMARKS and PERSISTENT_WATERMARKS are never
  * read nor written, nor is anything cleared: bsflowd keeps its own peak
  * per read window, the largest value read since the window's last read.
- * The maps are read again every map_refresh (no keyspace notifications).
+ *
+ * The maps are read again when Redis notifies a change of them (keyspace
+ * notifications, sonic_notify.h, where the server publishes them), or
+ * else every map_refresh, and at every reconnection.  When the ports
+ * change (sonic_view.h) the backend tells the daemon (device_changed) and
+ * hands the new description over at its next describe().
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -40,62 +49,34 @@
 
 #include "agent/sonic/backend_sonic.h"
 #include "agent/sonic/sonic_conf.h"
+#include "agent/sonic/sonic_drops.h"
 #include "agent/sonic/sonic_maps.h"
+#include "agent/sonic/sonic_notify.h"
 #include "agent/sonic/sonic_parse.h"
 #include "agent/sonic/sonic_redis.h"
+#include "agent/sonic/sonic_view.h"
 
 #define UNK SONIC_UNKNOWN
 
-/* 0:1 and 0:2 fields, in struct order */
-#define NIF  13
-#define NETH 13
-#define NCTR (NIF + NETH)
-static const char *const ctr_fields[NCTR] = {
-    "SAI_PORT_STAT_IF_IN_OCTETS",
-    "SAI_PORT_STAT_IF_IN_UCAST_PKTS",
-    "SAI_PORT_STAT_IF_IN_MULTICAST_PKTS",
-    "SAI_PORT_STAT_IF_IN_BROADCAST_PKTS",
-    "SAI_PORT_STAT_IF_IN_DISCARDS",
-    "SAI_PORT_STAT_IF_IN_ERRORS",
-    "SAI_PORT_STAT_IF_IN_UNKNOWN_PROTOS",
-    "SAI_PORT_STAT_IF_OUT_OCTETS",
-    "SAI_PORT_STAT_IF_OUT_UCAST_PKTS",
-    "SAI_PORT_STAT_IF_OUT_MULTICAST_PKTS",
-    "SAI_PORT_STAT_IF_OUT_BROADCAST_PKTS",
-    "SAI_PORT_STAT_IF_OUT_DISCARDS",
-    "SAI_PORT_STAT_IF_OUT_ERRORS",
-    "SAI_PORT_STAT_DOT3_STATS_ALIGNMENT_ERRORS",
-    "SAI_PORT_STAT_DOT3_STATS_FCS_ERRORS",
-    "SAI_PORT_STAT_DOT3_STATS_SINGLE_COLLISION_FRAMES",
-    "SAI_PORT_STAT_DOT3_STATS_MULTIPLE_COLLISION_FRAMES",
-    "SAI_PORT_STAT_DOT3_STATS_SQE_TEST_ERRORS",
-    "SAI_PORT_STAT_DOT3_STATS_DEFERRED_TRANSMISSIONS",
-    "SAI_PORT_STAT_DOT3_STATS_LATE_COLLISIONS",
-    "SAI_PORT_STAT_DOT3_STATS_EXCESSIVE_COLLISIONS",
-    "SAI_PORT_STAT_DOT3_STATS_INTERNAL_MAC_TRANSMIT_ERRORS",
-    "SAI_PORT_STAT_DOT3_STATS_CARRIER_SENSE_ERRORS",
-    "SAI_PORT_STAT_DOT3_STATS_FRAME_TOO_LONGS",
-    "SAI_PORT_STAT_DOT3_STATS_INTERNAL_MAC_RECEIVE_ERRORS",
-    "SAI_PORT_STAT_DOT3_STATS_SYMBOL_ERRORS",
-};
-
-#define Q_WM	 "SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES"
-#define Q_CUR	 "SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES"
-#define PG_WM	 "SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES"
-#define PG_HR	 "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES"
-#define PG_CUR	 "SAI_INGRESS_PRIORITY_GROUP_STAT_CURR_OCCUPANCY_BYTES"
-#define POOL_WM	 "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"
-#define POOL_CUR "SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES"
+/* A burst of notifications (a config reload rewrites thousands of keys)
+ * is read once: SETTLE after the last one, at most MAXWAIT after the
+ * first.  With notifications, the maps are still read every SAFETY x
+ * map_refresh. */
+#define SETTLE_NS  300000000ull
+#define MAXWAIT_NS 3000000000ull
+#define SAFETY	   10u
 
 enum kind {
 	K_SELECT = 0,
-	K_PORT, /* a = port */
-	K_OPER, /* a = port */
-	K_OBJ,	/* a = object index in st->objs, COUNTERS:<oid> */
-	K_PER,	/* a = object, PERIODIC_WATERMARKS:<oid> */
-	K_KEYS, /* tab */
-	K_MAP,	/* tab */
-	K_ROW,	/* tab, a = row */
+	K_PORT,	  /* a = port of the view in force */
+	K_OPER,	  /* a = port */
+	K_OBJ,	  /* a = object index in the view's objs, COUNTERS:<oid> */
+	K_PER,	  /* a = object, PERIODIC_WATERMARKS:<oid> */
+	K_SWITCH, /* the switch's drop counters */
+	K_KEYS,	  /* tab */
+	K_MAP,	  /* tab */
+	K_ROW,	  /* tab, a = row */
+	K_CONFIG, /* CONFIG GET notify-keyspace-events */
 };
 
 struct sonic_st;
@@ -104,47 +85,22 @@ struct slot {
 	struct sonic_st *st;
 	uint8_t kind, tab;
 	uint32_t a;
-};
-
-/* A watermark: what this cycle read and what was kept. */
-struct wm {
-	uint64_t in_ctr, in_per; /* this cycle: COUNTERS, PERIODIC_WATERMARKS */
-	uint64_t latest;
-	uint64_t peak[BSF_WINDOWS]; /* largest since the window's last read */
-};
-
-/* A queue, PG or pool as polled: two watermarks (PGs: shared, headroom). */
-struct robj {
-	char *cmd_ctr, *cmd_per; /* formatted HMGETs; NULL: no oid */
-	size_t len_ctr, len_per;
-	int nwm; /* 1 or 2 */
-	struct wm w[2];
-	uint64_t in_cur, cur;
-};
-
-struct rport {
-	char *cmd_ctr, *cmd_oper;
-	size_t len_ctr, len_oper;
-	uint64_t in_ctr[NCTR], ctr[NCTR];
-	uint32_t in_oper, oper;
-	int first_obj; /* its objects: uc, mc then pg, from here in st->objs */
+	uint32_t gen; /* the view's generation when it was sent */
 };
 
 struct sonic_st {
 	const struct bsf_host *host;
 	struct sonic_conf conf;
 	struct sonic_redis *redis;
-	struct bsf_timer *tick;
+	struct sonic_notify *notify;
+	struct bsf_timer *tick, *settle;
 	redisContext *sync; /* open(): the first read of the maps */
 
-	struct sonic_dev dev; /* the maps in force */
-	struct bsf_device_desc desc;
-	struct bsf_port_desc *pdesc;
-	struct rport *rp;		/* desc.nports */
-	const struct sonic_port **pmap; /* desc port -> dev port, or NULL */
-	struct robj *objs;		/* per port uc, mc, pg; then pools */
-	size_t nobjs;
-	int first_pool; /* ingress pools then egress pools */
+	struct sonic_dev dev;	 /* the maps in force */
+	struct sonic_view *cur;	 /* what describe() gave last */
+	struct sonic_view *next; /* the new description, until describe() */
+	uint32_t gen;		 /* of cur: replies to an older one are dropped */
+	int warned;		 /* said that this daemon cannot take a change */
 
 	/* the cycle in flight */
 	struct slot *slots;
@@ -152,125 +108,27 @@ struct sonic_st {
 	unsigned pending;
 	int failed;
 	int stage; /* 0 poll, 1 refresh keys, 2 refresh rows */
+	uint32_t cycle_gen;
 	struct sonic_tables tabs;
 	uint64_t cycle_start_ns, last_ok_ns, last_refresh_ns;
 	int have_maps;
 	int fallback; /* the ports came from config_db.json: queues and PGs
 			 assumed 8 + 8 and 8 */
+	/* keyspace notifications: the server's setting (-1 unknown), a
+	 * refresh asked for by them, the first of a burst */
+	int ks_server;
+	char ks_flags[32];
+	int refresh_wanted;
+	uint64_t settle_first_ns;
+	uint64_t refreshes_notified;
 
 	struct sonic_backend_stats stats;
-	uint64_t bad_logged_ns;
+	uint64_t bad_logged_ns, cut_logged_ns;
 };
 
 static uint64_t now_ns(const struct sonic_st *st)
 {
 	return st->host->now_ns(st->host->arg);
-}
-
-/* ---- objects and their commands ---- */
-
-static void robj_free_cmds(struct robj *o)
-{
-	redisFreeCommand(o->cmd_ctr);
-	redisFreeCommand(o->cmd_per);
-	o->cmd_ctr = o->cmd_per = NULL;
-}
-
-static void wm_reset(struct wm *w)
-{
-	w->in_ctr = w->in_per = w->latest = UNK;
-	for (int k = 0; k < BSF_WINDOWS; k++)
-		w->peak[k] = UNK;
-}
-
-/* (Re)format o's commands for oid with the fields of its kind. */
-static int robj_cmds(struct robj *o, const char *oid, const char *wm1, const char *wm2,
-		     const char *cur)
-{
-	int n;
-
-	robj_free_cmds(o);
-	if (!oid || !oid[0])
-		return 0;
-	n = wm2 ? redisFormatCommand(&o->cmd_ctr, "HMGET COUNTERS:%s %s %s %s", oid, wm1, wm2, cur)
-		: redisFormatCommand(&o->cmd_ctr, "HMGET COUNTERS:%s %s %s", oid, wm1, cur);
-	if (n < 0)
-		return -1;
-	o->len_ctr = (size_t)n;
-	n = wm2 ? redisFormatCommand(&o->cmd_per, "HMGET PERIODIC_WATERMARKS:%s %s %s", oid, wm1,
-				     wm2)
-		: redisFormatCommand(&o->cmd_per, "HMGET PERIODIC_WATERMARKS:%s %s", oid, wm1);
-	if (n < 0)
-		return -1;
-	o->len_per = (size_t)n;
-	return 0;
-}
-
-static int port_cmds(struct sonic_st *st, uint32_t i)
-{
-	struct rport *r = &st->rp[i];
-	const struct sonic_port *p = st->pmap[i];
-	const char *argv[NCTR + 2];
-	char key[SONIC_OID_MAX + 16];
-	int n;
-
-	redisFreeCommand(r->cmd_ctr);
-	redisFreeCommand(r->cmd_oper);
-	r->cmd_ctr = r->cmd_oper = NULL;
-	if (!p)
-		return 0;
-	n = redisFormatCommand(&r->cmd_oper, "HGET PORT_TABLE:%s oper_status", p->name);
-	if (n < 0)
-		return -1;
-	r->len_oper = (size_t)n;
-	if (!p->oid[0])
-		return 0;
-	snprintf(key, sizeof key, "COUNTERS:%s", p->oid);
-	argv[0] = "HMGET";
-	argv[1] = key;
-	for (int k = 0; k < NCTR; k++)
-		argv[2 + k] = ctr_fields[k];
-	n = redisFormatCommandArgv(&r->cmd_ctr, NCTR + 2, argv, NULL);
-	if (n < 0)
-		return -1;
-	r->len_ctr = (size_t)n;
-	return 0;
-}
-
-/* The commands of every port and object for the maps in force. */
-static int all_cmds(struct sonic_st *st)
-{
-	for (uint32_t i = 0; i < st->desc.nports; i++) {
-		const struct sonic_port *p = st->pmap[i];
-		const struct bsf_port_desc *d = &st->pdesc[i];
-		struct robj *o = &st->objs[st->rp[i].first_obj];
-
-		if (port_cmds(st, i) < 0)
-			return -1;
-		for (unsigned j = 0; j < d->n_uc_queues; j++, o++)
-			if (robj_cmds(o, p && j < p->nuc ? p->uc[j].oid : NULL, Q_WM, NULL, Q_CUR) <
-			    0)
-				return -1;
-		for (unsigned j = 0; j < d->n_mc_queues; j++, o++)
-			if (robj_cmds(o, p && j < p->nmc ? p->mc[j].oid : NULL, Q_WM, NULL, Q_CUR) <
-			    0)
-				return -1;
-		for (unsigned j = 0; j < d->n_pgs; j++, o++)
-			if (robj_cmds(o, p && j < p->npg ? p->pg[j].oid : NULL, PG_WM, PG_HR,
-				      PG_CUR) < 0)
-				return -1;
-	}
-	for (unsigned j = 0; j < st->desc.n_ingress_pools; j++)
-		if (robj_cmds(&st->objs[st->first_pool + j],
-			      j < st->dev.ning ? st->dev.ing[j].oid : NULL, POOL_WM, NULL,
-			      POOL_CUR) < 0)
-			return -1;
-	for (unsigned j = 0; j < st->desc.n_egress_pools; j++)
-		if (robj_cmds(&st->objs[st->first_pool + st->desc.n_ingress_pools + j],
-			      j < st->dev.negr ? st->dev.egr[j].oid : NULL, POOL_WM, NULL,
-			      POOL_CUR) < 0)
-			return -1;
-	return 0;
 }
 
 /* ---- issuing commands: async, or (open) on the blocking context ---- */
@@ -304,6 +162,7 @@ static struct slot *slot_new(struct sonic_st *st, int kind, int tab, uint32_t a)
 	s->kind = (uint8_t)kind;
 	s->tab = (uint8_t)tab;
 	s->a = a;
+	s->gen = st->gen;
 	return s;
 }
 
@@ -349,6 +208,14 @@ static int send_cmd(struct sonic_st *st, int kind, int tab, uint32_t a, const ch
 	return rc;
 }
 
+static int db_number(const struct sonic_st *st, int db)
+{
+	return db == SONIC_DB_CONFIG	 ? st->conf.config_db
+	       : db == SONIC_DB_APPL	 ? st->conf.appl_db
+	       : db == SONIC_DB_COUNTERS ? st->conf.counters_db
+					 : st->conf.asic_db;
+}
+
 /* ---- the replies ---- */
 
 static void bad_value(struct sonic_st *st, const char *what)
@@ -376,9 +243,12 @@ static void take(struct sonic_st *st, const redisReply *r, size_t i, uint64_t *o
 		bad_value(st, what);
 }
 
+static void ks_config(struct sonic_st *st, const redisReply *r);
+
 static void handle(struct sonic_st *st, const struct slot *s, const redisReply *r)
 {
-	struct robj *o;
+	struct sonic_view *v = st->cur;
+	struct sonic_robj *o;
 
 	if (!r) {
 		st->failed = 1;
@@ -387,34 +257,49 @@ static void handle(struct sonic_st *st, const struct slot *s, const redisReply *
 	if (r->type == REDIS_REPLY_ERROR) {
 		if (s->kind == K_SELECT)
 			st->failed = 1;
+		else if (s->kind == K_CONFIG)
+			ks_config(st, NULL);
 		st->stats.bad_values++;
 		return;
 	}
+	/* a reply for a view handed over since: dropped */
+	if (s->kind >= K_PORT && s->kind <= K_SWITCH && (s->gen != st->gen || !v))
+		return;
 	switch (s->kind) {
 	case K_PORT:
-		if (r->type != REDIS_REPLY_ARRAY || r->elements != NCTR) {
+		if (r->type != REDIS_REPLY_ARRAY || r->elements != SONIC_NCTR + v->dbg_port.n) {
 			bad_value(st, "port counters");
 			return;
 		}
-		for (int k = 0; k < NCTR; k++)
-			take(st, r, (size_t)k, &st->rp[s->a].in_ctr[k], ctr_fields[k]);
+		for (int k = 0; k < SONIC_NCTR; k++)
+			take(st, r, (size_t)k, &v->rp[s->a].in_ctr[k], sonic_ctr_fields[k]);
+		for (unsigned k = 0; k < v->dbg_port.n; k++)
+			take(st, r, SONIC_NCTR + k, &v->rp[s->a].in_dbg[k], v->dbg_port.c[k].stat);
 		break;
 	case K_OPER:
 		if (r->type == REDIS_REPLY_STRING)
-			st->rp[s->a].in_oper = strcmp(r->str, "up") == 0 ? 1 : 0;
+			v->rp[s->a].in_oper = strcmp(r->str, "up") == 0 ? 1 : 0;
 		break;
 	case K_OBJ:
-		o = &st->objs[s->a];
+		o = &v->objs[s->a];
 		take(st, r, 0, &o->w[0].in_ctr, "watermark");
 		if (o->nwm == 2)
 			take(st, r, 1, &o->w[1].in_ctr, "watermark");
 		take(st, r, (size_t)o->nwm, &o->in_cur, "occupancy");
+		if (o->kind == SONIC_OBJ_QUEUE) {
+			take(st, r, 2, &o->in_drop[0], "dropped packets");
+			take(st, r, 3, &o->in_drop[1], "dropped bytes");
+		}
 		break;
 	case K_PER:
-		o = &st->objs[s->a];
+		o = &v->objs[s->a];
 		take(st, r, 0, &o->w[0].in_per, "periodic watermark");
 		if (o->nwm == 2)
 			take(st, r, 1, &o->w[1].in_per, "periodic watermark");
+		break;
+	case K_SWITCH:
+		for (unsigned k = 0; k < v->dbg_switch.n; k++)
+			take(st, r, k, &v->in_sw[k], v->dbg_switch.c[k].stat);
 		break;
 	case K_KEYS:
 		sonic_tables_add_keys(&st->tabs, (enum sonic_table)s->tab, r);
@@ -422,6 +307,9 @@ static void handle(struct sonic_st *st, const struct slot *s, const redisReply *
 	case K_MAP:
 	case K_ROW:
 		sonic_tables_set_fields(&st->tabs, (enum sonic_table)s->tab, s->a, r);
+		break;
+	case K_CONFIG:
+		ks_config(st, r);
 		break;
 	default:
 		break;
@@ -445,41 +333,52 @@ static void on_reply(redisAsyncContext *ac, void *reply, void *priv)
 
 static int start_poll(struct sonic_st *st)
 {
+	struct sonic_view *v = st->cur;
+
 	st->stage = 0;
-	if (reserve(st, 2 + 2 * (size_t)st->desc.nports + 2 * st->nobjs) < 0)
+	st->cycle_gen = st->gen;
+	if (!v)
+		return 0;
+	if (reserve(st, 3 + 2 * (size_t)v->desc.nports + 2 * v->nobjs) < 0)
 		return -1;
 	if (send_cmd(st, K_SELECT, 0, 0, "SELECT %d", st->conf.counters_db) < 0)
 		return -1;
-	for (uint32_t i = 0; i < st->desc.nports; i++) {
-		struct rport *r = &st->rp[i];
+	for (uint32_t i = 0; i < v->desc.nports; i++) {
+		struct sonic_rport *r = &v->rp[i];
 
-		for (int k = 0; k < NCTR; k++)
+		for (int k = 0; k < SONIC_NCTR; k++)
 			r->in_ctr[k] = UNK;
+		for (int k = 0; k < SONIC_DBG_MAX; k++)
+			r->in_dbg[k] = UNK;
 		r->in_oper = BSF_UNKNOWN32;
 		if (r->cmd_ctr && send_fmt(st, K_PORT, 0, i, r->cmd_ctr, r->len_ctr) < 0)
 			return -1;
 	}
-	for (size_t j = 0; j < st->nobjs; j++) {
-		struct robj *o = &st->objs[j];
+	for (size_t j = 0; j < v->nobjs; j++) {
+		struct sonic_robj *o = &v->objs[j];
 
 		o->w[0].in_ctr = o->w[0].in_per = o->w[1].in_ctr = o->w[1].in_per = UNK;
-		o->in_cur = UNK;
+		o->in_cur = o->in_drop[0] = o->in_drop[1] = UNK;
 		if (!o->cmd_ctr)
 			continue;
 		if (send_fmt(st, K_OBJ, 0, (uint32_t)j, o->cmd_ctr, o->len_ctr) < 0 ||
 		    send_fmt(st, K_PER, 0, (uint32_t)j, o->cmd_per, o->len_per) < 0)
 			return -1;
 	}
+	for (int k = 0; k < SONIC_DBG_MAX; k++)
+		v->in_sw[k] = UNK;
+	if (v->cmd_sw && send_fmt(st, K_SWITCH, 0, 0, v->cmd_sw, v->len_sw) < 0)
+		return -1;
 	if (send_cmd(st, K_SELECT, 0, 0, "SELECT %d", st->conf.appl_db) < 0)
 		return -1;
-	for (uint32_t i = 0; i < st->desc.nports; i++)
-		if (st->rp[i].cmd_oper &&
-		    send_fmt(st, K_OPER, 0, i, st->rp[i].cmd_oper, st->rp[i].len_oper) < 0)
+	for (uint32_t i = 0; i < v->desc.nports; i++)
+		if (v->rp[i].cmd_oper &&
+		    send_fmt(st, K_OPER, 0, i, v->rp[i].cmd_oper, v->rp[i].len_oper) < 0)
 			return -1;
 	return 0;
 }
 
-static void wm_commit(struct wm *w)
+static void wm_commit(struct sonic_wm *w)
 {
 	uint64_t v = w->in_ctr != UNK ? w->in_ctr : w->in_per;
 
@@ -493,20 +392,26 @@ static void wm_commit(struct wm *w)
 
 static void poll_commit(struct sonic_st *st)
 {
-	for (uint32_t i = 0; i < st->desc.nports; i++) {
-		struct rport *r = &st->rp[i];
+	struct sonic_view *v = st->cur;
+
+	for (uint32_t i = 0; i < v->desc.nports; i++) {
+		struct sonic_rport *r = &v->rp[i];
 
 		memcpy(r->ctr, r->in_ctr, sizeof r->ctr);
+		memcpy(r->dbg, r->in_dbg, sizeof r->dbg);
 		r->oper = r->in_oper;
 	}
-	for (size_t j = 0; j < st->nobjs; j++) {
-		struct robj *o = &st->objs[j];
+	for (size_t j = 0; j < v->nobjs; j++) {
+		struct sonic_robj *o = &v->objs[j];
 
 		wm_commit(&o->w[0]);
 		if (o->nwm == 2)
 			wm_commit(&o->w[1]);
 		o->cur = o->in_cur;
+		o->drop[0] = o->in_drop[0];
+		o->drop[1] = o->in_drop[1];
 	}
+	memcpy(v->sw, v->in_sw, sizeof v->sw);
 	st->last_ok_ns = now_ns(st);
 	st->stats.polls++;
 }
@@ -517,37 +422,47 @@ static int start_refresh(struct sonic_st *st)
 {
 	sonic_tables_free(&st->tabs);
 	st->stage = 1;
-	if (reserve(st, 2 + SONIC_T_N) < 0)
+	if (reserve(st, 5 + SONIC_T_N) < 0)
 		return -1;
-	if (send_cmd(st, K_SELECT, 0, 0, "SELECT %d", st->conf.config_db) < 0)
+	if (send_cmd(st, K_CONFIG, 0, 0, "CONFIG GET notify-keyspace-events") < 0)
 		return -1;
-	for (int t = 0; t < SONIC_T_FIRST_MAP; t++)
-		if (send_cmd(st, K_KEYS, t, 0, "KEYS %s*", sonic_table_key[t]) < 0)
+	for (int db = SONIC_DB_CONFIG; db <= SONIC_DB_ASIC; db++) {
+		if (send_cmd(st, K_SELECT, 0, 0, "SELECT %d", db_number(st, db)) < 0)
 			return -1;
-	if (send_cmd(st, K_SELECT, 0, 0, "SELECT %d", st->conf.counters_db) < 0)
-		return -1;
-	for (int t = SONIC_T_FIRST_MAP; t < SONIC_T_N; t++)
-		if (send_cmd(st, K_MAP, t, 0, "HGETALL %s", sonic_table_key[t]) < 0)
-			return -1;
+		for (int t = 0; t < SONIC_T_N; t++) {
+			if (sonic_table_db[t] != db)
+				continue;
+			if (t < SONIC_T_FIRST_MAP
+				? send_cmd(st, K_KEYS, t, 0, "KEYS %s*", sonic_table_key[t]) < 0
+				: send_cmd(st, K_MAP, t, 0, "HGETALL %s", sonic_table_key[t]) < 0)
+				return -1;
+		}
+	}
 	return 0;
 }
 
 static int refresh_rows(struct sonic_st *st)
 {
-	size_t n = 1;
+	size_t n = 4;
 
 	st->stage = 2;
 	for (int t = 0; t < SONIC_T_FIRST_MAP; t++)
-		n += st->tabs.t[t].n;
+		if (sonic_table_fields[t])
+			n += st->tabs.t[t].n;
 	if (reserve(st, n) < 0)
 		return -1;
-	if (send_cmd(st, K_SELECT, 0, 0, "SELECT %d", st->conf.config_db) < 0)
-		return -1;
-	for (int t = 0; t < SONIC_T_FIRST_MAP; t++)
-		for (size_t i = 0; i < st->tabs.t[t].n; i++)
-			if (send_cmd(st, K_ROW, t, (uint32_t)i, "HGETALL %s%s", sonic_table_key[t],
-				     st->tabs.t[t].r[i].key) < 0)
-				return -1;
+	for (int db = SONIC_DB_CONFIG; db <= SONIC_DB_APPL; db++) {
+		if (send_cmd(st, K_SELECT, 0, 0, "SELECT %d", db_number(st, db)) < 0)
+			return -1;
+		for (int t = 0; t < SONIC_T_FIRST_MAP; t++) {
+			if (sonic_table_db[t] != db || !sonic_table_fields[t])
+				continue;
+			for (size_t i = 0; i < st->tabs.t[t].n; i++)
+				if (send_cmd(st, K_ROW, t, (uint32_t)i, "HGETALL %s%s",
+					     sonic_table_key[t], st->tabs.t[t].r[i].key) < 0)
+					return -1;
+		}
+	}
 	return 0;
 }
 
@@ -558,17 +473,11 @@ static void log_changes(struct sonic_st *st, const struct sonic_dev *old,
 
 	for (uint32_t i = 0; i < nw->nports; i++) {
 		const struct sonic_port *p = &nw->ports[i], *q = sonic_dev_port(old, p->name);
-		int exported = 0;
 
-		for (uint32_t k = 0; k < st->desc.nports; k++)
-			exported |= strcmp(st->pdesc[k].name, p->name) == 0;
 		if (!q) {
 			h->log(h->arg, LOG_NOTICE,
-			       "sonic: port %s (ifIndex %u) appeared in the maps%s", p->name,
-			       p->ifindex,
-			       exported ? ""
-					: "; exported once the backend is reopened (restart, or "
-					  "a reload that changes the sonic section)");
+			       "sonic: port %s (ifIndex %u) appeared in the maps", p->name,
+			       p->ifindex);
 			continue;
 		}
 		if (strcmp(p->oid, q->oid) != 0)
@@ -582,9 +491,47 @@ static void log_changes(struct sonic_st *st, const struct sonic_dev *old,
 	}
 	for (uint32_t i = 0; i < old->nports; i++)
 		if (!sonic_dev_port(nw, old->ports[i].name))
-			h->log(h->arg, LOG_NOTICE,
-			       "sonic: port %s left the maps: its values are unknown from now on",
-			       old->ports[i].name);
+			h->log(h->arg, LOG_NOTICE, "sonic: port %s (ifIndex %u) left the maps",
+			       old->ports[i].name, old->ports[i].ifindex);
+	if (!sonic_dbgs_same(&old->dbg_port, &nw->dbg_port) ||
+	    !sonic_dbgs_same(&old->dbg_switch, &nw->dbg_switch))
+		h->log(h->arg, LOG_NOTICE,
+		       "sonic: %u port-level and %u switch-level drop counters configured",
+		       nw->dbg_port.n, nw->dbg_switch.n);
+}
+
+/* The daemon can take a new description (backend.h, DEVICE CHANGES). */
+static int can_tell(const struct sonic_st *st)
+{
+	return BSF_FITS(st->host, struct bsf_host, device_changed) && st->host->device_changed;
+}
+
+/* The view of the maps just built: kept if the description is the same,
+ * else the next one, handed over at the daemon's describe(). */
+static void offer_view(struct sonic_st *st)
+{
+	struct sonic_view *nv = sonic_view_new(&st->dev, st->fallback);
+
+	if (!nv) {
+		st->host->log(st->host->arg, LOG_ERR,
+			      "sonic: out of memory building the new description");
+		return;
+	}
+	if (sonic_view_same(st->cur, nv)) {
+		sonic_view_free(nv);
+		return;
+	}
+	st->next = nv;
+	if (!can_tell(st)) {
+		if (!st->warned)
+			st->host->log(st->host->arg, LOG_WARNING,
+				      "sonic: the ports changed, and this bsflowd cannot take "
+				      "them in while running: they are exported once the "
+				      "backend is reopened (restart)");
+		st->warned = 1;
+		return;
+	}
+	st->host->device_changed(st->host->arg);
 }
 
 /* The maps just read replace those in force. */
@@ -599,13 +546,19 @@ static void refresh_commit(struct sonic_st *st)
 		log_changes(st, &st->dev, &nd);
 	sonic_dev_free(&st->dev);
 	st->dev = nd;
-	for (uint32_t i = 0; i < st->desc.nports; i++)
-		st->pmap[i] = sonic_dev_port(&st->dev, st->pdesc[i].name);
-	if (st->pmap && all_cmds(st) < 0)
-		st->host->log(st->host->arg, LOG_ERR, "sonic: out of memory formatting commands");
 	st->have_maps = 1;
 	st->last_refresh_ns = now_ns(st);
 	st->stats.refreshes++;
+	if (!st->cur)
+		return; /* open(): the first view is built from these */
+	/* a next view not handed over yet points into the old maps: built
+	 * again from these (or none, if the ports are back as they were) */
+	sonic_view_free(st->next);
+	st->next = NULL;
+	if (sonic_view_remap(st->cur, &st->dev) < 0)
+		st->host->log(st->host->arg, LOG_ERR, "sonic: out of memory formatting commands");
+	st->fallback = 0;
+	offer_view(st);
 }
 
 static void cycle_done(struct sonic_st *st)
@@ -621,7 +574,9 @@ static void cycle_done(struct sonic_st *st)
 		return;
 	}
 	if (st->stage == 0) {
-		poll_commit(st);
+		/* a cycle of a view handed over meanwhile: its values are gone */
+		if (st->cycle_gen == st->gen && st->cur)
+			poll_commit(st);
 	} else if (st->stage == 1) {
 		st->stats.batches++;
 		if (refresh_rows(st) < 0)
@@ -640,10 +595,24 @@ static void start_cycle(struct sonic_st *st, int refresh)
 	st->failed = 0;
 	st->cycle_start_ns = now_ns(st);
 	st->stats.batches++;
+	if (refresh)
+		st->refresh_wanted = 0;
 	if ((refresh ? start_refresh(st) : start_poll(st)) < 0)
 		st->failed = 1; /* what was sent still completes */
 	if (st->pending == 0)
 		cycle_done(st);
+}
+
+/* Whether the maps are due for a read. */
+static int refresh_due(const struct sonic_st *st, uint64_t t)
+{
+	uint64_t every = st->conf.map_refresh_ns;
+
+	if (!st->have_maps || st->refresh_wanted)
+		return 1;
+	if (sonic_notify_active(st->notify))
+		every *= SAFETY;
+	return t - st->last_refresh_ns >= every;
 }
 
 static void tick(void *arg)
@@ -665,8 +634,71 @@ static void tick(void *arg)
 		}
 		return;
 	}
-	start_cycle(st, !st->have_maps || t - st->last_refresh_ns >= st->conf.map_refresh_ns);
+	start_cycle(st, refresh_due(st, t));
 }
+
+/* ---- keyspace notifications ---- */
+
+/* The reply to CONFIG GET notify-keyspace-events (NULL: an error). */
+static void ks_config(struct sonic_st *st, const redisReply *r)
+{
+	char flags[sizeof st->ks_flags];
+	int on = 0;
+
+	if (!st->conf.notifications)
+		return;
+	if (!r || sonic_notify_config_reply(r, flags, sizeof flags) < 0)
+		snprintf(flags, sizeof flags, "?");
+	else
+		on = sonic_notify_flags_ok(flags);
+	if (on != st->ks_server || strcmp(flags, st->ks_flags) != 0) {
+		if (on)
+			st->host->log(st->host->arg, LOG_INFO,
+				      "sonic: keyspace notifications on (notify-keyspace-events "
+				      "\"%s\"): the maps are read again when they change",
+				      flags);
+		else
+			st->host->log(st->host->arg, LOG_NOTICE,
+				      "sonic: keyspace notifications off (notify-keyspace-events "
+				      "\"%s\" lacks K and A or h): the maps are read again every "
+				      "%llu ms",
+				      flags,
+				      (unsigned long long)(st->conf.map_refresh_ns / 1000000u));
+	}
+	snprintf(st->ks_flags, sizeof st->ks_flags, "%s", flags);
+	st->ks_server = on;
+	if (st->notify)
+		sonic_notify_server(st->notify, on);
+}
+
+/* The burst settled: read the maps (now, or after the cycle running). */
+static void settled(void *arg)
+{
+	struct sonic_st *st = arg;
+
+	st->settle_first_ns = 0;
+	st->refresh_wanted = 1;
+	st->refreshes_notified++;
+	if (!st->pending && sonic_redis_ctx(st->redis))
+		start_cycle(st, 1);
+}
+
+/* A map changed (or the subscription was just made). */
+static void ks_changed(void *arg)
+{
+	struct sonic_st *st = arg;
+	uint64_t t = now_ns(st), wait = SETTLE_NS;
+
+	if (!st->settle_first_ns)
+		st->settle_first_ns = t;
+	else if (t - st->settle_first_ns + SETTLE_NS > MAXWAIT_NS)
+		wait = t - st->settle_first_ns >= MAXWAIT_NS
+			   ? 1
+			   : MAXWAIT_NS - (t - st->settle_first_ns);
+	st->host->timer_start(st->settle, wait, 0);
+}
+
+/* ---- the connection ---- */
 
 static void redis_up(void *arg)
 {
@@ -674,6 +706,8 @@ static void redis_up(void *arg)
 
 	if (!st->pending)
 		start_cycle(st, 1); /* the maps may have changed while it was away */
+	else
+		st->refresh_wanted = 1;
 }
 
 static void redis_down(void *arg)
@@ -730,6 +764,10 @@ static int sync_load(struct sonic_st *st, char *err, size_t errlen)
 	st->sync = NULL;
 	st->nslots = 0;
 	redisFree(c);
+	if (rc == 0 && !st->have_maps) {
+		snprintf(err, errlen, "the maps could not be read");
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -741,93 +779,18 @@ static void sonic_close(void *p)
 
 	if (!st)
 		return;
+	sonic_notify_free(st->notify);
 	sonic_redis_free(st->redis); /* pending callbacks run with NULL */
-	if (st->host)
+	if (st->host) {
 		st->host->timer_free(st->tick);
-	for (size_t j = 0; j < st->nobjs; j++)
-		robj_free_cmds(&st->objs[j]);
-	for (uint32_t i = 0; st->rp && i < st->desc.nports; i++) {
-		redisFreeCommand(st->rp[i].cmd_ctr);
-		redisFreeCommand(st->rp[i].cmd_oper);
+		st->host->timer_free(st->settle);
 	}
+	sonic_view_free(st->cur);
+	sonic_view_free(st->next);
 	sonic_tables_free(&st->tabs);
 	sonic_dev_free(&st->dev);
-	free(st->objs);
-	free(st->rp);
-	free(st->pmap);
-	free(st->pdesc);
 	free(st->slots);
 	free(st);
-}
-
-static unsigned cap_u(unsigned n, unsigned max)
-{
-	return n > max ? max : n;
-}
-
-/* The device as the daemon sees it, from the maps read at open. */
-static int build_desc(struct sonic_st *st)
-{
-	uint32_t n = st->dev.nports;
-	size_t nobj = 0;
-
-	st->pdesc = calloc(n + 1, sizeof *st->pdesc);
-	st->rp = calloc(n + 1, sizeof *st->rp);
-	st->pmap = calloc(n + 1, sizeof *st->pmap);
-	if (!st->pdesc || !st->rp || !st->pmap)
-		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct sonic_port *p = &st->dev.ports[i];
-		struct bsf_port_desc *d = &st->pdesc[i];
-
-		d->size = sizeof *d;
-		d->ifindex = p->ifindex;
-		snprintf(d->name, sizeof d->name, "%s", p->name);
-		d->speed_bps = p->speed_bps == UNK ? 0 : p->speed_bps;
-		d->n_uc_queues = (uint8_t)cap_u(p->nuc	       ? p->nuc
-						: st->fallback ? 8
-							       : 1,
-						BSF_MAX_QUEUES);
-		d->n_mc_queues = (uint8_t)cap_u(st->fallback ? 8 : p->nmc, BSF_MAX_QUEUES);
-		d->n_pgs = (uint8_t)cap_u(st->fallback ? 8 : p->npg, BSF_MAX_PGS);
-		d->oper_up = 0;
-		st->rp[i].first_obj = (int)nobj;
-		st->rp[i].oper = BSF_UNKNOWN32;
-		for (int k = 0; k < NCTR; k++)
-			st->rp[i].ctr[k] = UNK;
-		nobj += d->n_uc_queues + d->n_mc_queues + d->n_pgs;
-		st->pmap[i] = p;
-	}
-	st->first_pool = (int)nobj;
-	nobj += st->dev.ning + st->dev.negr;
-	st->objs = calloc(nobj + 1, sizeof *st->objs);
-	if (!st->objs)
-		return -1;
-	st->nobjs = nobj;
-	for (size_t j = 0; j < nobj; j++) {
-		st->objs[j].nwm = 1;
-		wm_reset(&st->objs[j].w[0]);
-		wm_reset(&st->objs[j].w[1]);
-		st->objs[j].cur = UNK;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		const struct bsf_port_desc *d = &st->pdesc[i];
-		size_t pg = (size_t)st->rp[i].first_obj + d->n_uc_queues + d->n_mc_queues;
-
-		for (unsigned j = 0; j < d->n_pgs; j++)
-			st->objs[pg + j].nwm = 2;
-	}
-	st->desc.size = sizeof st->desc;
-	snprintf(st->desc.id, sizeof st->desc.id, "sonic");
-	st->desc.caps = BSF_CAP_IF_COUNTERS | BSF_CAP_BUFFERS | BSF_CAP_BUFFER_BYTES | BSF_CAP_PGS |
-			BSF_CAP_POOLS | BSF_CAP_ETH_COUNTERS;
-	st->desc.nports = n;
-	st->desc.ports = st->pdesc;
-	st->desc.cell_bytes = 1; /* SONiC counts bytes: a "cell" here is a byte */
-	st->desc.total_cells = BSF_UNKNOWN;
-	st->desc.n_ingress_pools = (uint8_t)st->dev.ning;
-	st->desc.n_egress_pools = (uint8_t)st->dev.negr;
-	return all_cmds(st);
 }
 
 /* A whole file (at most 16 MiB) as a string, or NULL with errno set. */
@@ -924,10 +887,11 @@ static int sonic_check(const struct bsf_backend_args *args, char *report, size_t
 		snprintf(where, sizeof where, "%s:%d", sc.host, sc.port);
 	n = (size_t)snprintf(report, reportlen,
 			     "sonic: redis %s, databases CONFIG_DB %d, APPL_DB %d, COUNTERS_DB %d, "
-			     "ports \"%s\", poll every %llu ms, maps every %llu s",
-			     where, sc.config_db, sc.appl_db, sc.counters_db, sc.ports,
+			     "ASIC_DB %d, ports \"%s\", poll every %llu ms, maps every %llu s%s",
+			     where, sc.config_db, sc.appl_db, sc.counters_db, sc.asic_db, sc.ports,
 			     (unsigned long long)(sc.poll_ns / 1000000u),
-			     (unsigned long long)(sc.map_refresh_ns / 1000000000u));
+			     (unsigned long long)(sc.map_refresh_ns / 1000000000u),
+			     sc.notifications ? " or when notified" : "");
 	if (note[0] && n < reportlen)
 		snprintf(report + n, reportlen - n, "; %s", note);
 	return 0;
@@ -947,6 +911,7 @@ static void *sonic_open(const struct bsf_backend_args *args, char *err, size_t e
 		return NULL;
 	}
 	st->host = args->host;
+	st->ks_server = -1;
 	if (note[0])
 		st->host->log(st->host->arg, LOG_WARNING, "%s", note);
 	if (!BSF_FITS(st->host, struct bsf_host, fd_watch_write) || !st->host->fd_watch_write) {
@@ -965,48 +930,64 @@ static void *sonic_open(const struct bsf_backend_args *args, char *err, size_t e
 		else
 			st->host->log(st->host->arg, LOG_ERR,
 				      "sonic: redis %s: %s, and %s: %s: starting without ports "
-				      "(only the device sample); they are exported once the "
-				      "backend is reopened",
+				      "(only the device sample) until Redis answers",
 				      st->conf.unix_path[0] ? st->conf.unix_path : st->conf.host,
 				      why, st->conf.config_db_json, strerror(errno));
 	} else
 		st->host->log(st->host->arg, LOG_INFO,
-			      "sonic: %u front-panel ports, %u ingress and %u egress pools",
-			      st->dev.nports, st->dev.ning, st->dev.negr);
-	if (build_desc(st) < 0) {
-		snprintf(err, errlen, "out of memory");
-		sonic_close(st);
-		return NULL;
-	}
+			      "sonic: %u front-panel ports, %u ingress and %u egress pools, %u "
+			      "port-level and %u switch-level drop counters",
+			      st->dev.nports, st->dev.ning, st->dev.negr, st->dev.dbg_port.n,
+			      st->dev.dbg_switch.n);
+	st->cur = sonic_view_new(&st->dev, st->fallback);
 	st->tick = st->host->timer_new(st->host->arg, tick, st);
+	st->settle = st->host->timer_new(st->host->arg, settled, st);
 	st->redis = sonic_redis_new(st->host, st->conf.unix_path, st->conf.host, st->conf.port,
-				    redis_up, redis_down, st);
-	if (!st->tick || !st->redis || st->host->timer_start(st->tick, st->conf.poll_ns, 1) < 0) {
+				    NULL, redis_up, redis_down, st);
+	if (st->conf.notifications)
+		st->notify = sonic_notify_new(st->host, &st->conf, ks_changed, st);
+	if (!st->cur || !st->tick || !st->settle || !st->redis ||
+	    (st->conf.notifications && !st->notify) ||
+	    st->host->timer_start(st->tick, st->conf.poll_ns, 1) < 0) {
 		snprintf(err, errlen, "out of memory");
 		sonic_close(st);
 		return NULL;
 	}
+	if (st->notify && st->ks_server >= 0)
+		sonic_notify_server(st->notify, st->ks_server);
 	return st;
 }
 
+/* The description: the next one (the ports changed) takes effect here. */
 static const struct bsf_device_desc *sonic_describe(void *p)
 {
-	return &((struct sonic_st *)p)->desc;
+	struct sonic_st *st = p;
+
+	if (st->next && can_tell(st)) {
+		sonic_view_carry(st->next, st->cur);
+		sonic_view_free(st->cur);
+		st->cur = st->next;
+		st->next = NULL;
+		st->gen++;
+		st->stats.device_changes++;
+	}
+	return &st->cur->desc;
 }
 
 static int sonic_read_counters(void *p, uint32_t port, struct bsf_if_counters *out, char *err,
 			       size_t errlen)
 {
 	struct sonic_st *st = p;
-	const struct rport *r;
+	const struct sonic_view *v = st->cur;
+	const struct sonic_rport *r;
 	const struct sonic_port *m;
 
-	if (port >= st->desc.nports) {
+	if (port >= v->desc.nports) {
 		snprintf(err, errlen, "no port %u", port);
 		return -1;
 	}
-	r = &st->rp[port];
-	m = st->pmap[port];
+	r = &v->rp[port];
+	m = v->pmap[port];
 	out->speed_bps = m && m->speed_bps != UNK ? m->speed_bps : BSF_UNKNOWN;
 	out->admin_up = m ? m->admin_up : BSF_UNKNOWN32;
 	if (!fresh(st))
@@ -1034,13 +1015,13 @@ static int sonic_read_eth(void *p, uint32_t port, struct bsf_eth_counters *out, 
 	struct sonic_st *st = p;
 	const uint64_t *c;
 
-	if (port >= st->desc.nports) {
+	if (port >= st->cur->desc.nports) {
 		snprintf(err, errlen, "no port %u", port);
 		return -1;
 	}
 	if (!fresh(st))
 		return 0;
-	c = st->rp[port].ctr + NIF;
+	c = st->cur->rp[port].ctr + SONIC_NIF;
 	out->alignment_errors = c[0];
 	out->fcs_errors = c[1];
 	out->single_collision_frames = c[2];
@@ -1059,9 +1040,10 @@ static int sonic_read_eth(void *p, uint32_t port, struct bsf_eth_counters *out, 
 
 /* Window w's peak of watermark m (then restarted), as a buffer with
  * allocation alloc. */
-static void out_buf(struct robj *o, int m, unsigned w, uint64_t alloc, int ok, struct bsf_buf *b)
+static void out_buf(struct sonic_robj *o, int m, unsigned w, uint64_t alloc, int ok,
+		    struct bsf_buf *b)
 {
-	struct wm *x = &o->w[m];
+	struct sonic_wm *x = &o->w[m];
 	uint64_t peak = x->peak[w] != UNK ? x->peak[w] : ok ? x->latest : UNK;
 
 	x->peak[w] = UNK;
@@ -1075,18 +1057,19 @@ static int sonic_read_port_buffers(void *p, unsigned window, uint32_t port,
 				   struct bsf_port_buffers *out, char *err, size_t errlen)
 {
 	struct sonic_st *st = p;
+	const struct sonic_view *v = st->cur;
 	const struct bsf_port_desc *d;
 	const struct sonic_port *m;
-	struct robj *o;
+	struct sonic_robj *o;
 	int ok = fresh(st);
 
-	if (port >= st->desc.nports || window >= BSF_WINDOWS) {
+	if (port >= v->desc.nports || window >= BSF_WINDOWS) {
 		snprintf(err, errlen, "no port %u or window %u", port, window);
 		return -1;
 	}
-	d = &st->pdesc[port];
-	m = st->pmap[port];
-	o = &st->objs[st->rp[port].first_obj];
+	d = &v->pdesc[port];
+	m = v->pmap[port];
+	o = &v->objs[v->rp[port].first_obj];
 	for (unsigned j = 0; j < d->n_uc_queues; j++, o++)
 		out_buf(o, 0, window, m && j < m->nuc ? m->uc[j].alloc : UNK, ok, &out->uc[j]);
 	for (unsigned j = 0; j < d->n_mc_queues; j++, o++)
@@ -1104,7 +1087,8 @@ static int sonic_read_device_buffers(void *p, unsigned window, struct bsf_device
 				     char *err, size_t errlen)
 {
 	struct sonic_st *st = p;
-	struct robj *o = &st->objs[st->first_pool];
+	const struct sonic_view *v = st->cur;
+	struct sonic_robj *o = &v->objs[v->first_pool];
 	uint64_t sum_peak = 0, sum_alloc = 0;
 	int ok = fresh(st);
 
@@ -1112,10 +1096,10 @@ static int sonic_read_device_buffers(void *p, unsigned window, struct bsf_device
 		snprintf(err, errlen, "no window %u", window);
 		return -1;
 	}
-	for (unsigned j = 0; j < st->desc.n_ingress_pools; j++, o++)
+	for (unsigned j = 0; j < v->desc.n_ingress_pools; j++, o++)
 		out_buf(o, 0, window, j < st->dev.ning ? st->dev.ing[j].size : UNK, ok,
 			&out->ingress_pool[j]);
-	for (unsigned j = 0; j < st->desc.n_egress_pools; j++, o++) {
+	for (unsigned j = 0; j < v->desc.n_egress_pools; j++, o++) {
 		struct bsf_buf *b = &out->egress_pool[j];
 
 		out_buf(o, 0, window, j < st->dev.negr ? st->dev.egr[j].size : UNK, ok, b);
@@ -1125,7 +1109,7 @@ static int sonic_read_device_buffers(void *p, unsigned window, struct bsf_device
 		sum_alloc =
 		    sum_alloc == UNK || b->alloc_cells == UNK ? UNK : sum_alloc + b->alloc_cells;
 	}
-	if (st->desc.n_egress_pools) {
+	if (v->desc.n_egress_pools) {
 		out->uc.peak_bytes = out->uc.peak_cells = sum_peak;
 		out->uc.alloc_cells = sum_alloc;
 	}
@@ -1142,6 +1126,59 @@ static int sonic_read_delays(void *p, unsigned window, uint32_t port, struct bsf
 	(void)err;
 	(void)errlen;
 	return 0; /* SONiC publishes no queue delays: all unknown */
+}
+
+/* E:10 (the port's queues' drops) and E:11 (the port's drop counters, or
+ * the switch's for the device). */
+static int sonic_read_own_records(void *p, unsigned window, uint32_t port, uint32_t enterprise,
+				  struct bsf_own_records *out, char *err, size_t errlen)
+{
+	struct sonic_st *st = p;
+	const struct sonic_view *v = st->cur;
+	struct sflow_own_qdrop uc[BSF_MAX_QUEUES], mc[BSF_MAX_QUEUES];
+	uint64_t unknown[SONIC_DBG_MAX];
+	const uint64_t *values;
+	unsigned nuc = 0, nmc = 0;
+	int ok = fresh(st), r;
+	char msg[200];
+	uint64_t t;
+
+	(void)window;
+	if (port != BSF_PORT_DEVICE && port >= v->desc.nports) {
+		snprintf(err, errlen, "no port %u", port);
+		return -1;
+	}
+	for (unsigned k = 0; k < SONIC_DBG_MAX; k++)
+		unknown[k] = UNK;
+	if (port == BSF_PORT_DEVICE) {
+		values = ok ? v->sw : unknown;
+	} else {
+		const struct sonic_robj *o = &v->objs[v->rp[port].first_obj];
+
+		nuc = v->pdesc[port].n_uc_queues;
+		nmc = v->pdesc[port].n_mc_queues;
+		for (unsigned j = 0; j < nuc + nmc; j++, o++) {
+			struct sflow_own_qdrop *d = j < nuc ? &uc[j] : &mc[j - nuc];
+
+			d->packets = ok ? o->drop[0] : UNK;
+			d->bytes = ok ? o->drop[1] : UNK;
+		}
+		values = ok ? v->rp[port].dbg : unknown;
+	}
+	r = sonic_drops_records(enterprise, uc, nuc, mc, nmc,
+				port == BSF_PORT_DEVICE ? &v->dbg_switch : &v->dbg_port, values,
+				out, msg, sizeof msg);
+	if (r < 0) {
+		snprintf(err, errlen, "%s", msg);
+		return -1;
+	}
+	t = now_ns(st);
+	if (r > 0 && (!st->cut_logged_ns || t - st->cut_logged_ns >= 60000000000ull)) {
+		st->cut_logged_ns = t;
+		st->host->log(st->host->arg, LOG_WARNING, "%s: left out (logged once a minute)",
+			      msg);
+	}
+	return 0;
 }
 
 static void sonic_log_status(void *p)
@@ -1164,13 +1201,23 @@ static void sonic_log_status(void *p)
 		      (unsigned long long)s.connect_failures);
 	st->host->log(st->host->arg, LOG_NOTICE,
 		      "status: sonic: %llu poll cycles (%llu cut short, %llu ticks skipped while "
-		      "one ran), the last complete %s%llu ms ago; %llu map refreshes; %llu values "
-		      "that were not numbers; %u ports exported",
+		      "one ran), the last complete %s%llu ms ago; %llu map refreshes (%llu on "
+		      "notifications); %llu values that were not numbers; %u ports exported, "
+		      "%llu device changes",
 		      (unsigned long long)s.polls, (unsigned long long)s.polls_failed,
 		      (unsigned long long)s.stalls, st->last_ok_ns ? "" : "(none) ",
 		      (unsigned long long)(st->last_ok_ns ? (t - st->last_ok_ns) / 1000000u : 0),
-		      (unsigned long long)s.refreshes, (unsigned long long)s.bad_values,
-		      st->desc.nports);
+		      (unsigned long long)s.refreshes, (unsigned long long)st->refreshes_notified,
+		      (unsigned long long)s.bad_values, st->cur->desc.nports,
+		      (unsigned long long)s.device_changes);
+	st->host->log(st->host->arg, LOG_NOTICE,
+		      "status: sonic: keyspace notifications %s (notify-keyspace-events \"%s\"), "
+		      "%llu received, subscribed %llu times",
+		      !st->conf.notifications		? "not used (keyspace_notifications = no)"
+		      : sonic_notify_active(st->notify) ? "on"
+							: "off",
+		      st->ks_flags, (unsigned long long)s.notifications,
+		      (unsigned long long)s.subscriptions);
 }
 
 void sonic_backend_get_stats(void *p, struct sonic_backend_stats *out)
@@ -1184,6 +1231,10 @@ void sonic_backend_get_stats(void *p, struct sonic_backend_stats *out)
 	out->connect_failures = r->failures;
 	out->reads = r->reads;
 	out->writes = r->writes;
+	if (st->notify) {
+		out->notifications = sonic_notify_stats(st->notify)->notifications;
+		out->subscriptions = sonic_notify_stats(st->notify)->subscriptions;
+	}
 }
 
 const struct bsf_backend_ops *bsf_backend_sonic_ops(void)
@@ -1201,6 +1252,7 @@ const struct bsf_backend_ops *bsf_backend_sonic_ops(void)
 	    .read_delays = sonic_read_delays,
 	    .check = sonic_check,
 	    .read_eth_counters = sonic_read_eth,
+	    .read_own_records = sonic_read_own_records,
 	    .log_status = sonic_log_status,
 	};
 	return &ops;

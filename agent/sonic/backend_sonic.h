@@ -24,7 +24,9 @@ struct sonic_backend_stats {
 	uint64_t refreshes;    /* map refreshes completed */
 	uint64_t bad_values;   /* fields that were not numbers */
 	uint64_t connects, disconnects, connect_failures;
-	uint64_t reads, writes; /* socket readable / writable wake-ups */
+	uint64_t reads, writes;		       /* socket readable / writable wake-ups */
+	uint64_t device_changes;	       /* new descriptions handed over */
+	uint64_t notifications, subscriptions; /* keyspace notifications */
 };
 void sonic_backend_get_stats(void *st, struct sonic_backend_stats *out);
 

@@ -13,10 +13,14 @@ SONIC_BACKEND_SOURCES = \
 	agent/sonic/backend_sonic.c agent/sonic/backend_sonic.h \
 	agent/sonic/sonic_redis.c agent/sonic/sonic_redis.h \
 	agent/sonic/sonic_maps.c agent/sonic/sonic_maps.h \
+	agent/sonic/sonic_view.c agent/sonic/sonic_view.h \
+	agent/sonic/sonic_drops.c agent/sonic/sonic_drops.h \
+	agent/sonic/sonic_notify.c agent/sonic/sonic_notify.h \
 	agent/sonic/sonic_parse.c agent/sonic/sonic_parse.h
 EXTRA_DIST += $(SONIC_BACKEND_SOURCES) \
 	agent/sonic/tests/sonic_fixture.py agent/sonic/tests/e2e-sonic.sh \
-	agent/sonic/tests/e2e-sonic-start.sh \
+	agent/sonic/tests/e2e-sonic-start.sh agent/sonic/tests/e2e-sonic-lib.sh \
+	agent/sonic/tests/e2e-sonic-maps.sh agent/sonic/tests/e2e-sonic-maps-check.py \
 	agent/sonic/tests/e2e-sonic-check.py agent/sonic/bench/bench-sonic.sh
 
 if SONIC
@@ -31,7 +35,7 @@ endif
 # ---- tests
 if SONIC
 TESTS += agent/sonic/tests/e2e-sonic.sh agent/sonic/tests/e2e-sonic-start.sh \
-	agent/sonic/tests/test_sonic_parse
+	agent/sonic/tests/e2e-sonic-maps.sh agent/sonic/tests/test_sonic_parse
 check_PROGRAMS += agent/sonic/tests/test_sonic_parse
 agent_sonic_tests_test_sonic_parse_SOURCES = agent/sonic/tests/test_sonic_parse.c
 agent_sonic_tests_test_sonic_parse_CFLAGS = $(AM_CFLAGS) $(HIREDIS_CFLAGS) $(LIBCONFUSE_CFLAGS) \
@@ -55,10 +59,11 @@ if SONIC
 FUZZ_PROGS += agent/sonic/fuzz/fuzz_sonic_reply
 agent_sonic_fuzz_fuzz_sonic_reply_SOURCES = agent/sonic/fuzz/fuzz_sonic_reply.c \
 	agent/sonic/sonic_parse.c agent/sonic/sonic_maps.c agent/sonic/sonic_conf.c \
+	agent/sonic/sonic_drops.c agent/sonic/sonic_notify.c agent/sonic/sonic_redis.c \
 	agent/confval.c agent/confhint.c
 agent_sonic_fuzz_fuzz_sonic_reply_CFLAGS = $(AM_CFLAGS) $(HIREDIS_CFLAGS) $(LIBCONFUSE_CFLAGS) \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
-agent_sonic_fuzz_fuzz_sonic_reply_LDADD = $(HIREDIS_LIBS) $(LIBCONFUSE_LIBS)
+agent_sonic_fuzz_fuzz_sonic_reply_LDADD = proto/libsflow.a $(HIREDIS_LIBS) $(LIBCONFUSE_LIBS)
 agent_sonic_fuzz_fuzz_sonic_reply_LDFLAGS = -fsanitize=fuzzer,address,undefined
 endif
 endif

@@ -17,10 +17,20 @@
 #include "agent/sonic/sonic_conf.h"
 
 static cfg_opt_t sonic_opts[] = {
-    CONF_V("database_config"), CONF_V("redis"),		 CONF_V("config_db_json"),
-    CONF_V("config_db"),       CONF_V("appl_db"),	 CONF_V("counters_db"),
-    CONF_V("ports"),	       CONF_V("poll_interval"),	 CONF_V("map_refresh"),
-    CONF_V("connect_timeout"), CONF_V("ifindex_offset"), CFG_END(),
+    CONF_V("database_config"),
+    CONF_V("redis"),
+    CONF_V("config_db_json"),
+    CONF_V("config_db"),
+    CONF_V("appl_db"),
+    CONF_V("counters_db"),
+    CONF_V("ports"),
+    CONF_V("poll_interval"),
+    CONF_V("map_refresh"),
+    CONF_V("connect_timeout"),
+    CONF_V("ifindex_offset"),
+    CONF_V("asic_db"),
+    CONF_V("keyspace_notifications"),
+    CFG_END(),
 };
 
 cfg_opt_t *sonic_conf_opts(void)
@@ -92,9 +102,14 @@ static int from_cfg(cfg_t *sec, struct conf_ctx *x, struct sonic_conf *sc)
 	    get_db(x, sec, "config_db", &sc->config_db) < 0 ||
 	    get_db(x, sec, "appl_db", &sc->appl_db) < 0 ||
 	    get_db(x, sec, "counters_db", &sc->counters_db) < 0 ||
+	    get_db(x, sec, "asic_db", &sc->asic_db) < 0 ||
 	    get_time(x, sec, "poll_interval", 100000000ull, &sc->poll_ns) < 0 ||
 	    get_time(x, sec, "map_refresh", 1000000000ull, &sc->map_refresh_ns) < 0 ||
 	    get_time(x, sec, "connect_timeout", 10000000ull, &sc->connect_timeout_ns) < 0)
+		return -1;
+	if (conf_get(sec, "keyspace_notifications") &&
+	    conf_bool(x, conf_get(sec, "keyspace_notifications"), "keyspace_notifications",
+		      &sc->notifications) < 0)
 		return -1;
 	n = sc->ifindex_offset;
 	if (conf_get_int(x, sec, "ifindex_offset", 0, 1000000, &n) < 0)
@@ -110,7 +125,8 @@ static void init(struct sonic_conf *sc)
 	memset(sc, 0, sizeof *sc);
 	snprintf(sc->dbconfig, sizeof sc->dbconfig, "%s", SONIC_DBCONFIG_DEFAULT);
 	snprintf(sc->config_db_json, sizeof sc->config_db_json, "%s", SONIC_CONFIG_DB_JSON_DEFAULT);
-	sc->config_db = sc->appl_db = sc->counters_db = -1;
+	sc->config_db = sc->appl_db = sc->counters_db = sc->asic_db = -1;
+	sc->notifications = 1;
 	snprintf(sc->ports, sizeof sc->ports, "Ethernet*");
 	sc->poll_ns = 1000000000ull;
 	sc->map_refresh_ns = 30000000000ull;
@@ -295,14 +311,14 @@ static int jvalue(struct jr *r)
 
 /* What the json says, collected before it is applied. */
 struct jdb {
-	char inst[4][64]; /* instance of CONFIG_DB, APPL_DB, COUNTERS_DB */
-	int id[3];
+	char inst[4][64]; /* instance of CONFIG_DB, APPL_DB, COUNTERS_DB, ASIC_DB */
+	int id[4];
 	/* the instances seen (up to 8) */
 	char iname[8][64], sock[8][256], host[8][128];
 	int port[8], ninst;
 };
 
-static const char *const jdb_names[3] = {"CONFIG_DB", "APPL_DB", "COUNTERS_DB"};
+static const char *const jdb_names[4] = {"CONFIG_DB", "APPL_DB", "COUNTERS_DB", "ASIC_DB"};
 
 static int inst_slot(struct jdb *j, const char *name, size_t len)
 {
@@ -324,7 +340,7 @@ static void jdb_scalar(void *arg, const char *path, const char *val, size_t len)
 
 	snprintf(v, sizeof v, "%.*s", (int)(len < 255 ? len : 255), val);
 	if (strncmp(path, "DATABASES.", 10) == 0) {
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < 4; i++) {
 			size_t n = strlen(jdb_names[i]);
 
 			if (strncmp(path + 10, jdb_names[i], n) != 0 || path[10 + n] != '.')
@@ -362,16 +378,18 @@ int sonic_conf_apply_json(struct sonic_conf *sc, const char *json, char *err, si
 {
 	struct jdb j;
 	struct jr r = {.p = json, .scalar = jdb_scalar, .arg = &j};
-	int *dbs[3] = {&sc->config_db, &sc->appl_db, &sc->counters_db};
+	int *dbs[4] = {&sc->config_db, &sc->appl_db, &sc->counters_db, &sc->asic_db};
 	int k;
 
 	memset(&j, 0, sizeof j);
-	j.id[0] = j.id[1] = j.id[2] = -1;
+	j.id[0] = j.id[1] = j.id[2] = j.id[3] = -1;
 	jws(&r);
 	if (*r.p != '{' || jvalue(&r) < 0) {
 		snprintf(err, errlen, "not valid JSON near byte %zu", (size_t)(r.p - json));
 		return -1;
 	}
+	if (*dbs[3] < 0 && j.id[3] >= 0 && j.id[3] <= 15)
+		*dbs[3] = j.id[3]; /* ASIC_DB: optional, the default otherwise */
 	for (int i = 0; i < 3; i++) {
 		if (*dbs[i] >= 0)
 			continue;
@@ -405,6 +423,8 @@ void sonic_conf_defaults(struct sonic_conf *sc)
 		sc->appl_db = 0;
 	if (sc->counters_db < 0)
 		sc->counters_db = 2;
+	if (sc->asic_db < 0)
+		sc->asic_db = 1;
 	if (!sc->unix_path[0] && !sc->host[0])
 		snprintf(sc->unix_path, sizeof sc->unix_path, "%s", SONIC_SOCKET_DEFAULT);
 }

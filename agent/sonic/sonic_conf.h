@@ -1,7 +1,7 @@
 /*
  * sonic_conf.h - the `sonic { }` section of bsflowd.conf and SONiC's
  * database_config.json: where the Redis server is and which database
- * numbers hold CONFIG_DB, APPL_DB and COUNTERS_DB.
+ * numbers hold CONFIG_DB, APPL_DB, COUNTERS_DB and ASIC_DB.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -25,6 +25,8 @@ struct sonic_conf {
 	char host[128];
 	int port;
 	int config_db, appl_db, counters_db; /* -1: from the json */
+	int asic_db;			     /* -1: from the json (optional there) */
+	int notifications;		     /* keyspace_notifications: 1 use them */
 	char ports[64];			     /* fnmatch pattern of the port names */
 	uint64_t poll_ns;		     /* how often Redis is read */
 	uint64_t map_refresh_ns;	     /* how often the maps are read again */

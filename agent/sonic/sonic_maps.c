@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <syslog.h>
 
+#include "agent/sonic/sonic_drops.h"
 #include "agent/sonic/sonic_maps.h"
 #include "agent/sonic/sonic_parse.h"
 
@@ -22,11 +23,31 @@ const char *const sonic_table_key[SONIC_T_N] = {
     "BUFFER_PROFILE|",
     "BUFFER_QUEUE|",
     "BUFFER_PG|",
+    "DEBUG_COUNTER|",
+    "DEBUG_COUNTER_DROP_REASON|",
+    "BUFFER_POOL_TABLE:",
+    "BUFFER_PROFILE_TABLE:",
+    "BUFFER_QUEUE_TABLE:",
+    "BUFFER_PG_TABLE:",
+    "ASIC_STATE:SAI_OBJECT_TYPE_SWITCH:",
     "COUNTERS_PORT_NAME_MAP",
     "COUNTERS_QUEUE_NAME_MAP",
     "COUNTERS_QUEUE_TYPE_MAP",
     "COUNTERS_PG_NAME_MAP",
     "COUNTERS_BUFFER_POOL_NAME_MAP",
+    "COUNTERS_DEBUG_NAME_PORT_STAT_MAP",
+    "COUNTERS_DEBUG_NAME_SWITCH_STAT_MAP",
+};
+
+const unsigned char sonic_table_db[SONIC_T_N] = {
+    SONIC_DB_CONFIG,   SONIC_DB_CONFIG,	  SONIC_DB_CONFIG,   SONIC_DB_CONFIG,	SONIC_DB_CONFIG,
+    SONIC_DB_CONFIG,   SONIC_DB_CONFIG,	  SONIC_DB_APPL,     SONIC_DB_APPL,	SONIC_DB_APPL,
+    SONIC_DB_APPL,     SONIC_DB_ASIC,	  SONIC_DB_COUNTERS, SONIC_DB_COUNTERS, SONIC_DB_COUNTERS,
+    SONIC_DB_COUNTERS, SONIC_DB_COUNTERS, SONIC_DB_COUNTERS, SONIC_DB_COUNTERS,
+};
+
+const unsigned char sonic_table_fields[SONIC_T_N] = {
+    1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1,
 };
 
 static void row_free_fields(struct sonic_row *row)
@@ -353,28 +374,49 @@ static void build_objs(struct sonic_dev *dev, const struct sonic_tables *t)
 	}
 }
 
+/* The row keyed key of APPL_DB's table appl, else of CONFIG_DB's table
+ * cfg (the precedence of the buffer configuration), or NULL. */
+static const struct sonic_row *either(const struct sonic_tables *t, enum sonic_table appl,
+				      enum sonic_table cfg, const char *key)
+{
+	const struct sonic_row *r = find_row(&t->t[appl], key);
+
+	return r ? r : find_row(&t->t[cfg], key);
+}
+
+static void add_pool(struct sonic_dev *dev, const struct sonic_tables *t, const char *name)
+{
+	const struct sonic_row *pm = map_of(t, SONIC_T_POOL_MAP);
+	const struct sonic_row *row = either(t, SONIC_T_APOOL, SONIC_T_POOL, name);
+	const char *type = sonic_row_get(row, "type"), *oid = sonic_row_get(pm, name);
+	int egress = type && strcmp(type, "egress") == 0;
+	struct sonic_pool *p;
+
+	if (!type || strlen(name) >= sizeof p->name)
+		return;
+	for (unsigned i = 0; i < dev->ning; i++)
+		if (strcmp(dev->ing[i].name, name) == 0)
+			return;
+	for (unsigned i = 0; i < dev->negr; i++)
+		if (strcmp(dev->egr[i].name, name) == 0)
+			return;
+	if (egress ? dev->negr == BSF_MAX_POOLS : dev->ning == BSF_MAX_POOLS)
+		return;
+	p = egress ? &dev->egr[dev->negr++] : &dev->ing[dev->ning++];
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "%s", name);
+	if (oid && strlen(oid) < sizeof p->oid)
+		snprintf(p->oid, sizeof p->oid, "%s", oid);
+	p->size = field_u64(row, "size");
+}
+
+/* The pools of either database (each once, APPL_DB's row first). */
 static void build_pools(struct sonic_dev *dev, const struct sonic_tables *t)
 {
-	const struct sonic_rows *rs = &t->t[SONIC_T_POOL];
-	const struct sonic_row *pm = map_of(t, SONIC_T_POOL_MAP);
-
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct sonic_row *row = &rs->r[i];
-		const char *type = sonic_row_get(row, "type"), *oid = sonic_row_get(pm, row->key);
-		int egress = type && strcmp(type, "egress") == 0;
-		struct sonic_pool *p;
-
-		if (!type || strlen(row->key) >= sizeof p->name)
-			continue;
-		if (egress ? dev->negr == BSF_MAX_POOLS : dev->ning == BSF_MAX_POOLS)
-			continue;
-		p = egress ? &dev->egr[dev->negr++] : &dev->ing[dev->ning++];
-		memset(p, 0, sizeof *p);
-		snprintf(p->name, sizeof p->name, "%s", row->key);
-		if (oid && strlen(oid) < sizeof p->oid)
-			snprintf(p->oid, sizeof p->oid, "%s", oid);
-		p->size = field_u64(row, "size");
-	}
+	for (size_t i = 0; i < t->t[SONIC_T_APOOL].n; i++)
+		add_pool(dev, t, t->t[SONIC_T_APOOL].r[i].key);
+	for (size_t i = 0; i < t->t[SONIC_T_POOL].n; i++)
+		add_pool(dev, t, t->t[SONIC_T_POOL].r[i].key);
 	qsort(dev->ing, dev->ning, sizeof dev->ing[0], cmp_pool);
 	qsort(dev->egr, dev->negr, sizeof dev->egr[0], cmp_pool);
 }
@@ -389,7 +431,7 @@ static uint64_t profile_alloc(const struct sonic_tables *t, const char *ref, uin
 
 	*xoff = SONIC_UNKNOWN;
 	if (!ref || sonic_parse_ref(ref, name, sizeof name) < 0 ||
-	    !(prof = find_row(&t->t[SONIC_T_PROFILE], name)))
+	    !(prof = either(t, SONIC_T_APROFILE, SONIC_T_PROFILE, name)))
 		return SONIC_UNKNOWN;
 	*xoff = field_u64(prof, "xoff");
 	dyn = sonic_row_get(prof, "dynamic_th");
@@ -397,7 +439,7 @@ static uint64_t profile_alloc(const struct sonic_tables *t, const char *ref, uin
 		have_dyn = 1;
 	pref = sonic_row_get(prof, "pool");
 	pl = pref && sonic_parse_ref(pref, pool, sizeof pool) == 0
-		 ? find_row(&t->t[SONIC_T_POOL], pool)
+		 ? either(t, SONIC_T_APOOL, SONIC_T_POOL, pool)
 		 : NULL;
 	return sonic_alloc_bytes(field_u64(prof, "static_th"), have_dyn, k,
 				 pl ? field_u64(pl, "size") : SONIC_UNKNOWN);
@@ -420,7 +462,7 @@ static void bind(struct sonic_dev *dev, const struct sonic_tables *t, enum sonic
 
 			if (!sonic_list_has(ports, p->name))
 				continue;
-			if (tab == SONIC_T_QUEUE) {
+			if (tab == SONIC_T_QUEUE || tab == SONIC_T_AQUEUE) {
 				for (unsigned j = 0; j < p->nuc; j++)
 					if (p->uc[j].idx >= lo && p->uc[j].idx <= hi)
 						p->uc[j].alloc = a;
@@ -449,9 +491,113 @@ int sonic_dev_build(struct sonic_dev *dev, const struct sonic_tables *t, const c
 		return -1;
 	build_objs(dev, t);
 	build_pools(dev, t);
+	/* CONFIG_DB's bindings, then APPL_DB's over them */
 	bind(dev, t, SONIC_T_QUEUE);
 	bind(dev, t, SONIC_T_PG);
+	bind(dev, t, SONIC_T_AQUEUE);
+	bind(dev, t, SONIC_T_APG);
+	sonic_dbgs_build(&dev->dbg_port, t, SONIC_T_DBG_PORT_MAP);
+	sonic_dbgs_build(&dev->dbg_switch, t, SONIC_T_DBG_SWITCH_MAP);
+	if (t->t[SONIC_T_SWITCH].n && strlen(t->t[SONIC_T_SWITCH].r[0].key) < SONIC_OID_MAX)
+		snprintf(dev->switch_oid, sizeof dev->switch_oid, "%s",
+			 t->t[SONIC_T_SWITCH].r[0].key);
 	return 0;
+}
+
+/* ---- drop counters ---- */
+
+static int cmp_dbg(const void *a, const void *b)
+{
+	return strcmp(((const struct sonic_dbg *)a)->name, ((const struct sonic_dbg *)b)->name);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The reasons of counter c (DEBUG_COUNTER_DROP_REASON|<name>|<reason>),
+ * sorted, comma-separated into c->reasons, and the code they map to. */
+static void dbg_reasons(struct sonic_dbg *c, const struct sonic_tables *t)
+{
+	const struct sonic_rows *rs = &t->t[SONIC_T_DBG_REASON];
+	size_t nl = strlen(c->name), n = 0, used = 0;
+	const char **list = calloc(rs->n + 1, sizeof *list);
+	uint32_t code = UINT32_MAX;
+	int mixed = 0;
+
+	c->reasons[0] = '\0';
+	c->code = UINT32_MAX;
+	if (!list)
+		return;
+	for (size_t i = 0; i < rs->n; i++)
+		if (strncmp(rs->r[i].key, c->name, nl) == 0 && rs->r[i].key[nl] == '|' &&
+		    rs->r[i].key[nl + 1])
+			list[n++] = rs->r[i].key + nl + 1;
+	qsort(list, n, sizeof *list, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(list[i]);
+		uint32_t k = sonic_drop_reason_code(list[i]);
+
+		if (i == 0)
+			code = k;
+		else if (k != code)
+			mixed = 1;
+		if (used + (used ? 1 : 0) + len <= SONIC_DBG_REASONS) {
+			if (used)
+				c->reasons[used++] = ',';
+			memcpy(c->reasons + used, list[i], len);
+			used += len;
+			c->reasons[used] = '\0';
+		}
+	}
+	free(list);
+	c->code = n && !mixed ? code : UINT32_MAX;
+}
+
+void sonic_dbgs_build(struct sonic_dbgs *out, const struct sonic_tables *t, enum sonic_table map)
+{
+	const struct sonic_row *m = map_of(t, map);
+
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; m && i < m->nf && out->n < SONIC_DBG_MAX; i++) {
+		const char *name = m->f[2 * i], *stat = m->f[2 * i + 1], *type, *alias;
+		const struct sonic_row *cfg;
+		struct sonic_dbg *c = &out->c[out->n];
+
+		if (!name[0] || strlen(name) > SONIC_DBG_NAME || !stat[0] ||
+		    strlen(stat) >= sizeof c->stat)
+			continue;
+		memset(c, 0, sizeof *c);
+		snprintf(c->name, sizeof c->name, "%s", name);
+		snprintf(c->stat, sizeof c->stat, "%s", stat);
+		cfg = find_row(&t->t[SONIC_T_DBG], name);
+		type = sonic_row_get(cfg, "type");
+		alias = sonic_row_get(cfg, "alias");
+		if (alias && strlen(alias) <= SONIC_DBG_NAME)
+			snprintf(c->alias, sizeof c->alias, "%s", alias);
+		/* the type says; else the field's name does */
+		if (type ? strstr(type, "INGRESS") != NULL : strstr(stat, "_IN_") != NULL)
+			c->direction = 0;
+		else if (type ? strstr(type, "EGRESS") != NULL : strstr(stat, "_OUT_") != NULL)
+			c->direction = 1;
+		else
+			c->direction = SONIC_DIR_UNKNOWN;
+		dbg_reasons(c, t);
+		out->n++;
+	}
+	qsort(out->c, out->n, sizeof out->c[0], cmp_dbg);
+}
+
+int sonic_dbgs_same(const struct sonic_dbgs *a, const struct sonic_dbgs *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (unsigned i = 0; i < a->n; i++)
+		if (strcmp(a->c[i].name, b->c[i].name) != 0 ||
+		    strcmp(a->c[i].stat, b->c[i].stat) != 0)
+			return 0;
+	return 1;
 }
 
 void sonic_dev_free(struct sonic_dev *dev)

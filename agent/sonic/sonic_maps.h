@@ -14,12 +14,35 @@
  *                                      (log2 alpha), xoff
  *               BUFFER_QUEUE|<ports>|<q or a-b>   profile
  *               BUFFER_PG|<ports>|<pg or a-b>     profile
+ *               DEBUG_COUNTER|<name>   type (PORT_INGRESS_DROPS,
+ *                                      PORT_EGRESS_DROPS, SWITCH_INGRESS_DROPS,
+ *                                      SWITCH_EGRESS_DROPS), alias
+ *               DEBUG_COUNTER_DROP_REASON|<name>|<reason>   (keys only)
+ *   APPL_DB     BUFFER_POOL_TABLE:<pool>, BUFFER_PROFILE_TABLE:<p>,
+ *               BUFFER_QUEUE_TABLE:<ports>:<queues>,
+ *               BUFFER_PG_TABLE:<ports>:<pgs>   the same fields, as the
+ *                                      buffer manager put them in force
+ *                                      (the dynamic buffer model computes
+ *                                      pool sizes and headroom profiles
+ *                                      here, not in CONFIG_DB)
+ *   ASIC_DB     ASIC_STATE:SAI_OBJECT_TYPE_SWITCH:<oid>   (keys only: the
+ *                                      switch's object id)
  *   COUNTERS_DB COUNTERS_PORT_NAME_MAP        name -> oid
  *               COUNTERS_QUEUE_NAME_MAP       "<port>:<q>" -> oid
  *               COUNTERS_QUEUE_TYPE_MAP       oid -> SAI_QUEUE_TYPE_UNICAST
  *                                             | SAI_QUEUE_TYPE_MULTICAST
  *               COUNTERS_PG_NAME_MAP          "<port>:<pg>" -> oid
  *               COUNTERS_BUFFER_POOL_NAME_MAP pool -> oid
+ *               COUNTERS_DEBUG_NAME_PORT_STAT_MAP    debug counter name ->
+ *                                      its field in COUNTERS:<port oid>
+ *                                      (SAI_PORT_STAT_IN_CONFIGURED_DROP_
+ *                                      REASONS_<n>_DROPPED_PKTS, ..._OUT_...)
+ *               COUNTERS_DEBUG_NAME_SWITCH_STAT_MAP  the same, its field in
+ *                                      COUNTERS:<switch oid>
+ *
+ * Precedence of the buffer configuration: each object (a queue's or PG's
+ * binding, a profile, a pool) is taken from APPL_DB when APPL_DB has it,
+ * else from CONFIG_DB; a reference is resolved the same way.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -50,21 +73,37 @@ struct sonic_rows {
 };
 
 enum sonic_table {
-	SONIC_T_PORT = 0, /* CONFIG_DB */
+	SONIC_T_PORT = 0, /* CONFIG_DB hashes */
 	SONIC_T_POOL,
 	SONIC_T_PROFILE,
 	SONIC_T_QUEUE,
 	SONIC_T_PG,
+	SONIC_T_DBG,	    /* DEBUG_COUNTER */
+	SONIC_T_DBG_REASON, /* DEBUG_COUNTER_DROP_REASON: keys only */
+	SONIC_T_APOOL,	    /* APPL_DB hashes */
+	SONIC_T_APROFILE,
+	SONIC_T_AQUEUE,
+	SONIC_T_APG,
+	SONIC_T_SWITCH,	  /* ASIC_DB: keys only */
 	SONIC_T_PORT_MAP, /* COUNTERS_DB maps: one row each, key "" */
 	SONIC_T_QUEUE_MAP,
 	SONIC_T_QTYPE_MAP,
 	SONIC_T_PG_MAP,
 	SONIC_T_POOL_MAP,
+	SONIC_T_DBG_PORT_MAP,
+	SONIC_T_DBG_SWITCH_MAP,
 	SONIC_T_N
 };
 
-/* The Redis key of each table's hashes ("PORT|"), or of its map. */
+enum sonic_db { SONIC_DB_CONFIG = 0, SONIC_DB_APPL, SONIC_DB_COUNTERS, SONIC_DB_ASIC };
+
+/* The Redis key of each table's hashes ("PORT|"), or of its map; the
+ * database each is in; whether each row's fields are read (HGETALL) or
+ * only its key (the keys of SONIC_T_DBG_REASON and SONIC_T_SWITCH say
+ * all there is). */
 extern const char *const sonic_table_key[SONIC_T_N];
+extern const unsigned char sonic_table_db[SONIC_T_N];
+extern const unsigned char sonic_table_fields[SONIC_T_N];
 #define SONIC_T_FIRST_MAP SONIC_T_PORT_MAP
 
 struct sonic_tables {
@@ -113,11 +152,33 @@ struct sonic_pool {
 	uint64_t size; /* bytes, SONIC_UNKNOWN */
 };
 
+/* A configured drop counter (SONiC's debug counters), port- or
+ * switch-level. */
+#define SONIC_DBG_MAX	  16  /* of each level (SAI has 8 in + 8 out) */
+#define SONIC_DBG_NAME	  32  /* as E:11 carries them */
+#define SONIC_DBG_REASONS 128 /* the reasons, comma-separated */
+#define SONIC_DIR_UNKNOWN 0xFFFFFFFFu
+
+struct sonic_dbg {
+	char name[SONIC_DBG_NAME + 1], alias[SONIC_DBG_NAME + 1];
+	char stat[96];	    /* its field in COUNTERS:<oid> */
+	uint32_t direction; /* 0 ingress, 1 egress, SONIC_DIR_UNKNOWN */
+	uint32_t code;	    /* sFlow reason code of all its reasons, or UINT32_MAX */
+	char reasons[SONIC_DBG_REASONS + 1];
+};
+
+struct sonic_dbgs {
+	unsigned n;
+	struct sonic_dbg c[SONIC_DBG_MAX];
+};
+
 struct sonic_dev {
 	uint32_t nports;
 	struct sonic_port *ports;
 	unsigned ning, negr;
 	struct sonic_pool ing[BSF_MAX_POOLS], egr[BSF_MAX_POOLS];
+	struct sonic_dbgs dbg_port, dbg_switch; /* by name */
+	char switch_oid[SONIC_OID_MAX];		/* "" if ASIC_DB has none */
 };
 
 /* Build dev from t: the ports named like pattern (fnmatch), whose role is
@@ -131,6 +192,14 @@ int sonic_dev_build(struct sonic_dev *dev, const struct sonic_tables *t, const c
 			BSF_PRINTF_LIKE(3, 4),
 		    void *arg);
 void sonic_dev_free(struct sonic_dev *dev);
+
+/* The drop counters of the COUNTERS_DB stat map map (SONIC_T_DBG_PORT_MAP
+ * or SONIC_T_DBG_SWITCH_MAP) with their direction, alias and reasons from
+ * CONFIG_DB, sorted by name (at most SONIC_DBG_MAX; names longer than
+ * SONIC_DBG_NAME left out, reasons cut at a comma to fit). */
+void sonic_dbgs_build(struct sonic_dbgs *out, const struct sonic_tables *t, enum sonic_table map);
+/* Whether a and b are the same counters (names and fields, in order). */
+int sonic_dbgs_same(const struct sonic_dbgs *a, const struct sonic_dbgs *b);
 
 /* The port of dev named name, or NULL. */
 const struct sonic_port *sonic_dev_port(const struct sonic_dev *dev, const char *name);

@@ -84,9 +84,19 @@ int sonic_parse_obj_key(const char *key, char *name, size_t size, unsigned *idx)
 	return 0;
 }
 
+/* The last '|' or ':' of s (CONFIG_DB's and APPL_DB's separators; port
+ * names have neither), or NULL. */
+static const char *last_sep(const char *s, size_t len)
+{
+	for (size_t i = len; i > 0; i--)
+		if (s[i - 1] == '|' || s[i - 1] == ':')
+			return s + i - 1;
+	return NULL;
+}
+
 int sonic_parse_binding(const char *key, char *ports, size_t size, unsigned *lo, unsigned *hi)
 {
-	const char *bar = strrchr(key, '|'), *dash;
+	const char *bar = last_sep(key, strlen(key)), *dash;
 	uint64_t a, b;
 
 	if (!bar || bar == key || (size_t)(bar - key) >= size)
@@ -136,7 +146,7 @@ int sonic_parse_ref(const char *ref, char *out, size_t size)
 		s++;
 		len -= 2;
 	}
-	bar = memchr(s, '|', len);
+	bar = last_sep(s, len);
 	if (bar) {
 		len -= (size_t)(bar + 1 - s);
 		s = bar + 1;

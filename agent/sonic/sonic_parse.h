@@ -33,16 +33,17 @@ int sonic_parse_small_int(const char *s, int *out);
  * -1 (no colon, N not a number below 4096, NAME too long). */
 int sonic_parse_obj_key(const char *key, char *name, size_t size, unsigned *idx);
 
-/* A binding key after its table prefix, "PORTS|A-B" or "PORTS|N": the
- * ports list (comma-separated, copied into ports) and the range.  0, or
- * -1. */
+/* A binding key after its table prefix, "PORTS|A-B" or "PORTS|N"
+ * (CONFIG_DB), "PORTS:A-B" (APPL_DB): the ports list (comma-separated,
+ * copied into ports) and the range.  0, or -1. */
 int sonic_parse_binding(const char *key, char *ports, size_t size, unsigned *lo, unsigned *hi);
 
 /* Whether port is one of the comma-separated names of list. */
 int sonic_list_has(const char *list, const char *port);
 
-/* A reference "[TABLE|name]", "TABLE|name" or "name": the name into out.
- * 0, or -1 (empty, too long). */
+/* A reference "[TABLE|name]", "TABLE|name", "[TABLE:name]" (APPL_DB),
+ * "TABLE:name" or "name": the name into out.  0, or -1 (empty, too
+ * long). */
 int sonic_parse_ref(const char *ref, char *out, size_t size);
 
 /* The allocation in bytes of one queue or PG under a profile:

@@ -22,6 +22,7 @@
 struct sonic_redis {
 	const struct bsf_host *host;
 	char unix_path[256], hostname[128];
+	char label[48]; /* after the address in log lines: which connection */
 	int port;
 	redisAsyncContext *ac; /* connecting or connected */
 	int connected;
@@ -105,15 +106,16 @@ static void schedule_retry(struct sonic_redis *r)
 static const char *where(const struct sonic_redis *r, char *buf, size_t size)
 {
 	if (r->unix_path[0])
-		return r->unix_path;
-	snprintf(buf, size, "%s:%d", r->hostname, r->port);
+		snprintf(buf, size, "%s%s", r->unix_path, r->label);
+	else
+		snprintf(buf, size, "%s:%d%s", r->hostname, r->port, r->label);
 	return buf;
 }
 
 static void on_connect(const redisAsyncContext *ac, int status)
 {
 	struct sonic_redis *r = ac->ev.data;
-	char b[160];
+	char b[400];
 
 	if (status != REDIS_OK) {
 		/* hiredis frees ac after this callback */
@@ -141,7 +143,7 @@ static void on_connect(const redisAsyncContext *ac, int status)
 static void on_disconnect(const redisAsyncContext *ac, int status)
 {
 	struct sonic_redis *r = ac->ev.data;
-	char b[160];
+	char b[400];
 
 	(void)status;
 	if (!r)
@@ -164,7 +166,7 @@ static void try_connect(void *arg)
 {
 	struct sonic_redis *r = arg;
 	redisAsyncContext *ac;
-	char b[160];
+	char b[400];
 
 	if (r->ac)
 		return;
@@ -196,8 +198,8 @@ static void try_connect(void *arg)
 }
 
 struct sonic_redis *sonic_redis_new(const struct bsf_host *host, const char *unix_path,
-				    const char *hostname, int port, void (*up)(void *arg),
-				    void (*down)(void *arg), void *arg)
+				    const char *hostname, int port, const char *label,
+				    void (*up)(void *arg), void (*down)(void *arg), void *arg)
 {
 	struct sonic_redis *r;
 
@@ -209,6 +211,7 @@ struct sonic_redis *sonic_redis_new(const struct bsf_host *host, const char *uni
 	r->host = host;
 	snprintf(r->unix_path, sizeof r->unix_path, "%s", unix_path ? unix_path : "");
 	snprintf(r->hostname, sizeof r->hostname, "%s", hostname ? hostname : "");
+	snprintf(r->label, sizeof r->label, "%s", label ? label : "");
 	r->port = port;
 	r->up = up;
 	r->down = down;

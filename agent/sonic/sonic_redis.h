@@ -24,14 +24,14 @@ struct sonic_redis_stats {
 	uint64_t reads, writes; /* times the socket was found readable, writable */
 };
 
-/* A connection to the unix socket path (if non-empty) or host:port.
- * up(arg) runs when a connection is made, down(arg) when it is lost (its
- * pending replies have had their callbacks with a NULL reply).  Starts
- * connecting at once.  NULL if out of memory or the host lacks write
- * watches. */
+/* A connection to the unix socket path (if non-empty) or host:port,
+ * label (may be NULL) following the address in its log lines.  up(arg)
+ * runs when a connection is made, down(arg) when it is lost (its pending
+ * replies have had their callbacks with a NULL reply).  Starts connecting
+ * at once.  NULL if out of memory or the host lacks write watches. */
 struct sonic_redis *sonic_redis_new(const struct bsf_host *host, const char *unix_path,
-				    const char *hostname, int port, void (*up)(void *arg),
-				    void (*down)(void *arg), void *arg);
+				    const char *hostname, int port, const char *label,
+				    void (*up)(void *arg), void (*down)(void *arg), void *arg);
 /* The connected context, or NULL. */
 struct redisAsyncContext *sonic_redis_ctx(struct sonic_redis *r);
 /* Drop the connection now (a stalled server) and reconnect later. */

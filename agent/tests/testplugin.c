@@ -18,6 +18,15 @@
  * names past it are set to "NOT-MINE", which the daemon must not read).
  * The option "fail=1" makes open() fail with a message; testplugin_opens
  * counts the successful opens.
+ * Device changes (the device change test, through dlsym):
+ * testplugin_change(1) puts aside a description of three ports, tp1
+ * (ifIndex 12, kept), tp2 and tp3 (13, 14; tp0 left) with 2, 4 and 3
+ * unicast queues, and calls host->device_changed; it takes effect at the
+ * next describe(), and from then on a port's ifInOctets is 1000 x its
+ * ifIndex (before: 1000 x (index + 1)), so that a test sees which
+ * numbering a read used.  testplugin_change(2): the next describe()
+ * returns a device of size 8 (less than any daemon reads), then the
+ * description in force again.  testplugin_describes counts describe().
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -40,11 +49,43 @@ unsigned testplugin_window_reads[2];
 /* set_queue_events flags by [port][queue], for the loader test (dlsym) */
 unsigned testplugin_qev[2][2];
 
+/* describe() calls, for the device change test (dlsym) */
+unsigned testplugin_describes;
+
 struct tp {
-	struct bsf_port_desc ports[2];
-	struct bsf_device_desc dev;
+	struct bsf_port_desc ports[3];
+	struct bsf_device_desc dev, bad;
 	uint64_t reads;
+	const struct bsf_host *host;
+	int pending;  /* testplugin_change's variant, taken at describe() */
+	int by_index; /* counters by ifIndex (after variant 1) */
 };
+
+static struct tp *last_opened;
+
+static void set_port(struct bsf_port_desc *p, uint32_t ifindex, const char *name, unsigned nuc)
+{
+	memset(p, 0, sizeof *p);
+	p->size = sizeof *p;
+	p->ifindex = ifindex;
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->speed_bps = 10000000000ull;
+	p->n_uc_queues = (uint8_t)nuc;
+	p->oper_up = 1;
+}
+
+int testplugin_change(int variant);
+
+int testplugin_change(int variant)
+{
+	struct tp *t = last_opened;
+
+	if (!t || !BSF_FITS(t->host, struct bsf_host, device_changed) || !t->host->device_changed)
+		return -1;
+	t->pending = variant;
+	t->host->device_changed(t->host->arg);
+	return 0;
+}
 
 static void *tp_open(const struct bsf_backend_args *args, char *err, size_t errlen)
 {
@@ -60,14 +101,10 @@ static void *tp_open(const struct bsf_backend_args *args, char *err, size_t errl
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	for (int i = 0; i < 2; i++) {
-		t->ports[i].size = sizeof t->ports[i];
-		t->ports[i].ifindex = 11 + (uint32_t)i;
-		snprintf(t->ports[i].name, sizeof t->ports[i].name, "tp%d", i);
-		t->ports[i].speed_bps = 10000000000ull;
-		t->ports[i].n_uc_queues = 2;
-		t->ports[i].oper_up = 1;
-	}
+	set_port(&t->ports[0], 11, "tp0", 2);
+	set_port(&t->ports[1], 12, "tp1", 2);
+	t->host = args->host;
+	last_opened = t;
 	testplugin_opens++;
 	t->dev.size = sizeof t->dev;
 	snprintf(t->dev.id, sizeof t->dev.id, "testplugin");
@@ -81,13 +118,29 @@ static void *tp_open(const struct bsf_backend_args *args, char *err, size_t errl
 
 static void tp_close(void *st)
 {
+	if (st == last_opened)
+		last_opened = NULL;
 	free(st);
 }
 
 static const struct bsf_device_desc *tp_describe(void *st)
 {
 	struct tp *t = st;
+	int v = t->pending;
 
+	testplugin_describes++;
+	t->pending = 0;
+	if (v == 1) {
+		set_port(&t->ports[0], 12, "tp1", 2);
+		set_port(&t->ports[1], 13, "tp2", 4);
+		set_port(&t->ports[2], 14, "tp3", 3);
+		t->dev.nports = 3;
+		t->by_index = 1;
+	} else if (v == 2) {
+		t->bad = t->dev;
+		t->bad.size = 8;
+		return &t->bad;
+	}
 	return &t->dev;
 }
 
@@ -101,7 +154,11 @@ static int tp_read_counters(void *st, uint32_t port, struct bsf_if_counters *out
 	out->in_unknown_protos = out->out_mcast = out->out_bcast = 0;
 	out->out_discards = out->out_errors = 0;
 	t->reads++;
-	out->in_octets = 1000 * (port + 1);
+	if (port >= t->dev.nports) {
+		snprintf(err, errlen, "no port %u", port);
+		return -1;
+	}
+	out->in_octets = 1000 * (t->by_index ? t->dev.ports[port].ifindex : port + 1);
 	out->out_octets = 2000 * (port + 1);
 	out->in_ucast = out->out_ucast = 10;
 	out->speed_bps = 10000000000ull;
@@ -204,7 +261,9 @@ static int tp_never_eth(void *st, uint32_t port, struct bsf_eth_counters *out, c
 static int tp_set_queue_events(void *st, uint32_t port, uint32_t queue, uint32_t multicast,
 			       uint32_t flags, char *err, size_t errlen)
 {
-	if (port >= 2 || queue >= 2 || multicast) {
+	struct tp *t = st;
+
+	if (port >= t->dev.nports || queue >= t->dev.ports[port].n_uc_queues || multicast) {
 		snprintf(err, errlen, "no such queue");
 		return -1;
 	}
@@ -212,7 +271,8 @@ static int tp_set_queue_events(void *st, uint32_t port, uint32_t queue, uint32_t
 		snprintf(err, errlen, "bad flags");
 		return -1;
 	}
-	testplugin_qev[port][queue] = flags;
+	if (port < 2 && queue < 2)
+		testplugin_qev[port][queue] = flags;
 	return 0;
 }
 

@@ -753,6 +753,64 @@ START_TEST(own_sampler_mismatch)
 }
 END_TEST
 
+/* A port's counters sample (seq 4, source 0:9) with E:10 queue_drops (1
+ * unicast queue: 2 packets of 3000 bytes; 1 multicast queue unknown) and
+ * E:11 drop_counters (DEBUG_0 "RX_TTL", ingress, ttl_exceeded 257, 5
+ * packets, reasons "TTL"). */
+START_TEST(own_drops_text)
+{
+	struct bytes d = {.n = 0};
+	struct run r;
+	const char *want = "samplesInPacket 1\n"
+			   "startSample ----------------------\n"
+			   "sampleType_tag 0:4\n"
+			   "sampleType COUNTERSSAMPLE\n"
+			   "sampleSequenceNo 4\n"
+			   "sourceId 0:9\n"
+			   "counterBlock_tag 32473:10\n"
+			   "bsf_record queue_drops\n"
+			   "bsf_queue_drop_uc_count 1\n"
+			   "bsf_queue_drop_uc_0_packets 2\n"
+			   "bsf_queue_drop_uc_0_bytes 3000\n"
+			   "bsf_queue_drop_mc_count 1\n"
+			   "bsf_queue_drop_mc_0_packets 18446744073709551615\n"
+			   "bsf_queue_drop_mc_0_bytes 18446744073709551615\n"
+			   "counterBlock_tag 32473:11\n"
+			   "bsf_record drop_counters\n"
+			   "bsf_drop_counter_count 1\n"
+			   "bsf_drop_counter_0_name DEBUG_0\n"
+			   "bsf_drop_counter_0_alias RX_TTL\n"
+			   "bsf_drop_counter_0_direction ingress\n"
+			   "bsf_drop_counter_0_reason 257\n"
+			   "bsf_drop_counter_0_reason_name ttl_exceeded\n"
+			   "bsf_drop_counter_0_packets 5\n"
+			   "bsf_drop_counter_0_reasons TTL\n"
+			   "endSample   ----------------------\n"
+			   "endDatagram   =================================\n";
+
+	bw(&d, 5), bw(&d, 1), bw(&d, 0xC0000201), bw(&d, 0), bw(&d, 1), bw(&d, 1000), bw(&d, 1);
+	bw(&d, 4), bw(&d, 16 + 8 + 40 + 8 + 52);
+	bw(&d, 4), bw(&d, 0), bw(&d, 9), bw(&d, 2);
+	bw(&d, OWN(10)), bw(&d, 40);
+	bw(&d, 1), bw(&d, 0), bw(&d, 2), bw(&d, 0), bw(&d, 3000);
+	bw(&d, 1), bw(&d, 0xFFFFFFFF), bw(&d, 0xFFFFFFFF), bw(&d, 0xFFFFFFFF), bw(&d, 0xFFFFFFFF);
+	bw(&d, OWN(11)), bw(&d, 52);
+	bw(&d, 1);
+	bw(&d, 7), bw(&d, 0x44454255), bw(&d, 0x475F3000); /* "DEBUG_0" */
+	bw(&d, 6), bw(&d, 0x52585F54), bw(&d, 0x544C0000); /* "RX_TTL" */
+	bw(&d, 0), bw(&d, 257), bw(&d, 0), bw(&d, 5);
+	bw(&d, 3), bw(&d, 0x54544C00); /* "TTL" */
+	run_collect(&d, "--strict", &r);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	const char *p = strstr(r.out, "samplesInPacket ");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_str_eq(p, want);
+	ck_assert_ptr_nonnull(strstr(r.err, "\nrecords.counters.32473:10 1\n"));
+	ck_assert_ptr_nonnull(strstr(r.err, "\nrecords.counters.32473:11 1\n"));
+	run_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("collect_output");
@@ -772,6 +830,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, t);
 	TCase *own = tcase_create("own_structures");
 	tcase_add_test(own, own_visibility_text);
+	tcase_add_test(own, own_drops_text);
 	tcase_add_test(own, own_visibility_json);
 	tcase_add_test(own, own_drop_in_discard);
 	tcase_add_test(own, own_sampler_mismatch);

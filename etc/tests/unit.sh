@@ -3,8 +3,8 @@
 #  - it runs bsflowd with -f and the configured configuration path, checks
 #    the file with -t before starting and before a reload, is Type=notify
 #    with a watchdog, and runs as the user bsflowd;
-#  - `systemd-analyze verify` accepts it alone and with each of the linux
-#    backend's drop-ins (etc/systemd/*.conf);
+#  - `systemd-analyze verify` accepts it alone, with each of the linux
+#    backend's drop-ins and with the sonic backend's (etc/systemd/*.conf);
 #  - `systemd-analyze security --offline=yes` rates each, printed; the unit
 #    alone (the model backend) must rate 2.5 ("OK") or better.
 # The unit's programs are pointed at this build's bsflowd (verify checks
@@ -94,4 +94,13 @@ analyze linux+dropmon linux.conf linux-dropmon.conf
 analyze linux+tracepoint linux.conf linux-tracepoint.conf
 analyze linux+bpf linux.conf linux-bpf.conf
 analyze linux+all linux.conf linux-dropmon.conf linux-tracepoint.conf linux-bpf.conf
+analyze sonic sonic.conf
+# the sonic drop-in gives the socket's group and nothing more
+for want in "SupplementaryGroups=redis" "PrivateUsers=no"; do
+	grep -q "^$want$" "$top_srcdir/etc/systemd/sonic.conf" || bad "sonic.conf: no line $want"
+done
+if grep -q "^\(Capability\|Ambient\|Restrict\|ReadWrite\|DeviceAllow\)" \
+	"$top_srcdir/etc/systemd/sonic.conf"; then
+	bad "sonic.conf grants more than the socket's group"
+fi
 exit $fail

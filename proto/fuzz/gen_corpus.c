@@ -4,7 +4,8 @@
  * Builds a few valid datagrams: the hand-written vectors of the unit tests
  * (IPv4 and IPv6 agents, compact forms, unknown tags) and some built with
  * the encoder and the builder (full datagrams of port counter samples,
- * flow and discard samples behind an IPv6 agent, bsflowd's own records).
+ * flow and discard samples behind an IPv6 agent, bsflowd's own records,
+ * its drop records).
  *
  *   gen_corpus -w DIR   write them into DIR (proto/fuzz/corpus/fuzz_decode)
  *   gen_corpus          as a test: each must decode, and each must equal
@@ -281,6 +282,44 @@ static void own_records(struct seed *s)
 	finish(s, "own-records-ipv4", 30);
 }
 
+/* A port's and the device's counters samples with the drop records
+ * E:10 queue_drops and E:11 drop_counters. */
+static void own_drops(struct seed *s)
+{
+	struct sflow_addr agent = {SFLOW_ADDR_IP4, {198, 51, 100, 2}};
+	uint8_t scratch[1024];
+	struct sflow_w w;
+	struct sflow_sample_enc e;
+	struct sflow_counters_sample dev = {7, SFLOW_DS_ENTITY, 1};
+	struct sflow_counters_sample port = {8, SFLOW_DS_IFINDEX, 5};
+	struct sflow_bst_device bd = {100, 0};
+	static const struct sflow_own_qdrop uc[3] = {{1, 1500}, {0, 0}, {UINT64_MAX, UINT64_MAX}};
+	static const struct sflow_own_qdrop mc[1] = {{7, 448}};
+	static const struct sflow_own_drop_counter pc[2] = {
+	    {"DEBUG_0", "RX_LEGIT", 0, 293, 12, "SMAC_EQUALS_DMAC"},
+	    {"DEBUG_1", "", 1, UINT32_MAX, 3, "L3_ANY,EGRESS_VLAN_FILTER"},
+	};
+	static const struct sflow_own_drop_counter sc[1] = {
+	    {"DEBUG_2", "SWITCH_RX", 0, 257, 99, "TTL"},
+	};
+
+	sflow_builder_init(&builder, &agent, 0, SFLOW_DGRAM_DEFAULT, 0);
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_counters_begin(&w, &e, &port);
+	sflow_enc_port_name(&w, &e, "Ethernet16");
+	sflow_own_enc_queue_drops(&w, &e, SFLOW_ENT_OWN_DEFAULT, uc, 3, mc, 1);
+	sflow_own_enc_drop_counters(&w, &e, SFLOW_ENT_OWN_DEFAULT, pc, 2);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_counters_begin(&w, &e, &dev);
+	sflow_enc_bst_device(&w, &e, &bd);
+	sflow_own_enc_drop_counters(&w, &e, SFLOW_ENT_OWN_DEFAULT, sc, 1);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+	finish(s, "own-drops-ipv4", 31);
+}
+
 static struct seed seeds[8];
 
 static size_t make_all(void)
@@ -292,7 +331,8 @@ static size_t make_all(void)
 	port_counters(&seeds[4]);
 	flows_ipv6(&seeds[5]);
 	own_records(&seeds[6]);
-	return 7;
+	own_drops(&seeds[7]);
+	return 8;
 }
 
 static int write_all(const char *dir, size_t n)

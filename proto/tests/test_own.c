@@ -404,12 +404,12 @@ START_TEST(unknown_formats)
 	struct sflow_own_sample os;
 	struct sflow_r r;
 
-	rec_head(&v, 10, 4);
+	rec_head(&v, 12, 4);
 	vw(&v, 0);
-	ck_assert_int_eq(dec(&v, 4, CTRS, &o), 1); /* E:10: reserved */
+	ck_assert_int_eq(dec(&v, 4, CTRS, &o), 1); /* E:12: reserved */
 	v.b[3] = 0xFF;				   /* format 0xFFF */
 	ck_assert_int_eq(dec(&v, 4, CTRS, &o), 1);
-	ck_assert_ptr_null(sflow_own_record_name(10, CTRS));
+	ck_assert_ptr_null(sflow_own_record_name(12, CTRS));
 	ck_assert_ptr_null(sflow_own_record_name(0, CTRS));
 	sflow_r_init(&r, v.b + 8, 4, 0);
 	ck_assert_int_eq(sflow_own_decode_sample(2, &r, &os), 1);

@@ -11,7 +11,10 @@
 #     interval), run the unit's ExecStartPre and ExecStart as its user with
 #     its options (no systemd as PID 1 here) and a notify socket, and see
 #     READY=1, WATCHDOG=1 and sFlow datagrams arrive at bsflow-collect;
-#     run its ExecReload lines (RELOADING=1, READY=1) and stop it;
+#     run its ExecReload lines (RELOADING=1, READY=1) and stop it; the
+#     sonic backend's drop-in: systemd-analyze verify with it, and (with
+#     redis-server) the daemon as the user bsflowd reaches a Redis socket
+#     of group redis only with the group the drop-in gives;
 #  4. rebuild with a newer version whose shipped bsflowd.conf differs, and
 #     upgrade: the operator's file is kept (dpkg's question answered "keep",
 #     the new one left as .dpkg-dist);
@@ -50,6 +53,7 @@ done
 [ ! -e /etc/bsflowd.conf ] || die "/etc/bsflowd.conf exists (a make install?): remove it first"
 user_existed=0
 getent passwd bsflowd >/dev/null && user_existed=1
+redis_group_made=0
 
 KEEP=${1:-}
 W=${1:-$(mktemp -d /tmp/bsfpkg.XXXXXX)}
@@ -66,6 +70,9 @@ cleanup() {
 		if getent group bsflowd >/dev/null; then
 			delgroup --quiet --system bsflowd >/dev/null 2>&1 || true
 		fi
+	fi
+	if [ $redis_group_made = 1 ]; then
+		groupdel redis >/dev/null 2>&1 || true
 	fi
 	[ -n "$KEEP" ] || rm -rf "$W"
 }
@@ -105,6 +112,7 @@ for f in /usr/sbin/bsflowd /usr/bin/bsflow-sim /usr/bin/bsflow-collect; do
 done
 for f in /etc/bsflowd.conf /etc/default/bsflowd /lib/systemd/system/bsflowd.service \
 	/etc/bsflowd/scenarios/demo.conf /usr/share/bsflowd/systemd/linux.conf \
+	/usr/share/bsflowd/systemd/sonic.conf \
 	/usr/share/man/man8/bsflowd.8.gz /usr/share/man/man5/bsflowd.conf.5.gz \
 	/usr/share/man/man1/bsflow-collect.1.gz /usr/share/doc/bsflowd/copyright \
 	/usr/share/doc/bsflowd/PATENTS /usr/include/bsflowd/backend.h \
@@ -229,6 +237,48 @@ ok "reloaded as systemctl reload would: RELOADING=1, then READY=1"
 kill -TERM $dpid
 wait $dpid || die "bsflowd exited $? on SIGTERM"
 ok "stopped cleanly (SIGTERM)"
+
+step "the sonic backend's drop-in: the Redis socket through the group redis"
+dropin=/usr/share/bsflowd/systemd/sonic.conf
+mkdir -p "$W/sonic-unit"
+cat "$unit" "$dropin" >"$W/sonic-unit/bsflowd.service"
+out=$(cd "$W/sonic-unit" && systemd-analyze verify ./bsflowd.service 2>&1) ||
+	die "systemd-analyze verify with sonic.conf: $out"
+[ -z "$out" ] || die "systemd-analyze verify with sonic.conf: $out"
+(cd "$W/sonic-unit" && systemd-analyze security --offline=yes ./bsflowd.service | tail -1)
+ok "the unit with sonic.conf verified"
+if command -v redis-server >/dev/null 2>&1; then
+	if ! getent group redis >/dev/null; then
+		groupadd --system redis
+		redis_group_made=1
+	fi
+	mkdir -p "$W/redis" && chmod 0711 "$W/redis"
+	redis-server --port 0 --unixsocket "$W/redis/redis.sock" --unixsocketperm 770 --save '' \
+		--appendonly no --dir "$W/redis" >"$W/redis/log" 2>&1 &
+	pids+=("$!")
+	for _ in $(seq 1 100); do
+		[ -S "$W/redis/redis.sock" ] && break
+		sleep 0.1
+	done
+	chgrp redis "$W/redis/redis.sock" || die "redis-server's socket did not come up"
+	printf 'backend = sonic\nsonic {\n\tredis = "%s"\n\tdatabase_config = "/nonexistent"\n\tconfig_db_json = "/nonexistent"\n}\n' \
+		"$W/redis/redis.sock" >"$W/sonic.conf"
+	chmod 0644 "$W/sonic.conf"
+	# the unit's user without the drop-in's group: refused by the socket
+	# shellcheck disable=SC2086
+	out=$($RUNAS /usr/sbin/bsflowd -d -f "$W/sonic.conf" --run-for 2 2>&1) || true
+	grep -q 'Permission denied' <<<"$out" ||
+		die "bsflowd reached a socket of group redis without the group: $out"
+	# with SupplementaryGroups=redis, as the drop-in runs it
+	RUNAS_REDIS="setpriv --reuid=bsflowd --regid=bsflowd --groups=redis --no-new-privs --inh-caps=-all --bounding-set=-all --"
+	# shellcheck disable=SC2086
+	out=$($RUNAS_REDIS /usr/sbin/bsflowd -d -f "$W/sonic.conf" --run-for 2 2>&1) || true
+	grep -qF "sonic: redis $W/redis/redis.sock: connected" <<<"$out" ||
+		die "bsflowd with the group redis did not reach the socket: $out"
+	ok "as bsflowd: the Redis socket of group redis refused without the group, reached with it"
+else
+	echo "note: redis-server not installed: the drop-in's group not tried"
+fi
 
 step "upgrade to a rebuilt package with a newer version and a changed bsflowd.conf"
 git clone -q "$SRC" "$W/v2/src"

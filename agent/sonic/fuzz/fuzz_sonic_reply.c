@@ -1,11 +1,13 @@
 /*
  * fuzz_sonic_reply.c - libFuzzer target for the sonic backend's reply
  * parser: the input is RESP as Redis would send it (read by hiredis's own
- * reader), each reply goes through the counter reader and, as a table
- * chosen by the first input byte, through the tables; the device is
- * built from what was taken; every string of the replies goes through the
- * key, binding and reference readers; and the whole input, as text,
- * through the database_config.json reader.
+ * reader), each reply goes through the counter reader, the reader of a
+ * CONFIG GET notify-keyspace-events reply and, as a table chosen by the
+ * first input byte, through the tables; the device is built from what
+ * was taken (drop counters and their reasons included); every string of
+ * the replies goes through the key, binding, reference and drop reason
+ * readers; and the whole input, as text, through the
+ * database_config.json reader.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -16,7 +18,9 @@
 #include <string.h>
 
 #include "agent/sonic/sonic_conf.h"
+#include "agent/sonic/sonic_drops.h"
 #include "agent/sonic/sonic_maps.h"
+#include "agent/sonic/sonic_notify.h"
 #include "agent/sonic/sonic_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -50,7 +54,10 @@ static void strings(const redisReply *r, int depth)
 	if (!r || depth > 8)
 		return;
 	sonic_reply_u64(r, &v);
+	if (sonic_notify_config_reply(r, b, sizeof b) == 0)
+		sonic_notify_flags_ok(b);
 	if (r->type == REDIS_REPLY_STRING && !memchr(r->str, '\0', r->len)) {
+		sonic_drop_reason_code(r->str);
 		sonic_parse_obj_key(r->str, a, sizeof a, &lo);
 		sonic_parse_binding(r->str, b, sizeof b, &lo, &hi);
 		sonic_list_has(r->str, "Ethernet0");

@@ -98,6 +98,11 @@ def check_port(s, t, ev, stats):
             err("%s: counters known while Redis is down: %s" % (where, vals))
         if b["bst_egress_queue_uc_pc"] != [-1] * 8 or b["bst_egress_queue_mc_pc"] != [-1] * 8:
             err("%s: percentages known while Redis is down" % where)
+        qd, dc = elem(s, "32473:10"), elem(s, "32473:11")
+        known = [v for k, v in qd.items() if k.endswith(("_packets", "_bytes")) and v != U64]
+        known += [v for v in drop_counters(dc).values() if v[3] != U64]
+        if known:
+            err("%s: drops known while Redis is down: %s" % (where, known[:4]))
         return
     p = phase_of(i, c["ifInOctets"])
     if p is None:
@@ -131,6 +136,7 @@ def check_port(s, t, ev, stats):
             if got[q] not in [ch[q] for ch in choices]:
                 err("%s: %s queue %d: %d%%%% not in %s" % (where, name, q, got[q],
                                                           [ch[q] for ch in choices]))
+    check_drops(s, i, where, phases)
     if pg is None:
         err("%s: no own PG record" % where)
         return
@@ -149,6 +155,47 @@ def check_port(s, t, ev, stats):
             err("%s: PG %d: %s not in %s" % (where, g, got, cands))
 
 
+def drop_counters(rec):
+    """E:11 as {name: (alias, direction, reason, packets, reasons)}"""
+    out = {}
+    for k in range(rec["bsf_drop_counter_count"]):
+        g = lambda f: rec["bsf_drop_counter_%d_%s" % (k, f)]  # noqa: E731
+        out[g("name")] = (g("alias"), g("direction"), g("reason"), g("packets"), g("reasons"))
+    return out
+
+
+def want_counters(level, i, phase):
+    """the fixture's drop counters of level PORT or SWITCH at phase"""
+    out = {}
+    for n, (typ, alias, reasons, stat, code) in f.DEBUG_COUNTERS.items():
+        if typ.startswith(level):
+            out[n] = (alias, "ingress" if "INGRESS" in typ else "egress", code,
+                      f.dbg_value(n, i, phase), ",".join(sorted(reasons)))
+    return out
+
+
+def check_drops(s, i, where, phases):
+    """E:10: every queue's drops; E:11: the port's drop counters"""
+    qd = elem(s, "32473:10")
+    dc = elem(s, "32473:11")
+    if qd is None or dc is None:
+        err("%s: no own queue_drops / drop_counters record" % where)
+        return
+    if qd["bsf_queue_drop_uc_count"] != 8 or qd["bsf_queue_drop_mc_count"] != 8:
+        err("%s: queue_drops of %d/%d queues" % (where, qd["bsf_queue_drop_uc_count"],
+                                                 qd["bsf_queue_drop_mc_count"]))
+        return
+    for q in range(16):
+        key = "bsf_queue_drop_%s_%d_" % ("uc" if q < 8 else "mc", q % 8)
+        got = (qd[key + "packets"], qd[key + "bytes"])
+        want = [(U64, U64) if (i, q) == (3, 2) else f.queue_drops(i, q, p) for p in phases]
+        if got not in want:
+            err("%s: queue %d drops %s not in %s" % (where, q, got, want))
+    got = drop_counters(dc)
+    if got not in [want_counters("PORT", i, p) for p in phases]:
+        err("%s: drop counters %s, want %s" % (where, got, want_counters("PORT", i, phases[0])))
+
+
 def check_device(s, t, ev, stats):
     w = window(t, ev)
     d = elem(s, "4413:1")
@@ -159,6 +206,8 @@ def check_device(s, t, ev, stats):
     if w == "gap":
         if d["bst_device_uc_pc"] != -1:
             err("%s: device percentage known while Redis is down" % where)
+        if [v for v in drop_counters(elem(s, "32473:11")).values() if v[3] != U64]:
+            err("%s: switch drop counters known while Redis is down" % where)
         return
     phases = [3] if w == "hold" else [4] if w == "after" else list(range(5))
     want_uc = [f.pct(sum(f.pool_wm(n, p) for n in egr), sum(f.POOLS[n][2] for n in egr))
@@ -175,6 +224,16 @@ def check_device(s, t, ev, stats):
         if peak not in [f.pool_wm(n, p) for p in phases] and not (w == "other"
                                                                   and peak == U32):
             err("%s: egress pool %s peak %d" % (where, n, peak))
+    alloc = own["bsf_ingress_pool_0_alloc_cells"]
+    if alloc != f.pool_size("ingress_lossless_pool") and not (w == "other" and alloc == U32):
+        err("%s: ingress pool allocation %d, want APPL_DB's %d" % (
+            where, alloc, f.pool_size("ingress_lossless_pool")))
+    dc = elem(s, "32473:11")
+    want = [want_counters("SWITCH", None, p) for p in phases]
+    if w == "other":  # around the gap: unknown, like the peaks
+        want.append({n: v[:3] + (U64,) + v[4:] for n, v in want[0].items()})
+    if dc is None or drop_counters(dc) not in want:
+        err("%s: switch drop counters %s" % (where, dc and drop_counters(dc)))
     peak = own["bsf_ingress_pool_0_peak_bytes"]
     if peak not in [f.pool_wm("ingress_lossless_pool", p) for p in phases] and not (
             w == "other" and peak == U32):
@@ -220,7 +279,7 @@ def main():
     for want in ("connection lost", "not a number", "sonic: 32 front-panel ports"):
         if want not in log:
             err("bsflowd's log has no line with %r" % want)
-    if log.count(": connected") < 2:
+    if len(re.findall(r"sonic: redis \S+: connected", log)) < 2:
         err("bsflowd's log does not show the reconnection")
     m = re.search(r"status: sonic: redis \S+ connected; (\d+) connections made, (\d+) lost",
                   log)

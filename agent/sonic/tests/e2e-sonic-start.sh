@@ -10,9 +10,8 @@
 HERE="$top_srcdir/agent/sonic/tests"
 export HERE
 FIX="$HERE/sonic_fixture.py"
-REDIS=${REDIS_SERVER:-$(command -v redis-server)}
-[ -n "$REDIS" ] && [ -x "$REDIS" ] || e2e_skip "redis-server not installed (Debian: redis-server)"
 e2e_init sonic-start
+. "$HERE/e2e-sonic-lib.sh"
 # the shipped example section, uncommented, passes bsflowd -t
 sed -e 's/^backend = model$/backend = sonic/' -e '/^#sonic {/,/^#}/s/^#//' \
 	"$top_srcdir/etc/bsflowd.conf" >"$TMP/example.conf"
@@ -21,39 +20,14 @@ case $out in
 *"backend sonic: redis /var/run/redis/redis.sock, databases CONFIG_DB 4, APPL_DB 0, COUNTERS_DB 2"*) ;;
 *) fail "bsflowd -t on the example sonic section: $out" ;;
 esac
-SOCK="$TMP/redis.sock"
 python3 "$FIX" dbconfig "$SOCK" >"$TMP/database_config.json"
 python3 "$FIX" configdb - >"$TMP/config_db.json"
 e2e_collect col --strict -j -b 127.0.0.1
-cat >"$TMP/bsflowd.conf" <<EOF2
-agent {
-	address = "127.0.0.1"
-}
-polling_interval = 1
-datagram_bytes = 8000
-collector c1 {
-	address = "127.0.0.1"
-	port = $cport
-}
-backend = sonic
-sonic {
-	database_config = "$TMP/database_config.json"
-	config_db_json = "$TMP/config_db.json"
-	poll_interval = 0.5s
-}
-EOF2
+sonic_conf "$TMP/bsflowd.conf" "	config_db_json = \"$TMP/config_db.json\""
 e2e_daemon bsflowd "$TMP/bsflowd.conf" 60
 sleep 4
-up=$(python3 -c 'import time; print(time.time())')
-"$REDIS" --port 0 --unixsocket "$SOCK" --save '' --appendonly no --dir "$TMP" \
-	>"$TMP/redis.log" 2>&1 &
-rpid=$!
-E2E_PIDS="$E2E_PIDS $rpid"
-i=0
-while [ $i -lt 100 ] && ! [ -S "$SOCK" ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+up=$(now)
+redis_start
 python3 "$FIX" load "$SOCK" 0 && python3 "$FIX" feed "$SOCK" 0 || fail "fixture"
 sleep 9
 e2e_stop "$dpid"

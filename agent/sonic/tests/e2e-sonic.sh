@@ -2,7 +2,8 @@
 # agent/sonic/tests/e2e-sonic.sh - the sonic backend end to end: a real
 # redis-server on a unix socket in a temporary directory, loaded with a
 # SONiC-shaped database (sonic_fixture.py: 32 ports, 8 + 8 queues, 8 PGs,
-# ingress and egress pools, static and dynamic profiles, malformed
+# ingress and egress pools, static and dynamic profiles, APPL_DB's buffer
+# tables over CONFIG_DB's, queue drops and drop counters, malformed
 # values), a feeder writing the flex counters' values phase by phase,
 # bsflowd with backend = sonic sending to bsflow-collect --strict -j.
 # Redis is stopped for 10 s mid-run and restarted with new object ids
@@ -13,30 +14,8 @@
 . "$top_srcdir/tests/e2e-lib.sh"
 HERE="$top_srcdir/agent/sonic/tests"
 FIX="$HERE/sonic_fixture.py"
-REDIS=${REDIS_SERVER:-$(command -v redis-server)}
-[ -n "$REDIS" ] && [ -x "$REDIS" ] || e2e_skip "redis-server not installed (Debian: redis-server)"
 e2e_init sonic
-SOCK="$TMP/redis.sock"
-EV="$TMP/events"
-
-redis_start() {
-	"$REDIS" --port 0 --unixsocket "$SOCK" --save '' --appendonly no \
-		--dir "$TMP" >>"$TMP/redis.log" 2>&1 &
-	rpid=$!
-	E2E_PIDS="$E2E_PIDS $rpid"
-	i=0
-	while [ $i -lt 100 ] && ! [ -S "$SOCK" ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -S "$SOCK" ] || {
-		echo "FAIL: redis-server did not start"
-		cat "$TMP/redis.log"
-		exit 1
-	}
-}
-now() { python3 -c 'import time; print("%.3f" % time.time())'; }
-mark() { echo "$1 $(now)" >>"$EV"; }
+. "$HERE/e2e-sonic-lib.sh"
 watermarks() { # the watched USER_ / PERSISTENT_WATERMARKS into $TMP/$1
 	python3 - "$SOCK" "$2" >"$TMP/$1" <<'PY'
 import os, sys
@@ -56,23 +35,8 @@ python3 "$FIX" load "$SOCK" 0 && python3 "$FIX" feed "$SOCK" 0 || exit 1
 python3 "$FIX" dbconfig "$SOCK" >"$TMP/database_config.json"
 
 e2e_collect col --strict -j -b 127.0.0.1
-cat >"$TMP/bsflowd.conf" <<EOF2
-agent {
-	address = "127.0.0.1"
-}
-polling_interval = 1
-datagram_bytes = 8000
-collector c1 {
-	address = "127.0.0.1"
-	port = $cport
-}
-backend = sonic
-sonic {
-	database_config = "$TMP/database_config.json"
-	poll_interval = 0.5s   # SONiC's flex counters poll every 10 s by default
-	map_refresh = 2s
-}
-EOF2
+# (SONiC's flex counters poll every 10 s by default: 0.5 s here)
+sonic_conf "$TMP/bsflowd.conf" "	map_refresh = 2s"
 "$BSFLOWD" -t -f "$TMP/bsflowd.conf" || fail "bsflowd -t refused the configuration"
 mark start
 e2e_daemon bsflowd "$TMP/bsflowd.conf" 120

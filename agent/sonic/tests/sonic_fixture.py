@@ -11,6 +11,11 @@ tests, written with raw RESP over redis-server's unix socket.
                                      PHASE, as syncd's flex counters
                                      write them
   sonic_fixture.py get SOCK DB KEY   one hash, as JSON
+  sonic_fixture.py notify SOCK FLAGS CONFIG SET notify-keyspace-events
+  sonic_fixture.py breakout SOCK     port 31 (Ethernet124) leaves the maps
+                                     and port 32 (Ethernet128, index 33)
+                                     comes, with its queues, PGs and the
+                                     counters of phase 0 (as a breakout)
   sonic_fixture.py dbconfig SOCK     a database_config.json on stdout
   sonic_fixture.py configdb -        a config_db.json (the ports) on stdout
 
@@ -33,13 +38,26 @@ PGs 1, 2, 5, 6, 7 and the odd ports' multicast queues have no binding
 (allocation unknown).  Malformed on purpose: Ethernet124's
 SAI_PORT_STAT_IF_IN_ERRORS is "n/a"; Ethernet8 queue 1's watermark is
 "garbage"; Ethernet12 queue 2 has no counters at all.
+
+APPL_DB (the buffer manager's tables, which take precedence over
+CONFIG_DB object by object): every pool and profile copied, but
+ingress_lossless_pool is 10 MiB there (the dynamic model shrank it), a
+profile pg_lossless_100000_5m_profile (dynamic_th 0, xoff 40960) made by
+the dynamic model is bound to PGs 3-4 of ports 0..7 (whose CONFIG_DB
+binding has profile "NULL"), and Ethernet4's queues 5-7 are bound to
+egress_lossless_profile.
+
+Drops: every queue's SAI_QUEUE_STAT_DROPPED_PACKETS / _BYTES; three drop
+counters (CONFIG_DB DEBUG_COUNTER): DEBUG_0 port ingress "RX_LEGIT"
+(SMAC_EQUALS_DMAC), DEBUG_1 port egress (EGRESS_VLAN_FILTER and L3_ANY:
+no single sFlow code), DEBUG_2 switch ingress "SW_TTL" (TTL).
 """
 import json
 import os
 import socket
 import sys
 
-CONFIG_DB, APPL_DB, COUNTERS_DB = 4, 0, 2
+CONFIG_DB, APPL_DB, COUNTERS_DB, ASIC_DB = 4, 0, 2, 1
 NPORTS = int(os.environ.get("SONIC_FIXTURE_PORTS", "32"))  # the benchmark: 64
 MIB = 1 << 20
 POOLS = {  # name: (type, mode, size)
@@ -68,6 +86,19 @@ CTR_SFLOW = ["ifInOctets", "ifInUcastPkts", "ifInMulticastPkts", "ifInBroadcastP
              "ifOutDiscards", "ifOutErrors"]
 USER_WM = 777777  # sentinel values in USER_ / PERSISTENT_WATERMARKS
 PERSIST_WM = 888888
+APPL_POOL_SIZE = {"ingress_lossless_pool": 10 * MIB}  # APPL_DB's, where it differs
+DYN_PG_PORTS = 8  # ports 0..7: PGs 3-4 on the dynamic model's profile
+DYN_PG_XOFF = 40960
+SWITCH_OID = "oid:0x21000000000000"
+# drop counters: name: (type, alias, reasons, stat field, sFlow code)
+DEBUG_COUNTERS = {
+    "DEBUG_0": ("PORT_INGRESS_DROPS", "RX_LEGIT", ["SMAC_EQUALS_DMAC"],
+                "SAI_PORT_STAT_IN_CONFIGURED_DROP_REASONS_0_DROPPED_PKTS", 293),
+    "DEBUG_1": ("PORT_EGRESS_DROPS", "", ["EGRESS_VLAN_FILTER", "L3_ANY"],
+                "SAI_PORT_STAT_OUT_CONFIGURED_DROP_REASONS_0_DROPPED_PKTS", 2**32 - 1),
+    "DEBUG_2": ("SWITCH_INGRESS_DROPS", "SW_TTL", ["TTL"],
+                "SAI_SWITCH_STAT_IN_CONFIGURED_DROP_REASONS_0_DROPPED_PKTS", 257),
+}
 
 
 def port_name(i):
@@ -99,8 +130,13 @@ def dyn_alloc(th, pool_size):
     return pool_size // ((1 << -th) + 1)
 
 
+def pool_size(name):
+    """the size in force: APPL_DB's"""
+    return APPL_POOL_SIZE.get(name, POOLS[name][2])
+
+
 def queue_alloc(i, q):
-    if q in (3, 4):
+    if q in (3, 4) or (i == 1 and q in (5, 6, 7)):  # APPL_DB: Ethernet4 5-7
         return 1 * MIB
     if q < 8 or i % 2 == 0:
         return dyn_alloc(1, 12 * MIB)  # 8 MiB
@@ -108,12 +144,30 @@ def queue_alloc(i, q):
 
 
 def pg_alloc(i, g):
-    """(shared, headroom) allocation"""
+    """(shared, headroom) allocation, on the 10 MiB ingress pool of APPL_DB"""
+    ing = pool_size("ingress_lossless_pool")
+    if g in (3, 4) and i < DYN_PG_PORTS:  # the dynamic model's profile
+        return dyn_alloc(0, ing), DYN_PG_XOFF
     if g in (3, 4):
-        return dyn_alloc(1, 12 * MIB), 38816
+        return dyn_alloc(1, ing), 38816
     if g == 0:
-        return dyn_alloc(-1, 12 * MIB), None  # 4 MiB, no xoff
+        return dyn_alloc(-1, ing), None  # no xoff
     return None, None
+
+
+def queue_drops(i, q, phase):
+    """(packets, bytes) dropped by queue q of port i"""
+    p = phase * (i + 1) * (q + 3) + q
+    return p, p * 1500 + 64 * q
+
+
+def dbg_value(name, i, phase):
+    """drop counter name's packets: port i's, or the switch's (i None)"""
+    if name == "DEBUG_0":
+        return (i + 1) * 100 + phase * 7
+    if name == "DEBUG_1":
+        return (i + 1) * 10 + phase * 3
+    return 5000 + phase * 11
 
 
 def counter(i, k, phase):
@@ -243,14 +297,42 @@ def load(r, gen=0):
         r.hset("BUFFER_QUEUE|%s|5-7" % n, {"profile": "egress_lossy_profile"})
         if i % 2 == 0:
             r.hset("BUFFER_QUEUE|%s|8-15" % n, {"profile": "egress_lossy_profile"})
-        r.hset("BUFFER_PG|%s|3-4" % n, {"profile": "ingress_lossless_profile"})
+        r.hset("BUFFER_PG|%s|3-4" % n, {"profile": "NULL" if i < DYN_PG_PORTS
+                                          else "ingress_lossless_profile"})
         r.hset("BUFFER_PG|%s|0" % n, {"profile": "ingress_lossy_profile"})
+    for name, (typ, alias, reasons, stat, code) in DEBUG_COUNTERS.items():
+        r.hset("DEBUG_COUNTER|" + name, {"type": typ, "alias": alias} if alias else
+               {"type": typ})
+        for reason in reasons:
+            r.hset("DEBUG_COUNTER_DROP_REASON|%s|%s" % (name, reason), {"NULL": "NULL"})
 
     r.send("SELECT", APPL_DB)
     r.send("FLUSHDB")
     for i in range(NPORTS):
         r.hset("PORT_TABLE:" + port_name(i), {"oper_status": "up" if i % 2 == 0 else "down",
                                               "admin_status": "up"})
+    # the buffer manager's tables: keys with ':', references plain or
+    # "[BUFFER_*_TABLE:x]"
+    for name, (typ, mode, size) in POOLS.items():
+        r.hset("BUFFER_POOL_TABLE:" + name, {"type": typ, "mode": mode,
+                                             "size": pool_size(name)})
+    for name, f in PROFILES.items():
+        f = dict(f)
+        if name == "ingress_lossy_profile":
+            f["pool"] = "[BUFFER_POOL_TABLE:%s]" % f["pool"]
+        r.hset("BUFFER_PROFILE_TABLE:" + name, f)
+    r.hset("BUFFER_PROFILE_TABLE:pg_lossless_100000_5m_profile",
+           {"pool": "ingress_lossless_pool", "xon": "18432", "xoff": str(DYN_PG_XOFF),
+            "size": "59392", "dynamic_th": "0"})
+    for i in range(DYN_PG_PORTS):
+        r.hset("BUFFER_PG_TABLE:%s:3-4" % port_name(i),
+               {"profile": "pg_lossless_100000_5m_profile"})
+    r.hset("BUFFER_QUEUE_TABLE:%s:5-7" % port_name(1), {"profile": "egress_lossless_profile"})
+
+    r.send("SELECT", ASIC_DB)
+    r.send("FLUSHDB")
+    r.hset("ASIC_STATE:SAI_OBJECT_TYPE_SWITCH:" + SWITCH_OID,
+           {"SAI_SWITCH_ATTR_INIT_SWITCH": "true"})
 
     r.send("SELECT", COUNTERS_DB)
     r.send("FLUSHDB")
@@ -269,6 +351,10 @@ def load(r, gen=0):
     r.hset("COUNTERS_QUEUE_TYPE_MAP", qt)
     r.hset("COUNTERS_PG_NAME_MAP", gm)
     r.hset("COUNTERS_BUFFER_POOL_NAME_MAP", {p: pool_oid(p, gen) for p in POOLS})
+    r.hset("COUNTERS_DEBUG_NAME_PORT_STAT_MAP",
+           {n: c[3] for n, c in DEBUG_COUNTERS.items() if c[0].startswith("PORT")})
+    r.hset("COUNTERS_DEBUG_NAME_SWITCH_STAT_MAP",
+           {n: c[3] for n, c in DEBUG_COUNTERS.items() if c[0].startswith("SWITCH")})
     for oid in watched_oids(gen):
         r.hset("USER_WATERMARKS:" + oid, {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": USER_WM})
         r.hset("PERSISTENT_WATERMARKS:" + oid,
@@ -286,31 +372,66 @@ def feed(r, phase, gen=0):
     """one flex-counter poll: COUNTERS:<oid> and PERIODIC_WATERMARKS"""
     r.send("SELECT", COUNTERS_DB)
     for i in range(NPORTS):
-        f = {"SAI_PORT_STAT_" + c: counter(i, k, phase) for k, c in enumerate(CTR)}
-        f["SAI_PORT_STAT_DOT3_STATS_FCS_ERRORS"] = counter(i, 20, phase)
-        if i == 31:
-            f["SAI_PORT_STAT_IF_IN_ERRORS"] = "n/a"
-        r.hset("COUNTERS:" + port_oid(i, gen), f)
-        for q in range(16):
-            if (i, q) == (3, 2):
-                continue  # no counters at all
-            wm = "garbage" if (i, q) == (2, 1) else queue_wm(i, q, phase)
-            r.hset("COUNTERS:" + queue_oid(i, q, gen),
-                   {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm,
-                    "SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES": 0,
-                    "SAI_QUEUE_STAT_DROPPED_PACKETS": phase})
-            r.hset("PERIODIC_WATERMARKS:" + queue_oid(i, q, gen),
-                   {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm})
-        for g in range(8):
-            f = {"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES": pg_wm(i, g, phase),
-                 "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES":
-                     pg_hr(i, g, phase)}
-            r.hset("COUNTERS:" + pg_oid(i, g, gen), f)
-            r.hset("PERIODIC_WATERMARKS:" + pg_oid(i, g, gen), f)
+        feed_port(r, i, phase, gen)
     for p in POOLS:
         f = {"SAI_BUFFER_POOL_STAT_WATERMARK_BYTES": pool_wm(p, phase)}
         r.hset("COUNTERS:" + pool_oid(p, gen), f)
         r.hset("PERIODIC_WATERMARKS:" + pool_oid(p, gen), f)
+    r.hset("COUNTERS:" + SWITCH_OID,
+           {c[3]: dbg_value(n, None, phase) for n, c in DEBUG_COUNTERS.items()
+            if c[0].startswith("SWITCH")})
+    r.flush()
+
+
+def feed_port(r, i, phase, gen=0):
+    """port i's objects (COUNTERS_DB selected)"""
+    f = {"SAI_PORT_STAT_" + c: counter(i, k, phase) for k, c in enumerate(CTR)}
+    f["SAI_PORT_STAT_DOT3_STATS_FCS_ERRORS"] = counter(i, 20, phase)
+    if i == 31:
+        f["SAI_PORT_STAT_IF_IN_ERRORS"] = "n/a"
+    for name, c in DEBUG_COUNTERS.items():
+        if c[0].startswith("PORT"):
+            f[c[3]] = dbg_value(name, i, phase)
+    r.hset("COUNTERS:" + port_oid(i, gen), f)
+    for q in range(16):
+        if (i, q) == (3, 2):
+            continue  # no counters at all
+        wm = "garbage" if (i, q) == (2, 1) else queue_wm(i, q, phase)
+        dp, db = queue_drops(i, q, phase)
+        r.hset("COUNTERS:" + queue_oid(i, q, gen),
+               {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm,
+                "SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES": 0,
+                "SAI_QUEUE_STAT_DROPPED_PACKETS": dp,
+                "SAI_QUEUE_STAT_DROPPED_BYTES": db})
+        r.hset("PERIODIC_WATERMARKS:" + queue_oid(i, q, gen),
+               {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": wm})
+    for g in range(8):
+        f = {"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES": pg_wm(i, g, phase),
+             "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES":
+                 pg_hr(i, g, phase)}
+        r.hset("COUNTERS:" + pg_oid(i, g, gen), f)
+        r.hset("PERIODIC_WATERMARKS:" + pg_oid(i, g, gen), f)
+
+
+def breakout(r):
+    """port 31 leaves, port 32 comes (maps, counters of phase 0)"""
+    gone, new = NPORTS - 1, NPORTS
+    r.send("SELECT", CONFIG_DB)
+    r.send("DEL", "PORT|" + port_name(gone))
+    r.hset("PORT|" + port_name(new), {"alias": "etp%d" % (new + 1), "index": new + 1,
+                                      "speed": 100000, "admin_status": "up"})
+    r.send("SELECT", APPL_DB)
+    r.hset("PORT_TABLE:" + port_name(new), {"oper_status": "up", "admin_status": "up"})
+    r.send("SELECT", COUNTERS_DB)
+    feed_port(r, new, 0)
+    r.send("HDEL", "COUNTERS_PORT_NAME_MAP", port_name(gone))
+    r.hset("COUNTERS_PORT_NAME_MAP", {port_name(new): port_oid(new)})
+    r.hset("COUNTERS_QUEUE_NAME_MAP", {"%s:%d" % (port_name(new), q): queue_oid(new, q)
+                                       for q in range(16)})
+    r.hset("COUNTERS_QUEUE_TYPE_MAP", {queue_oid(new, q): "SAI_QUEUE_TYPE_UNICAST" if q < 8
+                                       else "SAI_QUEUE_TYPE_MULTICAST" for q in range(16)})
+    r.hset("COUNTERS_PG_NAME_MAP", {"%s:%d" % (port_name(new), g): pg_oid(new, g)
+                                    for g in range(8)})
     r.flush()
 
 
@@ -320,7 +441,7 @@ def dbconfig(sock):
                                 "unix_socket_path": sock, "persistence_for_warm_boot": "yes"}},
         "DATABASES": {
             "APPL_DB": {"id": APPL_DB, "separator": ":", "instance": "redis"},
-            "ASIC_DB": {"id": 1, "separator": ":", "instance": "redis"},
+            "ASIC_DB": {"id": ASIC_DB, "separator": ":", "instance": "redis"},
             "COUNTERS_DB": {"id": COUNTERS_DB, "separator": ":", "instance": "redis"},
             "CONFIG_DB": {"id": CONFIG_DB, "separator": "|", "instance": "redis"},
             "STATE_DB": {"id": 6, "separator": "|", "instance": "redis"},
@@ -350,6 +471,10 @@ def main():
         load(r, int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     elif cmd == "feed":
         feed(r, int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)
+    elif cmd == "notify":
+        print(r.cmd("CONFIG", "SET", "notify-keyspace-events", sys.argv[3]))
+    elif cmd == "breakout":
+        breakout(r)
     elif cmd == "get":
         r.cmd("SELECT", sys.argv[3])
         v = r.cmd("HGETALL", sys.argv[4])

@@ -1,0 +1,309 @@
+/*
+ * test_devchange.c - a backend's device change taken in by the daemon
+ * without a reopen (backend.h, DEVICE CHANGES; agent/devchange.c), with
+ * the test plugin as the backend and a UDP socket on 127.0.0.1 as the
+ * collector, whose datagrams are decoded with proto/: the plugin's call
+ * changes nothing until the loop turns; then the data source of the port
+ * that stays goes on with its sequence numbers, new ports' sources start
+ * at 1, the removed port's stops, and the reads use the new numbering; a
+ * description the daemon cannot take keeps the old one and is tried
+ * again; the visibility pipeline is rebuilt for the new number of ports
+ * and the queue streams asked for again; the log line says what changed.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "config.h"
+
+#include <check.h>
+#include <dlfcn.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "agent/daemon.h"
+#include "agent/devchange.h"
+#include "agent/export.h"
+#include "agent/log.h"
+#include "agent/poller.h"
+#include "agent/tests/testnet.h"
+#include "proto/sflow_decode.h"
+
+static char plugin[512];
+static char conf_path[64];
+
+/* What one counters sample said: its source, sequence number, ifInOctets
+ * (ports) and number of unicast queues in 4413:2. */
+struct seen {
+	uint32_t type, index, seq, n_uc;
+	uint64_t in_octets;
+};
+
+/* Poll every source, flush, and decode the datagrams into s (at most max
+ * samples); returns how many. */
+static size_t poll_decode(struct bsf_daemon *d, int fd, struct seen *s, size_t max)
+{
+	uint8_t buf[9000];
+	struct sflow_datagram dg;
+	struct sflow_decode_error e;
+	ssize_t r;
+	size_t n = 0;
+	int dgs = 0;
+
+	poller_poll_all(d->poller);
+	export_flush(d->x);
+	while ((r = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0) {
+		dgs++;
+		ck_assert_msg(sflow_decode(buf, (size_t)r, NULL, &dg, &e) == SFLOW_OK, "%s", e.msg);
+		for (uint32_t i = 0; i < dg.nsamples && n < max; i++) {
+			const struct sflow_sample *sm = &dg.samples[i];
+
+			if (sm->kind != SFLOW_SMP_COUNTERS)
+				continue;
+			memset(&s[n], 0, sizeof s[n]);
+			s[n].type = sm->h.counters.source_id_type;
+			s[n].index = sm->h.counters.source_id_index;
+			s[n].seq = sm->h.counters.sequence_number;
+			for (uint32_t k = 0; k < sm->nrecords; k++) {
+				const struct sflow_record *rec = &sm->records[k];
+
+				if (rec->kind == SFLOW_REC_IF_COUNTERS)
+					s[n].in_octets = rec->u.ifc.ifInOctets;
+				if (rec->kind == SFLOW_REC_BST_PORT)
+					s[n].n_uc = rec->u.bst_port.n_uc;
+			}
+			n++;
+		}
+		sflow_datagram_free(&dg);
+	}
+	ck_assert_int_gt(dgs, 0);
+	return n;
+}
+
+static const struct seen *find(const struct seen *s, size_t n, uint32_t type, uint32_t index)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i].type == type && s[i].index == index)
+			return &s[i];
+	return NULL;
+}
+
+static void write_conf(const char *text)
+{
+	FILE *f = fopen(conf_path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void start(struct bsf_daemon *d, struct event_base *base, unsigned port, const char *vis)
+{
+	char text[2048], err[1024];
+	struct conf *c;
+	int fd;
+
+	snprintf(conf_path, sizeof conf_path, "/tmp/bsfdevchgXXXXXX");
+	fd = mkstemp(conf_path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(text, sizeof text,
+		 "agent {\n address = 192.0.2.1\n}\n"
+		 "polling_interval = 0\n"
+		 "backend = \"%s\"\n"
+		 "collector c1 {\n address = 127.0.0.1\n port = %u\n}\n%s",
+		 plugin, port, vis);
+	write_conf(text);
+	ck_assert_int_eq(bsf_daemon_init(d, base, conf_path, 1), 0);
+	c = bsf_daemon_load_conf(d, err, sizeof err);
+	ck_assert_msg(c != NULL, "%s", err);
+	ck_assert_msg(bsf_daemon_apply(d, c, err, sizeof err) == 0, "%s", err);
+}
+
+static void *sym(struct bsf_daemon *d, const char *name)
+{
+	void *p = dlsym(d->be.plugin.handle, name);
+
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+/* The plugin's testplugin_change(variant). */
+static int change(struct bsf_daemon *d, int variant)
+{
+	int (*fn)(int) = (int (*)(int))sym(d, "testplugin_change");
+
+	return fn(variant);
+}
+
+START_TEST(device_change)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct seen s[8];
+	const struct seen *x;
+	unsigned port, *describes;
+	int fd = test_udp_listener(&port);
+	size_t n;
+
+	start(&d, base, port, "");
+	describes = sym(&d, "testplugin_describes");
+	ck_assert_uint_eq(poller_n_sources(d.poller), 3);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 3);
+	x = find(s, n, 0, 11);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->seq, 1);
+	ck_assert_uint_eq(x->in_octets, 1000); /* port index 0 */
+	x = find(s, n, 0, 12);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->in_octets, 2000);
+	/* polled again: the sources go on */
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 2);
+	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 2);
+
+	/* tp0 leaves, tp2 and tp3 come: nothing happens inside the call */
+	unsigned before = *describes;
+	ck_assert_int_eq(change(&d, 1), 0);
+	ck_assert_uint_eq(*describes, before);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 3);
+	ck_assert_uint_eq(d.device_change_calls, 1);
+	ck_assert_uint_eq(d.device_changes, 0);
+	/* the loop turns: one describe(), the sources move over */
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(*describes, before + 1);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 4);
+	ck_assert_uint_eq(d.events.flows.nports, 3);
+	ck_assert_uint_eq(d.vis.nsrc, 4);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_ptr_null(find(s, n, 0, 11)); /* removed: stopped */
+	x = find(s, n, 0, 12);		       /* stays: goes on */
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->seq, 3);
+	ck_assert_uint_eq(x->in_octets, 12000); /* read with the new numbering */
+	ck_assert_uint_eq(x->n_uc, 2);
+	x = find(s, n, 0, 13); /* new: from 1, its own queues */
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->seq, 1);
+	ck_assert_uint_eq(x->in_octets, 13000);
+	ck_assert_uint_eq(x->n_uc, 4);
+	x = find(s, n, 0, 14);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->seq, 1);
+	ck_assert_uint_eq(x->n_uc, 3);
+	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 3);
+
+	/* a description it cannot take (size 8): the old one stays, and it
+	 * is tried again a second later, when the plugin gives its own again
+	 * (unchanged: nothing moves) */
+	ck_assert_int_eq(change(&d, 2), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_change_failures, 1);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 4);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 4);
+	{
+		struct timeval tv = {1, 500000};
+
+		event_base_loopexit(base, &tv);
+		event_base_dispatch(base);
+	}
+	ck_assert_uint_eq(d.device_changes, 2);
+	ck_assert_uint_eq(d.device_change_failures, 1);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 4);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 5);
+	ck_assert_uint_eq(find(s, n, 0, 13)->seq, 3);
+
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(fd);
+	unlink(conf_path);
+}
+END_TEST
+
+/* Visibility on: a new pipeline for the new number of ports, and the
+ * queue streams asked for again on the new ports' queues. */
+START_TEST(device_change_visibility)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	unsigned port;
+	int fd = test_udp_listener(&port);
+
+	start(&d, base, port, "visibility {\n forensics = yes\n}\n");
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_uint_eq(d.vis_rebuilds, 1);
+	ck_assert_uint_eq(d.vis.n_streamed, 4); /* 2 ports x 2 queues */
+	ck_assert_int_eq(change(&d, 1), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_uint_eq(d.vis_rebuilds, 2);
+	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(fd);
+	unlink(conf_path);
+}
+END_TEST
+
+/* The log line, by ifIndex. */
+START_TEST(diff_line)
+{
+	struct bsf_port_desc a[2], b[3];
+	struct bsf_device_desc da = {.nports = 2, .ports = a}, db = {.nports = 3, .ports = b};
+	char line[512];
+
+	memset(a, 0, sizeof a);
+	memset(b, 0, sizeof b);
+	a[0].ifindex = 11;
+	snprintf(a[0].name, sizeof a[0].name, "tp0");
+	a[1].ifindex = 12;
+	snprintf(a[1].name, sizeof a[1].name, "tp1");
+	a[1].n_uc_queues = 2;
+	b[0] = a[1];
+	b[0].n_uc_queues = 8;
+	b[0].n_pgs = 8;
+	b[1].ifindex = 13;
+	snprintf(b[1].name, sizeof b[1].name, "tp2");
+	b[2].ifindex = 14;
+	snprintf(b[2].name, sizeof b[2].name, "tp3");
+	ck_assert_uint_eq(bsf_devchange_diff(&da, &db, line, sizeof line), 4);
+	ck_assert_str_eq(line, "3 ports, were 2; added tp2 (ifIndex 13), tp3 (ifIndex 14); "
+			       "removed tp0 (ifIndex 11); changed tp1 (ifIndex 12: 8/0 queues, "
+			       "8 PGs, 0 Mb/s; were tp1, 2/0, 0, 0)");
+	/* a short buffer: the entries counted, never an overrun */
+	ck_assert_uint_eq(bsf_devchange_diff(&da, &db, line, 40), 4);
+	ck_assert_str_eq(line, "3 ports, were 2; and 4 more");
+	ck_assert_uint_eq(bsf_devchange_diff(&db, &db, line, sizeof line), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("devchange");
+	TCase *tc = tcase_create("devchange");
+	SRunner *sr;
+	const char *b = getenv("top_builddir");
+	int nf;
+
+	snprintf(plugin, sizeof plugin, "%s/agent/tests/.libs/testplugin.so", b ? b : ".");
+	bsf_log_init("test_devchange", 0, 1);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, device_change);
+	tcase_add_test(tc, device_change_visibility);
+	tcase_add_test(tc, diff_line);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}

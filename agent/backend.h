@@ -397,7 +397,9 @@ struct bsf_host {
 	/* The wall clock, Unix-epoch ns. */
 	uint64_t (*now_ns)(void *arg);
 	/* The backend's own queue has events: the daemon will call
-	 * read_events soon, on the loop thread.  Any thread. */
+	 * read_events soon, on the loop thread.  Any thread; on the loop
+	 * thread, read_events comes in the same turn of the loop, before any
+	 * timer that expires later (a zero-delay one included). */
 	void (*events_ready)(void *arg);
 	/* Copy n events (ev[i] at (const char *)ev + i * ev[0].size, every one
 	 * with the same size) into the daemon's bounded queue and wake the

@@ -2,6 +2,11 @@
  * export.c - the exporter (see export.h): shared datagram builder, flush
  * timer, per-collector non-blocking UDP sockets, sequence numbers.
  *
+ * Finished datagrams are queued, numbered, and sent together at the end of
+ * the event loop's turn (or when EXPORT_BATCH are queued, or on
+ * export_flush): one sendmmsg per collector for all of them, so a poll
+ * that fills many datagrams costs one system call per collector.
+ *
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
@@ -27,6 +32,7 @@
 #define EXPORT_LOG_INTERVAL_NS (60ull * 1000000000ull)
 #define EXPORT_RETRY_NS	       (60ull * 1000000000ull)
 #define EXPORT_MAX_STREAMS     8
+#define EXPORT_BATCH	       64 /* datagrams queued at most, one sendmmsg */
 
 struct export_coll {
 	struct export *x;
@@ -64,8 +70,16 @@ struct export
 	uint64_t flush_due_ns; /* while flush_armed */
 	void (*tap)(void *arg, const uint8_t *d, size_t len);
 	void *tap_arg;
+	/* finished datagrams waiting for the end of the loop's turn */
+	struct event *send_ev;
+	int send_armed;
+	size_t nq;
+	size_t qlen[EXPORT_BATCH];
+	uint8_t queue[EXPORT_BATCH][SFLOW_DGRAM_MAX];
 	uint8_t scratch[SFLOW_DGRAM_MAX]; /* a sample being renumbered */
 };
+
+static void send_queued(struct export *x);
 
 static void flush_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -73,6 +87,14 @@ static void flush_cb(evutil_socket_t fd, short what, void *arg)
 
 	x->flush_armed = 0;
 	export_flush(x);
+}
+
+static void send_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct export *x = arg;
+
+	x->send_armed = 0;
+	send_queued(x);
 }
 
 struct export *export_new(struct event_base *base)
@@ -83,10 +105,14 @@ struct export *export_new(struct event_base *base)
 		return NULL;
 	x->base = base;
 	x->flush_ev = evtimer_new(base, flush_cb, x);
+	x->send_ev = event_new(base, -1, 0, send_cb, x);
 	x->dns = resolver_new(base);
-	if (!x->flush_ev || !x->dns) {
+	if (!x->flush_ev || !x->send_ev || !x->dns) {
 		if (x->flush_ev)
 			event_free(x->flush_ev);
+		if (x->send_ev)
+			event_free(x->send_ev);
+		resolver_free(x->dns);
 		free(x);
 		return NULL;
 	}
@@ -118,6 +144,7 @@ void export_free(struct export *x)
 	free(x->colls);
 	resolver_free(x->dns);
 	event_free(x->flush_ev);
+	event_free(x->send_ev);
 	for (size_t i = 0; i < x->nstreams; i++)
 		seqspace_free(x->streams[i].samples);
 	free(x);
@@ -375,58 +402,104 @@ void export_set_collectors(struct export *x, const struct conf_collector *cs, si
 	x->ncolls = n;
 }
 
-static void coll_send(struct export_coll *c, const uint8_t *d, size_t len)
+/* Send the queued datagrams to collector c: one sendmmsg for all of them
+ * (more only after a failure, which counts against that datagram alone). */
+static void coll_send(struct export_coll *c, struct export *x)
 {
+	struct mmsghdr mm[EXPORT_BATCH];
+	struct iovec iov[EXPORT_BATCH];
 	uint64_t count;
-	ssize_t r;
+	size_t i = 0;
 
 	if (c->fd < 0) {
 		if (bsf_now_ns() >= c->next_try_ns)
 			coll_open(c);
 		if (c->fd < 0) {
-			c->errors++;
+			c->errors += x->nq;
 			return;
 		}
 	}
-	r = send(c->fd, d, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-	if (r == (ssize_t)len) {
-		c->datagrams++;
-		c->bytes += len;
-		return;
+	memset(mm, 0, x->nq * sizeof mm[0]);
+	for (size_t k = 0; k < x->nq; k++) {
+		iov[k].iov_base = x->queue[k];
+		iov[k].iov_len = x->qlen[k];
+		mm[k].msg_hdr.msg_iov = &iov[k];
+		mm[k].msg_hdr.msg_iovlen = 1;
 	}
-	c->errors++;
-	if (bsf_ratelimit_hit(&c->rl, bsf_now_ns(), &count)) {
-		if (r < 0)
+	while (i < x->nq) {
+		int r = sendmmsg(c->fd, mm + i, (unsigned)(x->nq - i), MSG_DONTWAIT | MSG_NOSIGNAL);
+		int e = errno;
+
+		if (r > 0) {
+			for (size_t k = i; k < i + (size_t)r; k++) {
+				if (mm[k].msg_len == x->qlen[k]) {
+					c->datagrams++;
+					c->bytes += x->qlen[k];
+					continue;
+				}
+				c->errors++;
+				if (bsf_ratelimit_hit(&c->rl, bsf_now_ns(), &count))
+					log_warnx("collector %s (%s): short send (%u of %zu bytes)",
+						  c->conf.name, c->dest, mm[k].msg_len, x->qlen[k]);
+			}
+			i += (size_t)r;
+			continue;
+		}
+		/* the datagram at i failed: counted, the rest tried */
+		c->errors++;
+		i++;
+		if (bsf_ratelimit_hit(&c->rl, bsf_now_ns(), &count))
 			log_warnx(
 			    "collector %s (%s): send: %s (%llu errors since the last message; "
 			    "%llu in all)",
-			    c->conf.name, c->dest, strerror(errno), (unsigned long long)count,
-			    (unsigned long long)c->errors);
-		else
-			log_warnx("collector %s (%s): short send (%zd of %zu bytes)", c->conf.name,
-				  c->dest, r, len);
+			    c->conf.name, c->dest, r < 0 ? strerror(e) : "nothing sent",
+			    (unsigned long long)count, (unsigned long long)c->errors);
+	}
+}
+
+/* Send every queued datagram to every collector, in order. */
+static void send_queued(struct export *x)
+{
+	if (!x->nq)
+		return;
+	for (size_t i = 0; i < x->ncolls; i++)
+		coll_send(x->colls[i], x);
+	x->nq = 0;
+}
+
+/* Finish the pending datagram (its sequence number and uptime now) into
+ * the queue, which is sent at the end of the loop's turn, or now if full. */
+static void queue_pending(struct export *x)
+{
+	const uint8_t *d;
+	size_t len = 0;
+
+	if (!x->configured || !sflow_builder_pending(&x->b))
+		return;
+	if (x->nq == EXPORT_BATCH)
+		send_queued(x);
+	d = sflow_builder_finish(&x->b, x->streams[x->cur].next_seq, export_uptime_ms(x), &len);
+	if (!d || !len || len > sizeof x->queue[0])
+		return;
+	x->streams[x->cur].next_seq++;
+	if (x->tap)
+		x->tap(x->tap_arg, d, len);
+	memcpy(x->queue[x->nq], d, len);
+	x->qlen[x->nq++] = len;
+	if (!x->send_armed) {
+		event_active(x->send_ev, EV_TIMEOUT, 1);
+		x->send_armed = 1;
 	}
 }
 
 void export_flush(struct export *x)
 {
-	const uint8_t *d;
-	size_t len = 0;
-
 	if (x->flush_armed) {
 		evtimer_del(x->flush_ev);
 		x->flush_armed = 0;
 	}
-	if (!x->configured || !sflow_builder_pending(&x->b))
-		return;
-	d = sflow_builder_finish(&x->b, x->streams[x->cur].next_seq, export_uptime_ms(x), &len);
-	if (!d || !len)
-		return;
-	x->streams[x->cur].next_seq++;
-	if (x->tap)
-		x->tap(x->tap_arg, d, len);
-	for (size_t i = 0; i < x->ncolls; i++)
-		coll_send(x->colls[i], d, len);
+	queue_pending(x);
+	send_queued(x);
 }
 
 uint64_t export_flush_due(const struct export *x)
@@ -458,7 +531,7 @@ int export_add(struct export *x, const uint8_t *sample, size_t len)
 	}
 	r = sflow_builder_add(&x->b, sample, len);
 	if (r == SFLOW_ERR_FULL) {
-		export_flush(x);
+		queue_pending(x);
 		r = sflow_builder_add(&x->b, sample, len);
 	}
 	if (r != SFLOW_OK)

@@ -3,11 +3,14 @@
  * one non-blocking UDP socket per collector, datagram sequence numbers and
  * uptime.
  *
- * Producers (the counter poller, later the event pipeline) hand it complete
+ * Producers (the counter poller, the event pipeline) hand it complete
  * encoded samples with export_add().  A sample goes into the pending
- * datagram; when it does not fit, the pending datagram is sent first.  A
- * pending datagram is also sent at the latest one second after its first
- * sample (a libevent timer), and on export_flush().  Every datagram goes to
+ * datagram; when it does not fit, the pending datagram is finished first
+ * (numbered) and queued.  A pending datagram is also finished at the latest
+ * one second after its first sample (a libevent timer), and on
+ * export_flush().  Queued datagrams go out together at the end of the
+ * event loop's turn (an active event), when 64 are queued, or on
+ * export_flush(): one sendmmsg per collector.  Every datagram goes to
  * every collector.  Send errors (refused, unreachable, would block) are
  * counted per collector and logged at most once a minute per collector with
  * the count; they never stop the daemon.
@@ -63,7 +66,7 @@ size_t export_sample_room(const struct export *x);
  * seqspace.h).  0, or -1 if it can never fit (the caller keeps it smaller
  * than export_sample_room()). */
 int export_add(struct export *x, const uint8_t *sample, size_t len);
-/* Send what is pending now. */
+/* Send what is pending and queued now. */
 void export_flush(struct export *x);
 /* When the pending datagram goes out at the latest (one second after its
  * first sample), UINT64_MAX if none: for a driver on virtual time that

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <event2/event.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +50,21 @@ static uint64_t host_now_ns(void *arg)
 	return bsf_wall_ns();
 }
 
+/* From the loop thread (a backend's timer or watch) the daemon is told at
+ * once, so that it drains in this turn of the loop, ahead of whatever the
+ * backend scheduled for the next (the model resumes its clock from a
+ * zero-delay timer once the agent has read: through the queue's descriptor
+ * the drain came after that timer, found the ring still full, and the
+ * model waited for its next tick: a ceiling of one ring a tick).  From any
+ * other thread, through the queue's descriptor. */
 static void host_events_ready(void *arg)
 {
 	struct bsf_hostimpl *hi = arg;
 
+	if (hi->q && hi->drain && pthread_equal(pthread_self(), hi->loop_thread)) {
+		hi->drain(hi->drain_arg);
+		return;
+	}
 	if (hi->q)
 		bsf_evq_wake(hi->q);
 }
@@ -232,6 +244,7 @@ struct bsf_hostimpl *bsf_host_new(struct event_base *base, void (*drain)(void *a
 	hi->base = base;
 	hi->drain = drain;
 	hi->drain_arg = drain_arg;
+	hi->loop_thread = pthread_self(); /* the loop runs on the thread that made it */
 	if (base) {
 		hi->q = bsf_evq_new(base, BSF_HOST_QUEUE, host_wake, hi);
 		if (!hi->q) {

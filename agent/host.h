@@ -15,6 +15,7 @@
 #ifndef BSFLOWD_AGENT_HOST_H
 #define BSFLOWD_AGENT_HOST_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "agent/backend.h"
@@ -36,6 +37,7 @@ struct bsf_hostimpl {
 	void *drain_arg;
 	void (*changed)(void *arg); /* the daemon: the device changed */
 	void *changed_arg;
+	pthread_t loop_thread; /* the loop's (bsf_host_new's caller) */
 };
 
 /* A host on base (NULL: a host for check / tests without a loop: log and

@@ -76,6 +76,8 @@ AGENT_UNIT_TESTS = \
 	agent/tests/test_reload \
 	agent/tests/test_devchange \
 	agent/tests/test_visexport \
+	agent/tests/test_poller \
+	agent/tests/test_host \
 	agent/tests/test_counters \
 	agent/tests/test_flowsample \
 	agent/tests/test_discard \
@@ -125,6 +127,12 @@ agent_tests_test_devchange_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_visexport_SOURCES = agent/tests/test_visexport.c
 agent_tests_test_visexport_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_visexport_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_host_SOURCES = agent/tests/test_host.c
+agent_tests_test_host_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_host_LDADD = $(BSF_AGENT_TEST_LIBS)
+agent_tests_test_poller_SOURCES = agent/tests/test_poller.c
+agent_tests_test_poller_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
+agent_tests_test_poller_LDADD = $(BSF_AGENT_TEST_LIBS)
 agent_tests_test_counters_SOURCES = agent/tests/test_counters.c
 agent_tests_test_counters_CFLAGS = $(BSF_AGENT_TEST_CFLAGS)
 agent_tests_test_counters_LDADD = $(BSF_AGENT_TEST_LIBS)
@@ -175,11 +183,17 @@ agent_tests_testplugin_abi1_la_SOURCES = agent/tests/testplugin.c
 agent_tests_testplugin_abi1_la_CFLAGS = $(AM_CFLAGS) -DTESTPLUGIN_ABI=1
 agent_tests_testplugin_abi1_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
 
-# ---- make bench: bsflowd's CPU time and memory exporting 1024 ports x 8
-# queues (a copy of the script with the build and source directories filled in).
+# ---- make bench: bsflowd's CPU time and memory exporting 1024 and 4096
+# ports x 8 queues from a backend that simulates nothing (backend_bench.c,
+# a plugin; built by make check too) and from the model (a copy of the
+# script with the build and source directories filled in).
 BENCH_PROGS += agent/bench/bench-daemon
 EXTRA_DIST += agent/bench/bench-daemon.sh
-agent/bench/bench-daemon: $(srcdir)/agent/bench/bench-daemon.sh agent/bsflowd
+check_LTLIBRARIES += agent/bench/backend_bench.la
+agent_bench_backend_bench_la_SOURCES = agent/bench/backend_bench.c
+agent_bench_backend_bench_la_LDFLAGS = $(BSF_TESTPLUGIN_LDFLAGS)
+agent/bench/bench-daemon: $(srcdir)/agent/bench/bench-daemon.sh agent/bsflowd \
+		agent/bench/backend_bench.la
 	$(AM_V_GEN)mkdir -p agent/bench && \
 	sed -e 's|%ABS_TOP_BUILDDIR%|$(abs_top_builddir)|g' \
 	    -e 's|%ABS_TOP_SRCDIR%|$(abs_top_srcdir)|g' \

@@ -1,6 +1,13 @@
 /*
  * poller.c - counter polling per data source (see poller.h).
  *
+ * One timer for all sources: each source's polls fall on its own grid of
+ * period interval, placed at a random slot of POLLER_GRAIN_NS within the
+ * first interval, so the sources sharing a slot are due at the same
+ * instant and one wake-up polls them all (at most 1 / POLLER_GRAIN_NS
+ * wake-ups a second, however many sources), their samples packed into
+ * shared datagrams that the exporter sends together.
+ *
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "config.h"
@@ -16,10 +23,12 @@
 #include "proto/sflow.h"
 
 #define POLLER_LOG_INTERVAL_NS (60ull * 1000000000ull)
+/* The stagger's resolution: first polls fall on multiples of this within
+ * the interval (or of the interval, if shorter). */
+#define POLLER_GRAIN_NS (100ull * 1000000ull)
 
 struct poller_src {
 	struct poller *p;
-	struct event *ev;
 	int is_device;
 	uint32_t port; /* port index (ports) */
 	uint32_t type, index;
@@ -41,6 +50,8 @@ struct poller {
 	uint64_t rng;
 	struct poller_src *srcs;
 	uint32_t nsrcs;
+	struct event *tick; /* the next due poll of any source */
+	uint64_t ticks;	    /* wake-ups of tick */
 	struct bsf_ratelimit rl_read, rl_build, rl_omit;
 	void (*port_buffers)(void *arg, uint32_t port, const struct bsf_port_buffers *b);
 	void *port_buffers_arg;
@@ -158,32 +169,64 @@ static int poll_one(struct poller_src *s, unsigned window)
 	return 0;
 }
 
-/* Arm s's timer for its due time; a poll that ran late does not stretch
- * the period (the next one stays on the original grid), and one that fell
- * more than a whole interval behind skips to the next grid point. */
-static void arm(struct poller_src *s)
+/* Move s's due time to its next grid point: a poll that ran late does not
+ * stretch the period (the next one stays on the original grid), and one
+ * that fell more than a whole interval behind skips to the next grid
+ * point ahead. */
+static void advance(struct poller_src *s, uint64_t now, uint64_t period)
 {
-	uint64_t now = bsf_now_ns(), period = (uint64_t)s->p->interval * 1000000000ull;
-	uint64_t wait;
-	struct timeval tv;
-
-	if (!period)
-		return;
+	s->due_ns += period;
 	if (s->due_ns + period < now)
 		s->due_ns += ((now - s->due_ns) / period) * period;
-	wait = s->due_ns > now ? s->due_ns - now : 0;
-	tv.tv_sec = (time_t)(wait / 1000000000ull);
-	tv.tv_usec = (suseconds_t)(wait % 1000000000ull / 1000u);
-	evtimer_add(s->ev, &tv);
 }
 
-static void poll_cb(evutil_socket_t fd, short what, void *arg)
+/* When the earliest source is due, UINT64_MAX if none (polling off). */
+static uint64_t next_due(const struct poller *p)
 {
-	struct poller_src *s = arg;
+	uint64_t t = UINT64_MAX;
 
-	poll_one(s, POLLER_WINDOW);
-	s->due_ns += (uint64_t)s->p->interval * 1000000000ull;
-	arm(s);
+	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
+		if (p->srcs[i].due_ns < t)
+			t = p->srcs[i].due_ns;
+	return t;
+}
+
+/* Arm the tick for the earliest due source (none if polling is off). */
+static void arm(struct poller *p)
+{
+	uint64_t now = bsf_now_ns(), next = next_due(p), wait;
+	struct timeval tv;
+
+	evtimer_del(p->tick);
+	if (next == UINT64_MAX)
+		return;
+	wait = next > now ? next - now : 0;
+	tv.tv_sec = (time_t)(wait / 1000000000ull);
+	tv.tv_usec = (suseconds_t)(wait % 1000000000ull / 1000u);
+	evtimer_add(p->tick, &tv);
+}
+
+/* Poll every source that is due, in source order, then sleep until the
+ * next one is. */
+static void run_due(struct poller *p)
+{
+	uint64_t now = bsf_now_ns(), period = (uint64_t)p->interval * 1000000000ull;
+
+	p->ticks++;
+	for (uint32_t i = 0; i < p->nsrcs && period; i++) {
+		struct poller_src *s = &p->srcs[i];
+
+		if (s->due_ns > now)
+			continue;
+		poll_one(s, POLLER_WINDOW);
+		advance(s, now, period);
+	}
+	arm(p);
+}
+
+static void tick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	run_due(arg);
 }
 
 struct poller *poller_new(struct event_base *base, struct export *x, uint64_t seed)
@@ -194,6 +237,11 @@ struct poller *poller_new(struct event_base *base, struct export *x, uint64_t se
 		return NULL;
 	p->base = base;
 	p->x = x;
+	p->tick = evtimer_new(base, tick_cb, p);
+	if (!p->tick) {
+		free(p);
+		return NULL;
+	}
 	p->rng = seed ? seed : 0x9E3779B97F4A7C15ull;
 	p->enterprise = SFLOW_ENT_OWN_DEFAULT;
 	bsf_ratelimit_init(&p->rl_read, POLLER_LOG_INTERVAL_NS);
@@ -202,42 +250,35 @@ struct poller *poller_new(struct event_base *base, struct export *x, uint64_t se
 	return p;
 }
 
-static void free_srcs(struct poller_src *srcs, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (srcs[i].ev)
-			event_free(srcs[i].ev);
-	free(srcs);
-}
-
 void poller_free(struct poller *p)
 {
 	if (!p)
 		return;
-	free_srcs(p->srcs, p->nsrcs);
+	event_free(p->tick);
+	free(p->srcs);
 	free(p);
 }
 
-/* Arm every source's first poll at a random point of the interval (a
- * kept one at its due time). */
+/* Every source's first poll in the middle of a random slot of the
+ * interval (slots of POLLER_GRAIN_NS, or one slot if the interval is
+ * shorter): never at its very start, so a run of n intervals polls each
+ * source n times.  A kept source (its backend's new description) stays at
+ * its due time. */
 static void schedule_all(struct poller *p)
 {
-	for (uint32_t i = 0; i < p->nsrcs; i++) {
-		struct poller_src *s = &p->srcs[i];
-		uint64_t us;
+	uint64_t period = (uint64_t)p->interval * 1000000000ull, now = bsf_now_ns();
+	uint64_t slots = period / POLLER_GRAIN_NS ? period / POLLER_GRAIN_NS : 1;
+	uint64_t grain = period / slots;
 
-		evtimer_del(s->ev);
-		if (!p->interval)
-			continue;
-		if (s->kept) {
+	for (uint32_t i = 0; i < p->nsrcs && period; i++) {
+		struct poller_src *s = &p->srcs[i];
+
+		if (s->kept)
 			s->kept = 0;
-			arm(s);
-			continue;
-		}
-		us = rng_next(&p->rng) % ((uint64_t)p->interval * 1000000u);
-		s->due_ns = bsf_now_ns() + us * 1000u;
-		arm(s);
+		else
+			s->due_ns = now + (rng_next(&p->rng) % slots) * grain + grain / 2;
 	}
+	arm(p);
 }
 
 /* A backend's data sources, allocated before anything changes. */
@@ -253,7 +294,7 @@ void poller_discard_backend(struct poller_next *nx)
 {
 	if (!nx)
 		return;
-	free_srcs(nx->srcs, nx->n);
+	free(nx->srcs);
 	free(nx);
 }
 
@@ -287,11 +328,6 @@ struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_ba
 			s->index = 1;
 		}
 		s->next_seq = 1;
-		s->ev = evtimer_new(p->base, poll_cb, s);
-		if (!s->ev) {
-			poller_discard_backend(nx);
-			return NULL;
-		}
 	}
 	return nx;
 }
@@ -324,7 +360,7 @@ void poller_commit_backend(struct poller *p, struct poller_next *nx)
 			}
 		}
 	}
-	free_srcs(p->srcs, p->nsrcs);
+	free(p->srcs);
 	p->srcs = nx->srcs;
 	p->nsrcs = nx->n;
 	p->ops = nx->ops;
@@ -395,21 +431,12 @@ void poller_set_port_buffers_hook(struct poller *p,
 
 uint64_t poller_next_due(const struct poller *p)
 {
-	uint64_t t = UINT64_MAX;
-
-	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
-		if (p->srcs[i].due_ns < t)
-			t = p->srcs[i].due_ns;
-	return t;
+	return next_due(p);
 }
 
 void poller_run_due(struct poller *p)
 {
-	uint64_t now = bsf_now_ns();
-
-	for (uint32_t i = 0; p->interval && i < p->nsrcs; i++)
-		if (p->srcs[i].due_ns <= now)
-			poll_cb(-1, 0, &p->srcs[i]);
+	run_due(p);
 }
 
 void poller_set_seed(struct poller *p, uint64_t seed)
@@ -420,6 +447,11 @@ void poller_set_seed(struct poller *p, uint64_t seed)
 uint32_t poller_n_sources(const struct poller *p)
 {
 	return p->nsrcs;
+}
+
+uint64_t poller_wakeups(const struct poller *p)
+{
+	return p->ticks;
 }
 
 void poller_source_stats(const struct poller *p, uint32_t i, uint32_t *type, uint32_t *index,
@@ -436,9 +468,11 @@ void poller_source_stats(const struct poller *p, uint32_t i, uint32_t *type, uin
 
 void poller_log_status(const struct poller *p)
 {
-	log_notice("status: polling every %u s, %u data sources; %llu device samples carried "
-		   "only sampler statistics (they did not fit next to the device's records)",
-		   p->interval, p->nsrcs, (unsigned long long)p->sampler_samples);
+	log_notice("status: polling every %u s, %u data sources, %llu wake-ups; %llu device "
+		   "samples carried only sampler statistics (they did not fit next to the "
+		   "device's records)",
+		   p->interval, p->nsrcs, (unsigned long long)p->ticks,
+		   (unsigned long long)p->sampler_samples);
 	for (uint32_t i = 0; i < p->nsrcs; i++) {
 		const struct poller_src *s = &p->srcs[i];
 

@@ -1,8 +1,10 @@
 /*
  * poller.h - the counter poller: one data source per port (0:ifIndex) and
- * one for the device (2:1), each polled every polling_interval seconds on
- * its own libevent timer, the first poll of each staggered at random within
- * the interval so that sources do not all fire together.
+ * one for the device (2:1), each polled every polling_interval seconds, the
+ * first poll of each staggered at random within the interval (in slots of
+ * 100 ms) so that sources do not all fire together.  One timer serves them
+ * all: a wake-up polls every source due, so polling costs at most ten
+ * wake-ups a second however many ports there are.
  *
  * A poll builds the source's counters sample through counters.h (backend
  * reads with the export's peak window 0, closing its peaks) and hands it to
@@ -90,6 +92,8 @@ void poller_run_due(struct poller *p);
 void poller_set_seed(struct poller *p, uint64_t seed);
 
 uint32_t poller_n_sources(const struct poller *p);
+/* Wake-ups of the polling timer so far (each polls every source due). */
+uint64_t poller_wakeups(const struct poller *p);
 /* Samples sent and failed reads of source i; its id as type:index. */
 void poller_source_stats(const struct poller *p, uint32_t i, uint32_t *type, uint32_t *index,
 			 uint64_t *samples, uint64_t *read_errors, uint32_t *next_seq);

@@ -15,7 +15,7 @@
 #include "collector/checks.h"
 #include "proto/sflow_drops.h"
 
-#define KEYW 10
+#define KEYW 10 /* even: hashed as 64-bit words */
 
 enum entry_kind {
 	K_STREAM = 1, /* addr type, addr[4], sub-agent */
@@ -54,16 +54,42 @@ struct collect_checks {
 	size_t nstreams, nsources, nsummary; /* entries by kind */
 	uint64_t tick;			     /* datagrams checked */
 	uint64_t agents_evicted, sources_evicted, untracked;
+	/* The summary counters a datagram bumps (a few dozen, the same ones
+	 * datagram after datagram): where each key was last found, checked
+	 * against the key and the table's generation, which grow() and
+	 * evict() advance when they move the entries. */
+	uint64_t gen;
+	struct {
+		uint32_t key[5];
+		uint64_t gen;
+		size_t slot;
+	} memo[64];
 };
 
+/* The key as KEYW / 2 64-bit words, each multiplied by its own odd
+ * constant (independent multiplications, not one chain), summed, and the
+ * sum's high bits folded into the low ones the table index uses. */
 static uint64_t key_hash(const uint32_t *k)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (int i = 0; i < KEYW; i++) {
-		h ^= k[i];
-		h *= 1099511628211ull;
-	}
-	return h;
+	static const uint64_t mul[KEYW / 2] = {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full,
+					       0x165667b19e3779f9ull, 0x27d4eb2f165667c5ull,
+					       0xff51afd7ed558ccdull};
+	uint64_t h = 0;
+
+	for (int i = 0; i < KEYW / 2; i++)
+		h += ((uint64_t)k[2 * i] | (uint64_t)k[2 * i + 1] << 32) * mul[i];
+	h ^= h >> 32;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
+static int key_eq(const uint32_t *a, const uint32_t *b)
+{
+	uint32_t d = 0;
+
+	for (int i = 0; i < KEYW; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
 }
 
 static int grow(struct collect_checks *c)
@@ -84,6 +110,7 @@ static int grow(struct collect_checks *c)
 	free(c->tab);
 	c->tab = nt;
 	c->cap = ncap;
+	c->gen++;
 	return 0;
 }
 
@@ -97,7 +124,7 @@ static struct entry *lookup(struct collect_checks *c, const uint32_t *key, int *
 		return NULL;
 	j = key_hash(key) & (c->cap - 1);
 	while (c->tab[j].key[0]) {
-		if (memcmp(c->tab[j].key, key, sizeof(c->tab[j].key)) == 0) {
+		if (key_eq(c->tab[j].key, key)) {
 			if (fresh)
 				*fresh = 0;
 			return &c->tab[j];
@@ -117,7 +144,7 @@ static struct entry *find(struct collect_checks *c, const uint32_t *key)
 	size_t j = key_hash(key) & (c->cap - 1);
 
 	while (c->tab[j].key[0]) {
-		if (memcmp(c->tab[j].key, key, sizeof(c->tab[j].key)) == 0)
+		if (key_eq(c->tab[j].key, key))
 			return &c->tab[j];
 		j = (j + 1) & (c->cap - 1);
 	}
@@ -188,14 +215,24 @@ static void evict(struct collect_checks *c)
 	}
 	free(c->tab);
 	c->tab = nt;
+	c->gen++;
 }
 
 static void bump(struct collect_checks *c, uint32_t k0, uint32_t k1, uint32_t k2, uint32_t k3,
 		 uint32_t k4)
 {
 	uint32_t key[KEYW] = {k0, k1, k2, k3, k4};
-	struct entry *e = find(c, key);
+	size_t m =
+	    (k0 * 0x9e3779b1u ^ k1 * 0x85ebca6bu ^ k2 * 0xc2b2ae35u ^ k3 * 0x27d4eb2fu ^ k4) >> 26;
+	struct entry *e;
 	int fresh = 0;
+
+	if (c->memo[m].gen == c->gen && c->memo[m].key[0] == k0 && c->memo[m].key[1] == k1 &&
+	    c->memo[m].key[2] == k2 && c->memo[m].key[3] == k3 && c->memo[m].key[4] == k4) {
+		c->tab[c->memo[m].slot].count++;
+		return;
+	}
+	e = find(c, key);
 
 	if (!e) {
 		/* summary keys come from the wire too: bounded as well */
@@ -206,8 +243,12 @@ static void bump(struct collect_checks *c, uint32_t k0, uint32_t k1, uint32_t k2
 		e = lookup(c, key, &fresh);
 		c->nsummary += fresh;
 	}
-	if (e)
-		e->count++;
+	if (!e)
+		return;
+	e->count++;
+	memcpy(c->memo[m].key, key, sizeof c->memo[m].key);
+	c->memo[m].gen = c->gen;
+	c->memo[m].slot = (size_t)(e - c->tab);
 }
 
 void collect_checks_set_limits(struct collect_checks *c, size_t max_agents, size_t max_sources)
@@ -339,7 +380,8 @@ static void check_datagram_seq(struct collect_checks *c, const struct sflow_data
 		int r = d->uptime_ms < e->last_uptime
 			    ? 2
 			    : seq_check(e->last_seq, d->sequence_number, &missing);
-		addr_str(&d->agent, ab, sizeof(ab));
+		if (r != 0) /* formatted for a report only */
+			addr_str(&d->agent, ab, sizeof(ab));
 		if (r == 1) {
 			c->gaps_dgram++;
 			c->missing_dgram += missing;

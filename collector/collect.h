@@ -21,6 +21,7 @@
 #include "collector/print.h"
 #include "collector/prometheus.h"
 #include "collector/table.h"
+#include "proto/sflow_decode.h"
 
 #define COLLECT_DEFAULT_PORT 6343
 #define COLLECT_MAX_DATAGRAM 65536
@@ -58,6 +59,7 @@ struct collect_opts {
 struct collect_ctx {
 	const struct collect_opts *opts;
 	struct collect_out out;
+	struct sflow_decoder dec; /* its arrays, kept from datagram to datagram */
 	struct collect_checks *checks;
 	struct collect_pcapw *pcapw;
 	struct collect_pcapw *pcapw_drops; /* --write-drops, or NULL */

@@ -20,11 +20,6 @@ static unsigned be16(const uint8_t *p)
 	return ((unsigned)p[0] << 8) | p[1];
 }
 
-static void print_mac(struct collect_out *o, const char *key, const uint8_t *p)
-{
-	collect_out_strf(o, key, "%02x%02x%02x%02x%02x%02x", p[0], p[1], p[2], p[3], p[4], p[5]);
-}
-
 static void decode_l4(struct collect_out *o, unsigned proto, const uint8_t *p, const uint8_t *end)
 {
 	if (end - p < 8)
@@ -61,8 +56,8 @@ static void decode_ip4(struct collect_out *o, const struct sflow_sampled_header 
 		return;
 	collect_out_i64(o, "IPSize", (int64_t)h->frame_length - h->stripped - (p - h->header));
 	collect_out_u32(o, "ip.tot_len", be16(p + 2));
-	collect_out_strf(o, "srcIP", "%u.%u.%u.%u", p[12], p[13], p[14], p[15]);
-	collect_out_strf(o, "dstIP", "%u.%u.%u.%u", p[16], p[17], p[18], p[19]);
+	collect_out_ip4(o, "srcIP", p + 12);
+	collect_out_ip4(o, "dstIP", p + 16);
 	collect_out_u32(o, "IPProtocol", p[9]);
 	collect_out_u32(o, "IPTOS", p[1]);
 	collect_out_u32(o, "IPTTL", p[8]);
@@ -141,8 +136,8 @@ void collect_header_decode(struct collect_out *o, const struct sflow_sampled_hea
 	}
 	if (h->header_protocol != SFLOW_HEADER_PROTO_ETHERNET || end - p < 14)
 		return;
-	print_mac(o, "dstMAC", p);
-	print_mac(o, "srcMAC", p + 6);
+	collect_out_hexl(o, "dstMAC", p, 6);
+	collect_out_hexl(o, "srcMAC", p + 6, 6);
 	type = be16(p + 12);
 	p += 14;
 	while (type == 0x8100 || type == 0x88a8 || type == 0x9100 || type == 0x9200 ||

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <string.h>
@@ -176,6 +177,29 @@ static const char *parse_frame(int dlt, const uint8_t *p, size_t caplen, struct 
 	}
 }
 
+/* The capture file, read through a 1 MiB stdio buffer (libpcap's own
+ * stream reads 4 KiB at a time: a system call for every few datagrams);
+ * "-" is standard input, as for pcap_open_offline.  NULL with errbuf set. */
+static pcap_t *open_capture(const char *path, char *errbuf)
+{
+	static char readbuf[1u << 20]; /* one capture is read, once */
+	FILE *fp;
+	pcap_t *p;
+
+	if (strcmp(path, "-") == 0)
+		return pcap_open_offline(path, errbuf);
+	fp = fopen(path, "rb");
+	if (!fp) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s", strerror(errno));
+		return NULL;
+	}
+	setvbuf(fp, readbuf, _IOFBF, sizeof readbuf); /* glibc ignores a size without a buffer */
+	p = pcap_fopen_offline(fp, errbuf);
+	if (!p)
+		fclose(fp);
+	return p;
+}
+
 int collect_pcap_run(struct collect_ctx *c)
 {
 	const struct collect_opts *o = c->opts;
@@ -187,7 +211,7 @@ int collect_pcap_run(struct collect_ctx *c)
 	double t0 = 0;
 
 	errbuf[0] = '\0';
-	p = pcap_open_offline(o->read_file, errbuf);
+	p = open_capture(o->read_file, errbuf);
 	if (!p) {
 		fprintf(stderr, "bsflow-collect: -r %s: %s\n", o->read_file, errbuf);
 		return COLLECT_EXIT_ERROR;

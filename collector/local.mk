@@ -29,23 +29,30 @@ collector_bsflow_collect_LDADD = collector/libcollect.a proto/libsflow.a $(LIBPC
 
 # Tests: hand-made captures decoded exactly (text and JSON), the same
 # capture in tshark, damaged datagrams, and the network side (UDP, checks,
-# --strict, -w, usage errors).
+# --strict, -w, usage errors); a capture of the demo printed as before the
+# output layer's rewrite (output-unchanged.sh).
 TESTS += \
 	collector/tests/decode-pcap.sh \
 	collector/tests/tshark.sh \
 	collector/tests/mutate.sh \
 	collector/tests/udp.sh \
-	collector/tests/lines.sh
+	collector/tests/lines.sh \
+	collector/tests/output-unchanged.sh
 EXTRA_DIST += \
 	collector/tests/decode-pcap.sh \
 	collector/tests/tshark.sh \
 	collector/tests/mutate.sh \
 	collector/tests/udp.sh \
 	collector/tests/lines.sh \
+	collector/tests/output-unchanged.sh \
 	collector/tests/gen-all-structures.py \
 	collector/tests/send-sflow.py \
 	collector/tests/data/all-structures.pcap \
 	collector/tests/data/all-structures.txt \
+	collector/tests/data/all-structures.json \
+	collector/tests/data/demo-3s.pcap \
+	collector/tests/data/demo-3s.txt.gz \
+	collector/tests/data/demo-3s.json.gz \
 	collector/tests/data/link-sll.pcap \
 	collector/tests/data/link-sll2.pcap \
 	collector/tests/data/link-null.pcap

@@ -465,6 +465,7 @@ int main(int argc, char **argv)
 	if (!opts.no_summary)
 		collect_checks_summary(ctx.checks, opts.summary_stdout ? stdout : stderr);
 	collect_checks_free(ctx.checks);
+	sflow_decoder_fini(&ctx.dec);
 	if (fflush(stdout) != 0 && !rc)
 		rc = COLLECT_EXIT_ERROR;
 	return rc;

@@ -19,8 +19,9 @@
  * limited to COLLECT_OUT_MAXDEPTH levels; deeper calls are ignored.
  * collect_out_text() prints a line in text mode only (the sflowtool
  * "startSample ----" markers); everything else appears in both shapes.
- * Nothing here calls printf: numbers and addresses are formatted by hand
- * into a buffer that goes out with one write per datagram.
+ * Nothing here calls printf (but collect_out_strf): numbers and addresses
+ * are formatted by hand into a buffer that goes out with one write per
+ * datagram, or per buffer-full for a capture read to a file.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -44,7 +45,8 @@ enum collect_fmt {
 
 struct collect_out_level {
 	int is_array;
-	int count;		      /* items emitted so far in this container */
+	int count;		      /* text mode: items emitted so far in this array */
+	size_t klen;		      /* text mode: strlen(key) */
 	char key[COLLECT_OUT_KEYMAX]; /* text mode: the array's key, for "key.N" */
 };
 
@@ -53,11 +55,20 @@ struct collect_out {
 	FILE *fp;
 	int depth;    /* open containers */
 	int overflow; /* containers opened beyond MAXDEPTH, ignored */
+	int in_array; /* the innermost open container is an array */
+	int comma;    /* JSON: the next item in it needs a ',' before it */
 	struct collect_out_level lv[COLLECT_OUT_MAXDEPTH];
 	char prefix[COLLECT_OUT_KEYMAX];
+	size_t plen; /* strlen(prefix) */
 	/* Context for print_own.c, set by print.c: */
 	uint32_t own_enterprise; /* the configured own enterprise (-e) */
 	uint32_t sample_tag;	 /* tag of the sample whose records are printed */
+	/* print.c's "localtime" of the second lt_sec (if lt_valid), lt_len
+	 * bytes, kept from one datagram to the next */
+	int lt_valid;
+	int64_t lt_sec;
+	size_t lt_len;
+	char lt_buf[64];
 	/* Output is formatted by hand into this buffer and written to fp in
 	 * one piece at the end of a datagram (or when it fills).  With batch
 	 * set (a capture read to a file of its own) the end of a datagram does
@@ -78,11 +89,27 @@ void collect_out_end_datagram(struct collect_out *o);
  * unless o->batch). */
 void collect_out_flush(struct collect_out *o);
 
+/*
+ * Every call below that takes a key is an inline wrapper passing the key's
+ * length to an out-of-line function (the *_k form): for the string
+ * constants the printers pass, the compiler counts it, so nothing measures
+ * a key at run time.  Keys are at most COLLECT_OUT_KEYMAX - 1 bytes (a
+ * longer one is cut).
+ */
+#define COLLECT_OUT_KLEN(key) ((key) ? __builtin_strlen(key) : 0)
+
 /* Containers.  key NULL inside arrays. */
-void collect_out_begin_object(struct collect_out *o, const char *key);
+void collect_out_container_k(struct collect_out *o, const char *key, size_t klen, int is_array);
 void collect_out_end_object(struct collect_out *o);
-void collect_out_begin_array(struct collect_out *o, const char *key);
 void collect_out_end_array(struct collect_out *o);
+static inline void collect_out_begin_object(struct collect_out *o, const char *key)
+{
+	collect_out_container_k(o, key, COLLECT_OUT_KLEN(key), 0);
+}
+static inline void collect_out_begin_array(struct collect_out *o, const char *key)
+{
+	collect_out_container_k(o, key, COLLECT_OUT_KLEN(key), 1);
+}
 
 /* A prefix put before every key printed from now on, in both shapes, until
  * changed; NULL or "" for none.  sflowtool prints the records of a discard
@@ -90,32 +117,94 @@ void collect_out_end_array(struct collect_out *o);
 void collect_out_set_prefix(struct collect_out *o, const char *prefix);
 
 /* A line printed only in text mode, as is (a newline is added). */
-void collect_out_text(struct collect_out *o, const char *line);
+void collect_out_text_k(struct collect_out *o, const char *line, size_t n);
+static inline void collect_out_text(struct collect_out *o, const char *line)
+{
+	collect_out_text_k(o, line, __builtin_strlen(line));
+}
 
 /* Scalars. */
-void collect_out_u32(struct collect_out *o, const char *key, uint32_t v);
-void collect_out_u64(struct collect_out *o, const char *key, uint64_t v);
-void collect_out_i64(struct collect_out *o, const char *key, int64_t v);
-/* NUL-terminated string; JSON-escaped in JSON, printed raw in text
- * (control characters and non-printables as \xNN in text). */
-void collect_out_str(struct collect_out *o, const char *key, const char *s);
-/* A string of n bytes, not necessarily NUL-terminated (wire strings). */
-void collect_out_strn(struct collect_out *o, const char *key, const char *s, size_t n);
-/* printf-style string value. */
+void collect_out_u32_k(struct collect_out *o, const char *key, size_t klen, uint32_t v);
+void collect_out_u64_k(struct collect_out *o, const char *key, size_t klen, uint64_t v);
+void collect_out_i64_k(struct collect_out *o, const char *key, size_t klen, int64_t v);
+static inline void collect_out_u32(struct collect_out *o, const char *key, uint32_t v)
+{
+	collect_out_u32_k(o, key, COLLECT_OUT_KLEN(key), v);
+}
+static inline void collect_out_u64(struct collect_out *o, const char *key, uint64_t v)
+{
+	collect_out_u64_k(o, key, COLLECT_OUT_KLEN(key), v);
+}
+static inline void collect_out_i64(struct collect_out *o, const char *key, int64_t v)
+{
+	collect_out_i64_k(o, key, COLLECT_OUT_KLEN(key), v);
+}
+/* A string of n bytes, not necessarily NUL-terminated (wire strings);
+ * JSON-escaped in JSON, printed raw in text (control characters, \ and
+ * non-printables as \xNN in text). */
+void collect_out_strn_k(struct collect_out *o, const char *key, size_t klen, const char *s,
+			size_t n);
+static inline void collect_out_strn(struct collect_out *o, const char *key, const char *s, size_t n)
+{
+	collect_out_strn_k(o, key, COLLECT_OUT_KLEN(key), s, n);
+}
+/* NUL-terminated string. */
+static inline void collect_out_str(struct collect_out *o, const char *key, const char *s)
+{
+	collect_out_strn_k(o, key, COLLECT_OUT_KLEN(key), s, __builtin_strlen(s));
+}
+/* printf-style string value (not for the hot paths). */
 void collect_out_strf(struct collect_out *o, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Two numbers as the string "a:b" (sourceId, tags). */
-void collect_out_u32_pair(struct collect_out *o, const char *key, uint32_t a, uint32_t b);
+void collect_out_u32_pair_k(struct collect_out *o, const char *key, size_t klen, uint32_t a,
+			    uint32_t b);
+static inline void collect_out_u32_pair(struct collect_out *o, const char *key, uint32_t a,
+					uint32_t b)
+{
+	collect_out_u32_pair_k(o, key, COLLECT_OUT_KLEN(key), a, b);
+}
 /* The string "<text><v>" ("dropCode 258"); text must need no escaping. */
 void collect_out_str_u32(struct collect_out *o, const char *key, const char *text, uint32_t v);
 /* Bytes as sflowtool prints header bytes: upper-case hex pairs joined by
  * '-' ("00-1B-21-..."); a string in JSON. */
-void collect_out_hex(struct collect_out *o, const char *key, const uint8_t *p, size_t n);
+void collect_out_hex_k(struct collect_out *o, const char *key, size_t klen, const uint8_t *p,
+		       size_t n);
+static inline void collect_out_hex(struct collect_out *o, const char *key, const uint8_t *p,
+				   size_t n)
+{
+	collect_out_hex_k(o, key, COLLECT_OUT_KLEN(key), p, n);
+}
+/* n bytes as lower-case hex digits without separators, as a string: a MAC
+ * address "020000000115" (sflowtool's srcMAC/dstMAC). */
+void collect_out_hexl_k(struct collect_out *o, const char *key, size_t klen, const uint8_t *p,
+			size_t n);
+static inline void collect_out_hexl(struct collect_out *o, const char *key, const uint8_t *p,
+				    size_t n)
+{
+	collect_out_hexl_k(o, key, COLLECT_OUT_KLEN(key), p, n);
+}
 /* A data_format tag as "enterprise:format" (a string in JSON). */
-void collect_out_tag(struct collect_out *o, const char *key, uint32_t tag);
+static inline void collect_out_tag(struct collect_out *o, const char *key, uint32_t tag)
+{
+	collect_out_u32_pair_k(o, key, COLLECT_OUT_KLEN(key), SFLOW_TAG_ENTERPRISE(tag),
+			       SFLOW_TAG_FORMAT(tag));
+}
 /* An sFlow address as text (dotted quad, or 8 groups of 4 lower-case hex
  * digits for IPv6, as sflowtool prints them); "-" if unknown type. */
-void collect_out_addr(struct collect_out *o, const char *key, const struct sflow_addr *a);
+void collect_out_addr_k(struct collect_out *o, const char *key, size_t klen,
+			const struct sflow_addr *a);
+static inline void collect_out_addr(struct collect_out *o, const char *key,
+				    const struct sflow_addr *a)
+{
+	collect_out_addr_k(o, key, COLLECT_OUT_KLEN(key), a);
+}
+/* Four bytes as a dotted quad, as collect_out_addr prints an IPv4 one. */
+void collect_out_ip4_k(struct collect_out *o, const char *key, size_t klen, const uint8_t *p);
+static inline void collect_out_ip4(struct collect_out *o, const char *key, const uint8_t *p)
+{
+	collect_out_ip4_k(o, key, COLLECT_OUT_KLEN(key), p);
+}
 
 /* Convenience: an array of signed 32-bit values (BST percentages): JSON
  * array of numbers; text one "key.N value" line per element. */

@@ -262,19 +262,32 @@ static void print_sample(struct collect_out *o, const struct sflow_sample *s)
 	collect_out_end_object(o);
 }
 
+/* "localtime": the last second's text is kept, most datagrams share it. */
+static void print_localtime(struct collect_out *o, int64_t sec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (!o->lt_valid || o->lt_sec != sec) {
+		o->lt_sec = sec;
+		o->lt_len = 0;
+		if (localtime_r(&t, &tm))
+			o->lt_len =
+			    strftime(o->lt_buf, sizeof(o->lt_buf), "%Y-%m-%dT%H:%M:%S%z", &tm);
+		o->lt_valid = 1;
+	}
+	if (o->lt_len)
+		collect_out_strn(o, "localtime", o->lt_buf, o->lt_len);
+}
+
 void collect_print_datagram(struct collect_out *o, const struct collect_rx *rx,
 			    const struct sflow_datagram *d)
 {
-	char tbuf[64];
-	time_t t = (time_t)rx->unix_sec;
-	struct tm tm;
-
 	collect_out_begin_datagram(o);
 	collect_out_addr(o, "datagramSourceIP", &rx->src);
 	collect_out_u64(o, "datagramSize", rx->size);
 	collect_out_i64(o, "unixSecondsUTC", rx->unix_sec);
-	if (localtime_r(&t, &tm) && strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%S%z", &tm))
-		collect_out_str(o, "localtime", tbuf);
+	print_localtime(o, rx->unix_sec);
 	collect_out_u32(o, "datagramVersion", d->version);
 	collect_out_u32(o, "agentSubId", d->sub_agent_id);
 	collect_out_addr(o, "agent", &d->agent);

@@ -64,14 +64,16 @@ static const char *kcatu(char *k, const char *a, const char *sep, uint32_t i, co
 static void print_buffer(struct collect_out *o, const char *obj, const struct sflow_own_buffer *b)
 {
 	char k[COLLECT_OUT_KEYMAX];
+	size_t n = kput(k, sizeof k, 0, obj);
 
-	collect_out_u32(o, kcat(k, sizeof k, obj, "_cur_cells"), b->cur_cells);
-	collect_out_u32(o, kcat(k, sizeof k, obj, "_cur_bytes"), b->cur_bytes);
-	collect_out_u32(o, kcat(k, sizeof k, obj, "_peak_cells"), b->peak_cells);
-	collect_out_u32(o, kcat(k, sizeof k, obj, "_peak_bytes"), b->peak_bytes);
-	collect_out_u32(o, kcat(k, sizeof k, obj, "_alloc_cells"), b->alloc_cells);
-	collect_out_i64(o, kcat(k, sizeof k, obj, "_peak_pc"), b->peak_pc);
-	collect_out_u64(o, kcat(k, sizeof k, obj, "_peak_time_ns"), b->peak_time_ns);
+	/* the object's name once, each field's suffix after it */
+	collect_out_u32_k(o, k, kput(k, sizeof k, n, "_cur_cells"), b->cur_cells);
+	collect_out_u32_k(o, k, kput(k, sizeof k, n, "_cur_bytes"), b->cur_bytes);
+	collect_out_u32_k(o, k, kput(k, sizeof k, n, "_peak_cells"), b->peak_cells);
+	collect_out_u32_k(o, k, kput(k, sizeof k, n, "_peak_bytes"), b->peak_bytes);
+	collect_out_u32_k(o, k, kput(k, sizeof k, n, "_alloc_cells"), b->alloc_cells);
+	collect_out_i64_k(o, k, kput(k, sizeof k, n, "_peak_pc"), b->peak_pc);
+	collect_out_u64_k(o, k, kput(k, sizeof k, n, "_peak_time_ns"), b->peak_time_ns);
 }
 
 /* "<base>_count N", then each element as "<base>_<i>_...". */

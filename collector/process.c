@@ -74,7 +74,7 @@ int collect_process(struct collect_ctx *c, const uint8_t *buf, size_t len,
 	c->received++;
 	if (c->fwd)
 		collect_forward_send(c->fwd, buf, len);
-	rc = sflow_decode(buf, len, &dopts, &d, &err);
+	rc = sflow_decode_with(&c->dec, buf, len, &dopts, &d, &err);
 	if (rc != SFLOW_OK) {
 		collect_out_flush(&c->out);
 		collect_checks_malformed(c->checks, rx, &err);

@@ -25,7 +25,46 @@ struct dec {
 	size_t len;
 	uint32_t own_ent;
 	struct sflow_decode_error *err;
+	struct sflow_decoder *dc; /* arrays kept from datagram to datagram, or NULL */
+	size_t rec_used;	  /* dc: records handed out in this datagram */
 };
+
+/* n zeroed samples for d: allocated, or dc's (grown as needed). */
+static struct sflow_sample *alloc_samples(struct dec *x, uint32_t n)
+{
+	struct sflow_decoder *dc = x->dc;
+
+	if (!dc)
+		return calloc(n, sizeof(struct sflow_sample));
+	if (dc->samples_cap < n) {
+		struct sflow_sample *ns = realloc(dc->samples, n * sizeof *ns);
+
+		if (!ns)
+			return NULL;
+		dc->samples = ns;
+		dc->samples_cap = n;
+	}
+	memset(dc->samples, 0, n * sizeof *dc->samples);
+	return dc->samples;
+}
+
+/* n zeroed records for one sample: allocated, or the next n of dc's pool,
+ * which dec_datagram sized for every record the datagram can hold (8 bytes
+ * each at least), so the pointers handed out never move. */
+static struct sflow_record *alloc_records(struct dec *x, uint32_t n)
+{
+	struct sflow_decoder *dc = x->dc;
+	struct sflow_record *r;
+
+	if (!dc)
+		return calloc(n, sizeof(struct sflow_record));
+	if (dc->records_cap - x->rec_used < n)
+		return NULL; /* cannot happen: counts are checked against the bytes left */
+	r = dc->records + x->rec_used;
+	x->rec_used += n;
+	memset(r, 0, n * sizeof *r);
+	return r;
+}
 
 /* Which record set a sample holds: counter records or flow records. */
 enum rec_ctx {
@@ -422,7 +461,7 @@ static int dec_records(struct dec *x, struct sflow_r *r, enum rec_ctx ctx, struc
 			     "sample %s record count %u needs at least %llu bytes, only %zu left",
 			     tagtxt(s->tag, t), n, (unsigned long long)n * 8, sflow_r_remaining(r));
 	if (n > 0) {
-		s->records = calloc(n, sizeof *s->records);
+		s->records = alloc_records(x, n);
 		if (!s->records)
 			return dfail(x, SFLOW_ERR_NOMEM, at, "out of memory for %u records", n);
 	}
@@ -636,7 +675,7 @@ static int dec_datagram(struct dec *x, struct sflow_datagram *d)
 			     "sample count %u needs at least %llu bytes, only %zu left", n,
 			     (unsigned long long)n * 8, sflow_r_remaining(&r));
 	if (n > 0) {
-		d->samples = calloc(n, sizeof *d->samples);
+		d->samples = alloc_samples(x, n);
 		if (!d->samples)
 			return dfail(x, SFLOW_ERR_NOMEM, at, "out of memory for %u samples", n);
 	}
@@ -671,8 +710,9 @@ static int dec_datagram(struct dec *x, struct sflow_datagram *d)
 	return SFLOW_OK;
 }
 
-int sflow_decode(const uint8_t *buf, size_t len, const struct sflow_decode_opts *opts,
-		 struct sflow_datagram *d, struct sflow_decode_error *err)
+static int decode(struct sflow_decoder *dc, const uint8_t *buf, size_t len,
+		  const struct sflow_decode_opts *opts, struct sflow_datagram *d,
+		  struct sflow_decode_error *err)
 {
 	struct sflow_decode_error scratch;
 	struct dec x;
@@ -693,6 +733,25 @@ int sflow_decode(const uint8_t *buf, size_t len, const struct sflow_decode_opts 
 	x.len = len;
 	x.own_ent = opts && opts->own_enterprise ? opts->own_enterprise : SFLOW_ENT_OWN_DEFAULT;
 	x.err = err;
+	x.dc = dc;
+	x.rec_used = 0;
+	if (dc) {
+		size_t most = len / 8 + 1; /* records (and samples) the bytes can hold */
+
+		d->borrowed = 1;
+		if (dc->records_cap < most) {
+			struct sflow_record *nr = realloc(dc->records, most * sizeof *nr);
+
+			if (!nr) {
+				err->status = SFLOW_ERR_NOMEM;
+				snprintf(err->msg, sizeof err->msg, "out of memory for %zu records",
+					 most);
+				return SFLOW_ERR_NOMEM;
+			}
+			dc->records = nr;
+			dc->records_cap = most;
+		}
+	}
 	e = dec_datagram(&x, d);
 	if (e != SFLOW_OK) {
 		sflow_datagram_free(d);
@@ -704,13 +763,35 @@ int sflow_decode(const uint8_t *buf, size_t len, const struct sflow_decode_opts 
 	return e;
 }
 
+int sflow_decode(const uint8_t *buf, size_t len, const struct sflow_decode_opts *opts,
+		 struct sflow_datagram *d, struct sflow_decode_error *err)
+{
+	return decode(NULL, buf, len, opts, d, err);
+}
+
+int sflow_decode_with(struct sflow_decoder *dc, const uint8_t *buf, size_t len,
+		      const struct sflow_decode_opts *opts, struct sflow_datagram *d,
+		      struct sflow_decode_error *err)
+{
+	return decode(dc, buf, len, opts, d, err);
+}
+
+void sflow_decoder_fini(struct sflow_decoder *dc)
+{
+	if (!dc)
+		return;
+	free(dc->samples);
+	free(dc->records);
+	memset(dc, 0, sizeof *dc);
+}
+
 void sflow_datagram_free(struct sflow_datagram *d)
 {
 	uint32_t i;
 
 	if (!d)
 		return;
-	if (d->samples) {
+	if (d->samples && !d->borrowed) {
 		for (i = 0; i < d->nsamples; i++)
 			free(d->samples[i].records);
 		free(d->samples);

@@ -97,6 +97,7 @@ struct sflow_datagram {
 	uint32_t nsamples;
 	struct sflow_sample *samples;
 	size_t length; /* bytes decoded */
+	int borrowed;  /* the arrays are a decoder's (sflow_decode_with) */
 };
 
 struct sflow_decode_opts {
@@ -125,6 +126,25 @@ struct sflow_decode_error {
 int sflow_decode(const uint8_t *buf, size_t len, const struct sflow_decode_opts *opts,
 		 struct sflow_datagram *d, struct sflow_decode_error *err);
 void sflow_datagram_free(struct sflow_datagram *d);
+
+/*
+ * The same, for a stream of datagrams, without an allocation each: the
+ * samples and records of the datagram decoded go in arrays the decoder
+ * keeps (grown when a datagram needs more) for the next one.  The result
+ * is valid until the next sflow_decode_with() on dc or sflow_decoder_fini;
+ * sflow_datagram_free() on it frees nothing (and may be called).  Start
+ * from a zeroed struct sflow_decoder.
+ */
+struct sflow_decoder {
+	struct sflow_sample *samples;
+	size_t samples_cap;
+	struct sflow_record *records;
+	size_t records_cap;
+};
+int sflow_decode_with(struct sflow_decoder *dc, const uint8_t *buf, size_t len,
+		      const struct sflow_decode_opts *opts, struct sflow_datagram *d,
+		      struct sflow_decode_error *err);
+void sflow_decoder_fini(struct sflow_decoder *dc);
 
 /* Names for printing.  sflow_tag_str() writes "enterprise:format" text
  * ("0:4", "4413:2") into buf and returns buf (never NULL: "" if buf is NULL

@@ -14,32 +14,53 @@
 
 /* ---- encoding */
 
+/* A buffer object: 32 bytes, written unchecked after one check of room
+ * (as every array below: its count and all its elements at once). */
+#define OWN_BUFFER_BYTES 32u
+#define OWN_QDELAY_BYTES 16u
+
+static uint8_t *put_buffer(uint8_t *p, const struct sflow_own_buffer *b)
+{
+	p = sflow_put_u32(p, b->cur_cells);
+	p = sflow_put_u32(p, b->cur_bytes);
+	p = sflow_put_u32(p, b->peak_cells);
+	p = sflow_put_u32(p, b->peak_bytes);
+	p = sflow_put_u32(p, b->alloc_cells);
+	p = sflow_put_i32(p, b->peak_pc);
+	return sflow_put_u64(p, b->peak_time_ns);
+}
+
 static void enc_buffer(struct sflow_w *w, const struct sflow_own_buffer *b)
 {
-	sflow_w_u32(w, b->cur_cells);
-	sflow_w_u32(w, b->cur_bytes);
-	sflow_w_u32(w, b->peak_cells);
-	sflow_w_u32(w, b->peak_bytes);
-	sflow_w_u32(w, b->alloc_cells);
-	sflow_w_i32(w, b->peak_pc);
-	sflow_w_u64(w, b->peak_time_ns);
+	uint8_t *p = sflow_w_reserve(w, OWN_BUFFER_BYTES);
+
+	if (p)
+		put_buffer(p, b);
 }
 
 static void enc_buffers(struct sflow_w *w, const struct sflow_own_buffer *b, uint32_t n)
 {
-	sflow_w_u32(w, n);
-	for (uint32_t i = 0; i < n && !w->err; i++)
-		enc_buffer(w, &b[i]);
+	uint8_t *p = sflow_w_reserve(w, 4 + (size_t)n * OWN_BUFFER_BYTES);
+
+	if (!p)
+		return;
+	p = sflow_put_u32(p, n);
+	for (uint32_t i = 0; i < n; i++)
+		p = put_buffer(p, &b[i]);
 }
 
 static void enc_qdelays(struct sflow_w *w, const struct sflow_own_qdelay *d, uint32_t n)
 {
-	sflow_w_u32(w, n);
-	for (uint32_t i = 0; i < n && !w->err; i++) {
-		sflow_w_u32(w, d[i].latest_ns);
-		sflow_w_u32(w, d[i].max_ns);
-		sflow_w_u32(w, d[i].count);
-		sflow_w_u32(w, d[i].marker_ns);
+	uint8_t *p = sflow_w_reserve(w, 4 + (size_t)n * OWN_QDELAY_BYTES);
+
+	if (!p)
+		return;
+	p = sflow_put_u32(p, n);
+	for (uint32_t i = 0; i < n; i++) {
+		p = sflow_put_u32(p, d[i].latest_ns);
+		p = sflow_put_u32(p, d[i].max_ns);
+		p = sflow_put_u32(p, d[i].count);
+		p = sflow_put_u32(p, d[i].marker_ns);
 	}
 }
 

@@ -65,11 +65,6 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
 static size_t pad4(size_t n)
 {
 	return (4 - (n & 3)) & 3;
@@ -183,49 +178,12 @@ int sflow_r_fail(struct sflow_r *r, int status, const char *why)
 	return status;
 }
 
-/* SFLOW_OK if n more bytes can be read, else the (sticky) error. */
-static int r_need(struct sflow_r *r, size_t n, const char *what)
+int sflow_r_short(struct sflow_r *r, size_t n, const char *what)
 {
 	if (r->err != SFLOW_OK)
 		return r->err;
 	if (sflow_r_remaining(r) < n)
 		return sflow_r_fail(r, SFLOW_ERR_TRUNC, what);
-	return SFLOW_OK;
-}
-
-int sflow_r_u32(struct sflow_r *r, uint32_t *v, const char *what)
-{
-	int e = r_need(r, 4, what);
-
-	if (e != SFLOW_OK) {
-		*v = 0;
-		return e;
-	}
-	*v = get32(r->buf + r->pos);
-	r->pos += 4;
-	return SFLOW_OK;
-}
-
-int sflow_r_i32(struct sflow_r *r, int32_t *v, const char *what)
-{
-	uint32_t u;
-	int e = sflow_r_u32(r, &u, what);
-
-	/* two's complement without implementation-defined conversion */
-	*v = u <= 0x7FFFFFFFu ? (int32_t)u : -(int32_t)(~u) - 1;
-	return e;
-}
-
-int sflow_r_u64(struct sflow_r *r, uint64_t *v, const char *what)
-{
-	int e = r_need(r, 8, what);
-
-	if (e != SFLOW_OK) {
-		*v = 0;
-		return e;
-	}
-	*v = (uint64_t)get32(r->buf + r->pos) << 32 | get32(r->buf + r->pos + 4);
-	r->pos += 8;
 	return SFLOW_OK;
 }
 
@@ -255,7 +213,7 @@ int sflow_r_opaque(struct sflow_r *r, const uint8_t **p, uint32_t *n, uint32_t m
 
 int sflow_r_sub(struct sflow_r *r, struct sflow_r *sub, uint32_t n, const char *what)
 {
-	int e = r_need(r, n, what);
+	int e = sflow_r_has(r, n) ? SFLOW_OK : sflow_r_short(r, n, what);
 
 	if (e != SFLOW_OK) {
 		sflow_r_init(sub, 0, 0, r->base + r->pos);
@@ -271,7 +229,7 @@ int sflow_r_sub(struct sflow_r *r, struct sflow_r *sub, uint32_t n, const char *
 
 int sflow_r_skip(struct sflow_r *r, size_t n, const char *what)
 {
-	int e = r_need(r, n, what);
+	int e = sflow_r_has(r, n) ? SFLOW_OK : sflow_r_short(r, n, what);
 
 	if (e == SFLOW_OK)
 		r->pos += n;

@@ -113,11 +113,57 @@ struct sflow_r {
 };
 
 void sflow_r_init(struct sflow_r *r, const uint8_t *buf, size_t len, size_t base);
+
+/* The reader cannot give n more bytes: returns its sticky error, or sets
+ * SFLOW_ERR_TRUNC for `what` at the current position. */
+int sflow_r_short(struct sflow_r *r, size_t n, const char *what);
+
+/* Whether n more bytes can be read (and no read failed before). */
+static inline int sflow_r_has(const struct sflow_r *r, size_t n)
+{
+	return r->err == SFLOW_OK && r->pos <= r->len && r->len - r->pos >= n;
+}
+
+static inline uint32_t sflow_get_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /* Each returns SFLOW_OK or the sticky error; *v is 0 on error. `what`
- * names the field for the error message. */
-int sflow_r_u32(struct sflow_r *r, uint32_t *v, const char *what);
-int sflow_r_i32(struct sflow_r *r, int32_t *v, const char *what);
-int sflow_r_u64(struct sflow_r *r, uint64_t *v, const char *what);
+ * names the field for the error message.  Inline: one check and the load
+ * on the usual path. */
+static inline int sflow_r_u32(struct sflow_r *r, uint32_t *v, const char *what)
+{
+	if (sflow_r_has(r, 4)) {
+		*v = sflow_get_u32(r->buf + r->pos);
+		r->pos += 4;
+		return SFLOW_OK;
+	}
+	*v = 0;
+	return sflow_r_short(r, 4, what);
+}
+
+static inline int sflow_r_i32(struct sflow_r *r, int32_t *v, const char *what)
+{
+	uint32_t u;
+	int e = sflow_r_u32(r, &u, what);
+
+	/* two's complement without implementation-defined conversion */
+	*v = u <= 0x7FFFFFFFu ? (int32_t)u : -(int32_t)(~u) - 1;
+	return e;
+}
+
+static inline int sflow_r_u64(struct sflow_r *r, uint64_t *v, const char *what)
+{
+	if (sflow_r_has(r, 8)) {
+		*v = (uint64_t)sflow_get_u32(r->buf + r->pos) << 32 |
+		     sflow_get_u32(r->buf + r->pos + 4);
+		r->pos += 8;
+		return SFLOW_OK;
+	}
+	*v = 0;
+	return sflow_r_short(r, 8, what);
+}
 /* Variable-length opaque: reads the length (at most max bytes) and returns a
  * pointer into the input; skips the padding. */
 int sflow_r_opaque(struct sflow_r *r, const uint8_t **p, uint32_t *n, uint32_t max,

@@ -64,8 +64,11 @@
 #define BM_LAG_WARN_NS (100ull * 1000000ull)
 #define BM_LAG_LOG_NS  (60ull * 1000000000ull)
 #define BM_EV_CHUNK    32
-/* Lag above which drop / sample events no longer hold the clock back. */
-#define BM_LOSSY_LAG_NS (20ull * 1000000ull)
+/* Lag above which drop / sample events no longer hold the clock back: the
+ * lag at which the machine is said not to keep up (BM_LAG_WARN_NS), not a
+ * moment the process was not scheduled on a busy machine (with 20 ms, such
+ * moments lost a ring's worth of drops now and then at any rate). */
+#define BM_LOSSY_LAG_NS BM_LAG_WARN_NS
 
 _Static_assert(BSF_WINDOWS <= MODEL_NUM_WINDOWS, "model windows");
 

@@ -75,7 +75,7 @@
 
 #include "agent/model/pkt.h"
 
-#define MODEL_MAX_PORTS	    1024 /* front-panel ports; the CPU port is extra */
+#define MODEL_MAX_PORTS	    4096 /* front-panel ports; the CPU port is extra */
 #define MODEL_MAX_QUEUES    8	 /* unicast, and multicast, queues per port */
 #define MODEL_NUM_PG	    8	 /* priority groups per port */
 #define MODEL_NUM_TC	    8	 /* traffic classes (model_pkt.tc) */

@@ -225,11 +225,11 @@ static const struct {
     {"backend = \"/x.so\"\nplugin {\n option = {\"novalue\"}\n}\n",
      "t.conf:3: plugin: option = novalue: not key=value; allowed: \"key=value\""},
     {"model {\n ports = abc\n}\n",
-     "t.conf:2: model: ports = abc: not an integer; allowed: 1..1024"},
+     "t.conf:2: model: ports = abc: not an integer; allowed: 1..4096"},
     /* the section's line after a `backend = model` line (its value once
        counted the newlines after it twice) */
     {"backend = model\n\nmodel {\n seed = 1\n ports = 0\n}\n",
-     "t.conf:5: model: ports = 0: out of range; allowed: 1..1024"},
+     "t.conf:5: model: ports = 0: out of range; allowed: 1..4096"},
     /* the visibility section: its own checks, with the file and line */
     {"visibility {\n bogus = 1\n}\n",
      "t.conf:2: visibility: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
@@ -257,7 +257,7 @@ static const struct {
     {"// a\n/* b\n c */ polling_interval = 20 # d\nbogus = 1\n",
      "t.conf:4: bogus: unknown key; allowed: the keys of bsflowd.conf(5)"},
     {"# a\nmodel {\n # b\n seed = 4 // c\n ports = abc\n}\n",
-     "t.conf:5: model: ports = abc: not an integer; allowed: 1..1024"},
+     "t.conf:5: model: ports = abc: not an integer; allowed: 1..4096"},
     {"# a\n# b\nvisibility {\n # c\n sample_drops = nosuch\n}\n",
      "t.conf:5: visibility: sample_drops = nosuch: no sampler named \"nosuch\""},
     {"collector \"#x\" {\n address = \"a#b\" # c\n}\n# d\nbogus = 1\n",

@@ -1,7 +1,9 @@
 /*
  * test_export.c - the exporter: samples share datagrams, a datagram goes
- * out when the next sample would not fit, on export_flush() and from the
- * one-second timer; every datagram goes to every collector; sequence
+ * out when the next sample would not fit (at the end of the loop's turn,
+ * together with the others finished in it), on export_flush() and from
+ * the one-second timer; 200 datagrams filled in one turn all arrive, in
+ * sequence; every datagram goes to every collector; sequence
  * numbers count datagrams per (agent, sub-agent) stream and survive a
  * change of size or collectors; samples are numbered per stream and data
  * source (a new agent address numbers from 1, an earlier one goes on); a
@@ -112,6 +114,9 @@ START_TEST(packing_and_sequence)
 	add(x, 80);
 	ck_assert_int_eq(recv_dg(s1, &d), 0);
 	add(x, 80);
+	/* the full datagram is queued, sent at the end of the loop's turn */
+	ck_assert_int_eq(recv_dg(s1, &d), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
 	ck_assert_int_eq(recv_dg(s1, &d), 1);
 	ck_assert_uint_eq(d.len, 268);
 	ck_assert_uint_eq(d.nsamples, 3);
@@ -288,6 +293,49 @@ START_TEST(sample_sequences_per_stream)
 }
 END_TEST
 
+/* 100 datagrams finished in one turn of the loop: the first 64 (a full
+ * queue) go out when the 65th is queued, the rest at the end of the
+ * turn; all of them arrive, numbered 1..100 in order. */
+START_TEST(batches)
+{
+	struct event_base *base = event_base_new();
+	struct export *x = export_new(base);
+	struct sflow_addr agent;
+	struct conf_collector cs[1];
+	struct export_collector_stats st;
+	unsigned p1, n = 0;
+	int s1 = test_udp_listener(&p1);
+	char err[256];
+	struct dg d;
+
+	ck_assert_int_eq(bsf_addr_parse("192.0.2.1", &agent), 0);
+	ck_assert_int_eq(export_set_agent(x, &agent, 0, 1400, err, sizeof err), 0);
+	cs[0] = coll("one", p1);
+	export_set_collectors(x, cs, 1);
+	/* 1300-byte samples: one a datagram; the 101st finishes the 100th */
+	for (int i = 0; i < 101; i++)
+		add(x, 1300);
+	while (recv_dg(s1, &d))
+		ck_assert_uint_eq(d.seq, ++n);
+	ck_assert_uint_eq(n, 64);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	while (recv_dg(s1, &d)) {
+		ck_assert_uint_eq(d.seq, ++n);
+		ck_assert_uint_eq(d.nsamples, 1);
+	}
+	ck_assert_uint_eq(n, 100);
+	export_collector_stats(x, 0, &st);
+	ck_assert_uint_eq(st.datagrams, 100);
+	ck_assert_uint_eq(st.errors, 0);
+	export_flush(x);
+	ck_assert_int_eq(recv_dg(s1, &d), 1);
+	ck_assert_uint_eq(d.seq, 101);
+	export_free(x);
+	event_base_free(base);
+	close(s1);
+}
+END_TEST
+
 START_TEST(ipv6_agent)
 {
 	struct event_base *base = event_base_new();
@@ -411,6 +459,7 @@ int main(void)
 
 	bsf_log_init("test_export", 0, 1);
 	tcase_add_test(tc, packing_and_sequence);
+	tcase_add_test(tc, batches);
 	tcase_add_test(tc, ipv6_agent);
 	tcase_add_test(tc, sample_sequences_per_stream);
 	tcase_add_test(tc, flush_timer);

@@ -237,6 +237,100 @@ START_TEST(hand_formatting)
 }
 END_TEST
 
+START_TEST(long_values)
+{
+	/* values longer than one piece output.c reserves at a time (hex bytes
+	 * and strings are written in pieces of 1024 input bytes), and more
+	 * than its 64 KiB buffer in one datagram: the expected text is built
+	 * here byte by byte from output.h's rules. */
+	enum { NH = 25000, NS = 3001 };
+	static uint8_t hex[NH];
+	static char str[NS];
+	static char want[NH * 3 + NS * 6 + 256];
+	const char *got;
+	size_t w = 0;
+	struct cap c;
+
+	for (size_t i = 0; i < NH; i++)
+		hex[i] = (uint8_t)(i * 7 + 3);
+	for (size_t i = 0; i < NS; i++)
+		str[i] = i % 10 == 9 ? '"' : (char)('a' + i % 26);
+	cap_open(&c, COLLECT_FMT_JSON);
+	collect_out_begin_datagram(&c.o);
+	collect_out_hex(&c.o, "h", hex, NH);
+	collect_out_strn(&c.o, "s", str, NS);
+	collect_out_u64(&c.o, "n", 10000000000000000000ull);
+	collect_out_u64(&c.o, "m", 4294967296ull);
+	collect_out_u64(&c.o, "z", 100000000ull);
+	collect_out_end_datagram(&c.o);
+	got = cap_text(&c);
+	w += (size_t)sprintf(want + w, "{\"h\":\"");
+	for (size_t i = 0; i < NH; i++)
+		w += (size_t)sprintf(want + w, "%s%02X", i ? "-" : "", hex[i]);
+	w += (size_t)sprintf(want + w, "\",\"s\":\"");
+	for (size_t i = 0; i < NS; i++)
+		w += (size_t)sprintf(want + w, str[i] == '"' ? "\\\"" : "%c", str[i]);
+	sprintf(want + w, "\",\"n\":10000000000000000000,\"m\":4294967296,\"z\":100000000}\n");
+	ck_assert_uint_eq(strlen(got), strlen(want));
+	ck_assert_str_eq(got, want);
+	free(c.buf);
+
+	/* text: control characters as \xNN, 4 bytes out for each in */
+	for (size_t i = 0; i < NS; i++)
+		str[i] = i % 2 ? '\t' : 'x';
+	cap_open(&c, COLLECT_FMT_TEXT);
+	collect_out_strn(&c.o, "t", str, NS);
+	got = cap_text(&c);
+	w = (size_t)sprintf(want, "t ");
+	for (size_t i = 0; i < NS; i++)
+		w += (size_t)sprintf(want + w, i % 2 ? "\\x09" : "x");
+	sprintf(want + w, "\n");
+	ck_assert_str_eq(got, want);
+	free(c.buf);
+}
+END_TEST
+
+/* Strings are copied eight bytes at a time while nothing in them needs an
+ * escape: each kind of byte that does, at every offset in a word, in both
+ * shapes; the expected text follows output.h's rules byte by byte. */
+START_TEST(escapes_at_every_offset)
+{
+	static const unsigned char special[] = {'"',  '\\', '\n', 0x01, 0x1f,
+						0x7f, 0x80, 0xe9, 0xff};
+	char str[40], want[400], *w;
+	struct cap c;
+
+	for (size_t k = 0; k < sizeof special; k++)
+		for (size_t at = 0; at < 24; at++) {
+			for (int json = 0; json < 2; json++) {
+				for (size_t i = 0; i < sizeof str; i++)
+					str[i] = (char)('A' + i % 26);
+				str[at] = (char)special[k];
+				cap_open(&c, json ? COLLECT_FMT_JSON : COLLECT_FMT_TEXT);
+				collect_out_strn(&c.o, "s", str, sizeof str);
+				w = want + sprintf(want, json ? "\"s\":\"" : "s ");
+				for (size_t i = 0; i < sizeof str; i++) {
+					unsigned char b = (unsigned char)str[i];
+
+					if (json && (b == '"' || b == '\\'))
+						w += sprintf(w, "\\%c", b);
+					else if (json && b == '\n')
+						w += sprintf(w, "\\n");
+					else if (json && (b < 0x20 || b >= 0x7f))
+						w += sprintf(w, "\\u00%02x", b);
+					else if (!json && (b < 0x20 || b >= 0x7f || b == '\\'))
+						w += sprintf(w, "\\x%02x", b);
+					else
+						*w++ = (char)b;
+				}
+				sprintf(w, json ? "\"" : "\n");
+				ck_assert_str_eq(cap_text(&c), want);
+				free(c.buf);
+			}
+		}
+}
+END_TEST
+
 START_TEST(batch_writes_on_flush)
 {
 	/* batch: a whole datagram stays buffered until collect_out_flush */
@@ -730,6 +824,8 @@ static Suite *suite(void)
 	tcase_add_test(t, nesting_overflow);
 	tcase_add_test(t, unknown_body);
 	tcase_add_test(t, hand_formatting);
+	tcase_add_test(t, long_values);
+	tcase_add_test(t, escapes_at_every_offset);
 	tcase_add_test(t, batch_writes_on_flush);
 	suite_add_tcase(s, t);
 	TCase *own = tcase_create("own_structures");

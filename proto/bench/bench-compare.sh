@@ -5,8 +5,10 @@
 #           library compiled from HSFLOW_SRC (a checkout of
 #           github.com/sflow/host-sflow, never copied into this tree)
 #   decode  bsflow-collect -j / text against SFLOWTOOL -j / text on the same
-#           capture of the model's demo scenario: CPU seconds (user + system)
-#           of each, in turn, RUNS pairs; the median of the pair ratios
+#           capture of make demo's configuration (etc/examples/demo.conf:
+#           the demo scenario with packet sampling, drop notifications and
+#           visibility events): CPU seconds (user + system) of each, in
+#           turn, RUNS pairs; the median of the pair ratios
 # usage: bench-compare.sh BUILDDIR SRCDIR SFLOWTOOL HSFLOW_SRC [CAPTURE]
 # Without SFLOWTOOL or HSFLOW_SRC it says what it needs and exits 0.
 #
@@ -27,8 +29,8 @@ bench-compare: needs the reference tools, built outside this tree:
   SFLOWTOOL   a built sflowtool (github.com/sflow/sflowtool)
   HSFLOW_SRC  a checkout of hsflowd's source (github.com/sflow/host-sflow);
               its src/sflow library is compiled here at bench time
-  CAPTURE     optional: a pcap of sFlow datagrams to decode (default: the
-              demo scenario recorded for DEMO_SECONDS, 20)
+  CAPTURE     optional: a pcap of sFlow datagrams to decode (default: make
+              demo's configuration recorded for DEMO_SECONDS, 20)
 nothing run.
 EOF
 	exit 0
@@ -69,13 +71,15 @@ if [ -z "$capture" ]; then
 		echo "bench-compare: the recorder did not start" >&2
 		exit 1
 	}
-	{
-		printf 'agent {\n\taddress = 127.0.0.1\n}\npolling_interval = 2\n'
-		printf 'collector "bench" {\n\taddress = 127.0.0.1\n\tport = %s\n}\n' "$port"
-		printf 'backend = model\n'
-		grep -v '^[[:space:]]*duration[[:space:]]*=' "$srcdir/etc/scenarios/demo.conf"
-		sed -n '/^visibility {/,/^}/p' "$srcdir/agent/demo.sh"
-	} >"$tmp/demo.conf"
+	# make demo's configuration (sampling, drops, visibility events),
+	# sending to the recorder
+	sed "s/^\tport = 6343\$/\tport = $port/" "$srcdir/etc/examples/demo.conf" \
+		>"$tmp/demo.conf"
+	grep -q "^	port = $port\$" "$tmp/demo.conf" || {
+		echo "bench-compare: etc/examples/demo.conf has no 'port = 6343' line" >&2
+		kill "$rpid"
+		exit 1
+	}
 	"$builddir/agent/bsflowd" -d -f "$tmp/demo.conf" \
 		--run-for "${DEMO_SECONDS:-20}" 2>"$tmp/bsflowd.log" || {
 		echo "bench-compare: bsflowd failed:" >&2

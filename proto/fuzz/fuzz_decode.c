@@ -7,7 +7,10 @@
  * records decoded are encoded again into a heap buffer of exactly the
  * capacity the second-last byte picks (0 to 2040 bytes), so that ASan sees
  * any encoder write past its buffer, and the writer's length is checked
- * against the capacity.
+ * against the capacity.  The input is decoded again with
+ * sflow_decode_with() and a decoder kept from input to input (its arrays
+ * reused): the same status, error and values, sample by sample and record
+ * by record, or the target aborts.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -146,6 +149,42 @@ static void reencode(struct sflow_w *w, const struct sflow_datagram *d)
 	}
 }
 
+/* The decoder's result against sflow_decode()'s: the same, but for the
+ * arrays' addresses and the borrowed flag. */
+static void same_with_decoder(const uint8_t *data, size_t size,
+			      const struct sflow_decode_opts *opts, int rc,
+			      const struct sflow_datagram *d, const struct sflow_decode_error *err)
+{
+	static struct sflow_decoder dec;
+	struct sflow_datagram e;
+	struct sflow_decode_error e_err;
+
+	if (sflow_decode_with(&dec, data, size, opts, &e, &e_err) != rc ||
+	    e_err.status != err->status || e_err.offset != err->offset ||
+	    strcmp(e_err.msg, err->msg) != 0)
+		abort();
+	if (rc != SFLOW_OK)
+		return;
+	if (!e.borrowed || e.version != d->version || e.sub_agent_id != d->sub_agent_id ||
+	    e.sequence_number != d->sequence_number || e.uptime_ms != d->uptime_ms ||
+	    e.nsamples != d->nsamples || e.length != d->length ||
+	    memcmp(&e.agent, &d->agent, sizeof e.agent) != 0)
+		abort();
+	for (uint32_t i = 0; i < d->nsamples; i++) {
+		struct sflow_sample a = d->samples[i], b = e.samples[i];
+
+		if (a.nrecords != b.nrecords)
+			abort();
+		for (uint32_t j = 0; j < a.nrecords; j++)
+			if (memcmp(&a.records[j], &b.records[j], sizeof a.records[j]) != 0)
+				abort();
+		a.records = b.records = NULL;
+		if (memcmp(&a, &b, sizeof a) != 0)
+			abort();
+	}
+	sflow_datagram_free(&e); /* frees nothing: the decoder's */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sflow_decode_opts opts = {0};
@@ -159,9 +198,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 0 && (data[size - 1] & 1))
 		opts.own_enterprise = 9;
 	if (sflow_decode(data, size, &opts, &d, &err) != SFLOW_OK) {
+		same_with_decoder(data, size, &opts, err.status, &d, &err);
 		sink += (uint32_t)strlen(err.msg) + (uint32_t)err.offset;
 		return 0;
 	}
+	same_with_decoder(data, size, &opts, SFLOW_OK, &d, &err);
 	for (i = 0; i < d.nsamples; i++) {
 		const struct sflow_sample *s = &d.samples[i];
 		const char *name = sflow_sample_name(s->tag);

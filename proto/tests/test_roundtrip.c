@@ -3,7 +3,8 @@
  * Random samples of every kind (counters, flow, discard) with random
  * subsets of every record, random values (including the extremes), random
  * agents (IPv4/IPv6) and datagram sizes; every finished datagram must
- * decode to exactly the values encoded.  The seed is fixed, so a failure
+ * decode to exactly the values encoded, by sflow_decode() and by a decoder
+ * kept for the whole run (sflow_decode_with()).  The seed is fixed, so a failure
  * is reproducible; BSF_SEED in the environment overrides it.
  *
  * SPDX-License-Identifier: BSD-2-Clause
@@ -429,32 +430,23 @@ struct run {
 	struct exp_sample pending[MAX_PENDING];
 	uint32_t npending;
 	uint32_t datagrams, samples;
+	struct sflow_decoder dec;
 };
 
-static void flush(struct run *run)
+/* A decoded datagram against what was added to it. */
+static void check_datagram(struct run *run, const struct sflow_datagram *d, size_t n,
+			   uint32_t uptime)
 {
-	struct sflow_datagram d;
-	struct sflow_decode_error err;
-	const uint8_t *out;
-	uint32_t i, uptime = rnd32();
-	size_t n;
+	uint32_t i;
 
-	out = sflow_builder_finish(&run->b, ++run->seq, uptime, &n);
-	if (run->npending == 0) {
-		ck_assert_ptr_null(out);
-		return;
-	}
-	ck_assert_ptr_nonnull(out);
-	ck_assert_uint_le(n, run->b.max_bytes);
-	ck_assert_msg(sflow_decode(out, n, NULL, &d, &err) == SFLOW_OK, "decode: %s", err.msg);
-	ck_assert_uint_eq(d.length, n);
-	ck_assert_uint_eq(d.agent.type, run->agent.type);
+	ck_assert_uint_eq(d->length, n);
+	ck_assert_uint_eq(d->agent.type, run->agent.type);
 	ck_assert_int_eq(
-	    memcmp(d.agent.a, run->agent.a, run->agent.type == SFLOW_ADDR_IP4 ? 4 : 16), 0);
-	ck_assert_uint_eq(d.sub_agent_id, run->sub_agent);
-	ck_assert_uint_eq(d.sequence_number, run->seq);
-	ck_assert_uint_eq(d.uptime_ms, uptime);
-	ck_assert_uint_eq(d.nsamples, run->npending);
+	    memcmp(d->agent.a, run->agent.a, run->agent.type == SFLOW_ADDR_IP4 ? 4 : 16), 0);
+	ck_assert_uint_eq(d->sub_agent_id, run->sub_agent);
+	ck_assert_uint_eq(d->sequence_number, run->seq);
+	ck_assert_uint_eq(d->uptime_ms, uptime);
+	ck_assert_uint_eq(d->nsamples, run->npending);
 	/* the builder sends the standard flow and counters samples (0:3,
 	 * 0:4) first, then the others (0:5), each in the order added */
 	{
@@ -465,10 +457,36 @@ static void flush(struct run *run)
 				int std = run->pending[i].tag != SFLOW_SAMPLE_DISCARD;
 
 				if (std == (pass == 0))
-					check_sample(&run->pending[i], &d.samples[k++]);
+					check_sample(&run->pending[i], &d->samples[k++]);
 			}
 		ck_assert_uint_eq(k, run->npending);
 	}
+}
+
+static void flush(struct run *run)
+{
+	struct sflow_datagram d;
+	struct sflow_decode_error err;
+	const uint8_t *out;
+	uint32_t uptime = rnd32();
+	size_t n;
+
+	out = sflow_builder_finish(&run->b, ++run->seq, uptime, &n);
+	if (run->npending == 0) {
+		ck_assert_ptr_null(out);
+		return;
+	}
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_le(n, run->b.max_bytes);
+	ck_assert_msg(sflow_decode(out, n, NULL, &d, &err) == SFLOW_OK, "decode: %s", err.msg);
+	check_datagram(run, &d, n, uptime);
+	sflow_datagram_free(&d);
+	/* the same with a decoder kept for the whole run: its arrays reused
+	 * from datagrams of other sizes and contents, with the same result */
+	ck_assert_msg(sflow_decode_with(&run->dec, out, n, NULL, &d, &err) == SFLOW_OK,
+		      "decode_with: %s", err.msg);
+	ck_assert_int_eq(d.borrowed, 1);
+	check_datagram(run, &d, n, uptime);
 	sflow_datagram_free(&d);
 	run->datagrams++;
 	run->samples += run->npending;
@@ -527,6 +545,7 @@ START_TEST(random_round_trips)
 		}
 		flush(&run);
 	}
+	sflow_decoder_fini(&run.dec);
 	/* the run must actually have exercised something */
 	ck_assert_uint_gt(run.datagrams, 50);
 	ck_assert_uint_gt(run.samples, 1000);

@@ -926,8 +926,8 @@ START_TEST(test_config_errors)
 	ck_assert_ptr_nonnull(strstr(err.msg, "egress pools"));
 	model_config_release(&cfg);
 	ck_assert_int_eq(model_config_init(&cfg, 0, G10), -1);
-	ck_assert_int_eq(model_config_init(&cfg, 1025, G10), -1);
-	ck_assert_int_eq(model_config_init(&cfg, 1024, 800000000000ULL), 0);
+	ck_assert_int_eq(model_config_init(&cfg, 4097, G10), -1);
+	ck_assert_int_eq(model_config_init(&cfg, 4096, 800000000000ULL), 0);
 	struct model *m = model_new(&cfg, &err);
 	ck_assert_ptr_nonnull(m);
 	model_free(m);

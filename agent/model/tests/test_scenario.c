@@ -237,7 +237,7 @@ static const struct bad {
     {"ports = 4\nport 2-1 {\n speed = 1G\n}\n", 4, "port \"2-1\": not a port number or range"},
     {"ports = 4\nport 1-4 {\n speed = 1G\n}\n", 4, "port \"1-4\": not a port number or range"},
     {"ports = 4\nport 1-2 {\n name = \"up\"\n}\n", 4, "name"},
-    {"ports = 2000\n", 2, "ports"},
+    {"ports = 5000\n", 2, "ports"},
     {"ports = eight\n", 2, "ports"},
     {"\nspeed = 500M\n", 3, "speed"},
     {"speed = 1T\n", 2, "speed"},

@@ -57,14 +57,14 @@ static struct {
 	int nerr;
 } sink;
 
-static void on_error(cfg_t *cfg, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void on_error(cfg_t *cfg, const char *fmt, va_list ap)
 {
 	char msg[400];
 	int line = cfg && cfg->line > 0 ? cfg->line : 1;
 
 	if (sink.nerr++)
 		return;
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	conf_lib_message(fmt, ap, msg, sizeof msg);
 	snprintf(sink.buf, sink.len, "%s:%d: linux: %s", sink.file, sink.line0 + line - 1, msg);
 }
 

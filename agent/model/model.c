@@ -799,13 +799,52 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 
 static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back);
 
+/* What a DWRR queue's head costs its deficit: its frame bytes, or with
+ * dwrr_wire also the port's preamble and gap (overhead_bytes). */
+static inline int64_t dwrr_cost(const struct mport *P, const struct mpkt *h)
+{
+	return (int64_t)h->len + P->dwrr_over;
+}
+
+/* Rounds in which no ready DWRR queue can send (each would get its
+ * quantum and still be short) are skipped at once: the round robin is
+ * back at the queue it started from, and each ready queue has gained
+ * one quantum per round.  k - 1 such rounds, k the fewest rounds any
+ * ready queue needs, change nothing but the deficits (an empty queue's
+ * is 0 already, a paused one keeps its own), so they are added in one
+ * step; the next round serves the same queue as k rounds one by one
+ * would.  Without it a frame needing many quanta (64-byte quanta and
+ * jumbo frames: 250 rounds) would cost as many visits. */
+static __attribute__((noinline)) void dwrr_skip_rounds(struct mport *P, uint16_t ready)
+{
+	int64_t k = INT64_MAX;
+	for (unsigned i = 0; i < P->ndwrr; i++) {
+		const struct mqueue *q = &P->q[P->dwrr_list[i]];
+		if (!(ready & q->bit))
+			continue;
+		int64_t need = dwrr_cost(P, q->head) - q->deficit; /* > 0 */
+		int64_t r = (need + q->quantum - 1) / q->quantum;
+		if (r < k)
+			k = r;
+	}
+	for (unsigned i = 0; i < P->ndwrr; i++) {
+		struct mqueue *q = &P->q[P->dwrr_list[i]];
+		if (ready & q->bit)
+			q->deficit += (k - 1) * (int64_t)q->quantum;
+	}
+}
+
 /* The DWRR group's pick of the ready slots (none strict priority). */
 static int sched_pick_dwrr(struct mport *P, uint16_t ready)
 {
 	if (P->ndwrr == 0)
 		return -1;
-	/* DWRR: each visit to a backlogged queue adds its quantum once */
-	for (unsigned guard = 0; guard < 64u * P->ndwrr + 64; guard++) {
+	/* DWRR: each visit to a backlogged queue adds its quantum once;
+	 * idle counts the visits that began a queue's turn (its quantum
+	 * added, or it was not ready) since a queue last sent: ndwrr of
+	 * them are a whole round in which none could */
+	unsigned idle = 0;
+	for (;;) {
 		unsigned s = P->dwrr_list[P->rr];
 		struct mqueue *q = &P->q[s];
 		if (!(ready & (1u << s))) {
@@ -813,24 +852,26 @@ static int sched_pick_dwrr(struct mport *P, uint16_t ready)
 				q->deficit = 0;
 			P->rr = (uint8_t)((P->rr + 1) % P->ndwrr);
 			P->rr_turn = 0;
+			idle++;
 			continue;
 		}
 		if (!P->rr_turn) {
+			if (idle >= P->ndwrr) {
+				dwrr_skip_rounds(P, ready);
+				idle = 0;
+			}
 			q->deficit += q->quantum;
 			P->rr_turn = 1;
+			idle++;
 		}
-		if ((int64_t)q->head->len <= q->deficit) {
-			q->deficit -= q->head->len;
+		int64_t cost = dwrr_cost(P, q->head);
+		if (cost <= q->deficit) {
+			q->deficit -= cost;
 			return (int)s;
 		}
 		P->rr = (uint8_t)((P->rr + 1) % P->ndwrr);
 		P->rr_turn = 0;
 	}
-	/* not reached with quantum >= 64 bytes; serve the first ready queue */
-	for (unsigned i = 0; i < P->ndwrr; i++)
-		if (ready & (1u << P->dwrr_list[i]))
-			return P->dwrr_list[i];
-	return -1;
 }
 
 /* Pick the next queue slot to serve, or -1. */

@@ -144,8 +144,9 @@ struct model_queue_config {
 	uint8_t pool;		   /* egress service pool index */
 	uint8_t sched;		   /* enum model_sched */
 	uint32_t weight;	   /* DWRR: quantum = weight * dwrr_quantum bytes;
-				      the deficit counts frame bytes (len), not
-				      overhead_bytes (a documented choice) */
+				      the deficit counts frame bytes (len), and
+				      the port's overhead_bytes too with
+				      model_config.dwrr_wire */
 	uint32_t limit_pkts;	   /* 0, or tail-drop above this many packets
 				      in the queue (the one in transmission
 				      included): a "queue length" limit */
@@ -201,6 +202,10 @@ struct model_config {
 
 	uint64_t seed;		     /* WRED draws and sampling skips */
 	uint32_t dwrr_quantum;	     /* bytes per DWRR weight unit (default 2048) */
+	uint8_t dwrr_wire;	     /* 1: a DWRR deficit counts each frame's
+					overhead_bytes (preamble and gap) too,
+					so that shares are of line time; 0
+					(default): frame bytes only */
 	uint32_t event_capacity;     /* event ring slots (default 4096) */
 	uint32_t event_hdr_bytes;    /* header bytes copied into events
 					(default 128, max MODEL_EVENT_HDR_MAX) */

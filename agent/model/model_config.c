@@ -241,6 +241,9 @@ int model_config_check(const struct model_config *cfg, struct model_err *err)
 	if (cfg->dwrr_quantum < 64 || cfg->dwrr_quantum > (1u << 20))
 		return fail(err, "dwrr quantum %u bytes out of range 64..1048576",
 			    cfg->dwrr_quantum);
+	if (cfg->dwrr_wire > 1)
+		return fail(err, "dwrr_wire %u is not 0 (frame bytes) or 1 (wire bytes)",
+			    cfg->dwrr_wire);
 	if (cfg->event_capacity > (1u << 24))
 		return fail(err, "event ring capacity %u above %u", cfg->event_capacity, 1u << 24);
 	uint64_t ing = 0, egr = 0;

@@ -250,8 +250,10 @@ struct mport {
 	uint8_t ndwrr;
 	uint8_t rr, rr_turn;
 	uint8_t dwrr_list[MQ_SLOTS];
-	uint64_t idle_ns; /* the ns whose departure left the port idle: the
-			     line is free only frac_fs later */
+	uint32_t dwrr_over; /* bytes a DWRR deficit counts per frame besides
+			       its length: overhead_bytes with dwrr_wire, else 0 */
+	uint64_t idle_ns;   /* the ns whose departure left the port idle: the
+			       line is free only frac_fs later */
 	struct msum sum_pg, sum_uc, sum_mc;
 	uint64_t drop_in[MODEL_DROP_NCAUSES], drop_out[MODEL_DROP_NCAUSES];
 	struct mpg pg[MODEL_NUM_PG];

@@ -43,7 +43,8 @@
  *    (unicast in index order, then multicast): a pointer goes round them;
  *    a queue found empty loses its deficit; a backlogged queue gets its
  *    quantum (weight * dwrr_quantum) once per visit and sends while its
- *    head fits its deficit;
+ *    head fits its deficit (the head's frame bytes, and the port's
+ *    overhead_bytes with dwrr_wire), however many rounds that takes;
  *  - serialization: (len + overhead_bytes) * femtoseconds per byte
  *    (8e15 / speed, rounded), kept to the femtosecond on a port sending
  *    back to back, the departure on the whole ns below; a port that goes
@@ -457,6 +458,8 @@ static int pick_dwrr(const struct sim *s, struct port *P)
 			P->turn = 1;
 		}
 		uint32_t len = q->v[q->head].b->p->len;
+		if (s->cfg->dwrr_wire)
+			len += P->c->overhead_bytes;
 		if ((int64_t)len <= q->deficit) {
 			q->deficit -= len;
 			return (int)k;

@@ -46,13 +46,15 @@
  * ground-truth sum, struct model_delay sum_sub_fs).
  *
  * Events at the same ns run departures first, then arrivals, then PFC
- * releases and the marker tick.  Arrivals at the same ns from different
- * sources take turns fairly: they run in the order of a key drawn afresh
- * for each source and period of 65536 ns (65.5 us), model_tie_key(t, source index)
- * (lowest first, then the lower source index; a source's packets at that
- * ns together, in its order), so perfectly synchronised senders each go
- * first equally often in the long run instead of the lowest index
- * always.
+ * releases and the marker tick.  A packet whose last bit leaves at ns t
+ * has left the buffer and its queue at t, so an arrival at t meets
+ * neither: it sees the space and the depth without it, and a marker
+ * that departs at t hands over to the queue's tail before t's arrivals
+ * (struct model_marker, test_model_basic test_same_ns_order).  Arrivals at the same ns from
+ *different sources take turns fairly: they run in the order of a key drawn afresh for each source
+ *and period of 65536 ns (65.5 us), model_tie_key(t, source index) (lowest first, then the lower
+ *source index; a source's packets at that ns together, in its order), so perfectly synchronised
+ *senders each go first equally often in the long run instead of the lowest index always.
  *
  * Admission order: forwarding drop (model_pkt.fwd_drop) -> device full ->
  * ingress PG min / shared limit / ingress pool (lossless: headroom) ->
@@ -573,7 +575,12 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
  *  - dequeue of the marker: the departed marker's delay is the last stored
  *    delay (not recomputed); marker := tail (none if the queue is now
  *    empty, then the departed delay is forgotten), then refresh.
- * Same-clock enqueues are applied before dequeues (the worked example's step t8).
+ * The tracker applies events in the order it is called.  The engine
+ * calls it (its queues' markers) in the engine's order: at one ns a
+ * departure before an arrival (Timing above).  The worked example
+ * enqueues before it dequeues within its step t8, a clock cycle of the
+ * hardware rather than an instant; test_model_basic feeds it in that
+ * order, and test_same_ns_order shows the two orders' different delays.
  */
 struct model_marker {
 	uint64_t tail_id, tail_ts; /* (the fields an enqueue touches first) */

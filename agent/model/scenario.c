@@ -44,7 +44,7 @@ static cfg_opt_t mcg_opts[] = {CONF_VL("ports"), CFG_END()};
 static cfg_opt_t traffic_opts[] = {CONF_VL("ports"),   CONF_V("rate"),	      CONF_V("size"),
 				   CONF_V("arrival"),  CONF_V("period"),      CONF_V("duty"),
 				   CONF_V("phase"),    CONF_V("start"),	      CONF_V("stop"),
-				   CONF_V("packets"),  CONF_V("destination"), CONF_V("to"),
+				   CONF_V("packets"),  CONF_V("destination"), CONF_VL("to"),
 				   CONF_V("hotspot"),  CONF_V("flows"),	      CONF_V("ip"),
 				   CONF_V("protocol"), CONF_V("vlan"),	      CONF_V("pcp"),
 				   CONF_V("dscp"),     CONF_V("dport"),	      CONF_V("multicast"),
@@ -458,9 +458,28 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		c.dest = (enum model_dest_kind)k;
 	}
 	if ((v = conf_get(ts, "to"))) {
-		if (conf_int(x, v, "to", 0, cfg->nports - 1, &n) < 0)
+		/* a port, or a set of them (ECMP: each flow hashed to one) */
+		uint16_t *tos;
+		unsigned nto;
+
+		if (parse_ports(x, ts, "to", cfg->nports, &tos, &nto) < 0)
 			goto out;
-		c.dest_port = (uint16_t)n;
+		if (nto > MODEL_GEN_MAX_TO ||
+		    (nto > 1 && c.dest != MODEL_DEST_FIXED && c.dest != MODEL_DEST_INCAST)) {
+			conf_fail(
+			    x, v, "to",
+			    "%u ports; allowed: one port, or with destination fixed or incast "
+			    "a set of at most %u ports",
+			    nto, MODEL_GEN_MAX_TO);
+			free(tos);
+			goto out;
+		}
+		c.dest_port = tos[0];
+		if (nto > 1) {
+			c.n_to = (uint16_t)nto;
+			memcpy(c.to, tos, nto * sizeof(*tos));
+		}
+		free(tos);
 	} else if (c.dest == MODEL_DEST_FIXED || c.dest == MODEL_DEST_HOTSPOT ||
 		   c.dest == MODEL_DEST_INCAST) {
 		conf_fail(x, conf_get(ts, "destination"), "to",
@@ -476,8 +495,8 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		goto out;
 	}
 	if (c.dest == MODEL_DEST_INCAST) {
-		for (i = 0; i < np; i++) {
-			if (ports[i] == c.dest_port) {
+		for (i = 0; i < np * (c.n_to > 1 ? c.n_to : 1u); i++) {
+			if (ports[i % np] == (c.n_to > 1 ? c.to[i / np] : c.dest_port)) {
 				conf_fail(x, conf_get(ts, "to"), "to",
 					  "the incast target is also one of the senders; allowed: "
 					  "a port not in ports");

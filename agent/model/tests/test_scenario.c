@@ -222,6 +222,37 @@ START_TEST(test_port_ranges)
 }
 END_TEST
 
+/* A destination set (ECMP): to = {4-6} on a fixed and an incast
+ * section; a single port stays one. */
+START_TEST(test_to_set)
+{
+	static const char text[] =
+	    "model {\n"
+	    "  ports = 8\n"
+	    "  traffic a { ports = {0-1}  destination = fixed  to = {4-6} }\n"
+	    "  traffic b { ports = {2}  destination = incast  to = {7, 3} }\n"
+	    "  traffic c { ports = {3}  destination = fixed  to = 5 }\n"
+	    "}\n";
+	struct model_scenario sc;
+	char err[512];
+
+	ck_assert_msg(model_scenario_parse_text(text, "t.conf", NULL, &sc, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(sc.ngen, 4);
+	for (unsigned i = 0; i < 2; i++) {
+		ck_assert_uint_eq(sc.gen[i].n_to, 3);
+		ck_assert_uint_eq(sc.gen[i].dest_port, 4);
+		ck_assert(sc.gen[i].to[0] == 4 && sc.gen[i].to[1] == 5 && sc.gen[i].to[2] == 6);
+	}
+	ck_assert(sc.gen[2].n_to == 2 && sc.gen[2].to[0] == 7 && sc.gen[2].to[1] == 3);
+	ck_assert(sc.gen[3].n_to == 0 && sc.gen[3].dest_port == 5);
+	struct model *m = model_scenario_build(&sc, err, sizeof(err));
+	ck_assert_msg(m != NULL, "%s", err);
+	model_free(m);
+	model_scenario_free(&sc);
+}
+END_TEST
+
 /* A bad value on line `line` of a small file; the error must name the
  * file, the line and the key. */
 static const struct bad {
@@ -291,6 +322,9 @@ static const struct bad {
     {"traffic t {\n ports = {1}\n destination = incast\n to = 1\n}\n", 5, "to"},
     {"traffic t {\n ports = {1}\n destination = everywhere\n}\n", 4, "destination"},
     {"traffic t {\n ports = {1}\n destination = fixed\n}\n", 4, "to"},
+    {"traffic t {\n ports = {1}\n destination = hotspot\n to = {2-3}\n}\n", 5, "to"},
+    {"traffic t {\n ports = {1}\n destination = incast\n to = {2, 1}\n}\n", 5, "to"},
+    {"traffic t {\n ports = {1}\n destination = fixed\n to = {2, 2}\n}\n", 5, "to"},
     {"traffic t {\n ports = {1}\n mc_group = 1\n}\n", 4, "mc_group"},
     {"traffic t {\n ports = {1}\n drop = 1%\n drop_reason = lost\n}\n", 5, "drop_reason"},
     {"traffic t {\n ports = {1}\n vlan = 5000\n}\n", 4, "vlan"},
@@ -481,6 +515,7 @@ static Suite *scenario_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_good);
 	tcase_add_test(t, test_port_ranges);
+	tcase_add_test(t, test_to_set);
 	tcase_add_loop_test(t, test_bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(t, test_buffer_limit);
 	tcase_add_test(t, test_syntax_and_files);

@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -510,6 +511,112 @@ START_TEST(test_destinations)
 }
 END_TEST
 
+/* The test's own FNV-1a (32 bits) of n bytes and MurmurHash3's
+ * finalizer. */
+static uint32_t fnv1a(const uint8_t *b, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h;
+}
+
+static uint32_t fmix32(uint32_t h)
+{
+	h = (h ^ (h >> 16)) * 0x85ebca6bu;
+	h = (h ^ (h >> 13)) * 0xc2b2ae35u;
+	return h ^ (h >> 16);
+}
+
+/*
+ * ECMP: a destination set of ports.  The documented hash on two 5-tuples
+ * worked by hand (FNV-1a 0xf51f3f72, finalized 0xddcf4558 -> member 3
+ * of 4, 2 of 3; 0xcb5fa890, 0xb0545985 -> 2 of 4, 4 of 7).  A generator
+ * sending to {32, 33, 34, 35} over 1024 flows: every packet leaves by
+ * the member that the test's own hash of its header's 5-tuple picks (so
+ * each flow keeps one port), its addresses those of a flow to port 32;
+ * the members' flows are binomial (1024, 1/4) within 4 sd, and their
+ * packets within 4 sd of what their flows' share predicts.  The same
+ * over IPv6 (16-byte addresses) with a set of 3.
+ */
+static void ecmp_run(uint8_t ip, const uint16_t *to, unsigned nto, unsigned n)
+{
+	struct model_gen_conf c = base_conf();
+	struct model_source s;
+	struct model_pkt p;
+	unsigned pkts[MODEL_GEN_MAX_TO] = {0}, flows[MODEL_GEN_MAX_TO] = {0};
+	int8_t member[1024];
+	const unsigned nflows = 1024;
+
+	memset(member, -1, sizeof(member));
+	c.nports = 40;
+	c.rate_bps = 1e10;
+	c.ip_version = ip;
+	c.size_lo = c.size_hi = 128;
+	c.dest = MODEL_DEST_FIXED;
+	c.dest_port = to[0];
+	c.n_to = (uint16_t)nto;
+	memcpy(c.to, to, nto * sizeof(*to));
+	c.nflows = nflows;
+	s = make(&c);
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t t[37];
+		unsigned off, al = ip == 6 ? 16 : 4, k, m, f;
+
+		ck_assert_int_eq(s.next(s.state, &p), 1);
+		ck_assert_ptr_nonnull(p.hdr);
+		off = check_frame(p.hdr, p.hdr_len, p.len);
+		/* addresses, protocol, ports from the header itself */
+		memcpy(t, p.hdr + off + (ip == 6 ? 8 : 12), 2 * al);
+		t[2 * al] = p.hdr[off + (ip == 6 ? 6 : 9)];
+		memcpy(t + 2 * al + 1, p.hdr + off + (ip == 6 ? 40 : 20), 4);
+		k = 2 * al + 5;
+		m = (unsigned)(((uint64_t)fmix32(fnv1a(t, k)) * nto) >> 32);
+		ck_assert_uint_eq(p.out_port, to[m]);
+		ck_assert_uint_eq(model_gen_ecmp_member(ip, t, t + al, t[2 * al],
+							rd16(t + 2 * al + 1), rd16(t + 2 * al + 3),
+							nto),
+				  m);
+		/* the destination address: port to[0]'s subnet */
+		ck_assert_uint_eq(p.hdr[off + (ip == 6 ? 8 + 16 + 7 : 12 + 4 + 2)], to[0]);
+		f = (p.flow_id - c.flow_base) % nflows;
+		if (member[f] < 0) {
+			member[f] = (int8_t)m;
+			flows[m]++;
+		}
+		ck_assert_int_eq(member[f], (int)m);
+		pkts[m]++;
+	}
+	s.free(s.state);
+	printf("ECMP over %u ports (IPv%u):", nto, ip);
+	for (unsigned m = 0; m < nto; m++) {
+		double q = 1.0 / nto, fe = nflows * q, fsd = sqrt(nflows * q * (1 - q));
+		double pf = flows[m] / (double)nflows, pe = n * pf, psd = sqrt(n * pf * (1 - pf));
+
+		printf(" port %u %u flows (%.0f +- %.1f) %u packets (%.0f +- %.0f);", to[m],
+		       flows[m], fe, fsd, pkts[m], pe, psd);
+		ck_assert(fabs(flows[m] - fe) <= 4 * fsd);
+		ck_assert(fabs(pkts[m] - pe) <= 4 * psd);
+	}
+	printf("\n");
+}
+
+START_TEST(test_ecmp)
+{
+	static const uint8_t a[4] = {10, 0, 2, 1}, b[4] = {10, 0, 32, 1};
+	static const uint8_t a2[4] = {10, 0, 2, 2}, b2[4] = {10, 0, 32, 2};
+	static const uint16_t set4[4] = {32, 33, 34, 35}, set3[3] = {7, 30, 12};
+
+	ck_assert_uint_eq(model_gen_ecmp_member(4, a, b, 17, 49152, 5001, 4), 3);
+	ck_assert_uint_eq(model_gen_ecmp_member(4, a, b, 17, 49152, 5001, 3), 2);
+	ck_assert_uint_eq(model_gen_ecmp_member(4, a2, b2, 6, 49153, 443, 4), 2);
+	ck_assert_uint_eq(model_gen_ecmp_member(4, a2, b2, 6, 49153, 443, 7), 4);
+	ecmp_run(4, set4, 4, 200000);
+	ecmp_run(6, set3, 3, 100000);
+}
+END_TEST
+
 START_TEST(test_permutation)
 {
 	static const unsigned sizes[] = {2, 3, 8, 64, 1024};
@@ -860,6 +967,7 @@ static Suite *traffic_suite(void)
 	tcase_add_test(g, test_onoff_duty);
 	tcase_add_test(g, test_destinations);
 	tcase_add_test(g, test_permutation);
+	tcase_add_test(g, test_ecmp);
 	tcase_add_test(g, test_headers_of_packets);
 	tcase_add_test(g, test_ipv6_addresses);
 	tcase_add_test(g, test_check_errors);

@@ -41,15 +41,15 @@ static cfg_opt_t wred_opts[] = {CONF_VL("ports"), CONF_VL("queues"),	 CONF_V("mi
 
 static cfg_opt_t mcg_opts[] = {CONF_VL("ports"), CFG_END()};
 
-static cfg_opt_t traffic_opts[] = {CONF_VL("ports"),   CONF_V("rate"),	      CONF_V("size"),
-				   CONF_V("arrival"),  CONF_V("period"),      CONF_V("duty"),
-				   CONF_V("phase"),    CONF_V("start"),	      CONF_V("stop"),
-				   CONF_V("packets"),  CONF_V("destination"), CONF_VL("to"),
-				   CONF_V("hotspot"),  CONF_V("flows"),	      CONF_V("ip"),
-				   CONF_V("protocol"), CONF_V("vlan"),	      CONF_V("pcp"),
-				   CONF_V("dscp"),     CONF_V("dport"),	      CONF_V("multicast"),
-				   CONF_V("mc_group"), CONF_V("drop"),	      CONF_V("drop_reason"),
-				   CFG_END()};
+static cfg_opt_t traffic_opts[] = {CONF_VL("ports"),	  CONF_V("rate"),     CONF_V("size"),
+				   CONF_V("size_mean"),	  CONF_V("arrival"),  CONF_V("period"),
+				   CONF_V("duty"),	  CONF_V("phase"),    CONF_V("start"),
+				   CONF_V("stop"),	  CONF_V("packets"),  CONF_V("destination"),
+				   CONF_VL("to"),	  CONF_V("hotspot"),  CONF_V("flows"),
+				   CONF_V("ip"),	  CONF_V("protocol"), CONF_V("vlan"),
+				   CONF_V("pcp"),	  CONF_V("dscp"),     CONF_V("dport"),
+				   CONF_V("multicast"),	  CONF_V("mc_group"), CONF_V("drop"),
+				   CONF_V("drop_reason"), CFG_END()};
 
 static cfg_opt_t replay_opts[] = {CONF_V("file"),	   CONF_VL("ingress_ports"),
 				  CONF_VL("egress_ports"), CONF_VL("vlan_ports"),
@@ -314,14 +314,21 @@ static int parse_size(struct conf_ctx *x, const struct conf_val *v, struct model
 		c->size = MODEL_SIZE_IMIX;
 		return 0;
 	}
+	if (strcasecmp(v->text, "exponential") == 0) {
+		c->size = MODEL_SIZE_EXP;
+		c->size_lo = 0; /* the smallest frame its headers fit */
+		c->size_hi = MODEL_FRAME_MAX;
+		return 0;
+	}
 	if (conf_parse_range(v->text, &a, &b) < 0)
 		return conf_fail(x, v, "size",
-				 "not a size; allowed: imix, N or A-B in %d..%d bytes",
+				 "not a size; allowed: imix, exponential, N or A-B in %d..%d bytes",
 				 MODEL_FRAME_MIN, MODEL_FRAME_MAX);
 	if (a < MODEL_FRAME_MIN || b > MODEL_FRAME_MAX || a > b)
-		return conf_fail(x, v, "size",
-				 "out of range; allowed: imix, N or A-B in %d..%d bytes",
-				 MODEL_FRAME_MIN, MODEL_FRAME_MAX);
+		return conf_fail(
+		    x, v, "size",
+		    "out of range; allowed: imix, exponential, N or A-B in %d..%d bytes",
+		    MODEL_FRAME_MIN, MODEL_FRAME_MAX);
 	c->size = a == b ? MODEL_SIZE_FIXED : MODEL_SIZE_UNIFORM;
 	c->size_lo = (uint32_t)a;
 	c->size_hi = (uint32_t)b;
@@ -408,6 +415,23 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 	}
 	if ((v = conf_get(ts, "size")) && parse_size(x, v, &c) < 0)
 		goto out;
+	if ((v = conf_get(ts, "size_mean"))) {
+		uint64_t mb;
+
+		if (c.size != MODEL_SIZE_EXP) {
+			conf_fail(x, v, "size_mean",
+				  "without size = exponential; allowed: with it");
+			goto out;
+		}
+		if (conf_size(x, v, "size_mean", MODEL_FRAME_MIN + 1, MODEL_FRAME_MAX - 1, &mb) < 0)
+			goto out;
+		c.size_mean = (double)mb;
+	} else if (c.size == MODEL_SIZE_EXP) {
+		conf_fail(x, conf_get(ts, "size"), "size_mean",
+			  "missing; allowed: the mean frame length in bytes (exponential sizes "
+			  "need one)");
+		goto out;
+	}
 	if ((v = conf_get(ts, "arrival"))) {
 		if (conf_enum(x, v, "arrival", arrivals, &k) < 0)
 			goto out;

@@ -132,6 +132,9 @@ struct gen {
 	double mean_gap_ns;	      /* Poisson mean gap */
 	double link_ratio;	      /* link-limited Poisson: rate / link rate */
 	double mean_idle_ns;	      /* link-limited Poisson: mean idle time */
+	double exp_theta;	      /* exponential sizes: m' (MODEL_SIZE_EXP) */
+	double ns_per_byte;	      /* wire time of a byte at the rate */
+	uint32_t exp_lo, exp_k;	      /* exponential sizes: smallest, largest - smallest */
 	double on_start;	      /* on/off: current on part [on_start, on_end] */
 	double on_end;
 	double stop; /* stop_ns, or infinity */
@@ -212,8 +215,81 @@ uint8_t model_traffic_tc(int vlan, uint8_t pcp, uint8_t dscp)
 	return vlan >= 0 ? (uint8_t)(pcp & 7) : (uint8_t)((dscp & 63) >> 3);
 }
 
+static void spec_base(const struct model_gen_conf *c, struct model_hdr_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->vlan = c->vlan;
+	s->pcp = c->pcp;
+	s->ip_version = c->ip_version;
+	s->l4 = c->l4;
+	s->dscp = c->dscp;
+	s->ttl = 64;
+}
+
+/* Exponential sizes: the smallest frame (size_lo, or what the headers
+ * need), the largest, and q of the geometric part (its mean m =
+ * size_mean - lo: q = m / (m + 1)). */
+static uint32_t exp_lo(const struct model_gen_conf *c)
+{
+	struct model_hdr_spec s;
+
+	if (c->size_lo)
+		return c->size_lo;
+	spec_base(c, &s);
+	return model_hdr_min_frame(&s);
+}
+
+static uint32_t exp_hi(const struct model_gen_conf *c)
+{
+	return c->size_hi ? c->size_hi : MODEL_FRAME_MAX;
+}
+
+/* The first two moments of exponential sizes as drawn (the geometric
+ * part conditioned on not exceeding hi - lo), summed over the pmf. */
+static void exp_moments(const struct model_gen_conf *c, double *m1, double *m2)
+{
+	uint32_t lo = exp_lo(c), hi = exp_hi(c);
+	double m = c->size_mean - lo, q = m / (m + 1), w = 1 - q, z = 0, s1 = 0, s2 = 0;
+
+	for (uint32_t len = lo; len <= hi; len++, w *= q) {
+		z += w;
+		s1 += w * len;
+		s2 += w * (double)len * len;
+	}
+	*m1 = s1 / z;
+	*m2 = s2 / z;
+}
+
+double model_gen_size_moment2(const struct model_gen_conf *c)
+{
+	double m1, m2 = 0;
+
+	switch (c->size) {
+	case MODEL_SIZE_UNIFORM: {
+		uint32_t k = uniform_points(c), i;
+
+		for (i = 0; i < k; i++)
+			m2 += (double)uniform_size(c, i, k) * uniform_size(c, i, k);
+		return m2 / k;
+	}
+	case MODEL_SIZE_IMIX:
+		return (7.0 * MODEL_IMIX_SMALL * MODEL_IMIX_SMALL +
+			4.0 * MODEL_IMIX_MEDIUM * MODEL_IMIX_MEDIUM +
+			(double)MODEL_IMIX_LARGE * MODEL_IMIX_LARGE) /
+		       12.0;
+	case MODEL_SIZE_EXP:
+		exp_moments(c, &m1, &m2);
+		return m2;
+	case MODEL_SIZE_FIXED:
+	default:
+		return (double)c->size_lo * c->size_lo;
+	}
+}
+
 double model_gen_mean_size(const struct model_gen_conf *c)
 {
+	double m1, m2;
+
 	switch (c->size) {
 	case MODEL_SIZE_UNIFORM: {
 		uint32_t k = uniform_points(c), i;
@@ -225,6 +301,9 @@ double model_gen_mean_size(const struct model_gen_conf *c)
 	}
 	case MODEL_SIZE_IMIX:
 		return (7.0 * MODEL_IMIX_SMALL + 4.0 * MODEL_IMIX_MEDIUM + MODEL_IMIX_LARGE) / 12.0;
+	case MODEL_SIZE_EXP:
+		exp_moments(c, &m1, &m2);
+		return m1;
 	case MODEL_SIZE_FIXED:
 	default:
 		return c->size_lo;
@@ -233,7 +312,9 @@ double model_gen_mean_size(const struct model_gen_conf *c)
 
 static uint32_t gen_min_size(const struct model_gen_conf *c)
 {
-	return c->size == MODEL_SIZE_IMIX ? MODEL_IMIX_SMALL : c->size_lo;
+	return c->size == MODEL_SIZE_IMIX  ? MODEL_IMIX_SMALL
+	       : c->size == MODEL_SIZE_EXP ? exp_lo(c)
+					   : c->size_lo;
 }
 
 static uint32_t gen_max_size(const struct model_gen_conf *c)
@@ -241,23 +322,14 @@ static uint32_t gen_max_size(const struct model_gen_conf *c)
 	switch (c->size) {
 	case MODEL_SIZE_UNIFORM:
 		return c->size_hi;
+	case MODEL_SIZE_EXP:
+		return exp_hi(c);
 	case MODEL_SIZE_IMIX:
 		return MODEL_IMIX_LARGE;
 	case MODEL_SIZE_FIXED:
 	default:
 		return c->size_lo;
 	}
-}
-
-static void spec_base(const struct model_gen_conf *c, struct model_hdr_spec *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->vlan = c->vlan;
-	s->pcp = c->pcp;
-	s->ip_version = c->ip_version;
-	s->l4 = c->l4;
-	s->dscp = c->dscp;
-	s->ttl = 64;
 }
 
 int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen)
@@ -293,6 +365,14 @@ int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen)
 	}
 	if (c->vlan > 4095 || c->pcp > 7 || c->dscp > 63) {
 		snprintf(err, errlen, "vlan must be 0..4095, pcp 0..7, dscp 0..63");
+		return -1;
+	}
+	if (c->size == MODEL_SIZE_EXP &&
+	    !(c->size_mean > exp_lo(c) && c->size_mean < exp_hi(c) && exp_lo(c) <= exp_hi(c))) {
+		snprintf(err, errlen,
+			 "exponential sizes: the mean %.6g bytes must lie between the smallest "
+			 "frame %u and the largest %u",
+			 c->size_mean, exp_lo(c), exp_hi(c));
 		return -1;
 	}
 	if (c->size == MODEL_SIZE_UNIFORM && c->size_lo > c->size_hi) {
@@ -571,7 +651,7 @@ static uint64_t prob_below(double p)
  */
 static inline __attribute__((always_inline)) unsigned
 gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
-	 enum model_arrival_kind arrival, int lazy, int rare, int one_draw, int stops)
+	 enum model_arrival_kind arrival, int lazy, int rare, int one_draw, int stops, int xsize)
 {
 	struct model_rng rng = g->rng;
 	double t = g->t;
@@ -587,12 +667,37 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			g->ended = 1;
 	}
 	for (end = p + n; p < end; p++) {
-		uint32_t d[3] = {0, 0, 0}, dest, fid;
-		double tn;
+		uint32_t d[3] = {0, 0, 0}, dest, fid, len, hidx;
+		double tn, wire;
 		int mc = 0, ttl1 = 0;
 		const uint8_t *hdr;
 
-		if (arrival == MODEL_ARRIVAL_POISSON && one_draw) {
+		if (xsize) {
+			/* exponential sizes: the geometric part floor(m' E),
+			 * redrawn above the largest; the fields (destination,
+			 * flow) from their own draw */
+			double xd;
+			uint32_t x;
+
+			if (g->split_draw)
+				model_rng_split(&rng, &g->split, d);
+			do
+				xd = model_rng_exp(&rng) * g->exp_theta;
+			while (xd >= g->exp_k + 1.0);
+			x = (uint32_t)xd;
+			len = g->exp_lo + x;
+			hidx = x * g->hc.nvariants;
+			wire = (len + MODEL_ETH_OVERHEAD) * g->ns_per_byte;
+		}
+		if (xsize) {
+			if (arrival == MODEL_ARRIVAL_POISSON)
+				tn = t + model_rng_exp(&rng) * g->mean_gap_ns;
+			else if (arrival == MODEL_ARRIVAL_POISSON_LINK)
+				tn = t + wire * g->link_ratio +
+				     model_rng_exp(&rng) * g->mean_idle_ns;
+			else
+				tn = t + wire;
+		} else if (arrival == MODEL_ARRIVAL_POISSON && one_draw) {
 			/* fields from bits 8..23 and the gap from the rest of
 			 * one draw */
 			uint64_t x;
@@ -616,15 +721,20 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			if (g->split_draw)
 				model_rng_split(&rng, &g->split, d);
 			tn = t + g->sz_wire[d[0]];
-			if (arrival == MODEL_ARRIVAL_ONOFF && tn > g->on_end) {
-				/* next on part: the one containing or following t */
-				double per = (double)g->c.period_ns;
-				double q = floor((t - g->on_start) / per) + 1;
+		}
+		if (!xsize) {
+			len = g->sz_len[d[0]];
+			hidx = g->sz_hidx[d[0]];
+			wire = g->sz_wire[d[0]];
+		}
+		if (arrival == MODEL_ARRIVAL_ONOFF && tn > g->on_end) {
+			/* next on part: the one containing or following t */
+			double per = (double)g->c.period_ns;
+			double q = floor((t - g->on_start) / per) + 1;
 
-				g->on_start += q * per;
-				g->on_end = g->on_start + g->c.duty * per;
-				tn = g->on_start + g->sz_wire[d[0]];
-			}
+			g->on_start += q * per;
+			g->on_end = g->on_start + g->c.duty * per;
+			tn = g->on_start + wire;
 		}
 		if (stops && tn >= g->stop) {
 			g->ended = 1;
@@ -654,13 +764,13 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			/* gen_header, without the scratch: over the budget the
 			 * packet goes without header bytes */
 			uint32_t slot = mc ? g->c.nports : dest;
-			uint32_t idx = d[2] * g->flow_stride + g->sz_hidx[d[0]] + (uint32_t)ttl1;
+			uint32_t idx = d[2] * g->flow_stride + hidx + (uint32_t)ttl1;
 			int why = 0;
 
 			hdr = row_header(&g->hc.rows[slot], idx, g->hdr_len);
 			if (__builtin_expect(hdr == NULL, 0)) {
-				hdr = gen_header_build(g, d[2], dest, mc, ttl1, g->sz_len[d[0]],
-						       slot, idx, 0, &why);
+				hdr = gen_header_build(g, d[2], dest, mc, ttl1, len, slot, idx, 0,
+						       &why);
 				if (why == HDR_NO_MEMORY) {
 					g->ended = 1; /* out of memory: end the source */
 					break;
@@ -672,7 +782,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		t = tn;
 		fid = mc ? g->c.nports + dest - 1u : dest;
 		p->t_ns = (uint64_t)(int64_t)t;
-		p->len = g->sz_len[d[0]];
+		p->len = len;
 		p->out_port = (uint16_t)dest;
 		if (__builtin_expect(g->ecmp_port != NULL, 0) && !mc)
 			p->out_port = g->ecmp_port[d[2]];
@@ -698,31 +808,36 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 /* The copies of gen_fill: NAME_e with header bytes, for every generator
  * of the arrival kind; NAME_l without, NAME_lr for generators with a
  * hotspot, multicast or drop fraction. */
-#define GEN_FILL(name, arrival, one_draw)                                                          \
+#define GEN_FILL(name, arrival, one_draw, xsize)                                                   \
 	static unsigned name##_e(struct gen *g, struct model_pkt *p, unsigned n)                   \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 0, GEN_RARE, one_draw, 1);                       \
+		return gen_fill(g, p, n, arrival, 0, GEN_RARE, one_draw, 1, xsize);                \
 	}                                                                                          \
 	static unsigned name##_l(struct gen *g, struct model_pkt *p, unsigned n)                   \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 1, GEN_NO_RARE, one_draw, 1);                    \
+		return gen_fill(g, p, n, arrival, 1, GEN_NO_RARE, one_draw, 1, xsize);             \
 	}                                                                                          \
 	static unsigned name##_lr(struct gen *g, struct model_pkt *p, unsigned n)                  \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 1, GEN_RARE, one_draw, 1);                       \
+		return gen_fill(g, p, n, arrival, 1, GEN_RARE, one_draw, 1, xsize);                \
 	}
-GEN_FILL(gen_fill_constant, MODEL_ARRIVAL_CONSTANT, 0)
-GEN_FILL(gen_fill_onoff, MODEL_ARRIVAL_ONOFF, 0)
-GEN_FILL(gen_fill_poisson, MODEL_ARRIVAL_POISSON, 0)
-GEN_FILL(gen_fill_poisson1, MODEL_ARRIVAL_POISSON, 1)
-GEN_FILL(gen_fill_plink, MODEL_ARRIVAL_POISSON_LINK, 0)
+GEN_FILL(gen_fill_constant, MODEL_ARRIVAL_CONSTANT, 0, 0)
+GEN_FILL(gen_fill_onoff, MODEL_ARRIVAL_ONOFF, 0, 0)
+GEN_FILL(gen_fill_poisson, MODEL_ARRIVAL_POISSON, 0, 0)
+GEN_FILL(gen_fill_poisson1, MODEL_ARRIVAL_POISSON, 1, 0)
+GEN_FILL(gen_fill_plink, MODEL_ARRIVAL_POISSON_LINK, 0, 0)
+/* exponential sizes */
+GEN_FILL(gen_fill_constant_x, MODEL_ARRIVAL_CONSTANT, 0, 1)
+GEN_FILL(gen_fill_onoff_x, MODEL_ARRIVAL_ONOFF, 0, 1)
+GEN_FILL(gen_fill_poisson_x, MODEL_ARRIVAL_POISSON, 0, 1)
+GEN_FILL(gen_fill_plink_x, MODEL_ARRIVAL_POISSON_LINK, 0, 1)
 #undef GEN_FILL
 
 /* The engine's copy for the common Poisson generator without a stop time
  * (gen_never_stops). */
 static unsigned gen_fill_poisson1_ln(struct gen *g, struct model_pkt *p, unsigned n)
 {
-	return gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 1, GEN_NO_RARE, 1, 0);
+	return gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 1, GEN_NO_RARE, 1, 0, 0);
 }
 
 /* Has g no stop time, with gaps so far below the largest double that no
@@ -737,6 +852,28 @@ static int gen_never_stops(const struct gen *g)
 /* Pick g's copies of gen_fill (g's draws set up). */
 static void gen_pick_fill(struct gen *g)
 {
+	if (g->c.size == MODEL_SIZE_EXP) {
+		switch (g->c.arrival) {
+		case MODEL_ARRIVAL_POISSON:
+			g->fill_eager = gen_fill_poisson_x_e;
+			g->fill_lazy = g->rare ? gen_fill_poisson_x_lr : gen_fill_poisson_x_l;
+			break;
+		case MODEL_ARRIVAL_POISSON_LINK:
+			g->fill_eager = gen_fill_plink_x_e;
+			g->fill_lazy = g->rare ? gen_fill_plink_x_lr : gen_fill_plink_x_l;
+			break;
+		case MODEL_ARRIVAL_ONOFF:
+			g->fill_eager = gen_fill_onoff_x_e;
+			g->fill_lazy = g->rare ? gen_fill_onoff_x_lr : gen_fill_onoff_x_l;
+			break;
+		case MODEL_ARRIVAL_CONSTANT:
+		default:
+			g->fill_eager = gen_fill_constant_x_e;
+			g->fill_lazy = g->rare ? gen_fill_constant_x_lr : gen_fill_constant_x_l;
+			break;
+		}
+		return;
+	}
 	switch (g->c.arrival) {
 	case MODEL_ARRIVAL_POISSON:
 		if (g->one_draw) {
@@ -793,6 +930,13 @@ const uint8_t *model_gen_header(void *state, const struct model_pkt *p)
 
 	if (p->hdr)
 		return p->hdr;
+	if (g->c.size == MODEL_SIZE_EXP) {
+		if (p->len < g->exp_lo || p->len - g->exp_lo > g->exp_k ||
+		    (mc ? p->mc_group != dslot + 1u - g->c.nports : dslot >= g->c.nports))
+			return NULL;
+		return gen_header(g, flow, mc ? p->mc_group : dslot, mc, ttl1, p->len,
+				  (p->len - g->exp_lo) * g->hc.nvariants);
+	}
 	/* the size's index among the distinct sizes (ascending): the last
 	 * not above it, by halving with selects (the steps depend on n
 	 * alone: no branch on the sizes, which no predictor learns) */
@@ -873,8 +1017,16 @@ static void gen_setup_draws(struct gen *g)
 	uint32_t ndest = 1, i;
 
 	/* size table: IMIX as 12 equally likely entries (7 x 64, 4 x 576,
-	 * 1 x 1500), uniform as its evenly spaced sizes, fixed as one */
-	if (c->size == MODEL_SIZE_IMIX) {
+	 * 1 x 1500), uniform as its evenly spaced sizes, fixed as one;
+	 * exponential sizes are drawn apart (the table's one entry unused) */
+	g->ns_per_byte = 8.0 * ns_per_bit;
+	if (c->size == MODEL_SIZE_EXP) {
+		g->exp_lo = exp_lo(c);
+		g->exp_k = exp_hi(c) - g->exp_lo;
+		g->exp_theta = 1.0 / log1p(1.0 / (c->size_mean - g->exp_lo));
+		g->nsz = 1;
+		g->sz_len[0] = (uint16_t)g->exp_lo;
+	} else if (c->size == MODEL_SIZE_IMIX) {
 		g->nsz = 12;
 		for (i = 0; i < 12; i++) {
 			uint32_t si = i < 7 ? 0 : i < 11 ? 1 : 2;
@@ -919,8 +1071,8 @@ static void gen_setup_draws(struct gen *g)
 	g->split_draw = (uint64_t)g->nsz * ndest * c->nflows > 1;
 	/* up to 4096 field values, 16 bits of a draw give them exactly with
 	 * under 1/16 of the draws rejected */
-	g->one_draw =
-	    c->arrival == MODEL_ARRIVAL_POISSON && (uint64_t)g->nsz * ndest * c->nflows <= 4096;
+	g->one_draw = c->arrival == MODEL_ARRIVAL_POISSON && c->size != MODEL_SIZE_EXP &&
+		      (uint64_t)g->nsz * ndest * c->nflows <= 4096;
 	g->reject16 = g->one_draw ? model_rng_split16_reject(&g->split) : 0;
 	g->flow_stride = g->hc.nsizes * g->hc.nvariants;
 	g->nflows = c->nflows;
@@ -963,7 +1115,9 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 		g->hdr_len = (uint16_t)model_hdr_size(&s);
 	}
 	g->hc.nslots = (uint32_t)c->nports + 1;
-	g->hc.nsizes = c->size == MODEL_SIZE_IMIX ? 3 : g->upoints;
+	g->hc.nsizes = c->size == MODEL_SIZE_IMIX  ? 3
+		       : c->size == MODEL_SIZE_EXP ? exp_hi(c) - exp_lo(c) + 1
+						   : g->upoints;
 	g->hc.nvariants =
 	    c->drop_fraction > 0 && c->drop_reason == MODEL_REASON_TTL_EXCEEDED ? 2 : 1;
 	g->hc.rowlen = c->nflows * g->hc.nsizes * g->hc.nvariants;

@@ -69,6 +69,11 @@ enum model_size_kind {
 			       has at most 64, else 64 evenly spaced sizes
 			       lo + floor(i * (hi - lo) / 63), i = 0..63 */
 	MODEL_SIZE_IMIX,    /* simple IMIX: 64, 576, 1500 bytes in the ratio 7:4:1 */
+	MODEL_SIZE_EXP,	    /* exponential on whole bytes: size_lo + G, G geometric
+			       (P(G = k) = (1 - q) q^k, q = m / (m + 1), mean
+			       m = size_mean - size_lo: floor(m' E), E exponential,
+			       m' = 1 / ln(1 + 1/m)), redrawn above size_hi;
+			       size_lo 0: the smallest frame its headers fit */
 };
 
 /* The simple IMIX, frame lengths with FCS; its mean is 4252/12 bytes. */
@@ -103,6 +108,7 @@ struct model_gen_conf {
 
 	enum model_size_kind size;
 	uint32_t size_lo, size_hi; /* frame bytes with FCS */
+	double size_mean;	   /* MODEL_SIZE_EXP: mean before the redraws above size_hi */
 
 	enum model_arrival_kind arrival;
 	uint64_t period_ns;   /* on/off period */
@@ -165,8 +171,12 @@ unsigned model_gen_ecmp_member(uint8_t ip, const uint8_t *src, const uint8_t *ds
 /* Traffic class of a frame: PCP if tagged (vlan >= 0), else DSCP >> 3. */
 uint8_t model_traffic_tc(int vlan, uint8_t pcp, uint8_t dscp);
 
-/* Mean frame length of the configured size distribution, in bytes. */
+/* Mean frame length of the configured size distribution, in bytes
+ * (exponential: as drawn, the redraws above size_hi taken into
+ * account; size_lo 0 is taken as MODEL_FRAME_MIN). */
 double model_gen_mean_size(const struct model_gen_conf *c);
+/* Its second moment, E[L^2] (bytes^2). */
+double model_gen_size_moment2(const struct model_gen_conf *c);
 
 /* Check a configuration; on error return -1 with a message in err. */
 int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen);

@@ -223,7 +223,7 @@ START_TEST(test_port_ranges)
 END_TEST
 
 /* A destination set (ECMP): to = {4-6} on a fixed and an incast
- * section; a single port stays one. */
+ * section; a single port stays one (there with exponential sizes). */
 START_TEST(test_to_set)
 {
 	static const char text[] =
@@ -231,7 +231,8 @@ START_TEST(test_to_set)
 	    "  ports = 8\n"
 	    "  traffic a { ports = {0-1}  destination = fixed  to = {4-6} }\n"
 	    "  traffic b { ports = {2}  destination = incast  to = {7, 3} }\n"
-	    "  traffic c { ports = {3}  destination = fixed  to = 5 }\n"
+	    "  traffic c { ports = {3}  destination = fixed  to = 5\n"
+	    "              size = exponential  size_mean = 1000 }\n"
 	    "}\n";
 	struct model_scenario sc;
 	char err[512];
@@ -246,6 +247,7 @@ START_TEST(test_to_set)
 	}
 	ck_assert(sc.gen[2].n_to == 2 && sc.gen[2].to[0] == 7 && sc.gen[2].to[1] == 3);
 	ck_assert(sc.gen[3].n_to == 0 && sc.gen[3].dest_port == 5);
+	ck_assert(sc.gen[3].size == MODEL_SIZE_EXP && sc.gen[3].size_mean == 1000);
 	struct model *m = model_scenario_build(&sc, err, sizeof(err));
 	ck_assert_msg(m != NULL, "%s", err);
 	model_free(m);
@@ -315,6 +317,9 @@ static const struct bad {
     {"traffic t {\n ports = {1-2, 2}\n}\n", 3, "ports"},
     {"traffic t {\n ports = {1}\n size = 10\n}\n", 4, "size"},
     {"traffic t {\n ports = {1}\n size = 2000-100\n}\n", 4, "size"},
+    {"traffic t {\n ports = {1}\n size = 1500\n size_mean = 800\n}\n", 5, "size_mean"},
+    {"traffic t {\n ports = {1}\n size = exponential\n}\n", 4, "size_mean"},
+    {"traffic t {\n ports = {1}\n size = exponential\n size_mean = 64\n}\n", 5, "size_mean"},
     {"traffic t {\n ports = {1}\n arrival = bursty\n}\n", 4, "arrival"},
     {"traffic t {\n ports = {1}\n arrival = onoff\n period = 1ms\n duty = 2\n}\n", 6, "duty"},
     {"traffic t {\n ports = {1}\n arrival = onoff\n duty = 0.5\n}\n", 4, "period"},

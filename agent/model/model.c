@@ -507,7 +507,42 @@ static struct model_event *ev_slot(struct model *m)
 	return e;
 }
 
-static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
+/* The IP header's ECN field in header bytes h (n of them: Ethernet, one
+ * optional 802.1Q tag) becomes ecn, with the IPv4 checksum updated
+ * (RFC 1624); nothing if there is no whole IP header. */
+static void hdr_set_ecn(uint8_t *h, uint32_t n, unsigned ecn)
+{
+	uint32_t off = 12;
+	if (n < 14)
+		return;
+	unsigned et = (unsigned)h[off] << 8 | h[off + 1];
+	if (et == 0x8100 && n >= 18) {
+		off += 4;
+		et = (unsigned)h[off] << 8 | h[off + 1];
+	}
+	off += 2;
+	if (et == 0x0800 && n >= off + 20 && (h[off] >> 4) == 4) {
+		uint8_t *ip = h + off;
+		unsigned old = (unsigned)ip[0] << 8 | ip[1];
+		unsigned nw = (old & ~3u) | ecn;
+		/* HC' = ~(~HC + ~m + m') */
+		uint32_t sum =
+		    (uint32_t)(~((unsigned)ip[10] << 8 | ip[11]) & 0xffff) + (~old & 0xffff) + nw;
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		ip[1] = (uint8_t)nw;
+		ip[10] = (uint8_t)(~sum >> 8);
+		ip[11] = (uint8_t)~sum;
+	} else if (et == 0x86dd && n >= off + 40 && (h[off] >> 4) == 6) {
+		/* traffic class: the low nibble of byte 0, the high one of byte 1;
+		 * ECN its two low bits, bits 5-4 of byte 1 */
+		h[off + 1] = (uint8_t)((h[off + 1] & ~0x30u) | ecn << 4);
+	}
+}
+
+/* The header bytes of event e from packet (body) b, whose copy's ECN
+ * field is ecn (a copy WRED marked CE shows CE). */
+static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b, unsigned ecn)
 {
 	const uint8_t *h = b->hdr != NULL ? b->hdr : model_src_header(m, b);
 	uint32_t n = b->hdr_len;
@@ -526,13 +561,18 @@ static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
 		n = end;
 	}
 	e->hdr_len = (uint16_t)n;
+	e->ecn = (uint8_t)ecn;
+	if (ecn == MODEL_ECN_CE)
+		hdr_set_ecn(e->hdr, n, ecn);
 }
 
 /* The trace callback for packet (body) b: departed or dropped now. */
 static void call_trace(struct model *m, const struct mpkt *b, int departed, unsigned cause,
-		       unsigned queue, int mc, unsigned out_port, uint32_t depth, int64_t nt)
+		       unsigned queue, int mc, unsigned out_port, uint32_t depth, int64_t nt,
+		       unsigned ecn)
 {
 	struct model_trace tr = {0};
+	tr.ecn = (uint8_t)ecn;
 	tr.departed = (uint8_t)departed;
 	tr.cause = (uint8_t)cause;
 	tr.queue = (uint8_t)queue;
@@ -575,7 +615,7 @@ static __attribute__((noinline, cold)) void sample_dropped(struct model *m, cons
 	e->len = b->len;
 	e->flow_id = b->flow_id;
 	e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
-	ev_hdr(m, e, b);
+	ev_hdr(m, e, b, b->ecn);
 }
 
 /* A packet (ingress side, slot = MODEL_QUEUE_NONE) or a copy (slot) dropped. */
@@ -600,13 +640,13 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 		if (slot != MODEL_QUEUE_NONE)
 			e->tail_id = m->ports[out_port].q[slot].enq_cnt;
 		e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
-		ev_hdr(m, e, b);
+		ev_hdr(m, e, b, b->ecn);
 	}
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
 		sample_dropped(m, b, reason, out_port, slot, depth);
 	if (m->trace != NULL)
 		call_trace(m, b, 0, cause, slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : slot & 7,
-			   (b->flags & MP_MC) != 0, out_port, depth, -1);
+			   (b->flags & MP_MC) != 0, out_port, depth, -1, b->ecn);
 }
 
 /* A queue's depth in bytes, as events and traces carry it. */
@@ -638,7 +678,7 @@ static struct model_event *ev_copy(struct model *m, unsigned type, const struct 
 	e->len = b->len;
 	e->flow_id = b->flow_id;
 	e->copy_id = cp != b ? cp->copy_id : 0;
-	ev_hdr(m, e, b);
+	ev_hdr(m, e, b, cp->ecn);
 	return e;
 }
 
@@ -893,17 +933,34 @@ static inline int sched_pick(struct mport *P)
 	return sched_pick_dwrr(P, ready);
 }
 
+/* queue_checks' answer when WRED marks the copy CE instead of dropping
+ * it (it has no drop cause then) */
+#define QC_MARK 0x100u
+
 /* A queue's packet limit and WRED, in this order (q->chk says which it
- * has): the drop cause, or MODEL_DROP_NCAUSES. */
-static __attribute__((noinline)) unsigned queue_checks(struct model *m, const struct mqueue *q)
+ * has), for a copy of ECN field ecn: the drop cause, or
+ * MODEL_DROP_NCAUSES, or QC_MARK | MODEL_DROP_NCAUSES if WRED marks it
+ * CE instead (model.h, struct model_wred_config).  WRED's average moves
+ * at every copy offered, the packet limit's drops included. */
+static __attribute__((noinline)) unsigned queue_checks(struct model *m, const struct mqueue *q,
+						       struct mqcold *qc, unsigned ecn)
 {
+	double d = 0;
+	if (q->chk & QCHK_WRED) {
+		double qb = (double)occ_bytes(m, q->pk.cb);
+		qc->wred_avg =
+		    qc->wred_w == 0 ? qb : qc->wred_avg + (qb - qc->wred_avg) * qc->wred_w;
+		d = qc->wred_avg;
+	}
 	if ((q->chk & QCHK_LIMIT) && q->enq_cnt - q->deq_cnt >= q->limit_pkts)
 		return MODEL_DROP_EGR_LIMIT;
-	uint64_t qb = occ_bytes(m, q->pk.cb);
-	if ((q->chk & QCHK_WRED) && qb >= q->wred_min &&
-	    (qb >= q->wred_max || rng_unit(m) < q->wred_maxp * (double)(qb - q->wred_min) /
-						    (double)(q->wred_max - q->wred_min)))
+	if ((q->chk & QCHK_WRED) && d >= q->wred_min &&
+	    (d >= q->wred_max || rng_unit(m) < q->wred_maxp * (d - q->wred_min) /
+						   (double)(q->wred_max - q->wred_min))) {
+		if (qc->wred_ecn && ecn != MODEL_ECN_NOT_ECT) /* (already CE: as it is) */
+			return MODEL_DROP_NCAUSES | (ecn != MODEL_ECN_CE ? QC_MARK : 0);
 		return MODEL_DROP_WRED;
+	}
 	return MODEL_DROP_NCAUSES;
 }
 
@@ -964,6 +1021,15 @@ static __attribute__((noinline)) void copy_drop(struct model *m, const struct mp
 	note_drop(m, b, cause, model_drop_reason(cause), port, s, depth);
 }
 
+/* WRED marks copy cp (in slot s of port `port`) CE. */
+static __attribute__((noinline, cold)) void ecn_mark(struct model *m, struct mpkt *cp,
+						     unsigned port, unsigned s)
+{
+	cp->ecn = MODEL_ECN_CE;
+	qcold(m, port, s)->ecn_marked++;
+	m->st.ecn_marked++;
+}
+
 /* Admit one copy of body b to slot s of port `port`, or drop it. */
 static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, struct mpkt *b,
 							      unsigned port, unsigned s, int mc)
@@ -982,7 +1048,9 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	uint32_t d = grow_of(m, q_cb, inc, q->min_top, &q->min_cells);
 	/* its pool's size and use (before this copy) are read where needed */
 	if (__builtin_expect(q->chk, 0))
-		cause = queue_checks(m, q);
+		cause = queue_checks(m, q, qcold(m, port, s), b->ecn);
+	unsigned mark = cause & QC_MARK;
+	cause &= ~QC_MARK;
 	if (cause == MODEL_DROP_NCAUSES && d != 0 &&
 	    (!lim_ok(q->dyn, q->alpha, q->lim_cells,
 		     occ_cells(m, q_cb) + occ_cells(m, inc) - q->min_cells,
@@ -1016,7 +1084,10 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		cp->flags = b->flags & (uint8_t)~MP_SAMPLE;
 		cp->copy_id = m->mc_seq;
 		cp->out_port = (uint16_t)port; /* a unicast packet's is port */
+		cp->ecn = b->ecn;
 	}
+	if (__builtin_expect(mark, 0))
+		ecn_mark(m, cp, port, s);
 	if (mc)
 		cp->depth_enq = depth;
 	cp->next = NULL;
@@ -1180,7 +1251,7 @@ static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpk
 		}
 	}
 	if (m->trace != NULL)
-		call_trace(m, b, 1, 0, s & 7, s >= MQ_MC, port, cp->depth_enq, nt);
+		call_trace(m, b, 1, 0, s & 7, s >= MQ_MC, port, cp->depth_enq, nt, cp->ecn);
 }
 
 /* Copy cp of multicast packet b departed. */
@@ -1540,6 +1611,7 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 	 * multicast packet (offer sets it) */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
+	b->ecn = p->ecn & 3u;
 	unsigned gc = p->cast & 3u, cast = gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
 	/* the source's class and the class, by the source's */
 	static const uint8_t gflags[4] = {0, 1 << MP_GCAST_S | CAST_UC << MP_CAST_S,

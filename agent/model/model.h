@@ -125,12 +125,25 @@ struct model_pg_config {
 				      headroom is empty */
 };
 
+/*
+ * WRED, and ECN marking.  The depth it goes by is the queue's depth in
+ * bytes before the packet, or with gain g > 0 its average: at each copy
+ * offered to the queue, avg += (depth - avg) / 2^g (a double; no decay
+ * while the queue gets no packet).  Below min_bytes a packet passes; at
+ * max_bytes and above it is hit; in between with probability max_prob x
+ * (avg - min) / (max - min) (one draw of the model's generator).  A hit
+ * packet is dropped (MODEL_DROP_WRED) unless ecn is on and it is
+ * ECN-capable (model_pkt.ecn ECT(0), ECT(1) or CE): then it is marked CE
+ * instead and goes on to the queue's other limits (which may still drop
+ * it).  A packet of a lossless PG is never dropped here, but is marked.
+ */
 struct model_wred_config {
 	uint8_t enabled;
-	uint32_t min_bytes; /* queue depth (bytes, instantaneous, before the
-			       packet) below which nothing is dropped */
-	uint32_t max_bytes; /* depth at and above which every packet is dropped */
-	double max_prob;    /* drop probability just below max_bytes; linear
+	uint8_t ecn;	    /* 1: mark ECN-capable packets CE instead of dropping */
+	uint8_t gain;	    /* 0..15: average weight 2^-gain; 0: the depth itself */
+	uint32_t min_bytes; /* (average) depth below which nothing is hit */
+	uint32_t max_bytes; /* depth at and above which every packet is hit */
+	double max_prob;    /* hit probability just below max_bytes; linear
 			       from 0 at min_bytes */
 };
 
@@ -489,6 +502,10 @@ struct model_port_drops {
 	uint64_t out[MODEL_DROP_NCAUSES];
 	uint64_t ucq[MODEL_MAX_QUEUES][MODEL_DROP_NCAUSES];
 	uint64_t mcq[MODEL_MAX_QUEUES][MODEL_DROP_NCAUSES];
+	/* not drops: copies WRED marked CE instead (struct
+	 * model_wred_config), per egress queue and in all (marked copies
+	 * that a queue limit then dropped are not counted) */
+	uint64_t ecn_ucq[MODEL_MAX_QUEUES], ecn_mcq[MODEL_MAX_QUEUES], ecn;
 };
 
 int model_read_counters(const struct model *m, unsigned port, struct model_if_counters *c);
@@ -512,6 +529,7 @@ struct model_stats {
 	uint64_t pkts_buffered;	     /* distinct packets in the buffer now */
 	uint64_t held;		     /* held at paused senders now */
 	uint64_t bad_pkts;	     /* rejected source packets */
+	uint64_t ecn_marked;	     /* copies WRED marked CE (model_port_drops ecn) */
 	uint64_t events_lost;	     /* event ring overflow */
 	uint64_t events;	     /* events queued in total */
 	uint64_t n_events_processed; /* engine events (for benchmarks; counted
@@ -638,6 +656,9 @@ struct model_event {
 				 (enqueue, dequeue) */
 	uint32_t len;	      /* frame length */
 	uint32_t flow_id;
+	uint8_t ecn;	  /* the copy's ECN field (MODEL_ECN_*), as in hdr: a
+			     copy WRED marked CE has CE there too (the IP
+			     header's field and IPv4 checksum rewritten) */
 	uint16_t hdr_len; /* bytes in hdr */
 	uint8_t hdr[MODEL_EVENT_HDR_MAX];
 };
@@ -684,6 +705,9 @@ struct model_trace {
 	uint32_t depth_bytes;  /* queue depth met at enqueue (or at the drop) */
 	int64_t nt_latency_ns; /* departure completed a non-tagged measurement
 				  for its queue: the latency; else -1 */
+	uint8_t ecn;	       /* the copy's ECN field (MODEL_ECN_*): at a
+				  departure after WRED's marking (CE), at a drop
+				  as it came */
 };
 
 typedef void (*model_trace_fn)(void *arg, const struct model_trace *tr);

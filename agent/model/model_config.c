@@ -147,6 +147,11 @@ static int check_queue(const struct model_config *cfg, const struct model_queue_
 		if (!(q->wred.max_prob >= 0.0 && q->wred.max_prob <= 1.0))
 			return fail(err, "%s: %s %u: wred probability %g out of range 0..1", pname,
 				    what, i, q->wred.max_prob);
+		if (q->wred.ecn > 1 || q->wred.gain > 15)
+			return fail(err,
+				    "%s: %s %u: wred ecn %u (0 or 1) or gain %u (0..15) out "
+				    "of range",
+				    pname, what, i, q->wred.ecn, q->wred.gain);
 	}
 	return 0;
 }

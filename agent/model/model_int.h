@@ -116,7 +116,9 @@ struct mpkt {
 		uint64_t copy_id; /* multicast copy: its packet's copy id */
 	};
 	uint32_t depth_enq; /* copy: queue bytes met at enqueue */
-	uint16_t refs;
+	uint8_t refs;	    /* body: its copies in queues (a group has at most 64) */
+	uint8_t ecn;	    /* its ECN field (MODEL_ECN_*); a copy's own, which
+			       WRED may mark CE */
 	uint8_t pg, flags;
 	uint64_t inc; /* its charge to an object: cells << occ_shift | len */
 };
@@ -139,6 +141,10 @@ _Static_assert(MPKT_SAME(in_port) && MPKT_SAME(out_port) && MPKT_SAME(mc_group) 
 struct mqcold {
 	uint64_t hist[MODEL_DELAY_HIST];    /* ground-truth sojourn histogram */
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
+	uint64_t ecn_marked;		    /* copies WRED marked CE */
+	double wred_avg;		    /* WRED's average depth (bytes) */
+	double wred_w;			    /* its weight 2^-gain; 0: the depth itself */
+	uint8_t wred_ecn;		    /* WRED marks ECN-capable copies */
 };
 
 /* A queue's marker (model.h struct model_marker without what the

@@ -36,20 +36,22 @@
 static cfg_opt_t port_opts[] = {CONF_V("speed"), CONF_V("name"), CONF_V("sampling_rate"),
 				MODEL_SCEN_QOS_OPTS, CFG_END()};
 
-static cfg_opt_t wred_opts[] = {CONF_VL("ports"), CONF_VL("queues"),	 CONF_V("min"),
-				CONF_V("max"),	  CONF_V("probability"), CFG_END()};
+static cfg_opt_t wred_opts[] = {CONF_VL("ports"),      CONF_VL("queues"), CONF_V("min"),
+				CONF_V("max"),	       CONF_V("ecn"),	  CONF_V("gain"),
+				CONF_V("probability"), CFG_END()};
 
 static cfg_opt_t mcg_opts[] = {CONF_VL("ports"), CFG_END()};
 
-static cfg_opt_t traffic_opts[] = {CONF_VL("ports"),	  CONF_V("rate"),     CONF_V("size"),
-				   CONF_V("size_mean"),	  CONF_V("arrival"),  CONF_V("period"),
-				   CONF_V("duty"),	  CONF_V("phase"),    CONF_V("start"),
-				   CONF_V("stop"),	  CONF_V("packets"),  CONF_V("destination"),
-				   CONF_VL("to"),	  CONF_V("hotspot"),  CONF_V("flows"),
-				   CONF_V("ip"),	  CONF_V("protocol"), CONF_V("vlan"),
-				   CONF_V("pcp"),	  CONF_V("dscp"),     CONF_V("dport"),
-				   CONF_V("multicast"),	  CONF_V("mc_group"), CONF_V("drop"),
-				   CONF_V("drop_reason"), CFG_END()};
+static cfg_opt_t traffic_opts[] = {
+    CONF_VL("ports"),	 CONF_V("rate"),	CONF_V("size"),
+    CONF_V("size_mean"), CONF_V("arrival"),	CONF_V("period"),
+    CONF_V("duty"),	 CONF_V("phase"),	CONF_V("start"),
+    CONF_V("stop"),	 CONF_V("packets"),	CONF_V("destination"),
+    CONF_VL("to"),	 CONF_V("hotspot"),	CONF_V("flows"),
+    CONF_V("ip"),	 CONF_V("protocol"),	CONF_V("vlan"),
+    CONF_V("pcp"),	 CONF_V("dscp"),	CONF_V("ecn"),
+    CONF_V("dport"),	 CONF_V("multicast"),	CONF_V("mc_group"),
+    CONF_V("drop"),	 CONF_V("drop_reason"), CFG_END()};
 
 static cfg_opt_t replay_opts[] = {CONF_V("file"),	   CONF_VL("ingress_ports"),
 				  CONF_VL("egress_ports"), CONF_VL("vlan_ports"),
@@ -565,6 +567,14 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		goto out;
 	if (conf_get(ts, "dscp"))
 		c.dscp = (uint8_t)n;
+	if ((v = conf_get(ts, "ecn"))) {
+		/* in the order of the field's values (RFC 3168) */
+		static const char *const ecns[] = {"not_ect", "ect1", "ect0", "ce", NULL};
+
+		if (conf_enum(x, v, "ecn", ecns, &k) < 0)
+			goto out;
+		c.ecn = (uint8_t)k;
+	}
 	if (conf_get_int(x, ts, "dport", 0, 65535, &n) < 0)
 		goto out;
 	if (conf_get(ts, "dport"))

@@ -484,6 +484,8 @@ static int build_wred(struct conf_ctx *x, cfg_t *sec, struct model_config *cfg, 
 		unsigned np, nq;
 		uint64_t mn = 0, mx = 0;
 		double prob = 0.1;
+		int ecn = 0;
+		long long gain = 0;
 
 		conf_enter(x, "model", "wred", NULL, conf_section_line(ws));
 		if (!(v = conf_get(ws, "min")) ||
@@ -502,6 +504,9 @@ static int build_wred(struct conf_ctx *x, cfg_t *sec, struct model_config *cfg, 
 		if ((v = conf_get(ws, "probability")) &&
 		    conf_frac(x, v, "probability", 0, 1, &prob) < 0)
 			return -1;
+		if (((v = conf_get(ws, "ecn")) && conf_bool(x, v, "ecn", &ecn) < 0) ||
+		    conf_get_int(x, ws, "gain", 0, 15, &gain) < 0)
+			return -1;
 		ports = malloc(cfg->nports);
 		if (!ports)
 			return conf_fail(x, NULL, NULL, "out of memory");
@@ -519,6 +524,8 @@ static int build_wred(struct conf_ctx *x, cfg_t *sec, struct model_config *cfg, 
 				if (nq && !queues[k])
 					continue;
 				w->enabled = 1;
+				w->ecn = (uint8_t)ecn;
+				w->gain = (uint8_t)gain;
 				w->min_bytes = (uint32_t)mn;
 				w->max_bytes = (uint32_t)mx;
 				w->max_prob = prob;

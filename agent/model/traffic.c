@@ -223,6 +223,7 @@ static void spec_base(const struct model_gen_conf *c, struct model_hdr_spec *s)
 	s->ip_version = c->ip_version;
 	s->l4 = c->l4;
 	s->dscp = c->dscp;
+	s->ecn = c->ecn;
 	s->ttl = 64;
 }
 
@@ -363,8 +364,8 @@ int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen)
 		snprintf(err, errlen, "protocol must be udp or tcp");
 		return -1;
 	}
-	if (c->vlan > 4095 || c->pcp > 7 || c->dscp > 63) {
-		snprintf(err, errlen, "vlan must be 0..4095, pcp 0..7, dscp 0..63");
+	if (c->vlan > 4095 || c->pcp > 7 || c->dscp > 63 || c->ecn > 3) {
+		snprintf(err, errlen, "vlan must be 0..4095, pcp 0..7, dscp 0..63, ecn 0..3");
 		return -1;
 	}
 	if (c->size == MODEL_SIZE_EXP &&
@@ -1081,6 +1082,7 @@ static void gen_setup_draws(struct gen *g)
 	g->tmpl.in_port = c->in_port;
 	g->tmpl.tc = g->tc;
 	g->tmpl.dscp = c->dscp;
+	g->tmpl.ecn = c->ecn;
 	g->tmpl.hdr_len = g->hdr_len;
 	g->tmpl.cast = MODEL_CAST_UNICAST;
 	g->hot_below = c->dest == MODEL_DEST_HOTSPOT ? prob_below(c->hotspot) : 0;

@@ -136,6 +136,7 @@ struct model_gen_conf {
 	int vlan;	    /* -1 untagged, else VID */
 	uint8_t pcp;
 	uint8_t dscp;
+	uint8_t ecn;	/* the packets' ECN field (MODEL_ECN_*, pkt.h) */
 	uint16_t dport; /* destination L4 port */
 
 	double mc_fraction; /* fraction of packets sent to mc_group */

@@ -132,6 +132,8 @@ static int rand_config(uint64_t *r, struct model_config *cfg)
 			qc->wred.min_bytes = 500 + u(r, 20000);
 			qc->wred.max_bytes = qc->wred.min_bytes + 1 + u(r, 40000);
 			qc->wred.max_prob = u(r, 101) / 100.0;
+			qc->wred.ecn = (uint8_t)u(r, 2);
+			qc->wred.gain = (uint8_t)(u(r, 2) ? 0 : u(r, 16));
 		}
 	}
 	/* the buffer: at least the pools and minimums of each side (model_new
@@ -227,6 +229,8 @@ static size_t fates[1 + MODEL_DROP_NCAUSES];
 /* reference records of packets held by PFC (arrived after they were
  * offered) */
 static size_t held;
+/* departures the reference marked CE (CE on arrival included) */
+static size_t ce;
 
 /* Random packets of ingress port p; *n gets their count. */
 static struct refsim_pkt *rand_pkts(uint64_t *r, const struct model_config *cfg, unsigned p,
@@ -255,6 +259,7 @@ static struct refsim_pkt *rand_pkts(uint64_t *r, const struct model_config *cfg,
 		if (u(r, 50) == 0)
 			x->fwd_drop = reasons[u(r, 4)];
 		x->flow_id = ++flow_seq;
+		x->ecn = (uint8_t)u(r, 4);
 	}
 	*n = k;
 	return v;
@@ -280,6 +285,7 @@ static int list_next(void *state, struct model_pkt *p)
 	p->tc = x->tc;
 	p->fwd_drop = x->fwd_drop;
 	p->flow_id = x->flow_id;
+	p->ecn = x->ecn;
 	p->cast = x->mc_group ? MODEL_CAST_MULTICAST : MODEL_CAST_UNICAST;
 	return 1;
 }
@@ -323,7 +329,8 @@ static int rec_cmp(const void *pa, const void *pb)
 	    (c = cmp_u64(a->mc, b->mc)) || (c = cmp_u64(a->in_port, b->in_port)) ||
 	    (c = cmp_u64(a->len, b->len)) || (c = cmp_u64(a->t_arr_ns, b->t_arr_ns)) ||
 	    (c = cmp_u64(a->depth_bytes, b->depth_bytes)) ||
-	    (c = cmp_u64((uint64_t)a->nt_latency_ns, (uint64_t)b->nt_latency_ns)))
+	    (c = cmp_u64((uint64_t)a->nt_latency_ns, (uint64_t)b->nt_latency_ns)) ||
+	    (c = cmp_u64(a->ecn, b->ecn)))
 		return c;
 	return 0;
 }
@@ -331,10 +338,10 @@ static int rec_cmp(const void *pa, const void *pb)
 static void print_rec(const char *who, const struct model_trace *t)
 {
 	printf("  %s: flow %" PRIu32 " in %u out %u %s cause %u queue %u mc %u len %" PRIu32
-	       " t_arr %" PRIu64 " t %" PRIu64 " depth %" PRIu32 " nt %" PRId64 "\n",
+	       " t_arr %" PRIu64 " t %" PRIu64 " depth %" PRIu32 " nt %" PRId64 " ecn %u\n",
 	       who, t->flow_id, t->in_port, t->out_port, t->departed ? "departed" : "dropped",
 	       t->cause, t->queue, t->mc, t->len, t->t_arr_ns, t->t_ns, t->depth_bytes,
-	       t->nt_latency_ns);
+	       t->nt_latency_ns, t->ecn);
 }
 
 static void print_config(const struct model_config *cfg)
@@ -405,6 +412,7 @@ static int run_one(uint64_t seed, size_t *npk_total, size_t *nrec)
 	for (size_t i = 0; i < ref.n; i++) {
 		const struct model_trace *t = &ref.v[i];
 		fates[t->departed ? 0 : 1 + t->cause]++;
+		ce += t->departed && t->ecn == MODEL_ECN_CE;
 		/* flow ids are given in port order, one per packet */
 		uint32_t f = t->flow_id - flow0;
 		for (unsigned p = 0; p < cfg.nports; p++) {
@@ -458,7 +466,7 @@ int main(void)
 	printf("%u configurations from seed %" PRIu64 ": %zu packets, %zu trace records, %u "
 	       "differ\n",
 	       n, seed, pk_sum, rec_sum, bad);
-	printf("reference fates: %zu held by PFC, %zu departed", held, fates[0]);
+	printf("reference fates: %zu held by PFC, %zu departed (%zu CE)", held, fates[0], ce);
 	for (unsigned c = 0; c < MODEL_DROP_NCAUSES; c++)
 		printf(", %zu %s", fates[1 + c], model_drop_cause_name(c));
 	printf("\n");

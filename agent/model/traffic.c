@@ -150,7 +150,7 @@ struct gen {
 	uint16_t hdr_len;   /* header bytes of every packet */
 	uint8_t tc;	    /* traffic class of every packet */
 	uint8_t ended;	    /* the source ended: stop, max_packets or out of memory */
-	uint8_t rare;	    /* hotspot, multicast or drop fraction configured */
+	uint8_t rare;	    /* hotspot, multicast or drop fraction, or a destination set */
 	uint8_t split_draw; /* some field has more than one value */
 	uint8_t one_draw;   /* Poisson with few field values: one draw per packet */
 	uint32_t reject16;  /* for one_draw: model_rng_split16_reject */
@@ -637,8 +637,8 @@ static uint64_t prob_below(double p)
 	return (uint64_t)(p * 0x1p53);
 }
 
-/* gen_fill's rare: no hotspot, multicast or drop fraction (GEN_NO_RARE),
- * or test g->rare (GEN_RARE). */
+/* gen_fill's rare: no hotspot, multicast or drop fraction nor
+ * destination set (GEN_NO_RARE), or test g->rare (GEN_RARE). */
 #define GEN_NO_RARE 0
 #define GEN_RARE    1
 
@@ -668,7 +668,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			g->ended = 1;
 	}
 	for (end = p + n; p < end; p++) {
-		uint32_t d[3] = {0, 0, 0}, dest, fid, len, hidx;
+		uint32_t d[3] = {0, 0, 0}, dest, out, fid, len, hidx;
 		double tn, wire;
 		int mc = 0, ttl1 = 0;
 		const uint8_t *hdr;
@@ -743,8 +743,13 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		}
 
 		dest = d[1] + (d[1] >= g->dest_skip) + g->dest_add;
+		out = dest;
 		*p = g->tmpl; /* the fields every packet shares */
 		if (rare == GEN_RARE && g->rare) {
+			/* a destination set: the flow's member (not multicast,
+			 * whose output is set below) */
+			if (g->ecmp_port)
+				out = g->ecmp_port[d[2]];
 			if (g->hot_below && (model_rng_next(&rng) >> 11) < g->hot_below)
 				dest = g->c.dest_port;
 			if (g->mc_below && (model_rng_next(&rng) >> 11) < g->mc_below) {
@@ -784,9 +789,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		fid = mc ? g->c.nports + dest - 1u : dest;
 		p->t_ns = (uint64_t)(int64_t)t;
 		p->len = len;
-		p->out_port = (uint16_t)dest;
-		if (__builtin_expect(g->ecmp_port != NULL, 0) && !mc)
-			p->out_port = g->ecmp_port[d[2]];
+		p->out_port = (uint16_t)out;
 		p->flow_id = g->flow_base + fid * g->nflows + d[2];
 		if (!lazy)
 			p->hdr = hdr; /* (the template's is NULL) */
@@ -808,7 +811,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 
 /* The copies of gen_fill: NAME_e with header bytes, for every generator
  * of the arrival kind; NAME_l without, NAME_lr for generators with a
- * hotspot, multicast or drop fraction. */
+ * hotspot, multicast or drop fraction or a destination set. */
 #define GEN_FILL(name, arrival, one_draw, xsize)                                                   \
 	static unsigned name##_e(struct gen *g, struct model_pkt *p, unsigned n)                   \
 	{                                                                                          \
@@ -1088,7 +1091,8 @@ static void gen_setup_draws(struct gen *g)
 	g->hot_below = c->dest == MODEL_DEST_HOTSPOT ? prob_below(c->hotspot) : 0;
 	g->mc_below = c->mc_fraction > 0 ? prob_below(c->mc_fraction) : 0;
 	g->drop_below = c->drop_fraction > 0 ? prob_below(c->drop_fraction) : 0;
-	g->rare = g->hot_below || g->mc_below || g->drop_below;
+	/* (a destination set's flows take the rare path: their output) */
+	g->rare = g->hot_below || g->mc_below || g->drop_below || c->n_to >= 2;
 	g->stop = c->stop_ns ? (double)c->stop_ns : INFINITY;
 	g->max_packets = c->max_packets ? c->max_packets : UINT64_MAX;
 }

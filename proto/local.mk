@@ -67,7 +67,8 @@ PROTO_CORPUS = \
 	proto/fuzz/corpus/fuzz_decode/d4-unknown-tags \
 	proto/fuzz/corpus/fuzz_decode/port-counters-ipv4 \
 	proto/fuzz/corpus/fuzz_decode/flows-ipv6 \
-	proto/fuzz/corpus/fuzz_decode/own-records-ipv4
+	proto/fuzz/corpus/fuzz_decode/own-records-ipv4 \
+	proto/fuzz/corpus/fuzz_decode/model-records-ipv4
 EXTRA_DIST += $(PROTO_CORPUS) proto/fuzz/fuzz_decode.c
 FUZZ_CORPORA += $(PROTO_CORPUS)
 

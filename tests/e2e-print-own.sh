@@ -37,7 +37,7 @@ recs = [
     rec(4, w(1) + buf(*A) + buf(*B)),
     rec(5, w(256, 16384) + buf(*A) + buf(*B) + w(1) + buf(*C) + w(0)),
     rec(6, w(2) + buf(*D) + buf(*A)),
-    rec(10, w(0xDEADBEEF, 1)),  # E:10: reserved, unknown
+    rec(11, w(0xDEADBEEF, 1)),  # E:11: reserved, unknown
 ]
 body = w(1, 0, 5, len(recs)) + b"".join(recs)
 sample = w(4, len(body)) + body

@@ -642,6 +642,10 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 		e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
 		ev_hdr(m, e, b, b->ecn);
 	}
+	/* a drop by the flow-based admission: its region (and the figures
+	 * are taken, the ring full or not) */
+	if (__builtin_expect(m->fb_last.fb_drop, 0))
+		model_ext_drop_note(m, e);
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
 		sample_dropped(m, b, reason, out_port, slot, depth);
 	if (m->trace != NULL)

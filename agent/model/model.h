@@ -656,6 +656,16 @@ struct model_event {
 				 (enqueue, dequeue) */
 	uint32_t len;	      /* frame length */
 	uint32_t flow_id;
+	/* drop by the flow-based admission (model_flowbuf.h, whose
+	 * MODEL_FB_DROP_* cause is fb_drop; 0: another drop or event): the
+	 * region the packet was classified to, the states the decision
+	 * saw (hundredths of % of their bounds: the region's, (ingress
+	 * port, priority), (egress port, priority)), the region's count and
+	 * the regions' bound (units) then */
+	uint8_t fb_drop;
+	uint16_t fb_region;
+	uint32_t fb_pc[3];
+	uint64_t fb_count, fb_bound;
 	uint8_t ecn;	  /* the copy's ECN field (MODEL_ECN_*), as in hdr: a
 			     copy WRED marked CE has CE there too (the IP
 			     header's field and IPv4 checksum rewritten) */

@@ -491,6 +491,14 @@ struct model {
 	/* optional mechanisms (model_ext.c), NULL when off */
 	struct model_iarb *iarb;
 	struct model_fb *fb;
+	/* the flow-based admission's drop that model_ext_arrive just made
+	 * (fb_drop 0: none), for its drop event (model_ext_drop_note) */
+	struct {
+		uint8_t fb_drop;
+		uint16_t region;
+		uint32_t pc[3];
+		uint64_t count, bound;
+	} fb_last;
 };
 
 /* The marker rules (model.h), inline for the engine's hot path;
@@ -586,6 +594,9 @@ int model_ext_setup(struct model *m, const struct model_config *cfg, struct mode
 void model_ext_free(struct model *m);
 unsigned model_ext_arrive(struct model *m, struct mport *P, struct mpg *g, struct mpkt *b);
 void model_ext_release(struct model *m, struct mpkt *b);
+/* The drop event e of the packet model_ext_arrive just dropped: the
+ * flow-based admission's region and figures, if it made the drop. */
+void model_ext_drop_note(struct model *m, struct model_event *e);
 
 /* model.c helpers used by model_telem.c */
 uint32_t model_q_alloc(const struct model *m, const struct mqueue *q);

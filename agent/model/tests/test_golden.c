@@ -23,8 +23,9 @@
  *
  * Every value is an integer, fed to the digest as 8 little-endian bytes
  * whatever its C type (never raw struct bytes, whose padding is
- * undefined; fields added later, such as the ECN field, only when not
- * 0, so that the scenarios before them keep their digests), so the
+ * undefined; fields added later, such as the ECN field and a flow
+ * region drop's figures, only when not 0, so that the scenarios without
+ * them keep their digests), so the
  * digests do not depend on the compiler, the build
  * flags (sanitizers included) or the host's byte order.  The model's
  * outputs hold no floating-point values; its doubles (alphas, WRED) only
@@ -258,6 +259,14 @@ static void fold_event(struct dg *d, const struct model_event *e)
 		dg_u64(d, e->hdr[i]);
 	if (e->ecn)
 		dg_u64(d, 0x100u | e->ecn);
+	if (e->fb_drop) {
+		dg_u64(d, e->fb_drop);
+		dg_u64(d, e->fb_region);
+		for (unsigned i = 0; i < 3; i++)
+			dg_u64(d, e->fb_pc[i]);
+		dg_u64(d, e->fb_count);
+		dg_u64(d, e->fb_bound);
+	}
 	d->n++;
 }
 

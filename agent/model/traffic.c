@@ -743,11 +743,11 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		}
 
 		dest = d[1] + (d[1] >= g->dest_skip) + g->dest_add;
-		out = dest;
-		*p = g->tmpl; /* the fields every packet shares */
+		out = UINT32_MAX; /* the output port, if not dest */
+		*p = g->tmpl;	  /* the fields every packet shares */
 		if (rare == GEN_RARE && g->rare) {
 			/* a destination set: the flow's member (not multicast,
-			 * whose output is set below) */
+			 * whose output is set below; never with a hotspot) */
 			if (g->ecmp_port)
 				out = g->ecmp_port[d[2]];
 			if (g->hot_below && (model_rng_next(&rng) >> 11) < g->hot_below)
@@ -789,7 +789,7 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		fid = mc ? g->c.nports + dest - 1u : dest;
 		p->t_ns = (uint64_t)(int64_t)t;
 		p->len = len;
-		p->out_port = (uint16_t)out;
+		p->out_port = (uint16_t)(out != UINT32_MAX ? out : dest);
 		p->flow_id = g->flow_base + fid * g->nflows + d[2];
 		if (!lazy)
 			p->hdr = hdr; /* (the template's is NULL) */

@@ -105,6 +105,7 @@ dist_scenarios_DATA = \
 	etc/scenarios/demo.conf \
 	etc/scenarios/incast.conf \
 	etc/scenarios/pfc.conf \
+	etc/scenarios/leaf.conf \
 	etc/scenarios/flowbuf.conf \
 	etc/scenarios/replay.conf \
 	etc/scenarios/capture.pcap

@@ -95,6 +95,7 @@ static const struct scen scens[] = {
     {"incast", "etc/scenarios/incast.conf", 10500000, 100000, 0, 0},
     {"pfc", "etc/scenarios/pfc.conf", 10000000, 50000, 0, 0},
     {"flowbuf", "etc/scenarios/flowbuf.conf", 10000000, 50000, 0, 0},
+    {"leaf", "etc/scenarios/leaf.conf", 4000000, 100000, 0, 0},
     {"replay", "etc/scenarios/replay.conf", 5000000, 50000, 0, 1},
     {"wred", "agent/model/tests/golden/wred.conf", 10000000, 50000, 0, 0},
     {"mcast", "agent/model/tests/golden/mcast.conf", 10000000, 50000, 0, 0},

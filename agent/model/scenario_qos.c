@@ -46,6 +46,61 @@ int model_scen_range_title(const char *t, long max, long *a, long *b)
 	return end == t || *end || errno || *a < 0 || *b < *a || *b > max ? -1 : 0;
 }
 
+/* ---- optional keys: each sets *have (and its value) when present ---- */
+
+static int opt_size(struct conf_ctx *x, cfg_t *s, const char *key, uint64_t hi, uint64_t *out,
+		    int *have)
+{
+	const struct conf_val *v = conf_get(s, key);
+
+	if (!v)
+		return 0;
+	*have = 1;
+	return conf_size(x, v, key, 0, hi, out);
+}
+
+static int opt_alpha(struct conf_ctx *x, cfg_t *s, const char *key, double *out, int *have)
+{
+	const struct conf_val *v = conf_get(s, key);
+
+	if (!v)
+		return 0;
+	*have = 1;
+	return conf_double(x, v, key, 0, 1024, 1, out);
+}
+
+static int opt_int(struct conf_ctx *x, cfg_t *s, const char *key, long long lo, long long hi,
+		   long long *out, int *have)
+{
+	const struct conf_val *v = conf_get(s, key);
+
+	if (!v)
+		return 0;
+	*have = 1;
+	return conf_int(x, v, key, lo, hi, out);
+}
+
+static int opt_sched(struct conf_ctx *x, cfg_t *s, int *out, int *have)
+{
+	const struct conf_val *v = conf_get(s, "scheduler");
+
+	if (!v)
+		return 0;
+	*have = 1;
+	return conf_enum(x, v, "scheduler", scheds, out);
+}
+
+/* The thresholds of a lossless PG, headroom, xoff and xon, in bytes. */
+static int opt_pfc(struct conf_ctx *x, cfg_t *s, uint64_t *hdrm, int *have_hdrm, uint64_t *xoff,
+		   int *have_xoff, uint64_t *xon, int *have_xon)
+{
+	return opt_size(x, s, "headroom", 1ULL << 30, hdrm, have_hdrm) < 0 ||
+		       opt_size(x, s, "xoff", 1ULL << 30, xoff, have_xoff) < 0 ||
+		       opt_size(x, s, "xon", 1ULL << 30, xon, have_xon) < 0
+		   ? -1
+		   : 0;
+}
+
 /* ---- levels: the model section's keys, a port section's keys ---- */
 
 /* The keys one level gives (have_*: the key is there). */
@@ -71,45 +126,17 @@ struct port_eff {
 
 static int parse_lvl(struct conf_ctx *x, cfg_t *s, unsigned ucq, struct lvl *L)
 {
-	const struct conf_val *v;
 	unsigned n, i;
 
 	memset(L, 0, sizeof(*L));
-	if ((v = conf_get(s, "alpha"))) {
-		if (conf_double(x, v, "alpha", 0, 1024, 1, &L->alpha) < 0)
-			return -1;
-		L->have_alpha = 1;
-	}
-	if ((v = conf_get(s, "pg_alpha"))) {
-		if (conf_double(x, v, "pg_alpha", 0, 1024, 1, &L->pg_alpha) < 0)
-			return -1;
-		L->have_pg_alpha = 1;
-	}
-	if ((v = conf_get(s, "queue_limit"))) {
-		if (conf_size(x, v, "queue_limit", 0, 64ULL << 30, &L->qlimit) < 0)
-			return -1;
-		L->have_qlimit = 1;
-	}
-	if ((v = conf_get(s, "queue_min"))) {
-		if (conf_size(x, v, "queue_min", 0, 1ULL << 30, &L->qmin) < 0)
-			return -1;
-		L->have_qmin = 1;
-	}
-	if ((v = conf_get(s, "pg_min"))) {
-		if (conf_size(x, v, "pg_min", 0, 1ULL << 30, &L->pgmin) < 0)
-			return -1;
-		L->have_pgmin = 1;
-	}
-	if ((v = conf_get(s, "queue_packets"))) {
-		if (conf_int(x, v, "queue_packets", 0, 100000000, &L->qpk) < 0)
-			return -1;
-		L->have_qpk = 1;
-	}
-	if ((v = conf_get(s, "scheduler"))) {
-		if (conf_enum(x, v, "scheduler", scheds, &L->sched) < 0)
-			return -1;
-		L->have_sched = 1;
-	}
+	if (opt_alpha(x, s, "alpha", &L->alpha, &L->have_alpha) < 0 ||
+	    opt_alpha(x, s, "pg_alpha", &L->pg_alpha, &L->have_pg_alpha) < 0 ||
+	    opt_size(x, s, "queue_limit", 64ULL << 30, &L->qlimit, &L->have_qlimit) < 0 ||
+	    opt_size(x, s, "queue_min", 1ULL << 30, &L->qmin, &L->have_qmin) < 0 ||
+	    opt_size(x, s, "pg_min", 1ULL << 30, &L->pgmin, &L->have_pgmin) < 0 ||
+	    opt_int(x, s, "queue_packets", 0, 100000000, &L->qpk, &L->have_qpk) < 0 ||
+	    opt_sched(x, s, &L->sched, &L->have_sched) < 0)
+		return -1;
 	n = cfg_size(s, "weights");
 	if (n > ucq)
 		return conf_fail(x, cfg_getnptr(s, "weights", ucq), "weights",
@@ -133,24 +160,13 @@ static int parse_lvl(struct conf_ctx *x, cfg_t *s, unsigned ucq, struct lvl *L)
 			return -1;
 		L->lossless[pg] = 1;
 	}
-	if ((v = conf_get(s, "headroom"))) {
-		if (conf_size(x, v, "headroom", 0, 1ULL << 30, &L->headroom) < 0)
-			return -1;
-		L->have_headroom = 1;
-	}
-	if ((v = conf_get(s, "xoff"))) {
-		if (conf_size(x, v, "xoff", 0, 1ULL << 30, &L->xoff) < 0)
-			return -1;
-		L->have_xoff = 1;
-	}
-	if ((v = conf_get(s, "xon"))) {
-		if (conf_size(x, v, "xon", 0, 1ULL << 30, &L->xon) < 0)
-			return -1;
-		L->have_xon = 1;
-		L->xon_v = v;
-	}
-	if ((v = conf_get(s, "pfc_delay"))) {
-		if (conf_time(x, v, "pfc_delay", 0, CONF_TIME_MAX, &L->pfcd) < 0)
+	if (opt_pfc(x, s, &L->headroom, &L->have_headroom, &L->xoff, &L->have_xoff, &L->xon,
+		    &L->have_xon) < 0)
+		return -1;
+	L->xon_v = conf_get(s, "xon");
+	if (conf_get(s, "pfc_delay")) {
+		if (conf_time(x, conf_get(s, "pfc_delay"), "pfc_delay", 0, CONF_TIME_MAX,
+			      &L->pfcd) < 0)
 			return -1;
 		L->have_pfcd = 1;
 	}
@@ -262,40 +278,19 @@ static int parse_qsec(struct conf_ctx *x, cfg_t *s, const char *kind, unsigned n
 				 "not a queue number or range; allowed: 0..%u, or A-B with A <= B "
 				 "in it (the ports' %s queues)",
 				 nq - 1, kind);
-	if ((v = conf_get(s, "scheduler"))) {
-		if (conf_enum(x, v, "scheduler", scheds, &Q->sched) < 0)
-			return -1;
-		Q->have_sched = 1;
-	}
-	if ((v = conf_get(s, "weight"))) {
-		if (conf_int(x, v, "weight", 1, 1024, &Q->weight) < 0)
-			return -1;
-		Q->have_weight = 1;
-	}
-	if ((v = conf_get(s, "alpha"))) {
-		if (conf_double(x, v, "alpha", 0, 1024, 1, &Q->alpha) < 0)
-			return -1;
-		Q->have_alpha = 1;
-	}
-	if ((v = conf_get(s, "limit"))) {
-		if (Q->have_alpha)
-			return conf_fail(x, v, "limit",
-					 "with alpha; allowed: one of alpha (a dynamic threshold) "
-					 "and limit (a static one)");
-		if (conf_size(x, v, "limit", 0, 64ULL << 30, &Q->limit) < 0)
-			return -1;
-		Q->have_limit = 1;
-	}
-	if ((v = conf_get(s, "min"))) {
-		if (conf_size(x, v, "min", 0, 1ULL << 30, &Q->min) < 0)
-			return -1;
-		Q->have_min = 1;
-	}
-	if ((v = conf_get(s, "packets"))) {
-		if (conf_int(x, v, "packets", 0, 100000000, &Q->pk) < 0)
-			return -1;
-		Q->have_pk = 1;
-	}
+	if (opt_sched(x, s, &Q->sched, &Q->have_sched) < 0 ||
+	    opt_int(x, s, "weight", 1, 1024, &Q->weight, &Q->have_weight) < 0 ||
+	    opt_alpha(x, s, "alpha", &Q->alpha, &Q->have_alpha) < 0 ||
+	    opt_size(x, s, "min", 1ULL << 30, &Q->min, &Q->have_min) < 0 ||
+	    opt_int(x, s, "packets", 0, 100000000, &Q->pk, &Q->have_pk) < 0)
+		return -1;
+	if ((v = conf_get(s, "limit")) && Q->have_alpha)
+		return conf_fail(
+		    x, v, "limit",
+		    "with alpha; allowed: one of alpha (a dynamic threshold) and limit "
+		    "(a static one)");
+	if (opt_size(x, s, "limit", 64ULL << 30, &Q->limit, &Q->have_limit) < 0)
+		return -1;
 	return 0;
 }
 
@@ -347,32 +342,12 @@ static int parse_gsec(struct conf_ctx *x, cfg_t *s, struct gsec *G)
 			return -1;
 		G->have_lossless = 1;
 	}
-	if ((v = conf_get(s, "headroom"))) {
-		if (conf_size(x, v, "headroom", 0, 1ULL << 30, &G->headroom) < 0)
-			return -1;
-		G->have_headroom = 1;
-	}
-	if ((v = conf_get(s, "xoff"))) {
-		if (conf_size(x, v, "xoff", 0, 1ULL << 30, &G->xoff) < 0)
-			return -1;
-		G->have_xoff = 1;
-	}
-	if ((v = conf_get(s, "xon"))) {
-		if (conf_size(x, v, "xon", 0, 1ULL << 30, &G->xon) < 0)
-			return -1;
-		G->have_xon = 1;
-		G->xon_v = v;
-	}
-	if ((v = conf_get(s, "alpha"))) {
-		if (conf_double(x, v, "alpha", 0, 1024, 1, &G->alpha) < 0)
-			return -1;
-		G->have_alpha = 1;
-	}
-	if ((v = conf_get(s, "min"))) {
-		if (conf_size(x, v, "min", 0, 1ULL << 30, &G->min) < 0)
-			return -1;
-		G->have_min = 1;
-	}
+	if (opt_pfc(x, s, &G->headroom, &G->have_headroom, &G->xoff, &G->have_xoff, &G->xon,
+		    &G->have_xon) < 0 ||
+	    opt_alpha(x, s, "alpha", &G->alpha, &G->have_alpha) < 0 ||
+	    opt_size(x, s, "min", 1ULL << 30, &G->min, &G->have_min) < 0)
+		return -1;
+	G->xon_v = conf_get(s, "xon");
 	return 0;
 }
 

@@ -444,6 +444,7 @@ START_TEST(test_layout_region_record)
 	ck_assert_uint_eq(rd->count, 2621440);
 	ck_assert_uint_eq(rd->bound, 2097152);
 	ck_assert_str_eq(sflow_own_region_cause_name(rd->cause), "bound");
+	sflow_datagram_free(&d);
 	/* after the visibility_event record, last */
 	memset(&rec, 0, sizeof rec);
 	rec.type = SFLOW_OWN_VIS_DROP;

@@ -58,8 +58,9 @@
  *
  * Admission order: forwarding drop (model_pkt.fwd_drop) -> device full ->
  * ingress PG min / shared limit / ingress pool (lossless: headroom) ->
- * per copy: queue length limit (limit_pkts) -> WRED -> queue min / shared
- * limit / egress pool.  The first that fails names the drop cause.
+ * per copy: queue length limit (limit_pkts) -> WRED (or its ECN marking,
+ * struct model_wred_config) -> queue min / shared limit / egress pool.
+ * The first that fails names the drop cause.
  * A packet from a lossless PG is never dropped at egress (as a switch
  * exempts its lossless queues from egress drops): its copies are queued
  * even beyond the queue's and the egress pool's limits (and WRED), and

@@ -118,7 +118,8 @@
  * trap_group, trap_name) and sampling_rate; appended within 3: the host's
  * fd_watch_write (write readiness, for asynchronous clients such as
  * hiredis), the optional op log_status, the host's device_changed
- * (DEVICE CHANGES above) and the args' drop_limit.  See
+ * (DEVICE CHANGES above), the args' drop_limit, and a drop's flow region
+ * (BSF_EVF_FLOW_REGION, the event's region_* fields).  See
  * bsflowd-backend(3).
  *
  * SPDX-License-Identifier: BSD-2-Clause
@@ -298,6 +299,10 @@ enum bsf_event_flag {
 	 * dequeue stream on: pkt_id and tail_id are valid and refer to that
 	 * stream.  Always set on BSF_EV_ENQUEUE / BSF_EV_DEQUEUE. */
 	BSF_EVF_QUEUE_STREAM = 1u << 0,
+	/* Appended within 3: a drop by a flow-based shared-buffer
+	 * admission (a buffer region of its own per flow or flow group):
+	 * the region_* fields are valid. */
+	BSF_EVF_FLOW_REGION = 1u << 1,
 };
 
 /*
@@ -362,6 +367,18 @@ struct bsf_event {
 	/* Samples: this packet was sampled 1-in-N; 0 = at its port's rate
 	 * (bsf_port_desc.sampling_rate). */
 	uint32_t sampling_rate;
+	/* Appended within 3.  Drops with BSF_EVF_FLOW_REGION: the flow
+	 * region the packet was classified to; why it was dropped (1 the
+	 * region's bound by the admission states, 2 the region's WRED, 3
+	 * its short-time change); the unit of the counts (0 bytes, 1
+	 * packets); the states the decision saw in hundredths of a percent
+	 * of their bounds (the region's, its (ingress port, priority) and
+	 * (egress port, priority) counts'; above 10000 past the bound); the
+	 * region's count and the regions' bound at the drop.  Sent as the own
+	 * flow record flow_region_drop in the 0:5 (bsflowd-structures(7)). */
+	uint32_t region, region_cause, region_unit;
+	uint32_t region_pc, region_ingress_pc, region_egress_pc;
+	uint64_t region_count, region_bound;
 };
 
 /* set_queue_events() flags */

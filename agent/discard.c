@@ -82,6 +82,18 @@ int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_even
 		sflow_enc_linux_reason(&w, &s, ev->reason_name);
 	if (p->vis) /* last: tools that stop at an unknown record see the rest */
 		sflow_own_enc_vis_event(&w, &s, p->enterprise, p->vis);
+	if ((ev->flags & BSF_EVF_FLOW_REGION) && p->region && p->enterprise != SFLOW_ENT_STANDARD &&
+	    p->enterprise != SFLOW_ENT_BROADCOM) {
+		struct sflow_own_region_drop rd = {ev->region,
+						   ev->region_cause,
+						   ev->region_unit,
+						   ev->region_pc,
+						   ev->region_ingress_pc,
+						   ev->region_egress_pc,
+						   sflow_own_u32(ev->region_count),
+						   sflow_own_u32(ev->region_bound)};
+		sflow_own_enc_region_drop(&w, &s, p->enterprise, &rd);
+	}
 	sflow_enc_sample_end(&w, &s);
 	if (w.err != SFLOW_OK)
 		return w.err;

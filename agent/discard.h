@@ -29,7 +29,10 @@
  *           visibility event id, queue, reason, depth), for drops that
  *           passed the visibility drop sampler (bsf_discard_params.vis),
  *           so that a collector can join the drop with the forensics
- *           events it started (see bsflowd-structures(7)).
+ *           events it started (see bsflowd-structures(7));
+ *   E:2     the own flow_region_drop record: the flow region of a drop
+ *           made by a flow-based shared-buffer admission
+ *           (BSF_EVF_FLOW_REGION), with bsf_discard_params.region.
  *
  * drops is the cumulative number of notifications suppressed (rate limit
  * and circuit breaker); the daemon adds the drop events the backend lost
@@ -77,8 +80,8 @@ struct sflow_own_vis_event;
  * (all records, the longest 0:1038 string: a backend's function of
  * BSF_NAME_MAX - 1 bytes, 64 on the wire with its padding, where the
  * longest stage symbol "ingress_admission" takes 20; the own
- * visibility_event record). */
-#define BSF_DISCARD_OVERHEAD (136u - 20u + 64u + BSF_DISCARD_NAMES + 8u + 72u)
+ * visibility_event record, the flow_region_drop record). */
+#define BSF_DISCARD_OVERHEAD (136u - 20u + 64u + BSF_DISCARD_NAMES + 8u + 72u + 8u + 32u)
 /* 0:1041 and 0:1042 with names of BSF_NAME_MAX - 1 bytes: (8 + 4 + 64 + 4 +
  * 64) + (8 + 4 + 64) */
 #define BSF_DISCARD_NAMES (144u + 76u)
@@ -103,12 +106,16 @@ struct bsf_discard_params {
 	 * not 0), or NULL: none (visibility off, or drops not routed
 	 * through a sampler) */
 	const struct sflow_own_vis_event *vis;
+	/* 1: add the flow_region_drop record of an event that names its
+	 * flow region (own enterprise enterprise) */
+	int region;
 	uint32_t enterprise;
 };
 
 /* Encode one 0:5 sample from ev (and p->vis) into buf.  0 (SFLOW_OK) with
  * *len, or SFLOW_ERR_INVALID (not a drop event, header_bytes out of range,
- * p->vis with enterprise 0 or 4413) or SFLOW_ERR_FULL. */
+ * p->vis with enterprise 0 or 4413) or SFLOW_ERR_FULL.  The region record
+ * is left out with enterprise 0 or 4413. */
 int bsf_discard_encode(const struct bsf_discard_params *p, const struct bsf_event *ev, uint8_t *buf,
 		       size_t cap, size_t *len);
 

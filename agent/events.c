@@ -130,21 +130,20 @@ static void notify_drop(struct bsf_events *e, const struct bsf_event *ev,
 	p.in_ifindex = ifindex_of(e, ev->in_port);
 	p.out_ifindex = ifindex_of(e, ev->out_port);
 	p.header_bytes = e->flows.header_bytes;
-	if (rec) {
-		p.vis = rec;
-		p.enterprise = bsf_visx_enterprise(e->vis);
-	}
+	p.enterprise = bsf_visx_enterprise(e->vis);
+	p.vis = rec;
+	p.region = 1;
 	ok = encode_add_drop(e, &p, ev);
-	if (!ok && p.vis) {
-		/* too big for datagram_bytes with bsflowd's own record: sent
-		 * without it (bsflowd.conf(5), datagram_bytes) */
+	if (!ok && (p.vis || (ev->flags & BSF_EVF_FLOW_REGION))) {
+		/* too big for datagram_bytes with bsflowd's own records: sent
+		 * without them (bsflowd.conf(5), datagram_bytes) */
 		p.vis = NULL;
+		p.region = 0;
 		ok = encode_add_drop(e, &p, ev);
 		if (ok && bsf_ratelimit_hit(&e->drop_fit_rl, bsf_now_ns(), &n))
-			log_warnx(
-			    "drop notifications: own visibility_event record left out of %llu "
-			    "notification(s): datagram_bytes (%u) too small for it",
-			    (unsigned long long)n, e->datagram_bytes);
+			log_warnx("drop notifications: own records left out of %llu "
+				  "notification(s): datagram_bytes (%u) too small for them",
+				  (unsigned long long)n, e->datagram_bytes);
 	}
 	if (!ok) {
 		/* not sent after all: count it with the suppressed ones, so

@@ -276,6 +276,37 @@ static void print_sojourns(struct collect_out *o, const struct sflow_own_sojourn
 	}
 }
 
+/* E:2 in a 0:5: the flow region that dropped the packet. */
+static void print_region_drop(struct collect_out *o, const struct sflow_own_region_drop *d)
+{
+	const char *cause = sflow_own_region_cause_name(d->cause);
+
+	collect_out_u32(o, "bsf_drop_region", d->region);
+	if (cause)
+		collect_out_str(o, "bsf_drop_region_cause", cause);
+	else
+		collect_out_u32(o, "bsf_drop_region_cause", d->cause);
+	collect_out_str(o, "bsf_drop_region_unit", d->unit == 1 ? "packets" : "bytes");
+	collect_out_u32(o, "bsf_drop_region_pc", d->region_pc);
+	collect_out_u32(o, "bsf_drop_region_ingress_pc", d->ingress_pc);
+	collect_out_u32(o, "bsf_drop_region_egress_pc", d->egress_pc);
+	collect_out_u32(o, "bsf_drop_region_count", d->count);
+	collect_out_u32(o, "bsf_drop_region_bound", d->bound);
+}
+
+/* E:13: CE marks per queue. */
+static void print_queue_ecn(struct collect_out *o, const char *prefix,
+			    const struct sflow_own_array *a)
+{
+	char k[COLLECT_OUT_KEYMAX];
+	uint64_t v;
+
+	for (uint32_t i = 0; i < a->n; i++) {
+		sflow_own_u64_at(a, i, &v);
+		collect_out_u64(o, kcatu(k, prefix, "_", i, "", ""), v);
+	}
+}
+
 void collect_print_own_record(struct collect_out *o, const struct sflow_record *r)
 {
 	const char *name = NULL;
@@ -296,6 +327,8 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 		/* the own sample's and 0:5's records: a numbering of their own */
 		if (own->format == SFLOW_OWN_VIS_EVENT)
 			print_vis_event(o, &own->u.event);
+		else if (own->format == SFLOW_OWN_REGION_DROP)
+			print_region_drop(o, &own->u.region_drop);
 		else
 			collect_out_unknown_body(o, r->length, r->body);
 		return;
@@ -355,6 +388,10 @@ void collect_print_own_record(struct collect_out *o, const struct sflow_record *
 		break;
 	case SFLOW_OWN_SOJOURN_HISTS:
 		print_sojourns(o, &own->u.sojourns);
+		break;
+	case SFLOW_OWN_QUEUE_ECN:
+		print_queue_ecn(o, "bsf_ecn_uc", &own->u.ecn.uc);
+		print_queue_ecn(o, "bsf_ecn_mc", &own->u.ecn.mc);
 		break;
 	default:
 		collect_out_unknown_body(o, r->length, r->body);

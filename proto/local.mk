@@ -77,7 +77,8 @@ PROTO_CORPUS = \
 	proto/fuzz/corpus/fuzz_decode/flows-ipv6 \
 	proto/fuzz/corpus/fuzz_decode/own-records-ipv4 \
 	proto/fuzz/corpus/fuzz_decode/own-drops-ipv4 \
-	proto/fuzz/corpus/fuzz_decode/own-sojourn-ipv4
+	proto/fuzz/corpus/fuzz_decode/own-sojourn-ipv4 \
+	proto/fuzz/corpus/fuzz_decode/model-records-ipv4
 EXTRA_DIST += $(PROTO_CORPUS) proto/fuzz/fuzz_decode.c
 FUZZ_CORPORA += $(PROTO_CORPUS)
 

@@ -688,6 +688,18 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 	memset(out, 0, sizeof *out);
 	out->format = format;
 	if (sflow_own_event_context(in_sample)) {
+		if (format == SFLOW_OWN_REGION_DROP && in_sample == SFLOW_SAMPLE_DISCARD) {
+			struct sflow_own_region_drop *d = &out->u.region_drop;
+			sflow_r_u32(r, &d->region, "own flow_region_drop region");
+			sflow_r_u32(r, &d->cause, "own flow_region_drop cause");
+			sflow_r_u32(r, &d->unit, "own flow_region_drop unit");
+			sflow_r_u32(r, &d->region_pc, "own flow_region_drop region_pc");
+			sflow_r_u32(r, &d->ingress_pc, "own flow_region_drop ingress_pc");
+			sflow_r_u32(r, &d->egress_pc, "own flow_region_drop egress_pc");
+			sflow_r_u32(r, &d->count, "own flow_region_drop count");
+			sflow_r_u32(r, &d->bound, "own flow_region_drop bound");
+			return read_end(r, "own flow_region_drop: bytes after bound");
+		}
 		if (format != SFLOW_OWN_VIS_EVENT)
 			return 1;
 		read_vis_event(r, &out->u.event);
@@ -766,6 +778,12 @@ int sflow_own_decode_record(uint32_t format, uint32_t in_sample, struct sflow_r 
 		read_var(r, &sojourns_kind, &out->u.sojourns.n, &out->u.sojourns.len,
 			 &out->u.sojourns.p);
 		return read_end(r, "own sojourn_histograms: bytes after the queues");
+	case SFLOW_OWN_QUEUE_ECN:
+		read_array(r, &out->u.ecn.uc, 8, "own queue_ecn uc count",
+			   "own queue_ecn: uc count larger than the record");
+		read_array(r, &out->u.ecn.mc, 8, "own queue_ecn mc count",
+			   "own queue_ecn: mc count larger than the record");
+		return read_end(r, "own queue_ecn: bytes after the mc queues");
 	default:
 		return 1;
 	}
@@ -790,7 +808,10 @@ int sflow_own_decode_sample(uint32_t format, struct sflow_r *r, struct sflow_own
 const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 {
 	if (sflow_own_event_context(in_sample))
-		return format == SFLOW_OWN_VIS_EVENT ? "visibility_event" : NULL;
+		return format == SFLOW_OWN_VIS_EVENT ? "visibility_event"
+		       : format == SFLOW_OWN_REGION_DROP && in_sample == SFLOW_SAMPLE_DISCARD
+			   ? "flow_region_drop"
+			   : NULL;
 	if (!is_counters(in_sample))
 		return NULL;
 	switch (format) {
@@ -818,6 +839,8 @@ const char *sflow_own_record_name(uint32_t format, uint32_t in_sample)
 		return "drop_counters";
 	case SFLOW_OWN_SOJOURN_HISTS:
 		return "sojourn_histograms";
+	case SFLOW_OWN_QUEUE_ECN:
+		return "queue_ecn";
 	default:
 		return NULL;
 	}
@@ -1027,6 +1050,60 @@ int sflow_own_region_at(const struct sflow_own_array *a, uint32_t i, struct sflo
 	out->dropped = get64(p + 40);
 	out->mirrored = get64(p + 48);
 	return 0;
+}
+
+/* ---- ECN marks (E:10) and a flow region's drop (E:2 in 0:5) */
+
+void sflow_own_enc_queue_ecn(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			     const uint64_t *uc, uint32_t n_uc, const uint64_t *mc, uint32_t n_mc)
+{
+	if (bad_array(w, uc, n_uc) || bad_array(w, mc, n_mc))
+		return;
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_QUEUE_ECN));
+	sflow_w_u32(w, n_uc);
+	for (uint32_t i = 0; i < n_uc && !w->err; i++)
+		sflow_w_u64(w, uc[i]);
+	sflow_w_u32(w, n_mc);
+	for (uint32_t i = 0; i < n_mc && !w->err; i++)
+		sflow_w_u64(w, mc[i]);
+	sflow_enc_record_end(w, m);
+}
+
+int sflow_own_u64_at(const struct sflow_own_array *a, uint32_t i, uint64_t *out)
+{
+	if (i >= a->n)
+		return -1;
+	*out = get64(a->p + (size_t)i * 8);
+	return 0;
+}
+
+void sflow_own_enc_region_drop(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			       const struct sflow_own_region_drop *d)
+{
+	size_t m = sflow_enc_record_begin(w, s, SFLOW_TAG(enterprise, SFLOW_OWN_REGION_DROP));
+	sflow_w_u32(w, d->region);
+	sflow_w_u32(w, d->cause);
+	sflow_w_u32(w, d->unit);
+	sflow_w_u32(w, d->region_pc);
+	sflow_w_u32(w, d->ingress_pc);
+	sflow_w_u32(w, d->egress_pc);
+	sflow_w_u32(w, d->count);
+	sflow_w_u32(w, d->bound);
+	sflow_enc_record_end(w, m);
+}
+
+const char *sflow_own_region_cause_name(uint32_t cause)
+{
+	switch (cause) {
+	case SFLOW_OWN_REGION_BOUND:
+		return "bound";
+	case SFLOW_OWN_REGION_WRED:
+		return "wred";
+	case SFLOW_OWN_REGION_STC:
+		return "short_time_change";
+	default:
+		return NULL;
+	}
 }
 
 const char *sflow_own_iarb_cause_name(uint32_t i)

@@ -200,7 +200,14 @@
  *     All counts are cumulative since the backend opened (a reload that
  *     reopens it starts them again), modulo 2^32.  The counts of a queue
  *     sum to the packets it measured (its 0:1039 sojourns are among them).
- *   E:13..E:15 reserved for further counter records.
+ *   E:13 queue_ecn {                (in each port's sample, for its
+ *                                   egress queues)
+ *     unsigned hyper uc<>;          packets of unicast queue i that WRED
+ *                                   marked CE instead of dropping them,
+ *                                   cumulative
+ *     unsigned hyper mc<>;          multicast queue i
+ *   }
+ *   E:14..E:15 reserved for further counter records.
  *
  *   Sample types (enterprise E):
  *   E:1 visibility_event_sample {   (laid out like 0:5)
@@ -264,6 +271,25 @@
  *     delay, peak and duration 0, peak_time all ones.  Only 0:5
  *     notifications of drops that passed the visibility drop sampler
  *     carry it.
+ *   E:2 flow_region_drop {          (32 bytes; only in a 0:5)
+ *     unsigned int region;          the flow region the packet was
+ *                                   classified to (its number in the
+ *                                   configuration)
+ *     unsigned int cause;           1 bound (the admission states), 2 the
+ *                                   region's WRED, 3 the region's
+ *                                   short-time change
+ *     unsigned int unit;            0 bytes, 1 packets
+ *     unsigned int region_pc;       the states the decision saw, in
+ *     unsigned int ingress_pc;      hundredths of a percent of their
+ *     unsigned int egress_pc;       bounds (above 10000 past the bound):
+ *                                   the region's, the (ingress port,
+ *                                   priority) and (egress port, priority)
+ *                                   counts'
+ *     unsigned int count;           the region's count at the drop (unit)
+ *     unsigned int bound;           the regions' bound then (unit)
+ *   }
+ *     A drop made by the flow-based shared-buffer admission; count and
+ *     bound saturate at 0xFFFFFFFE.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -288,10 +314,17 @@
 #define SFLOW_OWN_QUEUE_DROPS	10u
 #define SFLOW_OWN_DROP_COUNTERS 11u
 #define SFLOW_OWN_SOJOURN_HISTS 12u
+#define SFLOW_OWN_QUEUE_ECN	13u
 /* Sample types */
 #define SFLOW_OWN_SMP_EVENT 1u /* visibility_event_sample */
 /* Flow records inside an E:1 sample and a 0:5 */
-#define SFLOW_OWN_VIS_EVENT 1u /* visibility_event (also inside 0:5) */
+#define SFLOW_OWN_VIS_EVENT	   1u /* visibility_event (also inside 0:5) */
+#define SFLOW_OWN_REGION_DROP	   2u /* flow_region_drop (only inside 0:5) */
+#define SFLOW_OWN_REGION_DROP_SIZE 32u
+/* flow_region_drop.cause */
+#define SFLOW_OWN_REGION_BOUND 1u
+#define SFLOW_OWN_REGION_WRED  2u
+#define SFLOW_OWN_REGION_STC   3u
 
 /* visibility_event.type */
 #define SFLOW_OWN_VIS_DROP	       1u /* only inside a 0:5, never in E:1 */
@@ -492,6 +525,15 @@ struct sflow_own_sojourns {
 	const uint8_t *p;
 };
 
+struct sflow_own_queue_ecn { /* E:13: elements are unsigned hypers */
+	struct sflow_own_array uc, mc;
+};
+
+/* Flow record E:2 inside a 0:5 (encoder input, decoder output). */
+struct sflow_own_region_drop {
+	uint32_t region, cause, unit, region_pc, ingress_pc, egress_pc, count, bound;
+};
+
 struct sflow_own_record {
 	uint32_t format;
 	union {
@@ -501,13 +543,15 @@ struct sflow_own_record {
 		struct sflow_own_pg_buffers pgs;
 		struct sflow_own_device_pools pools;
 		struct sflow_own_cpu_queues cpu;
-		struct sflow_own_sampler_stats samplers; /* E:7 in counters samples */
-		struct sflow_own_iarb iarb;		 /* E:8 */
-		struct sflow_own_flow_regions regions;	 /* E:9 */
-		struct sflow_own_queue_drops qdrops;	 /* E:10 */
-		struct sflow_own_drop_counters dropctrs; /* E:11 */
-		struct sflow_own_sojourns sojourns;	 /* E:12 */
-		struct sflow_own_vis_event event;	 /* E:1 in E:1 samples and 0:5 */
+		struct sflow_own_sampler_stats samplers;  /* E:7 in counters samples */
+		struct sflow_own_iarb iarb;		  /* E:8 */
+		struct sflow_own_flow_regions regions;	  /* E:9 */
+		struct sflow_own_queue_drops qdrops;	  /* E:10 */
+		struct sflow_own_drop_counters dropctrs;  /* E:11 */
+		struct sflow_own_sojourns sojourns;	  /* E:12 */
+		struct sflow_own_queue_ecn ecn;		  /* E:13 */
+		struct sflow_own_vis_event event;	  /* E:1 in E:1 samples and 0:5 */
+		struct sflow_own_region_drop region_drop; /* E:2 in 0:5 */
 	} u;
 };
 
@@ -568,6 +612,11 @@ int sflow_own_drop_counter_at(const struct sflow_own_drop_counters *a, uint32_t 
 			      struct sflow_own_drop_counter *out);
 /* "ingress", "egress" or "unknown". */
 const char *sflow_own_direction_name(uint32_t direction);
+/* Element i of an E:13 array (a count of CE marks). */
+int sflow_own_u64_at(const struct sflow_own_array *a, uint32_t i, uint64_t *out);
+/* Name of a flow_region_drop cause: "bound", "wred", "short_time_change";
+ * NULL for others. */
+const char *sflow_own_region_cause_name(uint32_t cause);
 /* Name of an ingress_arbitration congestion input (by_cause index):
  * "am_fill" ... "egress_over"; NULL for i >= 7. */
 const char *sflow_own_iarb_cause_name(uint32_t i);
@@ -626,6 +675,13 @@ void sflow_own_enc_iarb(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t 
 void sflow_own_enc_flow_regions(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
 				uint32_t unit, uint32_t total, const struct sflow_own_region *r,
 				uint32_t n);
+/* E:10 in a port's counters sample: CE marks of its n_uc unicast and
+ * n_mc multicast queues. */
+void sflow_own_enc_queue_ecn(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			     const uint64_t *uc, uint32_t n_uc, const uint64_t *mc, uint32_t n_mc);
+/* E:2 among a 0:5's flow records. */
+void sflow_own_enc_region_drop(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,
+			       const struct sflow_own_region_drop *d);
 
 /* E:10 in a port's counters sample. */
 void sflow_own_enc_queue_drops(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t enterprise,

@@ -1,10 +1,12 @@
 #!/bin/sh
 # tests/e2e-admission.sh - bsflowd on a model with ingress arbitration
-# with accelerated memory and flow-based shared-buffer admission: its
-# datagrams (saved into a pcap by e2e-udp2pcap.py) are decoded by
-# bsflow-collect -r --strict, which prints the own records
-# ingress_arbitration (ports and device) and flow_regions (device) by
-# name with their keys (bsflowd-structures(7)); tshark, when installed,
+# with accelerated memory, flow-based shared-buffer admission and WRED
+# marking ECN: its datagrams (saved into a pcap by e2e-udp2pcap.py) are
+# decoded by bsflow-collect -r --strict, which prints the own records
+# ingress_arbitration (ports and device), flow_regions (device),
+# queue_ecn (ports) and, in the 0:5 of a drop by a flow region,
+# flow_region_drop, by name with their keys (bsflowd-structures(7));
+# tshark, when installed,
 # decodes every frame as sFlow, and any frame it finds malformed has a
 # standard 0:1005 record before (tshark 4.0 does not skip that record by
 # its length; the same happens without these records).  sflowtool is not
@@ -25,6 +27,14 @@ E2E_MODEL='model {
 	ingress_arbitration {
 		egress_over = 25%
 	}
+	wred {
+		ports = {3}
+		queues = {0}
+		min = 16K
+		max = 256K
+		probability = 50%
+		ecn = yes
+	}
 	flow_admission {
 		regions = 2
 		alpha = 0.25
@@ -44,6 +54,7 @@ E2E_MODEL='model {
 		rate = 100%
 		size = 1500
 		dscp = 4
+		ecn = ect1
 	}
 	traffic wellbehaved {
 		ports = {1}
@@ -53,6 +64,7 @@ E2E_MODEL='model {
 		arrival = poisson
 		size = 1500
 		dscp = 0
+		ecn = ect0
 		flows = 4
 	}
 }'
@@ -87,11 +99,32 @@ cst=$?
 grep -q 'bsf_record ingress_arbitration' "$TMP/c.out" ||
 	fail "no ingress_arbitration record decoded by name"
 grep -q 'bsf_record flow_regions' "$TMP/c.out" || fail "no flow_regions record decoded by name"
+grep -q 'bsf_record queue_ecn' "$TMP/c.out" || fail "no queue_ecn record decoded by name"
+grep -q 'bsf_record flow_region_drop' "$TMP/c.out" ||
+	fail "no flow_region_drop record decoded by name"
 for k in bsf_iarb_accelerated bsf_iarb_not_accelerated bsf_iarb_cause_egress_over \
 	bsf_iarb_am_lat_min bsf_iarb_pb_lat_max bsf_region_total bsf_region_0_dropped \
-	bsf_region_1_admitted; do
+	bsf_region_1_admitted bsf_ecn_uc_0 bsf_drop_region_pc bsf_drop_region_count \
+	bsf_drop_region_bound; do
 	grep -q "$k" "$TMP/c.out" || fail "no $k in bsflow-collect's output"
 done
+# port 3's queue marks the well-behaved flows' ECT(0) packets
+awk '$1 == "bsf_ecn_uc_0" && $2 > 0 { ok = 1 } END { exit !ok }' "$TMP/c.out" ||
+	fail "no CE marks counted in queue_ecn"
+# the hog's region (0) drops them, by its bound (its state at or above
+# 100 %: 10000 hundredths), in 0:5 notifications of reason 259 (a 0:5's
+# records print with the discarded_ prefix)
+awk '$1 == "discarded_bsf_drop_region" { n++; if ($2 != 0) bad = 1 }
+     $1 == "discarded_bsf_drop_region_cause" && $2 != "bound" { bad = 1 }
+     $1 == "discarded_bsf_drop_region_pc" && $2 < 10000 { bad = 1 }
+     END { exit bad || n == 0 }' "$TMP/c.out" ||
+	fail "a flow_region_drop not of region 0 at its bound"
+awk '/^startSample/ { code = ""; reg = 0 }
+     $1 == "discardCode" { code = $2 }
+     $1 == "discarded_bsf_record" && $2 == "flow_region_drop" { reg = 1 }
+     /^endSample/ && reg { n++; if (code != 259) bad = 1 }
+     END { exit bad || n == 0 }' "$TMP/c.out" ||
+	fail "a 0:5 with a flow_region_drop record but not reason 259"
 # the hog's region drops, at the latencies of the defaults (47, 87 ns)
 awk '$1 == "bsf_iarb_am_lat_min" && $2 != 0 && $2 != 47 { bad = 1 }
      $1 == "bsf_iarb_pb_lat_min" && $2 != 0 && $2 != 87 { bad = 1 }

@@ -38,7 +38,7 @@ recs = [
     rec(5, w(256, 16384) + buf(*A) + buf(*B) + w(1) + buf(*C) + w(0)),
     rec(6, w(2) + buf(*D) + buf(*A)),
     rec(12, w(1, 0, 2, 20, 3, 5, 65536, 7)),
-    rec(13, w(0xDEADBEEF, 1)),  # E:13: reserved, unknown
+    rec(14, w(0xDEADBEEF, 1)),  # E:14: reserved, unknown
 ]
 body = w(1, 0, 5, len(recs)) + b"".join(recs)
 sample = w(4, len(body)) + body

@@ -56,6 +56,7 @@
 #include "agent/backend.h"
 #include "agent/model/backend_model.h"
 #include "agent/model/backend_model_own.h"
+#include "agent/model/model_flowbuf.h"
 #include "agent/model/model.h"
 #include "agent/model/scenario.h"
 
@@ -609,6 +610,25 @@ static int is_streamed(const struct bm *b, const struct model_event *m)
 	       (b->stream[m->out_port] >> ((m->mc ? BSF_MAX_QUEUES : 0) + m->queue) & 1u);
 }
 
+/* A drop by the flow-based admission: its region (the model's
+ * MODEL_FB_DROP_* causes are the ABI's 1..3). */
+_Static_assert(MODEL_FB_DROP_DT == 1 && MODEL_FB_DROP_WRED == 2 && MODEL_FB_DROP_STC == 3,
+	       "region_cause numbering");
+static void fb_drop_to_bsf(const struct bm *b, const struct model_event *m, struct bsf_event *e)
+{
+	const struct model_fb_config *c = model_fb_config(model_fb_of(b->m));
+
+	e->flags |= BSF_EVF_FLOW_REGION;
+	e->region = m->fb_region;
+	e->region_cause = m->fb_drop;
+	e->region_unit = c->unit == MODEL_FB_UNIT_PKTS;
+	e->region_pc = m->fb_pc[0];
+	e->region_ingress_pc = m->fb_pc[1];
+	e->region_egress_pc = m->fb_pc[2];
+	e->region_count = m->fb_count;
+	e->region_bound = m->fb_bound;
+}
+
 /* One model event as the agent sees it. */
 static void event_to_bsf(const struct bm *b, const struct model_event *m, struct bsf_event *e)
 {
@@ -625,6 +645,8 @@ static void event_to_bsf(const struct bm *b, const struct model_event *m, struct
 		e->tail_id = m->queue == MODEL_QUEUE_NONE ? BSF_UNKNOWN : m->tail_id;
 		if (is_streamed(b, m))
 			e->flags = BSF_EVF_QUEUE_STREAM;
+		if (m->fb_drop)
+			fb_drop_to_bsf(b, m, e);
 		break;
 	case MODEL_EV_SAMPLE:
 		e->type = BSF_EV_SAMPLE;

@@ -1,9 +1,10 @@
 /*
  * backend_model_own.c - the model backend's own counter records
  * (backend.h read_own_records): the ingress arbiter's counters (E:8) for
- * a port or the whole device, and the flow-based admission's regions
- * (E:9, the device only: the 16 fullest regions that carried traffic),
- * encoded with proto/sflow_own.c.
+ * a port or the whole device, a port's ECN marks per queue (E:13, when
+ * WRED marks ECN on one of its queues), and the flow-based admission's
+ * regions (E:9, the device only: the 16 fullest regions that carried
+ * traffic), encoded with proto/sflow_own.c.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -96,6 +97,24 @@ static int enc_regions(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t e
 	return 0;
 }
 
+/* E:13 for a port whose WRED marks ECN on any queue: its queues' CE marks. */
+static void enc_ecn(struct sflow_w *w, struct sflow_sample_enc *s, uint32_t ent,
+		    const struct model *m, uint32_t port)
+{
+	const struct model_config *cfg = model_config_of(m);
+	const struct model_port_config *pc = &cfg->ports[port];
+	struct model_port_drops d;
+	int on = 0;
+
+	for (unsigned q = 0; q < pc->n_ucq; q++)
+		on |= pc->ucq[q].wred.enabled && pc->ucq[q].wred.ecn;
+	for (unsigned q = 0; q < pc->n_mcq; q++)
+		on |= pc->mcq[q].wred.enabled && pc->mcq[q].wred.ecn;
+	if (!on || model_read_drops(m, port, &d) < 0)
+		return;
+	sflow_own_enc_queue_ecn(w, s, ent, d.ecn_ucq, pc->n_ucq, d.ecn_mcq, pc->n_mcq);
+}
+
 int bsf_backend_model_own_records(struct model *m, uint32_t nports, unsigned window, uint32_t port,
 				  uint32_t enterprise, struct bsf_own_records *out, char *err,
 				  size_t errlen)
@@ -117,6 +136,8 @@ int bsf_backend_model_own_records(struct model *m, uint32_t nports, unsigned win
 		enc_iarb(&w, &s, enterprise, ia,
 			 port == BSF_PORT_DEVICE ? model_iarb_config(ia)->n_ports : port, window,
 			 model_now(m));
+	if (port != BSF_PORT_DEVICE)
+		enc_ecn(&w, &s, enterprise, m, port);
 	if (fb != NULL && port == BSF_PORT_DEVICE && enc_regions(&w, &s, enterprise, fb) < 0) {
 		snprintf(err, errlen, "model: out of memory");
 		return -1;

@@ -102,7 +102,7 @@ unsigned model_hdr_build(const struct model_hdr_spec *s, uint32_t frame_len, uin
 	ip = buf + l2;
 	if (s->ip_version == 6) {
 		/* version 6, traffic class = DSCP << 2, flow label 0 */
-		put32(ip, 6u << 28 | (uint32_t)(s->dscp & 63) << 22);
+		put32(ip, 6u << 28 | (uint32_t)(s->dscp & 63) << 22 | (uint32_t)(s->ecn & 3) << 20);
 		put16(ip + 4, (uint16_t)l4_len);
 		ip[6] = s->l4;
 		ip[7] = s->ttl;
@@ -116,7 +116,7 @@ unsigned model_hdr_build(const struct model_hdr_spec *s, uint32_t frame_len, uin
 		plen = 40;
 	} else {
 		ip[0] = 0x45;
-		ip[1] = (uint8_t)((s->dscp & 63) << 2);
+		ip[1] = (uint8_t)((s->dscp & 63) << 2 | (s->ecn & 3));
 		put16(ip + 2, (uint16_t)ip_len);
 		put16(ip + 4, s->ip_id);
 		put16(ip + 6, 0x4000); /* DF, fragment offset 0 */

@@ -36,6 +36,7 @@ struct model_hdr_spec {
 	uint8_t ip_version; /* 4 or 6 */
 	uint8_t l4;	    /* MODEL_IPPROTO_UDP or MODEL_IPPROTO_TCP */
 	uint8_t dscp;	    /* 0..63 */
+	uint8_t ecn;	    /* ECN field 0..3 (RFC 3168: 2 ECT(0), 1 ECT(1), 3 CE) */
 	uint8_t ttl;	    /* IPv4 TTL / IPv6 hop limit */
 	uint8_t src_ip[16]; /* IPv4 uses the first 4 bytes */
 	uint8_t dst_ip[16];

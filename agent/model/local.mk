@@ -59,6 +59,12 @@ agent_model_tests_test_model_features_SOURCES = agent/model/tests/test_model_fea
 	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
 agent_model_tests_test_model_features_CFLAGS = $(MODEL_TEST_CFLAGS)
 agent_model_tests_test_model_features_LDADD = $(MODEL_TEST_LDADD)
+check_PROGRAMS += agent/model/tests/test_model_ecn
+TESTS += agent/model/tests/test_model_ecn
+agent_model_tests_test_model_ecn_SOURCES = agent/model/tests/test_model_ecn.c \
+	agent/model/tests/tsrc.c agent/model/tests/tsrc.h
+agent_model_tests_test_model_ecn_CFLAGS = $(MODEL_TEST_CFLAGS)
+agent_model_tests_test_model_ecn_LDADD = $(MODEL_TEST_LDADD)
 check_PROGRAMS += agent/model/tests/test_model_qev
 TESTS += agent/model/tests/test_model_qev
 agent_model_tests_test_model_qev_SOURCES = agent/model/tests/test_model_qev.c \
@@ -94,7 +100,8 @@ agent_model_tests_test_model_flowbuf_LDADD = $(MODEL_TEST_LDADD)
 GOLDEN_FILES = agent/model/tests/golden/digests.txt \
 	agent/model/tests/golden/wred.conf agent/model/tests/golden/mcast.conf \
 	agent/model/tests/golden/dwrr.conf agent/model/tests/golden/pfc_hdrm.conf \
-	agent/model/tests/golden/markers.conf agent/model/tests/golden/qevents.conf
+	agent/model/tests/golden/markers.conf agent/model/tests/golden/qevents.conf \
+	agent/model/tests/golden/ecn.conf
 EXTRA_DIST += $(GOLDEN_FILES) agent/model/tests/README
 check_PROGRAMS += agent/model/tests/test_golden
 TESTS += agent/model/tests/test_golden

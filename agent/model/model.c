@@ -509,7 +509,42 @@ static struct model_event *ev_slot(struct model *m)
 	return e;
 }
 
-static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
+/* The IP header's ECN field in header bytes h (n of them: Ethernet, one
+ * optional 802.1Q tag) becomes ecn, with the IPv4 checksum updated
+ * (RFC 1624); nothing if there is no whole IP header. */
+static void hdr_set_ecn(uint8_t *h, uint32_t n, unsigned ecn)
+{
+	uint32_t off = 12;
+	if (n < 14)
+		return;
+	unsigned et = (unsigned)h[off] << 8 | h[off + 1];
+	if (et == 0x8100 && n >= 18) {
+		off += 4;
+		et = (unsigned)h[off] << 8 | h[off + 1];
+	}
+	off += 2;
+	if (et == 0x0800 && n >= off + 20 && (h[off] >> 4) == 4) {
+		uint8_t *ip = h + off;
+		unsigned old = (unsigned)ip[0] << 8 | ip[1];
+		unsigned nw = (old & ~3u) | ecn;
+		/* HC' = ~(~HC + ~m + m') */
+		uint32_t sum =
+		    (uint32_t)(~((unsigned)ip[10] << 8 | ip[11]) & 0xffff) + (~old & 0xffff) + nw;
+		sum = (sum & 0xffff) + (sum >> 16);
+		sum = (sum & 0xffff) + (sum >> 16);
+		ip[1] = (uint8_t)nw;
+		ip[10] = (uint8_t)(~sum >> 8);
+		ip[11] = (uint8_t)~sum;
+	} else if (et == 0x86dd && n >= off + 40 && (h[off] >> 4) == 6) {
+		/* traffic class: the low nibble of byte 0, the high one of byte 1;
+		 * ECN its two low bits, bits 5-4 of byte 1 */
+		h[off + 1] = (uint8_t)((h[off + 1] & ~0x30u) | ecn << 4);
+	}
+}
+
+/* The header bytes of event e from packet (body) b, whose copy's ECN
+ * field is ecn (a copy WRED marked CE shows CE). */
+static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b, unsigned ecn)
 {
 	const uint8_t *h = b->hdr != NULL ? b->hdr : model_src_header(m, b);
 	uint32_t n = b->hdr_len;
@@ -528,13 +563,18 @@ static void ev_hdr(struct model *m, struct model_event *e, const struct mpkt *b)
 		n = end;
 	}
 	e->hdr_len = (uint16_t)n;
+	e->ecn = (uint8_t)ecn;
+	if (ecn == MODEL_ECN_CE)
+		hdr_set_ecn(e->hdr, n, ecn);
 }
 
 /* The trace callback for packet (body) b: departed or dropped now. */
 static void call_trace(struct model *m, const struct mpkt *b, int departed, unsigned cause,
-		       unsigned queue, int mc, unsigned out_port, uint32_t depth, int64_t nt)
+		       unsigned queue, int mc, unsigned out_port, uint32_t depth, int64_t nt,
+		       unsigned ecn)
 {
 	struct model_trace tr = {0};
+	tr.ecn = (uint8_t)ecn;
 	tr.departed = (uint8_t)departed;
 	tr.cause = (uint8_t)cause;
 	tr.queue = (uint8_t)queue;
@@ -579,7 +619,7 @@ static __attribute__((noinline, cold)) void sample_dropped(struct model *m, cons
 	e->len = b->len;
 	e->flow_id = b->flow_id;
 	e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
-	ev_hdr(m, e, b);
+	ev_hdr(m, e, b, b->ecn);
 }
 
 /* A packet (ingress side, slot = MODEL_QUEUE_NONE) or a copy (slot) dropped. */
@@ -604,8 +644,12 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 		if (slot != MODEL_QUEUE_NONE)
 			e->tail_id = m->ports[out_port].q[slot].enq_cnt;
 		e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
-		ev_hdr(m, e, b);
+		ev_hdr(m, e, b, b->ecn);
 	}
+	/* a drop by the flow-based admission: its region (and the figures
+	 * are taken, the ring full or not) */
+	if (__builtin_expect(m->fb_last.fb_drop, 0))
+		model_ext_drop_note(m, e);
 	if ((b->flags & MP_SAMPLE) && !(b->flags & MP_MC && slot != MODEL_QUEUE_NONE))
 		sample_dropped(m, b, reason, out_port, slot, depth);
 	if (m->cdrops != NULL) { /* model_track_queues */
@@ -614,7 +658,7 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 	}
 	if (m->trace != NULL)
 		call_trace(m, b, 0, cause, slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : slot & 7,
-			   (b->flags & MP_MC) != 0, out_port, depth, -1);
+			   (b->flags & MP_MC) != 0, out_port, depth, -1, b->ecn);
 }
 
 /* A queue's depth in bytes, as events and traces carry it. */
@@ -646,7 +690,7 @@ static struct model_event *ev_copy(struct model *m, unsigned type, const struct 
 	e->len = b->len;
 	e->flow_id = b->flow_id;
 	e->copy_id = cp != b ? cp->copy_id : 0;
-	ev_hdr(m, e, b);
+	ev_hdr(m, e, b, cp->ecn);
 	return e;
 }
 
@@ -862,13 +906,52 @@ static inline __attribute__((always_inline)) void release_ingress(struct model *
 
 static void start_tx(struct model *m, struct mport *P, unsigned port, int back_to_back);
 
+/* What a DWRR queue's head costs its deficit: its frame bytes, or with
+ * dwrr_wire also the port's preamble and gap (overhead_bytes). */
+static inline int64_t dwrr_cost(const struct mport *P, const struct mpkt *h)
+{
+	return (int64_t)h->len + P->dwrr_over;
+}
+
+/* Rounds in which no ready DWRR queue can send (each would get its
+ * quantum and still be short) are skipped at once: the round robin is
+ * back at the queue it started from, and each ready queue has gained
+ * one quantum per round.  k - 1 such rounds, k the fewest rounds any
+ * ready queue needs, change nothing but the deficits (an empty queue's
+ * is 0 already, a paused one keeps its own), so they are added in one
+ * step; the next round serves the same queue as k rounds one by one
+ * would.  Without it a frame needing many quanta (64-byte quanta and
+ * jumbo frames: 250 rounds) would cost as many visits. */
+static __attribute__((noinline)) void dwrr_skip_rounds(struct mport *P, uint16_t ready)
+{
+	int64_t k = INT64_MAX;
+	for (unsigned i = 0; i < P->ndwrr; i++) {
+		const struct mqueue *q = &P->q[P->dwrr_list[i]];
+		if (!(ready & q->bit))
+			continue;
+		int64_t need = dwrr_cost(P, q->head) - q->deficit; /* > 0 */
+		int64_t r = (need + q->quantum - 1) / q->quantum;
+		if (r < k)
+			k = r;
+	}
+	for (unsigned i = 0; i < P->ndwrr; i++) {
+		struct mqueue *q = &P->q[P->dwrr_list[i]];
+		if (ready & q->bit)
+			q->deficit += (k - 1) * (int64_t)q->quantum;
+	}
+}
+
 /* The DWRR group's pick of the ready slots (none strict priority). */
 static int sched_pick_dwrr(struct mport *P, uint16_t ready)
 {
 	if (P->ndwrr == 0)
 		return -1;
-	/* DWRR: each visit to a backlogged queue adds its quantum once */
-	for (unsigned guard = 0; guard < 64u * P->ndwrr + 64; guard++) {
+	/* DWRR: each visit to a backlogged queue adds its quantum once;
+	 * idle counts the visits that began a queue's turn (its quantum
+	 * added, or it was not ready) since a queue last sent: ndwrr of
+	 * them are a whole round in which none could */
+	unsigned idle = 0;
+	for (;;) {
 		unsigned s = P->dwrr_list[P->rr];
 		struct mqueue *q = &P->q[s];
 		if (!(ready & (1u << s))) {
@@ -876,24 +959,26 @@ static int sched_pick_dwrr(struct mport *P, uint16_t ready)
 				q->deficit = 0;
 			P->rr = (uint8_t)((P->rr + 1) % P->ndwrr);
 			P->rr_turn = 0;
+			idle++;
 			continue;
 		}
 		if (!P->rr_turn) {
+			if (idle >= P->ndwrr) {
+				dwrr_skip_rounds(P, ready);
+				idle = 0;
+			}
 			q->deficit += q->quantum;
 			P->rr_turn = 1;
+			idle++;
 		}
-		if ((int64_t)q->head->len <= q->deficit) {
-			q->deficit -= q->head->len;
+		int64_t cost = dwrr_cost(P, q->head);
+		if (cost <= q->deficit) {
+			q->deficit -= cost;
 			return (int)s;
 		}
 		P->rr = (uint8_t)((P->rr + 1) % P->ndwrr);
 		P->rr_turn = 0;
 	}
-	/* not reached with quantum >= 64 bytes; serve the first ready queue */
-	for (unsigned i = 0; i < P->ndwrr; i++)
-		if (ready & (1u << P->dwrr_list[i]))
-			return P->dwrr_list[i];
-	return -1;
 }
 
 /* Pick the next queue slot to serve, or -1. */
@@ -915,17 +1000,34 @@ static inline int sched_pick(struct mport *P)
 	return sched_pick_dwrr(P, ready);
 }
 
+/* queue_checks' answer when WRED marks the copy CE instead of dropping
+ * it (it has no drop cause then) */
+#define QC_MARK 0x100u
+
 /* A queue's packet limit and WRED, in this order (q->chk says which it
- * has): the drop cause, or MODEL_DROP_NCAUSES. */
-static __attribute__((noinline)) unsigned queue_checks(struct model *m, const struct mqueue *q)
+ * has), for a copy of ECN field ecn: the drop cause, or
+ * MODEL_DROP_NCAUSES, or QC_MARK | MODEL_DROP_NCAUSES if WRED marks it
+ * CE instead (model.h, struct model_wred_config).  WRED's average moves
+ * at every copy offered, the packet limit's drops included. */
+static __attribute__((noinline)) unsigned queue_checks(struct model *m, const struct mqueue *q,
+						       struct mqcold *qc, unsigned ecn)
 {
+	double d = 0;
+	if (q->chk & QCHK_WRED) {
+		double qb = (double)occ_bytes(m, q->pk.cb);
+		qc->wred_avg =
+		    qc->wred_w == 0 ? qb : qc->wred_avg + (qb - qc->wred_avg) * qc->wred_w;
+		d = qc->wred_avg;
+	}
 	if ((q->chk & QCHK_LIMIT) && q->enq_cnt - q->deq_cnt >= q->limit_pkts)
 		return MODEL_DROP_EGR_LIMIT;
-	uint64_t qb = occ_bytes(m, q->pk.cb);
-	if ((q->chk & QCHK_WRED) && qb >= q->wred_min &&
-	    (qb >= q->wred_max || rng_unit(m) < q->wred_maxp * (double)(qb - q->wred_min) /
-						    (double)(q->wred_max - q->wred_min)))
+	if ((q->chk & QCHK_WRED) && d >= q->wred_min &&
+	    (d >= q->wred_max || rng_unit(m) < q->wred_maxp * (d - q->wred_min) /
+						   (double)(q->wred_max - q->wred_min))) {
+		if (qc->wred_ecn && ecn != MODEL_ECN_NOT_ECT) /* (already CE: as it is) */
+			return MODEL_DROP_NCAUSES | (ecn != MODEL_ECN_CE ? QC_MARK : 0);
 		return MODEL_DROP_WRED;
+	}
 	return MODEL_DROP_NCAUSES;
 }
 
@@ -986,6 +1088,15 @@ static __attribute__((noinline)) void copy_drop(struct model *m, const struct mp
 	note_drop(m, b, cause, model_drop_reason(cause), port, s, depth);
 }
 
+/* WRED marks copy cp (in slot s of port `port`) CE. */
+static __attribute__((noinline, cold)) void ecn_mark(struct model *m, struct mpkt *cp,
+						     unsigned port, unsigned s)
+{
+	cp->ecn = MODEL_ECN_CE;
+	qcold(m, port, s)->ecn_marked++;
+	m->st.ecn_marked++;
+}
+
 /* Admit one copy of body b to slot s of port `port`, or drop it. */
 static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, struct mpkt *b,
 							      unsigned port, unsigned s, int mc)
@@ -1004,7 +1115,9 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	uint32_t d = grow_of(m, q_cb, inc, q->min_top, &q->min_cells);
 	/* its pool's size and use (before this copy) are read where needed */
 	if (__builtin_expect(q->chk, 0))
-		cause = queue_checks(m, q);
+		cause = queue_checks(m, q, qcold(m, port, s), b->ecn);
+	unsigned mark = cause & QC_MARK;
+	cause &= ~QC_MARK;
 	if (cause == MODEL_DROP_NCAUSES && d != 0 &&
 	    (!lim_ok(q->dyn, q->alpha, q->lim_cells,
 		     occ_cells(m, q_cb) + occ_cells(m, inc) - q->min_cells,
@@ -1038,7 +1151,10 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		cp->flags = b->flags & (uint8_t)~MP_SAMPLE;
 		cp->copy_id = m->mc_seq;
 		cp->out_port = (uint16_t)port; /* a unicast packet's is port */
+		cp->ecn = b->ecn;
 	}
+	if (__builtin_expect(mark, 0))
+		ecn_mark(m, cp, port, s);
 	if (mc)
 		cp->depth_enq = depth;
 	cp->next = NULL;
@@ -1201,7 +1317,7 @@ static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpk
 		}
 	}
 	if (m->trace != NULL)
-		call_trace(m, b, 1, 0, s & 7, s >= MQ_MC, port, cp->depth_enq, nt);
+		call_trace(m, b, 1, 0, s & 7, s >= MQ_MC, port, cp->depth_enq, nt, cp->ecn);
 }
 
 /* Copy cp of multicast packet b departed. */
@@ -1563,6 +1679,7 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 	 * multicast packet (offer sets it) */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
+	b->ecn = p->ecn & 3u;
 	unsigned gc = p->cast & 3u, cast = gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
 	/* the source's class and the class, by the source's */
 	static const uint8_t gflags[4] = {0, 1 << MP_GCAST_S | CAST_UC << MP_CAST_S,

@@ -46,18 +46,21 @@
  * ground-truth sum, struct model_delay sum_sub_fs).
  *
  * Events at the same ns run departures first, then arrivals, then PFC
- * releases and the marker tick.  Arrivals at the same ns from different
- * sources take turns fairly: they run in the order of a key drawn afresh
- * for each source and period of 65536 ns (65.5 us), model_tie_key(t, source index)
- * (lowest first, then the lower source index; a source's packets at that
- * ns together, in its order), so perfectly synchronised senders each go
- * first equally often in the long run instead of the lowest index
- * always.
+ * releases and the marker tick.  A packet whose last bit leaves at ns t
+ * has left the buffer and its queue at t, so an arrival at t meets
+ * neither: it sees the space and the depth without it, and a marker
+ * that departs at t hands over to the queue's tail before t's arrivals
+ * (struct model_marker, test_model_basic test_same_ns_order).  Arrivals at the same ns from
+ *different sources take turns fairly: they run in the order of a key drawn afresh for each source
+ *and period of 65536 ns (65.5 us), model_tie_key(t, source index) (lowest first, then the lower
+ *source index; a source's packets at that ns together, in its order), so perfectly synchronised
+ *senders each go first equally often in the long run instead of the lowest index always.
  *
  * Admission order: forwarding drop (model_pkt.fwd_drop) -> device full ->
  * ingress PG min / shared limit / ingress pool (lossless: headroom) ->
- * per copy: queue length limit (limit_pkts) -> WRED -> queue min / shared
- * limit / egress pool.  The first that fails names the drop cause.
+ * per copy: queue length limit (limit_pkts) -> WRED (or its ECN marking,
+ * struct model_wred_config) -> queue min / shared limit / egress pool.
+ * The first that fails names the drop cause.
  * A packet from a lossless PG is never dropped at egress (as a switch
  * exempts its lossless queues from egress drops): its copies are queued
  * even beyond the queue's and the egress pool's limits (and WRED), and
@@ -123,12 +126,25 @@ struct model_pg_config {
 				      headroom is empty */
 };
 
+/*
+ * WRED, and ECN marking.  The depth it goes by is the queue's depth in
+ * bytes before the packet, or with gain g > 0 its average: at each copy
+ * offered to the queue, avg += (depth - avg) / 2^g (a double; no decay
+ * while the queue gets no packet).  Below min_bytes a packet passes; at
+ * max_bytes and above it is hit; in between with probability max_prob x
+ * (avg - min) / (max - min) (one draw of the model's generator).  A hit
+ * packet is dropped (MODEL_DROP_WRED) unless ecn is on and it is
+ * ECN-capable (model_pkt.ecn ECT(0), ECT(1) or CE): then it is marked CE
+ * instead and goes on to the queue's other limits (which may still drop
+ * it).  A packet of a lossless PG is never dropped here, but is marked.
+ */
 struct model_wred_config {
 	uint8_t enabled;
-	uint32_t min_bytes; /* queue depth (bytes, instantaneous, before the
-			       packet) below which nothing is dropped */
-	uint32_t max_bytes; /* depth at and above which every packet is dropped */
-	double max_prob;    /* drop probability just below max_bytes; linear
+	uint8_t ecn;	    /* 1: mark ECN-capable packets CE instead of dropping */
+	uint8_t gain;	    /* 0..15: average weight 2^-gain; 0: the depth itself */
+	uint32_t min_bytes; /* (average) depth below which nothing is hit */
+	uint32_t max_bytes; /* depth at and above which every packet is hit */
+	double max_prob;    /* hit probability just below max_bytes; linear
 			       from 0 at min_bytes */
 };
 
@@ -144,8 +160,9 @@ struct model_queue_config {
 	uint8_t pool;		   /* egress service pool index */
 	uint8_t sched;		   /* enum model_sched */
 	uint32_t weight;	   /* DWRR: quantum = weight * dwrr_quantum bytes;
-				      the deficit counts frame bytes (len), not
-				      overhead_bytes (a documented choice) */
+				      the deficit counts frame bytes (len), and
+				      the port's overhead_bytes too with
+				      model_config.dwrr_wire */
 	uint32_t limit_pkts;	   /* 0, or tail-drop above this many packets
 				      in the queue (the one in transmission
 				      included): a "queue length" limit */
@@ -201,6 +218,10 @@ struct model_config {
 
 	uint64_t seed;		     /* WRED draws and sampling skips */
 	uint32_t dwrr_quantum;	     /* bytes per DWRR weight unit (default 2048) */
+	uint8_t dwrr_wire;	     /* 1: a DWRR deficit counts each frame's
+					overhead_bytes (preamble and gap) too,
+					so that shares are of line time; 0
+					(default): frame bytes only */
 	uint32_t event_capacity;     /* event ring slots (default 4096) */
 	uint32_t event_hdr_bytes;    /* header bytes copied into events
 					(default 128, max MODEL_EVENT_HDR_MAX) */
@@ -488,6 +509,10 @@ struct model_port_drops {
 	uint64_t out[MODEL_DROP_NCAUSES];
 	uint64_t ucq[MODEL_MAX_QUEUES][MODEL_DROP_NCAUSES];
 	uint64_t mcq[MODEL_MAX_QUEUES][MODEL_DROP_NCAUSES];
+	/* not drops: copies WRED marked CE instead (struct
+	 * model_wred_config), per egress queue and in all (marked copies
+	 * that a queue limit then dropped are not counted) */
+	uint64_t ecn_ucq[MODEL_MAX_QUEUES], ecn_mcq[MODEL_MAX_QUEUES], ecn;
 };
 
 int model_read_counters(const struct model *m, unsigned port, struct model_if_counters *c);
@@ -511,6 +536,7 @@ struct model_stats {
 	uint64_t pkts_buffered;	     /* distinct packets in the buffer now */
 	uint64_t held;		     /* held at paused senders now */
 	uint64_t bad_pkts;	     /* rejected source packets */
+	uint64_t ecn_marked;	     /* copies WRED marked CE (model_port_drops ecn) */
 	uint64_t events_lost;	     /* event ring overflow */
 	uint64_t events;	     /* events queued in total */
 	uint64_t n_events_processed; /* engine events (for benchmarks; counted
@@ -574,7 +600,12 @@ int model_read_delay(struct model *m, unsigned window, unsigned port, unsigned q
  *  - dequeue of the marker: the departed marker's delay is the last stored
  *    delay (not recomputed); marker := tail (none if the queue is now
  *    empty, then the departed delay is forgotten), then refresh.
- * Same-clock enqueues are applied before dequeues (the worked example's step t8).
+ * The tracker applies events in the order it is called.  The engine
+ * calls it (its queues' markers) in the engine's order: at one ns a
+ * departure before an arrival (Timing above).  The worked example
+ * enqueues before it dequeues within its step t8, a clock cycle of the
+ * hardware rather than an instant; test_model_basic feeds it in that
+ * order, and test_same_ns_order shows the two orders' different delays.
  */
 struct model_marker {
 	uint64_t tail_id, tail_ts; /* (the fields an enqueue touches first) */
@@ -632,6 +663,19 @@ struct model_event {
 				 (enqueue, dequeue) */
 	uint32_t len;	      /* frame length */
 	uint32_t flow_id;
+	/* drop by the flow-based admission (model_flowbuf.h, whose
+	 * MODEL_FB_DROP_* cause is fb_drop; 0: another drop or event): the
+	 * region the packet was classified to, the states the decision
+	 * saw (hundredths of % of their bounds: the region's, (ingress
+	 * port, priority), (egress port, priority)), the region's count and
+	 * the regions' bound (units) then */
+	uint8_t fb_drop;
+	uint16_t fb_region;
+	uint32_t fb_pc[3];
+	uint64_t fb_count, fb_bound;
+	uint8_t ecn;	  /* the copy's ECN field (MODEL_ECN_*), as in hdr: a
+			     copy WRED marked CE has CE there too (the IP
+			     header's field and IPv4 checksum rewritten) */
 	uint16_t hdr_len; /* bytes in hdr */
 	uint8_t hdr[MODEL_EVENT_HDR_MAX];
 };
@@ -679,6 +723,9 @@ struct model_trace {
 	int64_t nt_latency_ns; /* departure completed a non-tagged measurement
 				  for its queue: the latency; else -1 */
 	uint8_t tc, pg;	       /* the packet's class and its ingress PG */
+	uint8_t ecn;	       /* the copy's ECN field (MODEL_ECN_*): at a
+				  departure after WRED's marking (CE), at a drop
+				  as it came */
 };
 
 typedef void (*model_trace_fn)(void *arg, const struct model_trace *tr);

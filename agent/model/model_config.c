@@ -147,6 +147,11 @@ static int check_queue(const struct model_config *cfg, const struct model_queue_
 		if (!(q->wred.max_prob >= 0.0 && q->wred.max_prob <= 1.0))
 			return fail(err, "%s: %s %u: wred probability %g out of range 0..1", pname,
 				    what, i, q->wred.max_prob);
+		if (q->wred.ecn > 1 || q->wred.gain > 15)
+			return fail(err,
+				    "%s: %s %u: wred ecn %u (0 or 1) or gain %u (0..15) out "
+				    "of range",
+				    pname, what, i, q->wred.ecn, q->wred.gain);
 	}
 	return 0;
 }
@@ -241,6 +246,9 @@ int model_config_check(const struct model_config *cfg, struct model_err *err)
 	if (cfg->dwrr_quantum < 64 || cfg->dwrr_quantum > (1u << 20))
 		return fail(err, "dwrr quantum %u bytes out of range 64..1048576",
 			    cfg->dwrr_quantum);
+	if (cfg->dwrr_wire > 1)
+		return fail(err, "dwrr_wire %u is not 0 (frame bytes) or 1 (wire bytes)",
+			    cfg->dwrr_wire);
 	if (cfg->event_capacity > (1u << 24))
 		return fail(err, "event ring capacity %u above %u", cfg->event_capacity, 1u << 24);
 	uint64_t ing = 0, egr = 0;

@@ -6,7 +6,9 @@
  * engine then sets m->ext_on and calls model_ext_arrive for every
  * unicast arrival that passed forwarding, and model_ext_release when a
  * packet the flow-based admission counted (MP_EXT) departs or is dropped
- * by the engine's own admission after it.
+ * by the engine's own admission after it; the drop event of a packet
+ * the flow-based admission dropped names its region
+ * (model_ext_drop_note).
  *
  * The arbiter's SOP latency (47 or 87 clocks by default, never less than
  * its port's previous packet's) is added to the packet's transit time:
@@ -159,12 +161,33 @@ unsigned model_ext_arrive(struct model *m, struct mport *P, struct mpg *g, struc
 		uint16_t reg = fb_region(m, b);
 		struct model_fb_res r =
 		    model_fb_admit(m->fb, reg, b->in_port, b->tc, b->out_port, b->tc, b->len, now);
-		if (r.drop)
+		if (r.drop) {
+			/* for its drop event (model_ext_drop_note) */
+			m->fb_last.fb_drop = r.drop;
+			m->fb_last.region = reg;
+			memcpy(m->fb_last.pc, r.pc, sizeof(r.pc));
+			m->fb_last.count = model_fb_count(m->fb, reg);
+			m->fb_last.bound = model_fb_bound(m->fb);
 			return 1 + (r.drop == MODEL_FB_DROP_WRED ? MODEL_DROP_WRED
 								 : MODEL_DROP_ING_LIMIT);
+		}
 		b->flags |= MP_EXT;
 	}
 	return 0;
+}
+
+void model_ext_drop_note(struct model *m, struct model_event *e)
+{
+	if (!m->fb_last.fb_drop)
+		return;
+	if (e != NULL) {
+		e->fb_drop = m->fb_last.fb_drop;
+		e->fb_region = m->fb_last.region;
+		memcpy(e->fb_pc, m->fb_last.pc, sizeof(e->fb_pc));
+		e->fb_count = m->fb_last.count;
+		e->fb_bound = m->fb_last.bound;
+	}
+	m->fb_last.fb_drop = 0;
 }
 
 void model_ext_release(struct model *m, struct mpkt *b)

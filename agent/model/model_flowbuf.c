@@ -450,6 +450,11 @@ uint64_t model_fb_used(const struct model_fb *fb)
 	return fb->used;
 }
 
+uint64_t model_fb_bound(const struct model_fb *fb)
+{
+	return bound_of(fb, &fb->cfg.flow_bound);
+}
+
 void model_fb_read(struct model_fb *fb, uint16_t cnt, struct model_fb_region *out)
 {
 	struct fb_region *r = &fb->reg[cnt];

@@ -152,6 +152,8 @@ void model_fb_release(struct model_fb *fb, uint16_t cnt, uint32_t in_port, unsig
 uint64_t model_fb_count(const struct model_fb *fb, uint16_t cnt);
 uint64_t model_fb_occ(const struct model_fb *fb, int egress, uint32_t port, unsigned prio);
 uint64_t model_fb_used(const struct model_fb *fb);
+/* The flow regions' bound now (units: every region's, from the pool's use). */
+uint64_t model_fb_bound(const struct model_fb *fb);
 /* The dynamic threshold alpha (B - used) in units (closed form). */
 uint64_t model_fb_dt(double alpha, uint64_t pool, uint64_t used);
 /* The encoded state of percentage pc (hundredths of %). */

@@ -116,7 +116,9 @@ struct mpkt {
 		uint64_t copy_id; /* multicast copy: its packet's copy id */
 	};
 	uint32_t depth_enq; /* copy: queue bytes met at enqueue */
-	uint16_t refs;
+	uint8_t refs;	    /* body: its copies in queues (a group has at most 64) */
+	uint8_t ecn;	    /* its ECN field (MODEL_ECN_*); a copy's own, which
+			       WRED may mark CE */
 	uint8_t pg, flags;
 	uint64_t inc; /* its charge to an object: cells << occ_shift | len */
 };
@@ -139,6 +141,10 @@ _Static_assert(MPKT_SAME(in_port) && MPKT_SAME(out_port) && MPKT_SAME(mc_group) 
 struct mqcold {
 	uint64_t hist[MODEL_DELAY_HIST];    /* ground-truth sojourn histogram */
 	uint64_t drops[MODEL_DROP_NCAUSES]; /* copies dropped, by cause */
+	uint64_t ecn_marked;		    /* copies WRED marked CE */
+	double wred_avg;		    /* WRED's average depth (bytes) */
+	double wred_w;			    /* its weight 2^-gain; 0: the depth itself */
+	uint8_t wred_ecn;		    /* WRED marks ECN-capable copies */
 	/* model_track_queues: sum over enqueued copies of bytes x (enqueue -
 	 * arrival time) (ingress arbitration), and at the start the queued
 	 * ones' bytes x (start - arrival): what the departures' bytes x
@@ -269,8 +275,10 @@ struct mport {
 	uint8_t ndwrr;
 	uint8_t rr, rr_turn;
 	uint8_t dwrr_list[MQ_SLOTS];
-	uint64_t idle_ns; /* the ns whose departure left the port idle: the
-			     line is free only frac_fs later */
+	uint32_t dwrr_over; /* bytes a DWRR deficit counts per frame besides
+			       its length: overhead_bytes with dwrr_wire, else 0 */
+	uint64_t idle_ns;   /* the ns whose departure left the port idle: the
+			       line is free only frac_fs later */
 	struct msum sum_pg, sum_uc, sum_mc;
 	uint64_t drop_in[MODEL_DROP_NCAUSES], drop_out[MODEL_DROP_NCAUSES];
 	struct mpg pg[MODEL_NUM_PG];
@@ -506,6 +514,14 @@ struct model {
 	/* optional mechanisms (model_ext.c), NULL when off */
 	struct model_iarb *iarb;
 	struct model_fb *fb;
+	/* the flow-based admission's drop that model_ext_arrive just made
+	 * (fb_drop 0: none), for its drop event (model_ext_drop_note) */
+	struct {
+		uint8_t fb_drop;
+		uint16_t region;
+		uint32_t pc[3];
+		uint64_t count, bound;
+	} fb_last;
 };
 
 /* The marker rules (model.h), inline for the engine's hot path;
@@ -601,6 +617,9 @@ int model_ext_setup(struct model *m, const struct model_config *cfg, struct mode
 void model_ext_free(struct model *m);
 unsigned model_ext_arrive(struct model *m, struct mport *P, struct mpg *g, struct mpkt *b);
 void model_ext_release(struct model *m, struct mpkt *b);
+/* The drop event e of the packet model_ext_arrive just dropped: the
+ * flow-based admission's region and figures, if it made the drop. */
+void model_ext_drop_note(struct model *m, struct model_event *e);
 
 /* model.c helpers used by model_telem.c */
 uint32_t model_q_alloc(const struct model *m, const struct mqueue *q);

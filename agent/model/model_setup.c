@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,7 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	P->fs_per_byte = (uint64_t)(8.0e15 / (double)c->speed_bps + 0.5);
 	P->unpaused = 0xffff;
 	P->overhead = c->overhead_bytes;
+	P->dwrr_over = m->cfg.dwrr_wire ? c->overhead_bytes : 0;
 	P->n_ucq = c->n_ucq;
 	P->n_mcq = c->n_mcq;
 	P->sampling_rate = c->sampling_rate;
@@ -218,8 +220,14 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	m->nq += P->n_ucq + P->n_mcq;
 	for (unsigned s = 0; s < MQ_SLOTS; s++) {
 		struct mqueue *q = &P->q[s];
-		if (q->present)
-			q->hist = m->qcold[qindex(P, s)].hist;
+		if (q->present) {
+			struct mqcold *qc = &m->qcold[qindex(P, s)];
+			const struct model_wred_config *w =
+			    s < MQ_MC ? &c->ucq[s].wred : &c->mcq[s - MQ_MC].wred;
+			q->hist = qc->hist;
+			qc->wred_w = w->gain ? ldexp(1.0, -(int)w->gain) : 0;
+			qc->wred_ecn = w->ecn;
+		}
 		q->bit = (uint16_t)(1u << s);
 		q->egr = s >= MQ_MC ? &P->egr_mc : &P->egr_uc;
 	}

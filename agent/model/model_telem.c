@@ -293,10 +293,15 @@ int model_read_drops(const struct model *m, unsigned port, struct model_port_dro
 	memcpy(d->in, P->drop_in, sizeof(d->in));
 	memcpy(d->out, P->drop_out, sizeof(d->out));
 	for (unsigned q = 0; q < MODEL_MAX_QUEUES; q++) {
-		if (m->ports[port].q[q].present)
+		if (m->ports[port].q[q].present) {
 			memcpy(d->ucq[q], qcold(m, port, q)->drops, sizeof(d->ucq[q]));
-		if (m->ports[port].q[MQ_MC + q].present)
+			d->ecn_ucq[q] = qcold(m, port, q)->ecn_marked;
+		}
+		if (m->ports[port].q[MQ_MC + q].present) {
 			memcpy(d->mcq[q], qcold(m, port, MQ_MC + q)->drops, sizeof(d->mcq[q]));
+			d->ecn_mcq[q] = qcold(m, port, MQ_MC + q)->ecn_marked;
+		}
+		d->ecn += d->ecn_ucq[q] + d->ecn_mcq[q];
 	}
 	return 0;
 }

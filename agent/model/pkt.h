@@ -42,7 +42,14 @@ struct model_pkt {
 	uint8_t cast;	    /* destination MAC class if the source knows it:
 			       MODEL_CAST_UNICAST / _MULTICAST / _BROADCAST;
 			       0: the engine reads it from the header (slower) */
+	uint8_t ecn;	    /* the IP header's ECN field (RFC 3168), as in the
+			       header bytes: MODEL_ECN_* (0: not ECN-capable) */
 };
+
+#define MODEL_ECN_NOT_ECT 0
+#define MODEL_ECN_ECT1	  1
+#define MODEL_ECN_ECT0	  2
+#define MODEL_ECN_CE	  3
 
 #define MODEL_CAST_UNICAST   1
 #define MODEL_CAST_MULTICAST 2

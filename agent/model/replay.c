@@ -28,7 +28,7 @@ struct rp_pkt {
 	uint32_t len;
 	uint32_t flow_id;
 	uint16_t in_port, out_port, mc_group, hdr_len;
-	uint8_t tc, dscp, cast;
+	uint8_t tc, dscp, ecn, cast;
 };
 
 struct replay {
@@ -69,7 +69,7 @@ struct rp_frame {
 	uint16_t ethertype;
 	uint8_t ipver; /* 0 = not IP (or too short) */
 	const uint8_t *src_ip, *dst_ip;
-	uint8_t dscp, proto;
+	uint8_t dscp, ecn, proto;
 	uint16_t sport, dport;
 };
 
@@ -105,6 +105,7 @@ static void parse_frame(const uint8_t *b, size_t n, struct rp_frame *f)
 
 		f->ipver = 4;
 		f->dscp = b[off + 1] >> 2;
+		f->ecn = b[off + 1] & 3;
 		f->proto = b[off + 9];
 		f->src_ip = b + off + 12;
 		f->dst_ip = b + off + 16;
@@ -113,6 +114,7 @@ static void parse_frame(const uint8_t *b, size_t n, struct rp_frame *f)
 	} else if (f->ethertype == MODEL_ETHERTYPE_IPV6 && off + 40 <= n && (b[off] >> 4) == 6) {
 		f->ipver = 6;
 		f->dscp = (uint8_t)(((b[off] & 15) << 4 | b[off + 1] >> 4) >> 2);
+		f->ecn = (b[off + 1] >> 4) & 3;
 		f->proto = b[off + 6];
 		f->src_ip = b + off + 8;
 		f->dst_ip = b + off + 24;
@@ -256,6 +258,7 @@ static inline int replay_take(struct replay *r, struct model_pkt *p)
 	p->mc_group = q->mc_group;
 	p->tc = q->tc;
 	p->dscp = q->dscp;
+	p->ecn = q->ecn;
 	p->fwd_drop = 0;
 	p->hdr_len = q->hdr_len;
 	p->flow_id = q->flow_id;
@@ -400,6 +403,7 @@ int model_replay_new(const struct model_replay_conf *c, struct model_source *out
 		parse_frame(data, caplen, &f);
 		map_ports(c, &f, p);
 		p->dscp = f.dscp;
+		p->ecn = f.ecn;
 		p->tc = f.vid >= 0 ? f.pcp : f.ipver ? (uint8_t)(f.dscp >> 3) : 0;
 		p->flow_id = c->flow_base + flow_hash(&f);
 		/* the destination MAC's class, as the engine would read it */

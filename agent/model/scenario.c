@@ -31,24 +31,27 @@
 #include "agent/confval.h"
 #include "agent/model/headers.h"
 #include "agent/model/scenario_ext.h"
+#include "agent/model/scenario_qos.h"
 
 static cfg_opt_t port_opts[] = {CONF_V("speed"), CONF_V("name"), CONF_V("sampling_rate"),
-				CFG_END()};
+				MODEL_SCEN_QOS_OPTS, CFG_END()};
 
-static cfg_opt_t wred_opts[] = {CONF_VL("ports"), CONF_VL("queues"),	 CONF_V("min"),
-				CONF_V("max"),	  CONF_V("probability"), CFG_END()};
+static cfg_opt_t wred_opts[] = {CONF_VL("ports"),      CONF_VL("queues"), CONF_V("min"),
+				CONF_V("max"),	       CONF_V("ecn"),	  CONF_V("gain"),
+				CONF_V("probability"), CFG_END()};
 
 static cfg_opt_t mcg_opts[] = {CONF_VL("ports"), CFG_END()};
 
-static cfg_opt_t traffic_opts[] = {CONF_VL("ports"),   CONF_V("rate"),	      CONF_V("size"),
-				   CONF_V("arrival"),  CONF_V("period"),      CONF_V("duty"),
-				   CONF_V("phase"),    CONF_V("start"),	      CONF_V("stop"),
-				   CONF_V("packets"),  CONF_V("destination"), CONF_V("to"),
-				   CONF_V("hotspot"),  CONF_V("flows"),	      CONF_V("ip"),
-				   CONF_V("protocol"), CONF_V("vlan"),	      CONF_V("pcp"),
-				   CONF_V("dscp"),     CONF_V("dport"),	      CONF_V("multicast"),
-				   CONF_V("mc_group"), CONF_V("drop"),	      CONF_V("drop_reason"),
-				   CFG_END()};
+static cfg_opt_t traffic_opts[] = {
+    CONF_VL("ports"),	 CONF_V("rate"),	CONF_V("size"),
+    CONF_V("size_mean"), CONF_V("arrival"),	CONF_V("period"),
+    CONF_V("duty"),	 CONF_V("phase"),	CONF_V("start"),
+    CONF_V("stop"),	 CONF_V("packets"),	CONF_V("destination"),
+    CONF_VL("to"),	 CONF_V("hotspot"),	CONF_V("flows"),
+    CONF_V("ip"),	 CONF_V("protocol"),	CONF_V("vlan"),
+    CONF_V("pcp"),	 CONF_V("dscp"),	CONF_V("ecn"),
+    CONF_V("dport"),	 CONF_V("multicast"),	CONF_V("mc_group"),
+    CONF_V("drop"),	 CONF_V("drop_reason"), CFG_END()};
 
 static cfg_opt_t replay_opts[] = {CONF_V("file"),	   CONF_VL("ingress_ports"),
 				  CONF_VL("egress_ports"), CONF_VL("vlan_ports"),
@@ -64,21 +67,11 @@ static cfg_opt_t model_opts[] = {
     CONF_V("buffer"),
     CONF_V("unicast_queues"),
     CONF_V("multicast_queues"),
-    CONF_V("alpha"),
-    CONF_V("pg_alpha"),
-    CONF_V("queue_limit"),
-    CONF_V("queue_min"),
-    CONF_V("pg_min"),
-    CONF_V("queue_packets"),
-    CONF_V("scheduler"),
-    CONF_VL("weights"),
+    CONF_V("dwrr_quantum"),
+    CONF_V("dwrr_count"),
     CONF_V("sampling_rate"),
-    CONF_VL("lossless"),
-    CONF_V("headroom"),
-    CONF_V("xoff"),
-    CONF_V("xon"),
-    CONF_V("pfc_delay"),
     CONF_V("duration"),
+    MODEL_SCEN_QOS_OPTS,
     CFG_SEC("port", port_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
     CFG_SEC("wred", wred_opts, CFGF_MULTI),
     CFG_SEC("mc_group", mcg_opts, CFGF_MULTI | CFGF_TITLE | CFGF_NO_TITLE_DUPES),
@@ -149,13 +142,6 @@ static int parse_ports(struct conf_ctx *x, cfg_t *sec, const char *key, unsigned
 
 /* ---- the switch part ---- */
 
-static uint32_t cells_of(uint64_t bytes, uint32_t cell)
-{
-	uint64_t c = (bytes + cell - 1) / cell;
-
-	return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
-}
-
 static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *sc)
 {
 	struct model_config *cfg = &sc->cfg;
@@ -205,20 +191,12 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		cfg_t *ps = cfg_getnsec(sec, "port", i);
 		const char *t = cfg_title(ps);
 		struct model_port_config *p;
-		char *end;
-		long pn;
+		long pn, pl;
 		uint64_t sp = 0;
-
-		long pl;
 
 		conf_enter(x, "model", "port", t, conf_section_line(ps));
 		/* a port number, or a range A-B of them */
-		errno = 0;
-		pn = strtol(t, &end, 10);
-		pl = pn;
-		if (end != t && *end == '-' && end[1] >= '0' && end[1] <= '9')
-			pl = strtol(end + 1, &end, 10);
-		if (end == t || *end || errno || pn < 0 || pl < pn || pl >= nports)
+		if (model_scen_range_title(t, (long)nports - 1, &pn, &pl) < 0)
 			return conf_fail(
 			    x, NULL, NULL,
 			    "not a port number or range; allowed: 0..%lld, or A-B with "
@@ -247,175 +225,18 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 		conf_enter(x, "model", NULL, NULL, 0);
 	}
 
-	/* queues, limits, scheduling: the same on every front-panel port */
-	{
-		double alpha = 1.0, pg_alpha;
-		uint64_t qlimit = 0, qmin = 0, pgmin = 0, headroom = 0, xoff = 0, xon = 0, pfcd = 0;
-		long long qpk = 0, sampling = -1;
-		int sched = 0, have_qlimit = 0, have_qmin = 0, have_pgmin = 0;
-		uint32_t weights[MODEL_MAX_QUEUES];
-		uint8_t lossless[MODEL_NUM_PG] = {0};
-		static const char *const scheds[] = {"sp", "dwrr", NULL};
-
-		if ((v = conf_get(sec, "alpha")) &&
-		    conf_double(x, v, "alpha", 0, 1024, 1, &alpha) < 0)
-			return -1;
-		pg_alpha = alpha;
-		if ((v = conf_get(sec, "pg_alpha")) &&
-		    conf_double(x, v, "pg_alpha", 0, 1024, 1, &pg_alpha) < 0)
-			return -1;
-		if ((v = conf_get(sec, "queue_limit"))) {
-			if (conf_size(x, v, "queue_limit", 0, 64ULL << 30, &qlimit) < 0)
-				return -1;
-			have_qlimit = 1;
-		}
-		if ((v = conf_get(sec, "queue_min"))) {
-			if (conf_size(x, v, "queue_min", 0, 1ULL << 30, &qmin) < 0)
-				return -1;
-			have_qmin = 1;
-		}
-		if ((v = conf_get(sec, "pg_min"))) {
-			if (conf_size(x, v, "pg_min", 0, 1ULL << 30, &pgmin) < 0)
-				return -1;
-			have_pgmin = 1;
-		}
-		if (conf_get_int(x, sec, "queue_packets", 0, 100000000, &qpk) < 0 ||
-		    conf_get_int(x, sec, "sampling_rate", 0, LONG_MAX, &sampling) < 0)
-			return -1;
-		if ((v = conf_get(sec, "scheduler")) &&
-		    conf_enum(x, v, "scheduler", scheds, &sched) < 0)
-			return -1;
-		for (q = 0; q < MODEL_MAX_QUEUES; q++)
-			weights[q] = 1;
-		n = cfg_size(sec, "weights");
-		if (n > ucq)
-			return conf_fail(
-			    x, cfg_getnptr(sec, "weights", (unsigned)ucq), "weights",
-			    "%lld weights for %lld unicast queues; allowed: at most one "
-			    "per queue",
-			    n, ucq);
-		for (q = 0; q < (unsigned)n; q++) {
-			long long w;
-
-			if (conf_int(x, cfg_getnptr(sec, "weights", q), "weights", 1, 1024, &w) < 0)
-				return -1;
-			weights[q] = (uint32_t)w;
-		}
-		for (i = 0; i < cfg_size(sec, "lossless"); i++) {
-			long long pg;
-
-			if (conf_int(x, cfg_getnptr(sec, "lossless", i), "lossless", 0,
-				     MODEL_NUM_PG - 1, &pg) < 0)
-				return -1;
-			lossless[pg] = 1;
-		}
-		if ((v = conf_get(sec, "headroom")) &&
-		    conf_size(x, v, "headroom", 0, 1ULL << 30, &headroom) < 0)
-			return -1;
-		if ((v = conf_get(sec, "xoff")) &&
-		    conf_size(x, v, "xoff", 0, 1ULL << 30, &xoff) < 0)
-			return -1;
-		if ((v = conf_get(sec, "xon")) && conf_size(x, v, "xon", 0, 1ULL << 30, &xon) < 0)
-			return -1;
-		if (xoff && xon > xoff)
-			return conf_fail(x, conf_get(sec, "xon"), "xon",
-					 "above xoff; allowed: 0..%llu bytes (xoff)",
-					 (unsigned long long)xoff);
-		if ((v = conf_get(sec, "pfc_delay")) &&
-		    conf_time(x, v, "pfc_delay", 0, CONF_TIME_MAX, &pfcd) < 0)
-			return -1;
-		for (i = 0; i < cfg->nports; i++) {
-			struct model_port_config *p = &cfg->ports[i];
-
-			p->n_ucq = (uint8_t)ucq;
-			p->n_mcq = (uint8_t)mcq;
-			if (sampling >= 0 && !p->sampling_rate)
-				p->sampling_rate = (uint32_t)sampling;
-			if (conf_get(sec, "pfc_delay"))
-				p->pfc_delay_ns = pfcd;
-			for (unsigned t = 0; t < MODEL_NUM_TC; t++) {
-				p->tc_to_ucq[t] = (uint8_t)(t * ucq / MODEL_NUM_TC);
-				p->tc_to_mcq[t] = mcq ? (uint8_t)(t * mcq / MODEL_NUM_TC) : 0;
-			}
-			for (g = 0; g < MODEL_NUM_PG; g++) {
-				struct model_pg_config *pg = &p->pg[g];
-
-				pg->shared.alpha = pg_alpha;
-				if (have_pgmin)
-					pg->min_cells = cells_of(pgmin, cfg->cell_bytes);
-				if (lossless[g]) {
-					pg->lossless = 1;
-					pg->headroom_cells = cells_of(headroom, cfg->cell_bytes);
-					pg->xoff_cells = cells_of(xoff, cfg->cell_bytes);
-					pg->xon_cells = cells_of(xon, cfg->cell_bytes);
-				}
-			}
-			for (q = 0; q < 2 * MODEL_MAX_QUEUES; q++) {
-				struct model_queue_config *qc = q < MODEL_MAX_QUEUES
-								    ? &p->ucq[q]
-								    : &p->mcq[q - MODEL_MAX_QUEUES];
-
-				qc->shared.alpha = alpha;
-				if (have_qlimit) {
-					qc->shared.mode = MODEL_LIMIT_STATIC;
-					qc->shared.cells = cells_of(qlimit, cfg->cell_bytes);
-				}
-				if (have_qmin)
-					qc->min_cells = cells_of(qmin, cfg->cell_bytes);
-				qc->sched = (uint8_t)sched;
-				qc->weight = weights[q % MODEL_MAX_QUEUES];
-				qc->limit_pkts = (uint32_t)qpk;
-			}
-		}
-	}
-
-	/* WRED */
-	for (i = 0; i < cfg_size(sec, "wred"); i++) {
-		cfg_t *ws = cfg_getnsec(sec, "wred", i);
-		uint16_t *ports = NULL, *queues = NULL;
-		unsigned np, nq;
-		uint64_t mn = 0, mx = 0;
-		double prob = 0.1;
-
-		conf_enter(x, "model", "wred", NULL, conf_section_line(ws));
-		if (!(v = conf_get(ws, "min")) ||
-		    conf_size(x, v, "min", 0, 4294967295ULL, &mn) < 0 ||
-		    !(v = conf_get(ws, "max")) ||
-		    conf_size(x, v, "max", 0, 4294967295ULL, &mx) < 0) {
-			if (!v)
-				conf_fail(x, NULL, conf_get(ws, "min") ? "max" : "min",
-					  "missing; allowed: a size in bytes");
-			return -1;
-		}
-		if (mx <= mn)
-			return conf_fail(x, v, "max",
-					 "not above min; allowed: more than %llu bytes",
-					 (unsigned long long)mn);
-		if ((v = conf_get(ws, "probability")) &&
-		    conf_frac(x, v, "probability", 0, 1, &prob) < 0)
-			return -1;
-		if (parse_ports(x, ws, "ports", cfg->nports, &ports, &np) < 0)
-			return -1;
-		if (parse_ports(x, ws, "queues", (unsigned)ucq, &queues, &nq) < 0) {
-			free(ports);
-			return -1;
-		}
-		for (unsigned a = 0; a < (np ? np : cfg->nports); a++) {
-			struct model_port_config *p = &cfg->ports[np ? ports[a] : a];
-
-			for (unsigned k = 0; k < (nq ? nq : (unsigned)ucq); k++) {
-				struct model_wred_config *w = &p->ucq[nq ? queues[k] : k].wred;
-
-				w->enabled = 1;
-				w->min_bytes = (uint32_t)mn;
-				w->max_bytes = (uint32_t)mx;
-				w->max_prob = prob;
-			}
-		}
-		free(ports);
-		free(queues);
-		conf_enter(x, "model", NULL, NULL, 0);
-	}
+	/* sampling on every front-panel port that its port section left off */
+	if (conf_get_int(x, sec, "sampling_rate", 0, LONG_MAX, &n) < 0)
+		return -1;
+	if (conf_get(sec, "sampling_rate"))
+		for (i = 0; i < cfg->nports; i++)
+			if (!cfg->ports[i].sampling_rate)
+				cfg->ports[i].sampling_rate = (uint32_t)n;
+	/* queues, limits, lossless classes, scheduling, WRED: per switch,
+	 * port, queue and PG */
+	if (model_scen_qos_build(x, sec, cfg, (unsigned)ucq, (unsigned)mcq) < 0)
+		return -1;
+	conf_enter(x, "model", NULL, NULL, 0);
 
 	/* multicast groups, numbered 1..n */
 	n = cfg_size(sec, "mc_group");
@@ -495,14 +316,21 @@ static int parse_size(struct conf_ctx *x, const struct conf_val *v, struct model
 		c->size = MODEL_SIZE_IMIX;
 		return 0;
 	}
+	if (strcasecmp(v->text, "exponential") == 0) {
+		c->size = MODEL_SIZE_EXP;
+		c->size_lo = 0; /* the smallest frame its headers fit */
+		c->size_hi = MODEL_FRAME_MAX;
+		return 0;
+	}
 	if (conf_parse_range(v->text, &a, &b) < 0)
 		return conf_fail(x, v, "size",
-				 "not a size; allowed: imix, N or A-B in %d..%d bytes",
+				 "not a size; allowed: imix, exponential, N or A-B in %d..%d bytes",
 				 MODEL_FRAME_MIN, MODEL_FRAME_MAX);
 	if (a < MODEL_FRAME_MIN || b > MODEL_FRAME_MAX || a > b)
-		return conf_fail(x, v, "size",
-				 "out of range; allowed: imix, N or A-B in %d..%d bytes",
-				 MODEL_FRAME_MIN, MODEL_FRAME_MAX);
+		return conf_fail(
+		    x, v, "size",
+		    "out of range; allowed: imix, exponential, N or A-B in %d..%d bytes",
+		    MODEL_FRAME_MIN, MODEL_FRAME_MAX);
 	c->size = a == b ? MODEL_SIZE_FIXED : MODEL_SIZE_UNIFORM;
 	c->size_lo = (uint32_t)a;
 	c->size_hi = (uint32_t)b;
@@ -589,6 +417,23 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 	}
 	if ((v = conf_get(ts, "size")) && parse_size(x, v, &c) < 0)
 		goto out;
+	if ((v = conf_get(ts, "size_mean"))) {
+		uint64_t mb;
+
+		if (c.size != MODEL_SIZE_EXP) {
+			conf_fail(x, v, "size_mean",
+				  "without size = exponential; allowed: with it");
+			goto out;
+		}
+		if (conf_size(x, v, "size_mean", MODEL_FRAME_MIN + 1, MODEL_FRAME_MAX - 1, &mb) < 0)
+			goto out;
+		c.size_mean = (double)mb;
+	} else if (c.size == MODEL_SIZE_EXP) {
+		conf_fail(x, conf_get(ts, "size"), "size_mean",
+			  "missing; allowed: the mean frame length in bytes (exponential sizes "
+			  "need one)");
+		goto out;
+	}
 	if ((v = conf_get(ts, "arrival"))) {
 		if (conf_enum(x, v, "arrival", arrivals, &k) < 0)
 			goto out;
@@ -639,9 +484,28 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		c.dest = (enum model_dest_kind)k;
 	}
 	if ((v = conf_get(ts, "to"))) {
-		if (conf_int(x, v, "to", 0, cfg->nports - 1, &n) < 0)
+		/* a port, or a set of them (ECMP: each flow hashed to one) */
+		uint16_t *tos;
+		unsigned nto;
+
+		if (parse_ports(x, ts, "to", cfg->nports, &tos, &nto) < 0)
 			goto out;
-		c.dest_port = (uint16_t)n;
+		if (nto > MODEL_GEN_MAX_TO ||
+		    (nto > 1 && c.dest != MODEL_DEST_FIXED && c.dest != MODEL_DEST_INCAST)) {
+			conf_fail(
+			    x, v, "to",
+			    "%u ports; allowed: one port, or with destination fixed or incast "
+			    "a set of at most %u ports",
+			    nto, MODEL_GEN_MAX_TO);
+			free(tos);
+			goto out;
+		}
+		c.dest_port = tos[0];
+		if (nto > 1) {
+			c.n_to = (uint16_t)nto;
+			memcpy(c.to, tos, nto * sizeof(*tos));
+		}
+		free(tos);
 	} else if (c.dest == MODEL_DEST_FIXED || c.dest == MODEL_DEST_HOTSPOT ||
 		   c.dest == MODEL_DEST_INCAST) {
 		conf_fail(x, conf_get(ts, "destination"), "to",
@@ -657,8 +521,8 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		goto out;
 	}
 	if (c.dest == MODEL_DEST_INCAST) {
-		for (i = 0; i < np; i++) {
-			if (ports[i] == c.dest_port) {
+		for (i = 0; i < np * (c.n_to > 1 ? c.n_to : 1u); i++) {
+			if (ports[i % np] == (c.n_to > 1 ? c.to[i / np] : c.dest_port)) {
 				conf_fail(x, conf_get(ts, "to"), "to",
 					  "the incast target is also one of the senders; allowed: "
 					  "a port not in ports");
@@ -703,6 +567,14 @@ static int build_traffic(struct conf_ctx *x, cfg_t *ts, unsigned index, struct m
 		goto out;
 	if (conf_get(ts, "dscp"))
 		c.dscp = (uint8_t)n;
+	if ((v = conf_get(ts, "ecn"))) {
+		/* in the order of the field's values (RFC 3168) */
+		static const char *const ecns[] = {"not_ect", "ect1", "ect0", "ce", NULL};
+
+		if (conf_enum(x, v, "ecn", ecns, &k) < 0)
+			goto out;
+		c.ecn = (uint8_t)k;
+	}
 	if (conf_get_int(x, ts, "dport", 0, 65535, &n) < 0)
 		goto out;
 	if (conf_get(ts, "dport"))

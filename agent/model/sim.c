@@ -388,6 +388,8 @@ static void print_text(const struct report *r)
 	       (unsigned long long)st->held);
 	if (st->bad_pkts)
 		printf("rejected source packets %llu\n", (unsigned long long)st->bad_pkts);
+	if (st->ecn_marked)
+		printf("ECN: %llu copies marked CE by WRED\n", (unsigned long long)st->ecn_marked);
 	printf("virtual time %.6f s, wall time %.3f s, simulated packets per wall-clock second "
 	       "%.0f\n",
 	       r->vt, r->wall, r->pps);

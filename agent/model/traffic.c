@@ -132,6 +132,9 @@ struct gen {
 	double mean_gap_ns;	      /* Poisson mean gap */
 	double link_ratio;	      /* link-limited Poisson: rate / link rate */
 	double mean_idle_ns;	      /* link-limited Poisson: mean idle time */
+	double exp_theta;	      /* exponential sizes: m' (MODEL_SIZE_EXP) */
+	double ns_per_byte;	      /* wire time of a byte at the rate */
+	uint32_t exp_lo, exp_k;	      /* exponential sizes: smallest, largest - smallest */
 	double on_start;	      /* on/off: current on part [on_start, on_end] */
 	double on_end;
 	double stop; /* stop_ns, or infinity */
@@ -140,13 +143,14 @@ struct gen {
 	uint32_t dest_skip;   /* uniform destinations: skip this port (the ingress) */
 	uint32_t dest_add;    /* destination = field + (field >= skip) + add */
 	uint32_t flow_stride; /* header index = flow * flow_stride + hidx[size] + ttl1 */
+	uint16_t *ecmp_port;  /* a destination set: each flow's output port; else NULL */
 	uint32_t nflows;
 	uint32_t flow_base;
 	uint16_t in_port;
 	uint16_t hdr_len;   /* header bytes of every packet */
 	uint8_t tc;	    /* traffic class of every packet */
 	uint8_t ended;	    /* the source ended: stop, max_packets or out of memory */
-	uint8_t rare;	    /* hotspot, multicast or drop fraction configured */
+	uint8_t rare;	    /* hotspot, multicast or drop fraction, or a destination set */
 	uint8_t split_draw; /* some field has more than one value */
 	uint8_t one_draw;   /* Poisson with few field values: one draw per packet */
 	uint32_t reject16;  /* for one_draw: model_rng_split16_reject */
@@ -211,8 +215,82 @@ uint8_t model_traffic_tc(int vlan, uint8_t pcp, uint8_t dscp)
 	return vlan >= 0 ? (uint8_t)(pcp & 7) : (uint8_t)((dscp & 63) >> 3);
 }
 
+static void spec_base(const struct model_gen_conf *c, struct model_hdr_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->vlan = c->vlan;
+	s->pcp = c->pcp;
+	s->ip_version = c->ip_version;
+	s->l4 = c->l4;
+	s->dscp = c->dscp;
+	s->ecn = c->ecn;
+	s->ttl = 64;
+}
+
+/* Exponential sizes: the smallest frame (size_lo, or what the headers
+ * need), the largest, and q of the geometric part (its mean m =
+ * size_mean - lo: q = m / (m + 1)). */
+static uint32_t exp_lo(const struct model_gen_conf *c)
+{
+	struct model_hdr_spec s;
+
+	if (c->size_lo)
+		return c->size_lo;
+	spec_base(c, &s);
+	return model_hdr_min_frame(&s);
+}
+
+static uint32_t exp_hi(const struct model_gen_conf *c)
+{
+	return c->size_hi ? c->size_hi : MODEL_FRAME_MAX;
+}
+
+/* The first two moments of exponential sizes as drawn (the geometric
+ * part conditioned on not exceeding hi - lo), summed over the pmf. */
+static void exp_moments(const struct model_gen_conf *c, double *m1, double *m2)
+{
+	uint32_t lo = exp_lo(c), hi = exp_hi(c);
+	double m = c->size_mean - lo, q = m / (m + 1), w = 1 - q, z = 0, s1 = 0, s2 = 0;
+
+	for (uint32_t len = lo; len <= hi; len++, w *= q) {
+		z += w;
+		s1 += w * len;
+		s2 += w * (double)len * len;
+	}
+	*m1 = s1 / z;
+	*m2 = s2 / z;
+}
+
+double model_gen_size_moment2(const struct model_gen_conf *c)
+{
+	double m1, m2 = 0;
+
+	switch (c->size) {
+	case MODEL_SIZE_UNIFORM: {
+		uint32_t k = uniform_points(c), i;
+
+		for (i = 0; i < k; i++)
+			m2 += (double)uniform_size(c, i, k) * uniform_size(c, i, k);
+		return m2 / k;
+	}
+	case MODEL_SIZE_IMIX:
+		return (7.0 * MODEL_IMIX_SMALL * MODEL_IMIX_SMALL +
+			4.0 * MODEL_IMIX_MEDIUM * MODEL_IMIX_MEDIUM +
+			(double)MODEL_IMIX_LARGE * MODEL_IMIX_LARGE) /
+		       12.0;
+	case MODEL_SIZE_EXP:
+		exp_moments(c, &m1, &m2);
+		return m2;
+	case MODEL_SIZE_FIXED:
+	default:
+		return (double)c->size_lo * c->size_lo;
+	}
+}
+
 double model_gen_mean_size(const struct model_gen_conf *c)
 {
+	double m1, m2;
+
 	switch (c->size) {
 	case MODEL_SIZE_UNIFORM: {
 		uint32_t k = uniform_points(c), i;
@@ -224,6 +302,9 @@ double model_gen_mean_size(const struct model_gen_conf *c)
 	}
 	case MODEL_SIZE_IMIX:
 		return (7.0 * MODEL_IMIX_SMALL + 4.0 * MODEL_IMIX_MEDIUM + MODEL_IMIX_LARGE) / 12.0;
+	case MODEL_SIZE_EXP:
+		exp_moments(c, &m1, &m2);
+		return m1;
 	case MODEL_SIZE_FIXED:
 	default:
 		return c->size_lo;
@@ -232,7 +313,9 @@ double model_gen_mean_size(const struct model_gen_conf *c)
 
 static uint32_t gen_min_size(const struct model_gen_conf *c)
 {
-	return c->size == MODEL_SIZE_IMIX ? MODEL_IMIX_SMALL : c->size_lo;
+	return c->size == MODEL_SIZE_IMIX  ? MODEL_IMIX_SMALL
+	       : c->size == MODEL_SIZE_EXP ? exp_lo(c)
+					   : c->size_lo;
 }
 
 static uint32_t gen_max_size(const struct model_gen_conf *c)
@@ -240,23 +323,14 @@ static uint32_t gen_max_size(const struct model_gen_conf *c)
 	switch (c->size) {
 	case MODEL_SIZE_UNIFORM:
 		return c->size_hi;
+	case MODEL_SIZE_EXP:
+		return exp_hi(c);
 	case MODEL_SIZE_IMIX:
 		return MODEL_IMIX_LARGE;
 	case MODEL_SIZE_FIXED:
 	default:
 		return c->size_lo;
 	}
-}
-
-static void spec_base(const struct model_gen_conf *c, struct model_hdr_spec *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->vlan = c->vlan;
-	s->pcp = c->pcp;
-	s->ip_version = c->ip_version;
-	s->l4 = c->l4;
-	s->dscp = c->dscp;
-	s->ttl = 64;
 }
 
 int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen)
@@ -290,8 +364,16 @@ int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen)
 		snprintf(err, errlen, "protocol must be udp or tcp");
 		return -1;
 	}
-	if (c->vlan > 4095 || c->pcp > 7 || c->dscp > 63) {
-		snprintf(err, errlen, "vlan must be 0..4095, pcp 0..7, dscp 0..63");
+	if (c->vlan > 4095 || c->pcp > 7 || c->dscp > 63 || c->ecn > 3) {
+		snprintf(err, errlen, "vlan must be 0..4095, pcp 0..7, dscp 0..63, ecn 0..3");
+		return -1;
+	}
+	if (c->size == MODEL_SIZE_EXP &&
+	    !(c->size_mean > exp_lo(c) && c->size_mean < exp_hi(c) && exp_lo(c) <= exp_hi(c))) {
+		snprintf(err, errlen,
+			 "exponential sizes: the mean %.6g bytes must lie between the smallest "
+			 "frame %u and the largest %u",
+			 c->size_mean, exp_lo(c), exp_hi(c));
 		return -1;
 	}
 	if (c->size == MODEL_SIZE_UNIFORM && c->size_lo > c->size_hi) {
@@ -327,6 +409,29 @@ int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen)
 		snprintf(err, errlen, "destination port %u is not below the port count %u",
 			 c->dest_port, c->nports);
 		return -1;
+	}
+	if (c->n_to > MODEL_GEN_MAX_TO ||
+	    (c->n_to >= 2 && c->dest != MODEL_DEST_FIXED && c->dest != MODEL_DEST_INCAST)) {
+		snprintf(err, errlen,
+			 "a set of %u destination ports needs destination fixed or incast and at "
+			 "most %u ports",
+			 c->n_to, MODEL_GEN_MAX_TO);
+		return -1;
+	}
+	for (unsigned i = 0; c->n_to >= 2 && i < c->n_to; i++) {
+		if (c->to[i] >= c->nports || (i == 0 && c->to[0] != c->dest_port)) {
+			snprintf(err, errlen,
+				 "destination set member %u (port %u) is not below the port count "
+				 "%u, or the first is not dest_port",
+				 i, c->to[i], c->nports);
+			return -1;
+		}
+		for (unsigned j = 0; j < i; j++)
+			if (c->to[j] == c->to[i]) {
+				snprintf(err, errlen, "port %u is twice in the destination set",
+					 c->to[i]);
+				return -1;
+			}
 	}
 	if (!(c->hotspot >= 0 && c->hotspot <= 1) ||
 	    !(c->mc_fraction >= 0 && c->mc_fraction <= 1) ||
@@ -403,6 +508,59 @@ static void addr_group(uint8_t ipver, unsigned g, uint8_t *ip, uint8_t *mac)
 	}
 }
 
+/* The headers of flow `flow` of generator c to dest (a port, or the
+ * multicast group when mc), whose header cache slot is slot (the
+ * destination port, or nports for the group). */
+static void flow_spec(const struct model_gen_conf *c, uint32_t flow, unsigned dest, int mc,
+		      uint32_t slot, struct model_hdr_spec *s)
+{
+	unsigned host = 1 + flow % 250;
+
+	spec_base(c, s);
+	mac_host(c->in_port, host, s->src_mac);
+	addr_host(s->ip_version, c->in_port, host, s->src_ip);
+	if (mc) {
+		addr_group(s->ip_version, dest, s->dst_ip, s->dst_mac);
+	} else {
+		mac_host(dest, host, s->dst_mac);
+		addr_host(s->ip_version, dest, host, s->dst_ip);
+	}
+	s->sport = (uint16_t)(49152 + (slot * c->nflows + flow) % 16384);
+	s->dport = c->dport;
+	s->ip_id = (uint16_t)flow;
+	s->tcp_seq = flow * 1000003u;
+}
+
+unsigned model_gen_ecmp_member(uint8_t ip, const uint8_t *src, const uint8_t *dst, uint8_t proto,
+			       uint16_t sport, uint16_t dport, unsigned n)
+{
+	uint8_t b[37];
+	unsigned al = ip == 6 ? 16 : 4, k = 0;
+	uint32_t h = 2166136261u;
+
+	memcpy(b, src, al);
+	memcpy(b + al, dst, al);
+	k = 2 * al;
+	b[k++] = proto;
+	b[k++] = (uint8_t)(sport >> 8);
+	b[k++] = (uint8_t)sport;
+	b[k++] = (uint8_t)(dport >> 8);
+	b[k++] = (uint8_t)dport;
+	for (unsigned i = 0; i < k; i++) {
+		h ^= b[i];
+		h *= 16777619u;
+	}
+	/* MurmurHash3's 32-bit finalizer: FNV-1a alone leaves flows that
+	 * differ only in their last bytes unevenly spread (chi-square 9.8
+	 * on 3 degrees of freedom for 1024 flows over 4 ports) */
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return (unsigned)(((uint64_t)h * n) >> 32);
+}
+
 /* Results of gen_header_build besides a header. */
 #define HDR_OVER_BUDGET 1 /* no row for the slot and none fits the budget */
 #define HDR_NO_MEMORY	2 /* malloc failed */
@@ -420,7 +578,6 @@ gen_header_build(struct gen *g, uint32_t flow, unsigned dest, int mc, int ttl1, 
 {
 	struct hcache *h = &g->hc;
 	struct model_hdr_spec s;
-	unsigned host = 1 + flow % 250;
 	struct hslot *e = &h->rows[slot];
 	uint8_t *buf, *row = e->row != h->empty ? e->row : NULL;
 
@@ -443,21 +600,9 @@ gen_header_build(struct gen *g, uint32_t flow, unsigned dest, int mc, int ttl1, 
 		*why = HDR_OVER_BUDGET;
 		return NULL;
 	}
-	spec_base(&g->c, &s);
-	mac_host(g->c.in_port, host, s.src_mac);
-	addr_host(s.ip_version, g->c.in_port, host, s.src_ip);
-	if (mc) {
-		addr_group(s.ip_version, dest, s.dst_ip, s.dst_mac);
-	} else {
-		mac_host(dest, host, s.dst_mac);
-		addr_host(s.ip_version, dest, host, s.dst_ip);
-	}
+	flow_spec(&g->c, flow, dest, mc, slot, &s);
 	if (ttl1)
 		s.ttl = 1;
-	s.sport = (uint16_t)(49152 + (slot * g->c.nflows + flow) % 16384);
-	s.dport = g->c.dport;
-	s.ip_id = (uint16_t)flow;
-	s.tcp_seq = flow * 1000003u;
 	model_hdr_build(&s, size, buf);
 	if (row) {
 		((uint64_t *)(void *)row)[-1 - (ptrdiff_t)(idx >> 6)] |= 1ull << (idx & 63);
@@ -492,8 +637,8 @@ static uint64_t prob_below(double p)
 	return (uint64_t)(p * 0x1p53);
 }
 
-/* gen_fill's rare: no hotspot, multicast or drop fraction (GEN_NO_RARE),
- * or test g->rare (GEN_RARE). */
+/* gen_fill's rare: no hotspot, multicast or drop fraction nor
+ * destination set (GEN_NO_RARE), or test g->rare (GEN_RARE). */
 #define GEN_NO_RARE 0
 #define GEN_RARE    1
 
@@ -507,7 +652,7 @@ static uint64_t prob_below(double p)
  */
 static inline __attribute__((always_inline)) unsigned
 gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
-	 enum model_arrival_kind arrival, int lazy, int rare, int one_draw, int stops)
+	 enum model_arrival_kind arrival, int lazy, int rare, int one_draw, int stops, int xsize)
 {
 	struct model_rng rng = g->rng;
 	double t = g->t;
@@ -523,12 +668,37 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			g->ended = 1;
 	}
 	for (end = p + n; p < end; p++) {
-		uint32_t d[3] = {0, 0, 0}, dest, fid;
-		double tn;
+		uint32_t d[3] = {0, 0, 0}, dest, out, fid, len, hidx;
+		double tn, wire;
 		int mc = 0, ttl1 = 0;
 		const uint8_t *hdr;
 
-		if (arrival == MODEL_ARRIVAL_POISSON && one_draw) {
+		if (xsize) {
+			/* exponential sizes: the geometric part floor(m' E),
+			 * redrawn above the largest; the fields (destination,
+			 * flow) from their own draw */
+			double xd;
+			uint32_t x;
+
+			if (g->split_draw)
+				model_rng_split(&rng, &g->split, d);
+			do
+				xd = model_rng_exp(&rng) * g->exp_theta;
+			while (xd >= g->exp_k + 1.0);
+			x = (uint32_t)xd;
+			len = g->exp_lo + x;
+			hidx = x * g->hc.nvariants;
+			wire = (len + MODEL_ETH_OVERHEAD) * g->ns_per_byte;
+		}
+		if (xsize) {
+			if (arrival == MODEL_ARRIVAL_POISSON)
+				tn = t + model_rng_exp(&rng) * g->mean_gap_ns;
+			else if (arrival == MODEL_ARRIVAL_POISSON_LINK)
+				tn = t + wire * g->link_ratio +
+				     model_rng_exp(&rng) * g->mean_idle_ns;
+			else
+				tn = t + wire;
+		} else if (arrival == MODEL_ARRIVAL_POISSON && one_draw) {
 			/* fields from bits 8..23 and the gap from the rest of
 			 * one draw */
 			uint64_t x;
@@ -552,15 +722,20 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			if (g->split_draw)
 				model_rng_split(&rng, &g->split, d);
 			tn = t + g->sz_wire[d[0]];
-			if (arrival == MODEL_ARRIVAL_ONOFF && tn > g->on_end) {
-				/* next on part: the one containing or following t */
-				double per = (double)g->c.period_ns;
-				double q = floor((t - g->on_start) / per) + 1;
+		}
+		if (!xsize) {
+			len = g->sz_len[d[0]];
+			hidx = g->sz_hidx[d[0]];
+			wire = g->sz_wire[d[0]];
+		}
+		if (arrival == MODEL_ARRIVAL_ONOFF && tn > g->on_end) {
+			/* next on part: the one containing or following t */
+			double per = (double)g->c.period_ns;
+			double q = floor((t - g->on_start) / per) + 1;
 
-				g->on_start += q * per;
-				g->on_end = g->on_start + g->c.duty * per;
-				tn = g->on_start + g->sz_wire[d[0]];
-			}
+			g->on_start += q * per;
+			g->on_end = g->on_start + g->c.duty * per;
+			tn = g->on_start + wire;
 		}
 		if (stops && tn >= g->stop) {
 			g->ended = 1;
@@ -568,8 +743,13 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		}
 
 		dest = d[1] + (d[1] >= g->dest_skip) + g->dest_add;
-		*p = g->tmpl; /* the fields every packet shares */
+		out = UINT32_MAX; /* the output port, if not dest */
+		*p = g->tmpl;	  /* the fields every packet shares */
 		if (rare == GEN_RARE && g->rare) {
+			/* a destination set: the flow's member (not multicast,
+			 * whose output is set below; never with a hotspot) */
+			if (g->ecmp_port)
+				out = g->ecmp_port[d[2]];
 			if (g->hot_below && (model_rng_next(&rng) >> 11) < g->hot_below)
 				dest = g->c.dest_port;
 			if (g->mc_below && (model_rng_next(&rng) >> 11) < g->mc_below) {
@@ -590,13 +770,13 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 			/* gen_header, without the scratch: over the budget the
 			 * packet goes without header bytes */
 			uint32_t slot = mc ? g->c.nports : dest;
-			uint32_t idx = d[2] * g->flow_stride + g->sz_hidx[d[0]] + (uint32_t)ttl1;
+			uint32_t idx = d[2] * g->flow_stride + hidx + (uint32_t)ttl1;
 			int why = 0;
 
 			hdr = row_header(&g->hc.rows[slot], idx, g->hdr_len);
 			if (__builtin_expect(hdr == NULL, 0)) {
-				hdr = gen_header_build(g, d[2], dest, mc, ttl1, g->sz_len[d[0]],
-						       slot, idx, 0, &why);
+				hdr = gen_header_build(g, d[2], dest, mc, ttl1, len, slot, idx, 0,
+						       &why);
 				if (why == HDR_NO_MEMORY) {
 					g->ended = 1; /* out of memory: end the source */
 					break;
@@ -608,8 +788,8 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 		t = tn;
 		fid = mc ? g->c.nports + dest - 1u : dest;
 		p->t_ns = (uint64_t)(int64_t)t;
-		p->len = g->sz_len[d[0]];
-		p->out_port = (uint16_t)dest;
+		p->len = len;
+		p->out_port = (uint16_t)(out != UINT32_MAX ? out : dest);
 		p->flow_id = g->flow_base + fid * g->nflows + d[2];
 		if (!lazy)
 			p->hdr = hdr; /* (the template's is NULL) */
@@ -631,32 +811,37 @@ gen_fill(struct gen *restrict g, struct model_pkt *restrict p, unsigned n,
 
 /* The copies of gen_fill: NAME_e with header bytes, for every generator
  * of the arrival kind; NAME_l without, NAME_lr for generators with a
- * hotspot, multicast or drop fraction. */
-#define GEN_FILL(name, arrival, one_draw)                                                          \
+ * hotspot, multicast or drop fraction or a destination set. */
+#define GEN_FILL(name, arrival, one_draw, xsize)                                                   \
 	static unsigned name##_e(struct gen *g, struct model_pkt *p, unsigned n)                   \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 0, GEN_RARE, one_draw, 1);                       \
+		return gen_fill(g, p, n, arrival, 0, GEN_RARE, one_draw, 1, xsize);                \
 	}                                                                                          \
 	static unsigned name##_l(struct gen *g, struct model_pkt *p, unsigned n)                   \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 1, GEN_NO_RARE, one_draw, 1);                    \
+		return gen_fill(g, p, n, arrival, 1, GEN_NO_RARE, one_draw, 1, xsize);             \
 	}                                                                                          \
 	static unsigned name##_lr(struct gen *g, struct model_pkt *p, unsigned n)                  \
 	{                                                                                          \
-		return gen_fill(g, p, n, arrival, 1, GEN_RARE, one_draw, 1);                       \
+		return gen_fill(g, p, n, arrival, 1, GEN_RARE, one_draw, 1, xsize);                \
 	}
-GEN_FILL(gen_fill_constant, MODEL_ARRIVAL_CONSTANT, 0)
-GEN_FILL(gen_fill_onoff, MODEL_ARRIVAL_ONOFF, 0)
-GEN_FILL(gen_fill_poisson, MODEL_ARRIVAL_POISSON, 0)
-GEN_FILL(gen_fill_poisson1, MODEL_ARRIVAL_POISSON, 1)
-GEN_FILL(gen_fill_plink, MODEL_ARRIVAL_POISSON_LINK, 0)
+GEN_FILL(gen_fill_constant, MODEL_ARRIVAL_CONSTANT, 0, 0)
+GEN_FILL(gen_fill_onoff, MODEL_ARRIVAL_ONOFF, 0, 0)
+GEN_FILL(gen_fill_poisson, MODEL_ARRIVAL_POISSON, 0, 0)
+GEN_FILL(gen_fill_poisson1, MODEL_ARRIVAL_POISSON, 1, 0)
+GEN_FILL(gen_fill_plink, MODEL_ARRIVAL_POISSON_LINK, 0, 0)
+/* exponential sizes */
+GEN_FILL(gen_fill_constant_x, MODEL_ARRIVAL_CONSTANT, 0, 1)
+GEN_FILL(gen_fill_onoff_x, MODEL_ARRIVAL_ONOFF, 0, 1)
+GEN_FILL(gen_fill_poisson_x, MODEL_ARRIVAL_POISSON, 0, 1)
+GEN_FILL(gen_fill_plink_x, MODEL_ARRIVAL_POISSON_LINK, 0, 1)
 #undef GEN_FILL
 
 /* The engine's copy for the common Poisson generator without a stop time
  * (gen_never_stops). */
 static unsigned gen_fill_poisson1_ln(struct gen *g, struct model_pkt *p, unsigned n)
 {
-	return gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 1, GEN_NO_RARE, 1, 0);
+	return gen_fill(g, p, n, MODEL_ARRIVAL_POISSON, 1, GEN_NO_RARE, 1, 0, 0);
 }
 
 /* Has g no stop time, with gaps so far below the largest double that no
@@ -671,6 +856,28 @@ static int gen_never_stops(const struct gen *g)
 /* Pick g's copies of gen_fill (g's draws set up). */
 static void gen_pick_fill(struct gen *g)
 {
+	if (g->c.size == MODEL_SIZE_EXP) {
+		switch (g->c.arrival) {
+		case MODEL_ARRIVAL_POISSON:
+			g->fill_eager = gen_fill_poisson_x_e;
+			g->fill_lazy = g->rare ? gen_fill_poisson_x_lr : gen_fill_poisson_x_l;
+			break;
+		case MODEL_ARRIVAL_POISSON_LINK:
+			g->fill_eager = gen_fill_plink_x_e;
+			g->fill_lazy = g->rare ? gen_fill_plink_x_lr : gen_fill_plink_x_l;
+			break;
+		case MODEL_ARRIVAL_ONOFF:
+			g->fill_eager = gen_fill_onoff_x_e;
+			g->fill_lazy = g->rare ? gen_fill_onoff_x_lr : gen_fill_onoff_x_l;
+			break;
+		case MODEL_ARRIVAL_CONSTANT:
+		default:
+			g->fill_eager = gen_fill_constant_x_e;
+			g->fill_lazy = g->rare ? gen_fill_constant_x_lr : gen_fill_constant_x_l;
+			break;
+		}
+		return;
+	}
 	switch (g->c.arrival) {
 	case MODEL_ARRIVAL_POISSON:
 		if (g->one_draw) {
@@ -727,6 +934,13 @@ const uint8_t *model_gen_header(void *state, const struct model_pkt *p)
 
 	if (p->hdr)
 		return p->hdr;
+	if (g->c.size == MODEL_SIZE_EXP) {
+		if (p->len < g->exp_lo || p->len - g->exp_lo > g->exp_k ||
+		    (mc ? p->mc_group != dslot + 1u - g->c.nports : dslot >= g->c.nports))
+			return NULL;
+		return gen_header(g, flow, mc ? p->mc_group : dslot, mc, ttl1, p->len,
+				  (p->len - g->exp_lo) * g->hc.nvariants);
+	}
 	/* the size's index among the distinct sizes (ascending): the last
 	 * not above it, by halving with selects (the steps depend on n
 	 * alone: no branch on the sizes, which no predictor learns) */
@@ -774,7 +988,29 @@ static void gen_free(void *state)
 	struct gen *g = state;
 
 	hcache_free(&g->hc);
+	free(g->ecmp_port);
 	free(g);
+}
+
+/* A destination set's flows: each one's output port, the member its
+ * 5-tuple picks (model_gen_ecmp_member).  0, or -1 (memory). */
+static int gen_setup_ecmp(struct gen *g)
+{
+	const struct model_gen_conf *c = &g->c;
+
+	if (c->n_to < 2)
+		return 0;
+	g->ecmp_port = malloc(c->nflows * sizeof(*g->ecmp_port));
+	if (!g->ecmp_port)
+		return -1;
+	for (uint32_t f = 0; f < c->nflows; f++) {
+		struct model_hdr_spec s;
+
+		flow_spec(c, f, c->to[0], 0, c->to[0], &s);
+		g->ecmp_port[f] = c->to[model_gen_ecmp_member(s.ip_version, s.src_ip, s.dst_ip,
+							      s.l4, s.sport, s.dport, c->n_to)];
+	}
+	return 0;
 }
 
 /* The per-packet constants of a generator (g->c and g->hc set). */
@@ -785,8 +1021,16 @@ static void gen_setup_draws(struct gen *g)
 	uint32_t ndest = 1, i;
 
 	/* size table: IMIX as 12 equally likely entries (7 x 64, 4 x 576,
-	 * 1 x 1500), uniform as its evenly spaced sizes, fixed as one */
-	if (c->size == MODEL_SIZE_IMIX) {
+	 * 1 x 1500), uniform as its evenly spaced sizes, fixed as one;
+	 * exponential sizes are drawn apart (the table's one entry unused) */
+	g->ns_per_byte = 8.0 * ns_per_bit;
+	if (c->size == MODEL_SIZE_EXP) {
+		g->exp_lo = exp_lo(c);
+		g->exp_k = exp_hi(c) - g->exp_lo;
+		g->exp_theta = 1.0 / log1p(1.0 / (c->size_mean - g->exp_lo));
+		g->nsz = 1;
+		g->sz_len[0] = (uint16_t)g->exp_lo;
+	} else if (c->size == MODEL_SIZE_IMIX) {
 		g->nsz = 12;
 		for (i = 0; i < 12; i++) {
 			uint32_t si = i < 7 ? 0 : i < 11 ? 1 : 2;
@@ -831,8 +1075,8 @@ static void gen_setup_draws(struct gen *g)
 	g->split_draw = (uint64_t)g->nsz * ndest * c->nflows > 1;
 	/* up to 4096 field values, 16 bits of a draw give them exactly with
 	 * under 1/16 of the draws rejected */
-	g->one_draw =
-	    c->arrival == MODEL_ARRIVAL_POISSON && (uint64_t)g->nsz * ndest * c->nflows <= 4096;
+	g->one_draw = c->arrival == MODEL_ARRIVAL_POISSON && c->size != MODEL_SIZE_EXP &&
+		      (uint64_t)g->nsz * ndest * c->nflows <= 4096;
 	g->reject16 = g->one_draw ? model_rng_split16_reject(&g->split) : 0;
 	g->flow_stride = g->hc.nsizes * g->hc.nvariants;
 	g->nflows = c->nflows;
@@ -841,12 +1085,14 @@ static void gen_setup_draws(struct gen *g)
 	g->tmpl.in_port = c->in_port;
 	g->tmpl.tc = g->tc;
 	g->tmpl.dscp = c->dscp;
+	g->tmpl.ecn = c->ecn;
 	g->tmpl.hdr_len = g->hdr_len;
 	g->tmpl.cast = MODEL_CAST_UNICAST;
 	g->hot_below = c->dest == MODEL_DEST_HOTSPOT ? prob_below(c->hotspot) : 0;
 	g->mc_below = c->mc_fraction > 0 ? prob_below(c->mc_fraction) : 0;
 	g->drop_below = c->drop_fraction > 0 ? prob_below(c->drop_fraction) : 0;
-	g->rare = g->hot_below || g->mc_below || g->drop_below;
+	/* (a destination set's flows take the rare path: their output) */
+	g->rare = g->hot_below || g->mc_below || g->drop_below || c->n_to >= 2;
 	g->stop = c->stop_ns ? (double)c->stop_ns : INFINITY;
 	g->max_packets = c->max_packets ? c->max_packets : UINT64_MAX;
 }
@@ -875,7 +1121,9 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 		g->hdr_len = (uint16_t)model_hdr_size(&s);
 	}
 	g->hc.nslots = (uint32_t)c->nports + 1;
-	g->hc.nsizes = c->size == MODEL_SIZE_IMIX ? 3 : g->upoints;
+	g->hc.nsizes = c->size == MODEL_SIZE_IMIX  ? 3
+		       : c->size == MODEL_SIZE_EXP ? exp_hi(c) - exp_lo(c) + 1
+						   : g->upoints;
 	g->hc.nvariants =
 	    c->drop_fraction > 0 && c->drop_reason == MODEL_REASON_TTL_EXCEEDED ? 2 : 1;
 	g->hc.rowlen = c->nflows * g->hc.nsizes * g->hc.nvariants;
@@ -888,6 +1136,12 @@ int model_gen_new(const struct model_gen_conf *c, struct model_source *out, char
 		g->hc.empty += g->hc.hoff;
 	g->hc.scratch = malloc(g->hdr_len);
 	if (!g->hc.rows || !g->hc.empty || !g->hc.scratch) {
+		hcache_free(&g->hc);
+		free(g);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (gen_setup_ecmp(g) < 0) {
 		hcache_free(&g->hc);
 		free(g);
 		snprintf(err, errlen, "out of memory");
@@ -923,7 +1177,7 @@ size_t model_gen_memory(const struct model_source *s)
 {
 	const struct gen *g = s->state;
 
-	return sizeof(*g) + g->hc.bytes;
+	return sizeof(*g) + g->hc.bytes + (g->ecmp_port ? g->c.nflows * sizeof(*g->ecmp_port) : 0);
 }
 
 void model_gen_hdr_stats(const struct model_source *s, struct model_gen_hdr_stats *st)

@@ -22,7 +22,9 @@
  *    DSCP >> 3 (the IP precedence / class selector);
  *  - flows: each packet picks its destination by the pattern, then one of
  *    nflows flows to that destination, uniformly; so a generator has
- *    nflows flows per destination it reaches;
+ *    nflows flows per destination it reaches; a set of destination ports
+ *    (ECMP) is one destination, whose flows each leave by the member
+ *    their 5-tuple hashes to (model_gen_ecmp_member);
  *  - addresses: port p has the IPv4 subnet 10.(p/256).(p%256).0/24 and the
  *    IPv6 prefix fd00:b5:0:p::/64 (p in hex); flow f uses host number
  *    h = 1 + f % 250 in both the source and the destination subnet, MAC
@@ -53,6 +55,7 @@
 
 #define MODEL_GEN_MAX_FLOWS	1024 /* flows per destination */
 #define MODEL_GEN_UNIFORM_SIZES 64   /* distinct sizes of a uniform range */
+#define MODEL_GEN_MAX_TO	64   /* ports of a destination set (ECMP) */
 
 /* Default header budget of a generator: this many bytes shared out over
  * the switch's ports (one generator per port keeps the model's header
@@ -66,6 +69,11 @@ enum model_size_kind {
 			       has at most 64, else 64 evenly spaced sizes
 			       lo + floor(i * (hi - lo) / 63), i = 0..63 */
 	MODEL_SIZE_IMIX,    /* simple IMIX: 64, 576, 1500 bytes in the ratio 7:4:1 */
+	MODEL_SIZE_EXP,	    /* exponential on whole bytes: size_lo + G, G geometric
+			       (P(G = k) = (1 - q) q^k, q = m / (m + 1), mean
+			       m = size_mean - size_lo: floor(m' E), E exponential,
+			       m' = 1 / ln(1 + 1/m)), redrawn above size_hi;
+			       size_lo 0: the smallest frame its headers fit */
 };
 
 /* The simple IMIX, frame lengths with FCS; its mean is 4252/12 bytes. */
@@ -100,6 +108,7 @@ struct model_gen_conf {
 
 	enum model_size_kind size;
 	uint32_t size_lo, size_hi; /* frame bytes with FCS */
+	double size_mean;	   /* MODEL_SIZE_EXP: mean before the redraws above size_hi */
 
 	enum model_arrival_kind arrival;
 	uint64_t period_ns;   /* on/off period */
@@ -112,6 +121,11 @@ struct model_gen_conf {
 	enum model_dest_kind dest;
 	uint16_t dest_port; /* fixed / incast / permutation target, hotspot port */
 	double hotspot;	    /* fraction of packets sent to dest_port */
+	/* fixed / incast to a set of ports (n_to >= 2; dest_port is to[0]):
+	 * each flow leaves by the member its 5-tuple hashes to
+	 * (model_gen_ecmp_member), its addresses those of a flow to to[0] */
+	uint16_t n_to;
+	uint16_t to[MODEL_GEN_MAX_TO];
 
 	uint32_t nflows;    /* flows per destination, 1..MODEL_GEN_MAX_FLOWS */
 	uint32_t flow_base; /* flow f to destination d (port, or multicast
@@ -122,6 +136,7 @@ struct model_gen_conf {
 	int vlan;	    /* -1 untagged, else VID */
 	uint8_t pcp;
 	uint8_t dscp;
+	uint8_t ecn;	/* the packets' ECN field (MODEL_ECN_*, pkt.h) */
 	uint16_t dport; /* destination L4 port */
 
 	double mc_fraction; /* fraction of packets sent to mc_group */
@@ -141,11 +156,28 @@ uint32_t model_gen_flow_ids(const struct model_gen_conf *c);
  * arrivals, fixed destination 0, DSCP 0, untagged, dport 5001. */
 void model_gen_defaults(struct model_gen_conf *c);
 
+/*
+ * ECMP: the member (0..n-1) of a set of n ports that a flow's 5-tuple
+ * picks: h = the 32-bit FNV-1a hash (offset basis 2166136261, prime
+ * 16777619) of the source address, the destination address (4 bytes
+ * each for IPv4, 16 for IPv6), the protocol (1 byte), the source and
+ * destination L4 ports (2 bytes each, network order), in this order,
+ * then MurmurHash3's finalizer (h ^= h >> 16; h *= 0x85ebca6b;
+ * h ^= h >> 13; h *= 0xc2b2ae35; h ^= h >> 16, 32-bit); the member is
+ * floor(h x n / 2^32).  ip: 4 or 6.
+ */
+unsigned model_gen_ecmp_member(uint8_t ip, const uint8_t *src, const uint8_t *dst, uint8_t proto,
+			       uint16_t sport, uint16_t dport, unsigned n);
+
 /* Traffic class of a frame: PCP if tagged (vlan >= 0), else DSCP >> 3. */
 uint8_t model_traffic_tc(int vlan, uint8_t pcp, uint8_t dscp);
 
-/* Mean frame length of the configured size distribution, in bytes. */
+/* Mean frame length of the configured size distribution, in bytes
+ * (exponential: as drawn, the redraws above size_hi taken into
+ * account; size_lo 0 is taken as MODEL_FRAME_MIN). */
 double model_gen_mean_size(const struct model_gen_conf *c);
+/* Its second moment, E[L^2] (bytes^2). */
+double model_gen_size_moment2(const struct model_gen_conf *c);
 
 /* Check a configuration; on error return -1 with a message in err. */
 int model_gen_check(const struct model_gen_conf *c, char *err, size_t errlen);

@@ -13,7 +13,8 @@ agent_model_libmodel_a_SOURCES += \
 	agent/model/traffic.c agent/model/traffic.h \
 	agent/model/replay.c agent/model/replay.h \
 	agent/model/scenario.c agent/model/scenario.h \
-	agent/model/scenario_ext.c agent/model/scenario_ext.h
+	agent/model/scenario_ext.c agent/model/scenario_ext.h \
+	agent/model/scenario_qos.c agent/model/scenario_qos.h
 
 MODEL_TRAFFIC_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS) $(LIBPCAP_CFLAGS)
 MODEL_TRAFFIC_LIBS = agent/model/libmodel.a agent/libconfval.a $(LIBCONFUSE_LIBS) $(LIBPCAP_LIBS)
@@ -60,6 +61,7 @@ MODEL_TRAFFIC_TESTS = \
 	agent/model/tests/test_traffic_rng \
 	agent/model/tests/test_traffic_replay \
 	agent/model/tests/test_scenario \
+	agent/model/tests/test_scenario_qos \
 	agent/model/tests/test_model_source \
 	agent/model/tests/test_sample_pool \
 	agent/model/tests/test_model_qstats
@@ -99,6 +101,9 @@ agent_model_tests_test_traffic_pcapgen_LDADD = $(MODEL_TRAFFIC_LIBS)
 agent_model_tests_test_scenario_SOURCES = agent/model/tests/test_scenario.c
 agent_model_tests_test_scenario_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_scenario_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
+agent_model_tests_test_scenario_qos_SOURCES = agent/model/tests/test_scenario_qos.c
+agent_model_tests_test_scenario_qos_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
+agent_model_tests_test_scenario_qos_LDADD = $(MODEL_TRAFFIC_TEST_LIBS) -lm
 agent_model_tests_test_model_source_SOURCES = agent/model/tests/test_model_source.c
 agent_model_tests_test_model_source_CFLAGS = $(MODEL_TRAFFIC_TEST_CFLAGS)
 agent_model_tests_test_model_source_LDADD = $(MODEL_TRAFFIC_TEST_LIBS)
@@ -115,6 +120,7 @@ dist_scenarios_DATA = \
 	etc/scenarios/demo.conf \
 	etc/scenarios/incast.conf \
 	etc/scenarios/pfc.conf \
+	etc/scenarios/leaf.conf \
 	etc/scenarios/flowbuf.conf \
 	etc/scenarios/replay.conf \
 	etc/scenarios/capture.pcap

@@ -93,7 +93,7 @@ static char *slurp(const char *rel)
  * its .It Cm entries belong; the others are also looked in). */
 static const struct {
 	const char *heading;
-	const char *sect[3];
+	const char *sect[4];
 } regions[] = {
     {"GLOBAL KEYS", {"", NULL}},
     {"AGENT SECTION", {"agent", ""}},
@@ -112,6 +112,9 @@ static const struct {
     {"MODEL SECTION", {"model", ""}},
     {"The switch", {"model", NULL}},
     {"Port sections", {"model.port", "model"}},
+    {"Queue sections",
+     {"model.queue", "model.mc_queue", "model.port.queue", "model.port.mc_queue"}},
+    {"Priority group sections", {"model.pg", "model.port.pg"}},
     {"WRED sections", {"model.wred", "model"}},
     {"Multicast group sections", {"model.mc_group", "model"}},
     {"Traffic sections", {"model.traffic", "model"}},
@@ -335,7 +338,7 @@ START_TEST(man_page_both_ways)
 
 		/* a key of section S is "S.key" (a key may hold a dot: 2.5G) */
 		for (int r = 0; r < NREGIONS && !ok; r++) {
-			for (int j = 0; j < 3 && !ok; j++) {
+			for (int j = 0; j < 4 && !ok; j++) {
 				const char *sect = regions[r].sect[j];
 				size_t n = sect ? strlen(sect) : 0;
 
@@ -358,7 +361,7 @@ START_TEST(man_page_both_ways)
 		for (int i = 0; i < items[r].n; i++) {
 			int ok = 0;
 
-			for (int j = 0; j < 3 && !ok; j++) {
+			for (int j = 0; j < 4 && !ok; j++) {
 				char path[256];
 				const char *s = regions[r].sect[j];
 

@@ -366,6 +366,8 @@ START_TEST(test_layout_vis_record)
 	memset(ev.reason_name, 'r', BSF_NAME_MAX - 1);
 	ev.function[BSF_NAME_MAX - 1] = ev.trap_group[BSF_NAME_MAX - 1] = '\0';
 	ev.trap_name[BSF_NAME_MAX - 1] = ev.reason_name[BSF_NAME_MAX - 1] = '\0';
+	ev.flags = BSF_EVF_FLOW_REGION; /* and a flow region's record */
+	p.region = 1;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len - 60, BSF_DISCARD_OVERHEAD);
 	/* and with 128 header bytes, in the scratch buffer */
@@ -375,6 +377,7 @@ START_TEST(test_layout_vis_record)
 	ev.hdr_len = 60;
 	ev.function[0] = ev.trap_group[0] = ev.trap_name[0] = ev.reason_name[0] = '\0';
 	ev.stage = BSF_STAGE_INGRESS_ADMISSION;
+	ev.flags = 0;
 	/* a standard enterprise for the own record is refused */
 	p.enterprise = 0;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_ERR_INVALID);
@@ -384,6 +387,93 @@ START_TEST(test_layout_vis_record)
 	p.vis = NULL;
 	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
 	ck_assert_uint_eq(len, 172); /* as in test_layout_egress */
+}
+END_TEST
+
+/* A drop by a flow region: the flow_region_drop record E:2 after the
+ * standard records (and after the visibility_event record when there
+ * is one), by hand from the XDR in sflow_own.h: the flow-based
+ * admission's worked example, region 7's count 2.5 MiB over its bound
+ * of 2 MiB (12500 hundredths of a percent), its (ingress port,
+ * priority) state 0.28 %, its (egress port, priority) 90 %. */
+START_TEST(test_layout_region_record)
+{
+	struct bsf_event ev;
+	struct bsf_discard_params p;
+	struct sflow_own_vis_event rec;
+	struct sflow_datagram d;
+	uint8_t buf[BSF_DISCARD_SCRATCH];
+	size_t len = 0;
+	static const uint32_t want[10] = {
+	    0x07ED9002u, 32,			     /* tag E:2, length */
+	    7,		 1,  0,			     /* region, cause bound, unit bytes */
+	    12500,	 28, 9000, 2621440, 2097152, /* count, bound */
+	};
+
+	make_drop(&ev, BSF_STAGE_INGRESS_ADMISSION, 259, 3);
+	make_params(&p, 1);
+	ev.flags = BSF_EVF_FLOW_REGION;
+	ev.region = 7;
+	ev.region_cause = 1;
+	ev.region_unit = 0;
+	ev.region_pc = 12500;
+	ev.region_ingress_pc = 28;
+	ev.region_egress_pc = 9000;
+	ev.region_count = 2621440;
+	ev.region_bound = 2097152;
+	p.region = 1;
+	p.enterprise = 32473;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &len), SFLOW_OK);
+	/* an ingress drop: test_layout_vis_record's 172 bytes less its queue
+	 * records' 20 (0:1036 and 0:1040 need an output) ... */
+	size_t base = len - 40;
+	for (uint32_t i = 0; i < 10; i++)
+		ck_assert_uint_eq(be32(buf + base + 4 * i), want[i]);
+	decode_one(buf, len, &d);
+	const struct sflow_record *r = find(&d.samples[0], 0x07ED9002u);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->kind, SFLOW_REC_OWN);
+	ck_assert_str_eq(sflow_own_record_name(SFLOW_OWN_REGION_DROP, SFLOW_SAMPLE_DISCARD),
+			 "flow_region_drop");
+	const struct sflow_own_region_drop *rd = &r->u.own.u.region_drop;
+	ck_assert_uint_eq(rd->region, 7);
+	ck_assert_uint_eq(rd->cause, SFLOW_OWN_REGION_BOUND);
+	ck_assert_uint_eq(rd->region_pc, 12500);
+	ck_assert_uint_eq(rd->ingress_pc, 28);
+	ck_assert_uint_eq(rd->egress_pc, 9000);
+	ck_assert_uint_eq(rd->count, 2621440);
+	ck_assert_uint_eq(rd->bound, 2097152);
+	ck_assert_str_eq(sflow_own_region_cause_name(rd->cause), "bound");
+	sflow_datagram_free(&d);
+	/* after the visibility_event record, last */
+	memset(&rec, 0, sizeof rec);
+	rec.type = SFLOW_OWN_VIS_DROP;
+	rec.peak_time_ns = UINT64_MAX;
+	p.vis = &rec;
+	size_t with_vis = 0;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &with_vis), SFLOW_OK);
+	ck_assert_uint_eq(with_vis, len + 80);
+	ck_assert_uint_eq(be32(buf + with_vis - 120), 0x07ED9001u);
+	for (uint32_t i = 0; i < 10; i++)
+		ck_assert_uint_eq(be32(buf + with_vis - 40 + 4 * i), want[i]);
+	/* a count past 32 bits saturates; without p.region, without the flag
+	 * or with a standard enterprise the record is left out */
+	ev.region_count = 1ull << 40;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &with_vis), SFLOW_OK);
+	ck_assert_uint_eq(be32(buf + with_vis - 8), 0xFFFFFFFEu);
+	p.vis = NULL;
+	p.region = 0;
+	size_t none = 0;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &none), SFLOW_OK);
+	ck_assert_uint_eq(none, len - 40);
+	p.region = 1;
+	ev.flags = 0;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &none), SFLOW_OK);
+	ck_assert_uint_eq(none, len - 40);
+	ev.flags = BSF_EVF_FLOW_REGION;
+	p.enterprise = 4413;
+	ck_assert_int_eq(bsf_discard_encode(&p, &ev, buf, sizeof buf, &none), SFLOW_OK);
+	ck_assert_uint_eq(none, len - 40);
 }
 END_TEST
 
@@ -593,6 +683,7 @@ static Suite *discard_suite(void)
 	tcase_add_test(tc, test_layout_egress);
 	tcase_add_test(tc, test_layout_forwarding);
 	tcase_add_test(tc, test_layout_vis_record);
+	tcase_add_test(tc, test_layout_region_record);
 	tcase_add_test(tc, test_function);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_bucket_burst);

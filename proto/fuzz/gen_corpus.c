@@ -348,7 +348,59 @@ static void own_sojourn(struct seed *s)
 	finish(s, "own-sojourn-ipv4", 40);
 }
 
-static struct seed seeds[9];
+/* The switch model's own records: a device sample with E:8
+ * ingress_arbitration and E:9 flow_regions (two regions), a port sample
+ * with E:8 and E:13 queue_ecn (4 unicast, 1 multicast queue), and a 0:5
+ * of a drop by a flow region with its E:2 flow_region_drop record. */
+static void model_records(struct seed *s)
+{
+	struct sflow_addr agent = {SFLOW_ADDR_IP4, {198, 51, 100, 2}};
+	uint8_t scratch[1024], frame[64];
+	struct sflow_w w;
+	struct sflow_sample_enc e;
+	struct sflow_counters_sample dev = {2, SFLOW_DS_ENTITY, 1};
+	struct sflow_counters_sample port = {3, SFLOW_DS_IFINDEX, 4};
+	struct sflow_own_iarb ia = {
+	    100, 20, 1,	 {5, 0, 0, 0, 0, 15, 0}, 3, 123456, 1, 128, 8192, 156, 10000, 47, 47, 47,
+	    87,	 90, 130};
+	struct sflow_own_region rg[2] = {
+	    {0, 2097152, 2097152, 2097152, 10000, 10000, 1, 0, 100, 40, 0},
+	    {1, 1048576, 1200000, 2097152, 5000, 5722, 0, 1, 7, 0, 2}};
+	static const uint64_t uc[4] = {0, 12, 0x100000000ull, 3}, mc[1] = {1};
+	struct sflow_discard_sample drop = {4, SFLOW_DS_ENTITY, 1, 0, 1, 0, 259};
+	struct sflow_own_region_drop rd = {
+	    0, SFLOW_OWN_REGION_BOUND, 0, 12500, 28, 9000, 2621440, 2097152};
+	struct sflow_sampled_header sh = {SFLOW_HEADER_PROTO_ETHERNET, 1518, 4, 64, frame};
+
+	for (size_t i = 0; i < sizeof frame; i++)
+		frame[i] = (uint8_t)(i * 3 + 1);
+	sflow_builder_init(&builder, &agent, 0, SFLOW_DGRAM_DEFAULT, 0);
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_counters_begin(&w, &e, &dev);
+	sflow_own_enc_iarb(&w, &e, SFLOW_ENT_OWN_DEFAULT, &ia);
+	sflow_own_enc_flow_regions(&w, &e, SFLOW_ENT_OWN_DEFAULT, 0, 2, rg, 2);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_counters_begin(&w, &e, &port);
+	sflow_own_enc_iarb(&w, &e, SFLOW_ENT_OWN_DEFAULT, &ia);
+	sflow_own_enc_queue_ecn(&w, &e, SFLOW_ENT_OWN_DEFAULT, uc, 4, mc, 1);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+
+	sflow_w_init(&w, scratch, sizeof scratch);
+	sflow_enc_discard_begin(&w, &e, &drop);
+	sflow_enc_sampled_header(&w, &e, &sh);
+	sflow_enc_timestamp(&w, &e, 1750000000000000000ull);
+	sflow_enc_function(&w, &e, "ingress_admission");
+	sflow_own_enc_region_drop(&w, &e, SFLOW_ENT_OWN_DEFAULT, &rd);
+	sflow_enc_sample_end(&w, &e);
+	add(scratch, &w);
+	finish(s, "model-records-ipv4", 40);
+}
+
+static struct seed seeds[10];
 
 static size_t make_all(void)
 {
@@ -361,7 +413,8 @@ static size_t make_all(void)
 	own_records(&seeds[6]);
 	own_drops(&seeds[7]);
 	own_sojourn(&seeds[8]);
-	return 9;
+	model_records(&seeds[9]);
+	return 10;
 }
 
 static int write_all(const char *dir, size_t n)

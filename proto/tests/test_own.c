@@ -404,12 +404,12 @@ START_TEST(unknown_formats)
 	struct sflow_own_sample os;
 	struct sflow_r r;
 
-	rec_head(&v, 13, 4);
+	rec_head(&v, 14, 4);
 	vw(&v, 0);
-	ck_assert_int_eq(dec(&v, 4, CTRS, &o), 1); /* E:13: reserved */
+	ck_assert_int_eq(dec(&v, 4, CTRS, &o), 1); /* E:14: reserved */
 	v.b[3] = 0xFF;				   /* format 0xFFF */
 	ck_assert_int_eq(dec(&v, 4, CTRS, &o), 1);
-	ck_assert_ptr_null(sflow_own_record_name(13, CTRS));
+	ck_assert_ptr_null(sflow_own_record_name(14, CTRS));
 	ck_assert_ptr_null(sflow_own_record_name(0, CTRS));
 	sflow_r_init(&r, v.b + 8, 4, 0);
 	ck_assert_int_eq(sflow_own_decode_sample(2, &r, &os), 1);
@@ -688,7 +688,8 @@ START_TEST(vis_event_record)
 	ck_assert_ptr_null(sflow_own_record_name(2, EVS));
 	ck_assert_ptr_null(sflow_own_record_name(1, SFLOW_SAMPLE_FLOW_EXP));
 	ck_assert_str_eq(sflow_own_record_name(1, SFLOW_SAMPLE_DISCARD), "visibility_event");
-	ck_assert_ptr_null(sflow_own_record_name(2, SFLOW_SAMPLE_DISCARD));
+	ck_assert_str_eq(sflow_own_record_name(2, SFLOW_SAMPLE_DISCARD), "flow_region_drop");
+	ck_assert_ptr_null(sflow_own_record_name(3, SFLOW_SAMPLE_DISCARD));
 	ck_assert_str_eq(sflow_own_record_name(1, CTRS), "port_buffers");
 	ck_assert_int_eq(sflow_own_event_context(EVS), 1);
 	ck_assert_int_eq(sflow_own_event_context(SFLOW_SAMPLE_DISCARD), 1);
@@ -934,10 +935,11 @@ START_TEST(discard_with_event)
 		dgram_around(&d, &t);
 		ck_assert_int_ne(sflow_decode(d.b, d.n, &opts, &dg, &err), SFLOW_OK);
 	}
-	/* another own format inside 0:5: kept as unknown */
+	/* another own format inside 0:5 (not E:2, flow_region_drop): kept
+	 * as unknown */
 	{
 		struct vec t = smp;
-		t.b[8 + 32 + 12 + 16 + 3] = 2;
+		t.b[8 + 32 + 12 + 16 + 3] = 3;
 		dgram_around(&d, &t);
 		ck_assert_int_eq(sflow_decode(d.b, d.n, &opts, &dg, &err), SFLOW_OK);
 		ck_assert_int_eq(dg.samples[0].records[2].kind, SFLOW_REC_UNKNOWN);

@@ -1,7 +1,8 @@
 /*
  * test_own_adm.c - unit tests of the own counter records of the switch
  * model's admission-path mechanisms (sflow_own.c): E:8
- * ingress_arbitration and E:9 flow_regions, each encoded against
+ * ingress_arbitration, E:9 flow_regions, E:13 queue_ecn and the 0:5's
+ * flow record E:2 flow_region_drop, each encoded against
  * hand-written big-endian words from the XDR in sflow_own.h and decoded
  * back; truncated bodies, a count larger than the record and left-over
  * bytes are errors; E:9 refuses more than 16 regions.
@@ -136,12 +137,96 @@ START_TEST(flow_regions)
 }
 END_TEST
 
+START_TEST(queue_ecn)
+{
+	/* CE marks: unicast queues 0..2 (5, 0x100000001, 0), multicast 0 (9) */
+	static const uint64_t uc[3] = {5, 0x100000001ull, 0}, mc[1] = {9};
+	struct vec want = {.n = 0};
+	vw(&want, TAG(13));
+	vw(&want, 4 + 24 + 4 + 8);
+	uint32_t words[] = {3, 0, 5, 1, 1, 0, 0, 1, 0, 9};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		vw(&want, words[i]);
+
+	uint8_t buf[256];
+	struct sflow_w w;
+	struct sflow_sample_enc s = {0};
+	sflow_w_init(&w, buf, sizeof buf);
+	sflow_own_enc_queue_ecn(&w, &s, ENT, uc, 3, mc, 1);
+	ck_assert_int_eq(w.err, SFLOW_OK);
+	ck_assert_uint_eq(w.len, want.n);
+	ck_assert_mem_eq(w.buf, want.b, want.n);
+
+	struct sflow_own_record o;
+	uint64_t v;
+	ck_assert_int_eq(dec(&want, want.n - 8, &o), SFLOW_OK);
+	ck_assert_uint_eq(o.u.ecn.uc.n, 3);
+	ck_assert_uint_eq(o.u.ecn.mc.n, 1);
+	for (uint32_t i = 0; i < 3; i++) {
+		ck_assert_int_eq(sflow_own_u64_at(&o.u.ecn.uc, i, &v), 0);
+		ck_assert_uint_eq(v, uc[i]);
+	}
+	ck_assert_int_eq(sflow_own_u64_at(&o.u.ecn.mc, 0, &v), 0);
+	ck_assert_uint_eq(v, 9);
+	ck_assert_int_eq(sflow_own_u64_at(&o.u.ecn.mc, 1, &v), -1);
+	check_errors(&want);
+	struct vec bad = want;
+	bad.b[8 + 3] = 4; /* 4 unicast queues: larger than the record */
+	ck_assert_int_eq(dec(&bad, bad.n - 8, &o), SFLOW_ERR_FORMAT);
+	ck_assert_str_eq(sflow_own_record_name(13, CTRS), "queue_ecn");
+}
+END_TEST
+
+/* The flow record E:2 flow_region_drop, known inside a 0:5 only (in a
+ * counters sample E:2 is queue_buffers; an own event sample E:1 does not
+ * carry it). */
+START_TEST(region_drop)
+{
+	struct sflow_own_region_drop d = {3, 2, 1, 12500, 28, 9000, 2621440, 2097152};
+	struct vec want = {.n = 0};
+	vw(&want, TAG(2));
+	vw(&want, 32);
+	uint32_t words[] = {3, 2, 1, 12500, 28, 9000, 2621440, 2097152};
+	for (size_t i = 0; i < 8; i++)
+		vw(&want, words[i]);
+
+	uint8_t buf[128];
+	struct sflow_w w;
+	struct sflow_sample_enc s = {0};
+	sflow_w_init(&w, buf, sizeof buf);
+	sflow_own_enc_region_drop(&w, &s, ENT, &d);
+	ck_assert_int_eq(w.err, SFLOW_OK);
+	ck_assert_uint_eq(w.len, want.n);
+	ck_assert_mem_eq(w.buf, want.b, want.n);
+
+	struct sflow_own_record o;
+	struct sflow_r r;
+	sflow_r_init(&r, want.b + 8, 32, 8);
+	ck_assert_int_eq(sflow_own_decode_record(2, SFLOW_SAMPLE_DISCARD, &r, &o), SFLOW_OK);
+	ck_assert_mem_eq(&o.u.region_drop, &d, sizeof(d));
+	for (size_t n = 0; n < 32; n += 4) {
+		sflow_r_init(&r, want.b + 8, n, 8);
+		ck_assert_int_lt(sflow_own_decode_record(2, SFLOW_SAMPLE_DISCARD, &r, &o), 0);
+	}
+	sflow_r_init(&r, want.b + 8, 32, 8);
+	ck_assert_int_eq(sflow_own_decode_record(2, TAG(1), &r, &o), 1);
+	ck_assert_str_eq(sflow_own_record_name(2, CTRS), "queue_buffers");
+	ck_assert_str_eq(sflow_own_record_name(2, SFLOW_SAMPLE_DISCARD), "flow_region_drop");
+	ck_assert_ptr_null(sflow_own_record_name(2, TAG(1)));
+	ck_assert_str_eq(sflow_own_region_cause_name(2), "wred");
+	ck_assert_str_eq(sflow_own_region_cause_name(3), "short_time_change");
+	ck_assert_ptr_null(sflow_own_region_cause_name(4));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("own_adm");
 	TCase *tc = tcase_create("records");
 	tcase_add_test(tc, ingress_arbitration);
 	tcase_add_test(tc, flow_regions);
+	tcase_add_test(tc, queue_ecn);
+	tcase_add_test(tc, region_drop);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

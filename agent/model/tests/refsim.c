@@ -28,12 +28,15 @@
  *    (limit_pkts, the packet in transmission counted), WRED (a draw from
  *    the model's own generator, rng.h, seeded with cfg->seed, taken only
  *    when the depth is in [min, max), compared with max_prob * (depth -
- *    min) / (max - min) evaluated in that order), queue beyond its
+ *    min) / (max - min) evaluated in that order; the depth its average
+ *    with gain > 0, avg += (depth - avg) 2^-gain at every copy offered,
+ *    before the packet limit's test; a hit ECN-capable copy, ecn on, is
+ *    marked CE instead of dropped, CE left as it is), queue beyond its
  *    minimum: static or dynamic limit against its egress pool, and the
  *    pool's room; the first that fails names the cause; a dropped
  *    unicast packet charges nothing; a packet of a lossless PG is never
  *    dropped there (the checks run, WRED's draw included, and are
- *    ignored);
+ *    ignored; its marking stays);
  *  - multicast: the copies in group order, never to the ingress port, to
  *    the multicast queue tc_to_mcq[tc] (the unicast one without multicast
  *    queues); the body is charged at ingress (PG, device) once, when its
@@ -43,7 +46,8 @@
  *    (unicast in index order, then multicast): a pointer goes round them;
  *    a queue found empty loses its deficit; a backlogged queue gets its
  *    quantum (weight * dwrr_quantum) once per visit and sends while its
- *    head fits its deficit;
+ *    head fits its deficit (the head's frame bytes, and the port's
+ *    overhead_bytes with dwrr_wire), however many rounds that takes;
  *  - serialization: (len + overhead_bytes) * femtoseconds per byte
  *    (8e15 / speed, rounded), kept to the femtosecond on a port sending
  *    back to back, the departure on the whole ns below; a port that goes
@@ -61,7 +65,7 @@
  *    time of the next (on its own line, whole ns up) apart; a held packet
  *    arrives (t_arr) when released;
  *  - trace records (struct model_trace) with the depth met at enqueue or
- *    at the drop and the non-tagged latency: a queue flags the
+ *    at the drop, the copy's ECN field and the non-tagged latency: a queue flags the
  *    first copy admitted while it has no flagged copy; the flagged copy's
  *    departure measures departure - its enqueue time.
  *
@@ -88,6 +92,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +135,7 @@ struct copy {
 	struct body *b;
 	uint64_t id; /* the queue's enqueue count at its enqueue */
 	uint32_t depth_enq;
+	uint8_t ecn; /* its ECN field: the packet's, or CE once marked */
 };
 
 struct queue {
@@ -141,6 +147,7 @@ struct queue {
 	uint64_t enq_cnt;
 	uint64_t nt_id, nt_t; /* non-tagged latency: the flagged copy (0: none) */
 	int64_t deficit;
+	double wred_avg; /* WRED's average depth */
 };
 
 struct port {
@@ -321,10 +328,12 @@ static unsigned fwd_cause(unsigned code)
 }
 
 static void report(struct sim *s, const struct body *b, int departed, unsigned cause,
-		   unsigned queue, int mc, unsigned out_port, uint32_t depth, int64_t nt)
+		   unsigned queue, int mc, unsigned out_port, uint32_t depth, int64_t nt,
+		   unsigned ecn)
 {
 	struct model_trace tr;
 	memset(&tr, 0, sizeof(tr));
+	tr.ecn = (uint8_t)ecn;
 	tr.departed = (uint8_t)departed;
 	tr.cause = (uint8_t)cause;
 	tr.queue = (uint8_t)queue;
@@ -457,6 +466,8 @@ static int pick_dwrr(const struct sim *s, struct port *P)
 			P->turn = 1;
 		}
 		uint32_t len = q->v[q->head].b->p->len;
+		if (s->cfg->dwrr_wire)
+			len += P->c->overhead_bytes;
 		if ((int64_t)len <= q->deficit) {
 			q->deficit -= len;
 			return (int)k;
@@ -495,21 +506,35 @@ static int enqueue(struct sim *s, struct body *b, unsigned port, unsigned k)
 	struct queue *q = &s->ports[port].q[k];
 	const struct model_queue_config *c = q->c;
 	uint32_t depth = q->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)q->bytes;
-	unsigned cause = MODEL_DROP_NCAUSES;
-	if (c->limit_pkts != 0 && q->n - q->head >= c->limit_pkts)
+	unsigned cause = MODEL_DROP_NCAUSES, ecn = b->p->ecn;
+	int mark = 0;
+	/* WRED's average moves with every copy offered (weight 2^-gain;
+	 * gain 0: the depth) */
+	if (c->wred.enabled)
+		q->wred_avg = c->wred.gain == 0 ? (double)q->bytes
+						: q->wred_avg + ((double)q->bytes - q->wred_avg) *
+								    ldexp(1.0, -(int)c->wred.gain);
+	double avg = q->wred_avg;
+	if (c->limit_pkts != 0 && q->n - q->head >= c->limit_pkts) {
 		cause = MODEL_DROP_EGR_LIMIT;
-	else if (c->wred.enabled && q->bytes >= c->wred.min_bytes &&
-		 (q->bytes >= c->wred.max_bytes ||
-		  model_rng_unit(&s->rng) < c->wred.max_prob *
-						(double)(q->bytes - c->wred.min_bytes) /
-						(double)(c->wred.max_bytes - c->wred.min_bytes)))
-		cause = MODEL_DROP_WRED;
-	else if (!fits(q->cells, b->cells, c->min_cells, &c->shared,
-		       s->cfg->egr_pool_cells[c->pool], egr_pool_use(s, c->pool)))
+	} else if (c->wred.enabled && avg >= c->wred.min_bytes &&
+		   (avg >= c->wred.max_bytes ||
+		    model_rng_unit(&s->rng) <
+			c->wred.max_prob * (avg - c->wred.min_bytes) /
+			    (double)(c->wred.max_bytes - c->wred.min_bytes))) {
+		/* hit: ECN-capable copies are marked CE instead (CE stays) */
+		if (c->wred.ecn && ecn != MODEL_ECN_NOT_ECT)
+			mark = ecn != MODEL_ECN_CE;
+		else
+			cause = MODEL_DROP_WRED;
+	}
+	if (cause == MODEL_DROP_NCAUSES &&
+	    !fits(q->cells, b->cells, c->min_cells, &c->shared, s->cfg->egr_pool_cells[c->pool],
+		  egr_pool_use(s, c->pool)))
 		cause = MODEL_DROP_EGR_LIMIT;
 	const struct model_port_config *ic = s->ports[b->p->in_port].c;
 	if (cause != MODEL_DROP_NCAUSES && !ic->pg[b->pg].lossless) {
-		report(s, b, 0, cause, k & 7, b->mc, port, depth, -1);
+		report(s, b, 0, cause, k & 7, b->mc, port, depth, -1, b->p->ecn);
 		return 0;
 	}
 	if (q->n == q->cap) {
@@ -521,7 +546,7 @@ static int enqueue(struct sim *s, struct body *b, unsigned port, unsigned k)
 		q->cap = cap;
 	}
 	q->enq_cnt++;
-	q->v[q->n++] = (struct copy){b, q->enq_cnt, depth};
+	q->v[q->n++] = (struct copy){b, q->enq_cnt, depth, mark ? MODEL_ECN_CE : ecn};
 	q->cells += b->cells;
 	q->bytes += b->p->len;
 	if (q->nt_id == 0) {
@@ -548,7 +573,7 @@ static int depart(struct sim *s, unsigned port)
 		nt = (int64_t)(s->now - q->nt_t);
 		q->nt_id = 0;
 	}
-	report(s, b, 1, 0, k & 7, k >= 8, port, cp.depth_enq, nt);
+	report(s, b, 1, 0, k & 7, k >= 8, port, cp.depth_enq, nt, cp.ecn);
 	if (--b->refs == 0) {
 		fb_release(s, b);
 		return release(s, b);
@@ -573,7 +598,7 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 	b->mc = p->mc_group != 0;
 	if (p->fwd_drop != 0) {
 		unsigned op = b->mc || p->out_port >= cfg->nports ? MODEL_PORT_NONE : p->out_port;
-		report(s, b, 0, fwd_cause(p->fwd_drop), MODEL_QUEUE_NONE, b->mc, op, 0, -1);
+		report(s, b, 0, fwd_cause(p->fwd_drop), MODEL_QUEUE_NONE, b->mc, op, 0, -1, p->ecn);
 		free(b);
 		return 0;
 	}
@@ -609,7 +634,7 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 		unsigned k = s->ports[p->out_port].c->tc_to_ucq[p->tc];
 		const struct queue *q = &s->ports[p->out_port].q[k];
 		report(s, b, 0, ext_cause - 1, k, 0, p->out_port,
-		       q->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)q->bytes, -1);
+		       q->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)q->bytes, -1, p->ecn);
 		free(b);
 		return 0;
 	}
@@ -626,12 +651,12 @@ static int arrive(struct sim *s, const struct refsim_pkt *p)
 		fb_release(s, b);
 		if (b->mc) {
 			report(s, b, 0, MODEL_DROP_ING_LIMIT, MODEL_QUEUE_NONE, 1, MODEL_PORT_NONE,
-			       0, -1);
+			       0, -1, p->ecn);
 		} else {
 			unsigned k = s->ports[p->out_port].c->tc_to_ucq[p->tc];
 			const struct queue *q = &s->ports[p->out_port].q[k];
 			report(s, b, 0, MODEL_DROP_ING_LIMIT, k, 0, p->out_port,
-			       q->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)q->bytes, -1);
+			       q->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)q->bytes, -1, p->ecn);
 		}
 		free(b);
 		return 0;

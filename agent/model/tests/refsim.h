@@ -24,6 +24,7 @@ struct refsim_pkt {
 	uint8_t tc;
 	uint16_t fwd_drop;
 	uint32_t flow_id;
+	uint8_t ecn; /* MODEL_ECN_* */
 };
 
 /*

@@ -5,9 +5,9 @@
  * Each scenario (the examples in etc/scenarios/ and the small ones in
  * agent/model/tests/golden/: WRED and a queue length limit, multicast,
  * DWRR, PFC with XOFF on headroom, marker and non-tagged delays, queue
- * events) is built from its file with its own seed, run to a fixed
- * virtual time in fixed steps, and everything it reports is folded into
- * five 64-bit FNV-1a digests, one per stream:
+ * events, ECN marking on an averaged depth) is built from its file with its own seed, run to a
+ * fixed virtual time in fixed steps, and everything it reports is folded into five 64-bit FNV-1a
+ * digests, one per stream:
  *
  *   events  every event read from the ring (all fields, header bytes)
  *           after each step;
@@ -23,7 +23,10 @@
  *
  * Every value is an integer, fed to the digest as 8 little-endian bytes
  * whatever its C type (never raw struct bytes, whose padding is
- * undefined), so the digests do not depend on the compiler, the build
+ * undefined; fields added later, such as the ECN field and a flow
+ * region drop's figures, only when not 0, so that the scenarios without
+ * them keep their digests), so the
+ * digests do not depend on the compiler, the build
  * flags (sanitizers included) or the host's byte order.  The model's
  * outputs hold no floating-point values; its doubles (alphas, WRED) only
  * decide integers.
@@ -92,12 +95,14 @@ static const struct scen scens[] = {
     {"incast", "etc/scenarios/incast.conf", 10500000, 100000, 0, 0},
     {"pfc", "etc/scenarios/pfc.conf", 10000000, 50000, 0, 0},
     {"flowbuf", "etc/scenarios/flowbuf.conf", 10000000, 50000, 0, 0},
+    {"leaf", "etc/scenarios/leaf.conf", 4000000, 100000, 0, 0},
     {"replay", "etc/scenarios/replay.conf", 5000000, 50000, 0, 1},
     {"wred", "agent/model/tests/golden/wred.conf", 10000000, 50000, 0, 0},
     {"mcast", "agent/model/tests/golden/mcast.conf", 10000000, 50000, 0, 0},
     {"dwrr", "agent/model/tests/golden/dwrr.conf", 10000000, 50000, 0, 0},
     {"pfc_hdrm", "agent/model/tests/golden/pfc_hdrm.conf", 10000000, 50000, 0, 0},
     {"markers", "agent/model/tests/golden/markers.conf", 6000000, 5000, 0, 0},
+    {"ecn", "agent/model/tests/golden/ecn.conf", 5000000, 50000, 1, 0},
     {"qevents", "agent/model/tests/golden/qevents.conf", 3000000, 20000, 1, 0},
 };
 #define NSCEN (sizeof(scens) / sizeof(scens[0]))
@@ -225,6 +230,8 @@ static void fold_trace(void *arg, const struct model_trace *t)
 	dg_u64(d, t->t_ns);
 	dg_u64(d, t->depth_bytes);
 	dg_u64(d, (uint64_t)t->nt_latency_ns);
+	if (t->ecn) /* (folded when set: the digests of before stay) */
+		dg_u64(d, 0x100u | t->ecn);
 	d->n++;
 }
 
@@ -251,6 +258,16 @@ static void fold_event(struct dg *d, const struct model_event *e)
 	dg_u64(d, e->hdr_len);
 	for (unsigned i = 0; i < e->hdr_len && i < MODEL_EVENT_HDR_MAX; i++)
 		dg_u64(d, e->hdr[i]);
+	if (e->ecn)
+		dg_u64(d, 0x100u | e->ecn);
+	if (e->fb_drop) {
+		dg_u64(d, e->fb_drop);
+		dg_u64(d, e->fb_region);
+		for (unsigned i = 0; i < 3; i++)
+			dg_u64(d, e->fb_pc[i]);
+		dg_u64(d, e->fb_count);
+		dg_u64(d, e->fb_bound);
+	}
 	d->n++;
 }
 
@@ -319,6 +336,8 @@ static void fold_stats(struct dg *d, struct model *m)
 	dg_u64(d, s.events_lost);
 	dg_u64(d, s.events);
 	dg_u64(d, s.cells_used);
+	if (s.ecn_marked)
+		dg_u64(d, s.ecn_marked);
 	d->n++;
 	for (unsigned p = 0; p <= cfg->nports; p++) {
 		struct model_if_counters c;
@@ -349,6 +368,10 @@ static void fold_stats(struct dg *d, struct model *m)
 				dg_u64(d, dr.ucq[q][k]);
 				dg_u64(d, dr.mcq[q][k]);
 			}
+		}
+		for (unsigned q = 0; dr.ecn && q < MODEL_MAX_QUEUES; q++) {
+			dg_u64(d, dr.ecn_ucq[q]);
+			dg_u64(d, dr.ecn_mcq[q]);
 		}
 		d->n++;
 	}

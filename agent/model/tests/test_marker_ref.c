@@ -17,12 +17,11 @@
  * least the delay at that read).  Half of the configurations run with the
  * tick off (marker_tick_ns 0), the others with random periods.
  *
- * The tracker is fed in the engine's order of events.  model.h also says
- * that the tracker applies same-clock enqueues before dequeues (the
- * worked example's step t8), where the engine runs a departure before an arrival of the same
- * ns: a second tracker fed in that order shows how often the two orders
- * give different delays (printed, not a failure: which order is right is
- * an open question).
+ * The tracker is fed in the engine's order of events: at one ns a
+ * departure before an arrival (model.h, Timing).  A second tracker fed
+ * same-ns enqueues first (the order of the marker worked example's step
+ * t8, a hardware clock cycle) shows how often that order would give a
+ * different delay (printed for information, not a failure).
  *
  * TEST_MARKER_N configurations (default 500) from TEST_MARKER_SEED
  * (default 1); a failure prints the seed.  TEST_MARKER_TRACE=PORT:QUEUE

@@ -822,6 +822,71 @@ START_TEST(test_event_order)
 END_TEST
 
 /*
+ * Same-ns departure and arrival (model.h, Timing): the departure runs
+ * first.  10G, 1000-byte packets (816 ns), no background marker tick.
+ * P1 from port 0 arrives at 816 and is sent at once (departs 1632); P2
+ * from port 1 arrives at 900 and waits; P3 from port 0 arrives at 1632,
+ * the ns P1's last bit leaves.  Departure first: P3 meets P2 alone
+ * (depth 1000, not 2000), and P1, the marker, hands the marker to the
+ * queue's tail then, P2 (arrived 900): the marker delay read at 2000 is
+ * 2000 - 900 = 1100.  Applied enqueue first (as the marker worked
+ * example does at its step t8), the marker would pass to P3 (1632) and
+ * read 368.  The reference tracker fed in the engine's order agrees.
+ */
+struct same_ns_log {
+	unsigned n;
+	uint32_t depth[3];
+};
+
+static void same_ns_trace(void *arg, const struct model_trace *tr)
+{
+	struct same_ns_log *l = arg;
+	ck_assert(tr->departed);
+	if (l->n < 3)
+		l->depth[l->n] = tr->depth_bytes;
+	l->n++;
+}
+
+START_TEST(test_same_ns_order)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 3, G10), 0);
+	cfg.marker_tick_ns = 0;
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	struct same_ns_log l = {0};
+	model_set_trace(m, same_ns_trace, &l);
+	order_stream(m, 0, 2, 816, 816, 2); /* P1 at 816, P3 at 1632 */
+	order_stream(m, 1, 2, 900, 816, 1); /* P2 at 900 */
+	model_advance_to(m, 2000);
+	struct model_delay d;
+	ck_assert_int_eq(model_read_delay(m, 0, 2, 0, 0, &d), 0);
+	ck_assert_uint_eq(d.mk_delay_ns, 1100);
+	/* the reference tracker in the engine's order */
+	struct model_marker mk;
+	model_marker_init(&mk);
+	model_marker_enqueue(&mk, 1, 816);     /* P1 */
+	model_marker_enqueue(&mk, 2, 900);     /* P2 */
+	model_marker_dequeue(&mk, 1, 1632, 0); /* P1 leaves first */
+	model_marker_enqueue(&mk, 3, 1632);    /* then P3 */
+	ck_assert_uint_eq(model_marker_refresh(&mk, 2000), 1100);
+	/* the worked example's order gives another delay */
+	model_marker_init(&mk);
+	model_marker_enqueue(&mk, 1, 816);
+	model_marker_enqueue(&mk, 2, 900);
+	model_marker_enqueue(&mk, 3, 1632);
+	model_marker_dequeue(&mk, 1, 1632, 0);
+	ck_assert_uint_eq(model_marker_refresh(&mk, 2000), 368);
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.depth[0], 0);    /* P1 */
+	ck_assert_uint_eq(l.depth[1], 1000); /* P2 behind P1 */
+	ck_assert_uint_eq(l.depth[2], 1000); /* P3 behind P2 only */
+	model_free(m);
+}
+END_TEST
+
+/*
  * Sparse events: the calendar's scan (its summary of non-empty words)
  * finds the next event several words ahead, round the end of its window
  * (4096 ns) and, with nothing left in the window, jumps to the first far
@@ -951,6 +1016,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_marker_tick_batched);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_event_order);
+	tcase_add_test(tc, test_same_ns_order);
 	tcase_add_test(tc, test_sparse_events);
 	tcase_add_test(tc, test_windows);
 	tcase_add_test(tc, test_config_errors);

@@ -163,6 +163,88 @@ START_TEST(test_hog_on_engine)
 }
 END_TEST
 
+/* The drop event of a packet the flow-based admission drops names its
+ * region and what the decision saw.  Regions by flow id (flow 1 is
+ * region 1), a static bound of 3000 bytes, occupancy bounds of 1 MiB,
+ * every state binary and all must admit; port 2's egress paused, five
+ * 1000-byte packets of flow 1 from port 0: three are admitted (region
+ * count 3000), the fourth meets count 3000 = bound: its state 100.00 %
+ * (10000), the (ingress port, priority) and (egress port, priority)
+ * counts 3000 of 1 MiB: 3000 x 10000 / 1048576 = 28; dropped with
+ * reason 259, region 1, count 3000, bound 3000.  The fifth the same.
+ * Other drops (here the device full) name none. */
+START_TEST(test_fb_drop_event)
+{
+	struct model_config cfg;
+	ck_assert_int_eq(tcfg_simple(&cfg, 3, G10), 0);
+	struct model_fb_config *fc = calloc(1, sizeof(*fc));
+	ck_assert_ptr_nonnull(fc);
+	model_fb_defaults(fc, 4, 1 << 20);
+	fc->classify = MODEL_FB_CLASS_RULES;
+	fc->n_counts = 4;
+	fc->flow_bound.stat = 3000;
+	fc->occ_bound.stat = 1 << 20;
+	for (unsigned f = 0; f < 4; f++) {
+		struct model_fb_rule *r = &fc->rules[fc->n_rules++];
+		r->match = MODEL_FB_M_SRC;
+		r->key.src_ip = f;
+		r->src_len = 32;
+		r->count = (uint16_t)f;
+	}
+	cfg.fb = fc;
+	cfg.total_cells = 20; /* 5 packets of 1000 B (4 cells) */
+	cfg.ing_pool_cells[0] = cfg.egr_pool_cells[0] = 20;
+	struct model *m = tmodel(&cfg);
+	model_config_release(&cfg);
+	ck_assert_int_eq(model_set_egress_pause(m, 2, 1), 0);
+	struct tsrc_spec sp = {.in_port = 0,
+			       .out_port = 2,
+			       .t0_ns = 100,
+			       .gap_ns = 10,
+			       .len = 1000,
+			       .count = 5,
+			       .flow_id = 1};
+	tadd(m, &sp);
+	model_advance_to(m, 10000);
+	struct model_event ev[8];
+	size_t n = model_events_read(m, ev, 8);
+	ck_assert_uint_eq(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_uint_eq(ev[i].type, MODEL_EV_DROP);
+		ck_assert_uint_eq(ev[i].reason, MODEL_REASON_NO_BUFFER_SPACE);
+		ck_assert_uint_eq(ev[i].fb_drop, MODEL_FB_DROP_DT);
+		ck_assert_uint_eq(ev[i].fb_region, 1);
+		ck_assert_uint_eq(ev[i].fb_pc[0], 10000);
+		ck_assert_uint_eq(ev[i].fb_pc[1], 28);
+		ck_assert_uint_eq(ev[i].fb_pc[2], 28);
+		ck_assert_uint_eq(ev[i].fb_count, 3000);
+		ck_assert_uint_eq(ev[i].fb_bound, 3000);
+	}
+	/* flow 2 (region 2, count 0): two packets fill the buffer (20
+	 * cells), the rest, admitted by its region (count 2000), are the
+	 * device's drops, without a region */
+	struct tsrc_spec sp2 = {.in_port = 1,
+				.out_port = 2,
+				.t0_ns = 20000,
+				.gap_ns = 10,
+				.len = 1000,
+				.count = 5,
+				.flow_id = 2};
+	tadd(m, &sp2);
+	model_advance_to(m, 30000);
+	n = model_events_read(m, ev, 8);
+	ck_assert_uint_eq(n, 3);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_uint_eq(ev[i].type, MODEL_EV_DROP);
+		ck_assert_uint_eq(ev[i].fb_drop, 0);
+		ck_assert_uint_eq(ev[i].fb_region, 0);
+	}
+	model_set_egress_pause(m, 2, 0);
+	ck_assert_int_eq(model_run(m, MODEL_T_END), 0);
+	model_free(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_ext");
@@ -170,6 +252,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_sop_latency_in_transit);
 	tcase_add_test(tc, test_hog_on_engine);
+	tcase_add_test(tc, test_fb_drop_event);
 	suite_add_tcase(s, tc);
 	return s;
 }

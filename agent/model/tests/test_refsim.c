@@ -21,11 +21,10 @@
  * prints the seed, the configuration and the first differing record;
  * TEST_REFSIM_SEED=<seed> TEST_REFSIM_N=1 reruns it alone.
  *
- * Expected to fail (an engine issue found by this test, left for the
- * engine's owners; see dwrr_guard_case): with a small dwrr_quantum and
- * frames longer than 64 quanta the engine's DWRR falls back to serving
- * the first backlogged queue.  Such a disagreement prints XFAIL and does
- * not fail the test; any other fails it.
+ * DWRR with the smallest quantum model_config_check allows (64 bytes)
+ * meets jumbo frames here (a head needing up to 141 rounds): the engine
+ * skips the rounds in which no queue can send (model.c dwrr_skip_rounds)
+ * where the reference goes round them one by one.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -91,9 +90,8 @@ static int rand_config(uint64_t *r, struct model_config *cfg)
 		cfg->ing_pool_cells[i] = 20 + u(r, 2000);
 		cfg->egr_pool_cells[i] = 20 + u(r, 2000);
 	}
-	/* the smallest quantum rarely: it meets the DWRR guard issue
-	 * (dwrr_guard_case), which hides other disagreements */
-	cfg->dwrr_quantum = u(r, 10) == 0 ? quanta[0] : quanta[1 + u(r, 4)];
+	cfg->dwrr_quantum = quanta[u(r, 5)];
+	cfg->dwrr_wire = (uint8_t)u(r, 2);
 	for (unsigned p = 0; p < np; p++) {
 		struct model_port_config *pc = &cfg->ports[p];
 		unsigned sched_mode = u(r, 3); /* all SP, all DWRR, mixed */
@@ -134,6 +132,8 @@ static int rand_config(uint64_t *r, struct model_config *cfg)
 			qc->wred.min_bytes = 500 + u(r, 20000);
 			qc->wred.max_bytes = qc->wred.min_bytes + 1 + u(r, 40000);
 			qc->wred.max_prob = u(r, 101) / 100.0;
+			qc->wred.ecn = (uint8_t)u(r, 2);
+			qc->wred.gain = (uint8_t)(u(r, 2) ? 0 : u(r, 16));
 		}
 	}
 	/* the buffer: at least the pools and minimums of each side (model_new
@@ -229,6 +229,8 @@ static size_t fates[1 + MODEL_DROP_NCAUSES];
 /* reference records of packets held by PFC (arrived after they were
  * offered) */
 static size_t held;
+/* departures the reference marked CE (CE on arrival included) */
+static size_t ce;
 
 /* Random packets of ingress port p; *n gets their count. */
 static struct refsim_pkt *rand_pkts(uint64_t *r, const struct model_config *cfg, unsigned p,
@@ -257,6 +259,7 @@ static struct refsim_pkt *rand_pkts(uint64_t *r, const struct model_config *cfg,
 		if (u(r, 50) == 0)
 			x->fwd_drop = reasons[u(r, 4)];
 		x->flow_id = ++flow_seq;
+		x->ecn = (uint8_t)u(r, 4);
 	}
 	*n = k;
 	return v;
@@ -282,6 +285,7 @@ static int list_next(void *state, struct model_pkt *p)
 	p->tc = x->tc;
 	p->fwd_drop = x->fwd_drop;
 	p->flow_id = x->flow_id;
+	p->ecn = x->ecn;
 	p->cast = x->mc_group ? MODEL_CAST_MULTICAST : MODEL_CAST_UNICAST;
 	return 1;
 }
@@ -325,7 +329,8 @@ static int rec_cmp(const void *pa, const void *pb)
 	    (c = cmp_u64(a->mc, b->mc)) || (c = cmp_u64(a->in_port, b->in_port)) ||
 	    (c = cmp_u64(a->len, b->len)) || (c = cmp_u64(a->t_arr_ns, b->t_arr_ns)) ||
 	    (c = cmp_u64(a->depth_bytes, b->depth_bytes)) ||
-	    (c = cmp_u64((uint64_t)a->nt_latency_ns, (uint64_t)b->nt_latency_ns)))
+	    (c = cmp_u64((uint64_t)a->nt_latency_ns, (uint64_t)b->nt_latency_ns)) ||
+	    (c = cmp_u64(a->ecn, b->ecn)))
 		return c;
 	return 0;
 }
@@ -333,10 +338,10 @@ static int rec_cmp(const void *pa, const void *pb)
 static void print_rec(const char *who, const struct model_trace *t)
 {
 	printf("  %s: flow %" PRIu32 " in %u out %u %s cause %u queue %u mc %u len %" PRIu32
-	       " t_arr %" PRIu64 " t %" PRIu64 " depth %" PRIu32 " nt %" PRId64 "\n",
+	       " t_arr %" PRIu64 " t %" PRIu64 " depth %" PRIu32 " nt %" PRId64 " ecn %u\n",
 	       who, t->flow_id, t->in_port, t->out_port, t->departed ? "departed" : "dropped",
 	       t->cause, t->queue, t->mc, t->len, t->t_arr_ns, t->t_ns, t->depth_bytes,
-	       t->nt_latency_ns);
+	       t->nt_latency_ns, t->ecn);
 }
 
 static void print_config(const struct model_config *cfg)
@@ -353,32 +358,6 @@ static void print_config(const struct model_config *cfg)
 }
 
 /* ---------------------------------------------------------------- one run */
-
-static uint32_t max_len(const struct model_config *cfg, struct refsim_pkt *const *pk,
-			const size_t *npk)
-{
-	uint32_t l = 0;
-	for (unsigned p = 0; p < cfg->nports; p++)
-		for (size_t i = 0; i < npk[p]; i++)
-			if (pk[p][i].len > l)
-				l = pk[p][i].len;
-	return l;
-}
-
-/*
- * The known engine issue: sched_pick_dwrr stops after 64 * (DWRR queues)
- * + 64 visits and then serves the first backlogged DWRR queue in list
- * order, without its deficit.  A head needing more than about 64 rounds
- * (a frame longer than 64 x weight x dwrr_quantum: a 4097-byte frame
- * with the smallest quantum model_config_check allows, 64 bytes) is then
- * served out of DWRR order.  A disagreement in a configuration where that
- * can happen counts as expected.
- */
-static int dwrr_guard_case(const struct model_config *cfg, struct refsim_pkt *const *pk,
-			   const size_t *npk)
-{
-	return (uint64_t)cfg->dwrr_quantum * 64 < max_len(cfg, pk, npk);
-}
 
 /* Run configuration `seed` on both; 0 same, 1 different, -1 error.
  * *npk_total, *nrec get the packets and records. */
@@ -433,6 +412,7 @@ static int run_one(uint64_t seed, size_t *npk_total, size_t *nrec)
 	for (size_t i = 0; i < ref.n; i++) {
 		const struct model_trace *t = &ref.v[i];
 		fates[t->departed ? 0 : 1 + t->cause]++;
+		ce += t->departed && t->ecn == MODEL_ECN_CE;
 		/* flow ids are given in port order, one per packet */
 		uint32_t f = t->flow_id - flow0;
 		for (unsigned p = 0; p < cfg.nports; p++) {
@@ -447,24 +427,16 @@ static int run_one(uint64_t seed, size_t *npk_total, size_t *nrec)
 	for (size_t i = 0; i < eng.n || i < ref.n; i++) {
 		if (i < eng.n && i < ref.n && rec_cmp(&eng.v[i], &ref.v[i]) == 0)
 			continue;
-		/* expected to fail (engine issue, see dwrr_guard_case): reported,
-		 * but it does not fail the test */
-		int known = dwrr_guard_case(&cfg, pk, npk);
-		printf("%s: seed %" PRIu64 " (TEST_REFSIM_SEED=%" PRIu64
+		printf("FAIL: seed %" PRIu64 " (TEST_REFSIM_SEED=%" PRIu64
 		       " TEST_REFSIM_N=1): record %zu of %zu (engine) / %zu (reference) "
 		       "differs\n",
-		       known ? "XFAIL" : "FAIL", seed, seed, i, eng.n, ref.n);
+		       seed, seed, i, eng.n, ref.n);
 		if (i < eng.n)
 			print_rec("engine   ", &eng.v[i]);
 		if (i < ref.n)
 			print_rec("reference", &ref.v[i]);
 		print_config(&cfg);
-		if (known)
-			printf(
-			    "  known: the engine's DWRR gives up after 64 rounds (dwrr_quantum %u, "
-			    "frames up to %" PRIu32 " bytes)\n",
-			    cfg.dwrr_quantum, max_len(&cfg, pk, npk));
-		rc = known ? 2 : 1;
+		rc = 1;
 		break;
 	}
 out:
@@ -482,22 +454,19 @@ int main(void)
 	uint64_t seed = es && *es ? strtoull(es, NULL, 0) : 1;
 	unsigned n = en && *en ? (unsigned)strtoul(en, NULL, 0) : 1000;
 	size_t pk_sum = 0, rec_sum = 0;
-	unsigned bad = 0, xfail = 0;
+	unsigned bad = 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		size_t npk = 0, nrec = 0;
-		int rc = run_one(seed + i, &npk, &nrec);
-		if (rc == 2)
-			xfail++;
-		else if (rc != 0)
+		if (run_one(seed + i, &npk, &nrec) != 0)
 			bad++;
 		pk_sum += npk;
 		rec_sum += nrec;
 	}
 	printf("%u configurations from seed %" PRIu64 ": %zu packets, %zu trace records, %u "
-	       "differ, %u more as expected (DWRR guard)\n",
-	       n, seed, pk_sum, rec_sum, bad, xfail);
-	printf("reference fates: %zu held by PFC, %zu departed", held, fates[0]);
+	       "differ\n",
+	       n, seed, pk_sum, rec_sum, bad);
+	printf("reference fates: %zu held by PFC, %zu departed (%zu CE)", held, fates[0], ce);
 	for (unsigned c = 0; c < MODEL_DROP_NCAUSES; c++)
 		printf(", %zu %s", fates[1 + c], model_drop_cause_name(c));
 	printf("\n");

@@ -222,6 +222,39 @@ START_TEST(test_port_ranges)
 }
 END_TEST
 
+/* A destination set (ECMP): to = {4-6} on a fixed and an incast
+ * section; a single port stays one (there with exponential sizes). */
+START_TEST(test_to_set)
+{
+	static const char text[] =
+	    "model {\n"
+	    "  ports = 8\n"
+	    "  traffic a { ports = {0-1}  destination = fixed  to = {4-6} }\n"
+	    "  traffic b { ports = {2}  destination = incast  to = {7, 3} }\n"
+	    "  traffic c { ports = {3}  destination = fixed  to = 5\n"
+	    "              size = exponential  size_mean = 1000 }\n"
+	    "}\n";
+	struct model_scenario sc;
+	char err[512];
+
+	ck_assert_msg(model_scenario_parse_text(text, "t.conf", NULL, &sc, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_uint_eq(sc.ngen, 4);
+	for (unsigned i = 0; i < 2; i++) {
+		ck_assert_uint_eq(sc.gen[i].n_to, 3);
+		ck_assert_uint_eq(sc.gen[i].dest_port, 4);
+		ck_assert(sc.gen[i].to[0] == 4 && sc.gen[i].to[1] == 5 && sc.gen[i].to[2] == 6);
+	}
+	ck_assert(sc.gen[2].n_to == 2 && sc.gen[2].to[0] == 7 && sc.gen[2].to[1] == 3);
+	ck_assert(sc.gen[3].n_to == 0 && sc.gen[3].dest_port == 5);
+	ck_assert(sc.gen[3].size == MODEL_SIZE_EXP && sc.gen[3].size_mean == 1000);
+	struct model *m = model_scenario_build(&sc, err, sizeof(err));
+	ck_assert_msg(m != NULL, "%s", err);
+	model_free(m);
+	model_scenario_free(&sc);
+}
+END_TEST
+
 /* A bad value on line `line` of a small file; the error must name the
  * file, the line and the key. */
 static const struct bad {
@@ -237,6 +270,23 @@ static const struct bad {
     {"ports = 4\nport 2-1 {\n speed = 1G\n}\n", 4, "port \"2-1\": not a port number or range"},
     {"ports = 4\nport 1-4 {\n speed = 1G\n}\n", 4, "port \"1-4\": not a port number or range"},
     {"ports = 4\nport 1-2 {\n name = \"up\"\n}\n", 4, "name"},
+    /* queue, mc_queue and pg sections, per-port keys (scenario_qos.c) */
+    {"port 2 {\n queue 9 {\n  alpha = 1\n }\n}\n", 4, "port \"2\": queue \"9\": not a queue"},
+    {"pg 2 {\n headroom = 10K\n}\n", 3, "pg \"2\": headroom, xoff or xon"},
+    {"pg 3 {\n lossless = yes\n xoff = 4K\n xon = 8K\n}\n", 5, "xon"},
+    {"mc_queue 0 {\n min = 1K\n}\n", 3, "mc_queue \"0\""},
+    {"queue 0 {\n alpha = 1\n limit = 10K\n}\n", 4, "limit"},
+    {"queue 0 {\n weight = 0\n}\n", 3, "weight"},
+    {"pg 1 {\n lossless = maybe\n}\n", 3, "lossless"},
+    {"port 1 {\n weights = {1,1,1,1,1,1,1,1,1}\n}\n", 3, "weights"},
+    {"port 1 {\n scheduler = wfq\n}\n", 3, "scheduler"},
+    {"dwrr_count = bytes\n", 2, "dwrr_count"},
+    {"wred {\n min = 1K\n max = 2K\n gain = 16\n}\n", 5, "gain"},
+    {"wred {\n min = 1K\n max = 2K\n ecn = maybe\n}\n", 5, "ecn"},
+    {"traffic t {\n ports = {1}\n ecn = ect2\n}\n", 4, "ecn"},
+    {"dwrr_quantum = 32\n", 2, "dwrr_quantum"},
+    {"port 1 {\n xoff = 4K\n xon = 8K\n}\n", 4, "xon"},
+    {"xoff = 4K\nport 1 {\n xon = 8K\n}\n", 4, "xon"},
     {"ports = 5000\n", 2, "ports"},
     {"ports = eight\n", 2, "ports"},
     {"\nspeed = 500M\n", 3, "speed"},
@@ -270,6 +320,9 @@ static const struct bad {
     {"traffic t {\n ports = {1-2, 2}\n}\n", 3, "ports"},
     {"traffic t {\n ports = {1}\n size = 10\n}\n", 4, "size"},
     {"traffic t {\n ports = {1}\n size = 2000-100\n}\n", 4, "size"},
+    {"traffic t {\n ports = {1}\n size = 1500\n size_mean = 800\n}\n", 5, "size_mean"},
+    {"traffic t {\n ports = {1}\n size = exponential\n}\n", 4, "size_mean"},
+    {"traffic t {\n ports = {1}\n size = exponential\n size_mean = 64\n}\n", 5, "size_mean"},
     {"traffic t {\n ports = {1}\n arrival = bursty\n}\n", 4, "arrival"},
     {"traffic t {\n ports = {1}\n arrival = onoff\n period = 1ms\n duty = 2\n}\n", 6, "duty"},
     {"traffic t {\n ports = {1}\n arrival = onoff\n duty = 0.5\n}\n", 4, "period"},
@@ -277,6 +330,9 @@ static const struct bad {
     {"traffic t {\n ports = {1}\n destination = incast\n to = 1\n}\n", 5, "to"},
     {"traffic t {\n ports = {1}\n destination = everywhere\n}\n", 4, "destination"},
     {"traffic t {\n ports = {1}\n destination = fixed\n}\n", 4, "to"},
+    {"traffic t {\n ports = {1}\n destination = hotspot\n to = {2-3}\n}\n", 5, "to"},
+    {"traffic t {\n ports = {1}\n destination = incast\n to = {2, 1}\n}\n", 5, "to"},
+    {"traffic t {\n ports = {1}\n destination = fixed\n to = {2, 2}\n}\n", 5, "to"},
     {"traffic t {\n ports = {1}\n mc_group = 1\n}\n", 4, "mc_group"},
     {"traffic t {\n ports = {1}\n drop = 1%\n drop_reason = lost\n}\n", 5, "drop_reason"},
     {"traffic t {\n ports = {1}\n vlan = 5000\n}\n", 4, "vlan"},
@@ -467,6 +523,7 @@ static Suite *scenario_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_good);
 	tcase_add_test(t, test_port_ranges);
+	tcase_add_test(t, test_to_set);
 	tcase_add_loop_test(t, test_bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(t, test_buffer_limit);
 	tcase_add_test(t, test_syntax_and_files);

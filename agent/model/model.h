@@ -280,6 +280,11 @@ struct model_err {
 	char msg[256];
 };
 
+/* Write the message into err (nothing if err is NULL); returns -1, for
+ * "return model_err_set(err, ...)" in validation code. */
+int model_err_set(struct model_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Validate cfg and build a model (cfg is copied).  NULL on error with a
  * message in err naming the field and value. */
 struct model *model_new(const struct model_config *cfg, struct model_err *err);

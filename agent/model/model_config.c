@@ -99,9 +99,7 @@ void model_config_release(struct model_config *cfg)
 	cfg->n_mc_groups = 0;
 }
 
-static int fail(struct model_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(struct model_err *err, const char *fmt, ...)
+int model_err_set(struct model_err *err, const char *fmt, ...)
 {
 	if (err != NULL) {
 		va_list ap;
@@ -118,11 +116,12 @@ static int check_limit(const struct model_limit *l, const char *what, const char
 	if (l->mode == MODEL_LIMIT_STATIC)
 		return 0;
 	if (l->mode != MODEL_LIMIT_DYNAMIC)
-		return fail(err, "%s: %s %u: limit mode %u is not static (0) or dynamic (1)", pname,
-			    what, i, l->mode);
+		return model_err_set(err,
+				     "%s: %s %u: limit mode %u is not static (0) or dynamic (1)",
+				     pname, what, i, l->mode);
 	if (!(l->alpha > 0.0 && l->alpha <= 1024.0))
-		return fail(err, "%s: %s %u: alpha %g out of range (0, 1024]", pname, what, i,
-			    l->alpha);
+		return model_err_set(err, "%s: %s %u: alpha %g out of range (0, 1024]", pname, what,
+				     i, l->alpha);
 	return 0;
 }
 
@@ -130,28 +129,30 @@ static int check_queue(const struct model_config *cfg, const struct model_queue_
 		       const char *pname, const char *what, unsigned i, struct model_err *err)
 {
 	if (q->pool >= cfg->n_egr_pools)
-		return fail(err, "%s: %s %u: egress pool %u does not exist (%u pools)", pname, what,
-			    i, q->pool, cfg->n_egr_pools);
+		return model_err_set(err, "%s: %s %u: egress pool %u does not exist (%u pools)",
+				     pname, what, i, q->pool, cfg->n_egr_pools);
 	if (check_limit(&q->shared, what, pname, i, err) < 0)
 		return -1;
 	if (q->sched != MODEL_SCHED_SP && q->sched != MODEL_SCHED_DWRR)
-		return fail(err, "%s: %s %u: scheduler %u is not sp (0) or dwrr (1)", pname, what,
-			    i, q->sched);
+		return model_err_set(err, "%s: %s %u: scheduler %u is not sp (0) or dwrr (1)",
+				     pname, what, i, q->sched);
 	if (q->sched == MODEL_SCHED_DWRR && (q->weight < 1 || q->weight > 1024))
-		return fail(err, "%s: %s %u: dwrr weight %u out of range 1..1024", pname, what, i,
-			    q->weight);
+		return model_err_set(err, "%s: %s %u: dwrr weight %u out of range 1..1024", pname,
+				     what, i, q->weight);
 	if (q->wred.enabled) {
 		if (q->wred.max_bytes <= q->wred.min_bytes)
-			return fail(err, "%s: %s %u: wred max %u must exceed min %u", pname, what,
-				    i, q->wred.max_bytes, q->wred.min_bytes);
+			return model_err_set(err, "%s: %s %u: wred max %u must exceed min %u",
+					     pname, what, i, q->wred.max_bytes, q->wred.min_bytes);
 		if (!(q->wred.max_prob >= 0.0 && q->wred.max_prob <= 1.0))
-			return fail(err, "%s: %s %u: wred probability %g out of range 0..1", pname,
-				    what, i, q->wred.max_prob);
+			return model_err_set(err,
+					     "%s: %s %u: wred probability %g out of range 0..1",
+					     pname, what, i, q->wred.max_prob);
 		if (q->wred.ecn > 1 || q->wred.gain > 15)
-			return fail(err,
-				    "%s: %s %u: wred ecn %u (0 or 1) or gain %u (0..15) out "
-				    "of range",
-				    pname, what, i, q->wred.ecn, q->wred.gain);
+			return model_err_set(
+			    err,
+			    "%s: %s %u: wred ecn %u (0 or 1) or gain %u (0..15) out "
+			    "of range",
+			    pname, what, i, q->wred.ecn, q->wred.gain);
 	}
 	return 0;
 }
@@ -161,41 +162,44 @@ static int check_port(const struct model_config *cfg, const struct model_port_co
 {
 	const char *n = p->name;
 	if (p->speed_bps < MODEL_MIN_SPEED || p->speed_bps > MODEL_MAX_SPEED)
-		return fail(err, "port %s: speed %llu bit/s out of range 1G..800G", n,
-			    (unsigned long long)p->speed_bps);
+		return model_err_set(err, "port %s: speed %llu bit/s out of range 1G..800G", n,
+				     (unsigned long long)p->speed_bps);
 	if (p->n_ucq < 1 || p->n_ucq > MODEL_MAX_QUEUES)
-		return fail(err, "port %s: %u unicast queues, must be 1..8", n, p->n_ucq);
+		return model_err_set(err, "port %s: %u unicast queues, must be 1..8", n, p->n_ucq);
 	if (p->n_mcq > MODEL_MAX_QUEUES)
-		return fail(err, "port %s: %u multicast queues, must be 0..8", n, p->n_mcq);
+		return model_err_set(err, "port %s: %u multicast queues, must be 0..8", n,
+				     p->n_mcq);
 	if (p->overhead_bytes > 1000)
-		return fail(err, "port %s: overhead %u bytes out of range 0..1000", n,
-			    p->overhead_bytes);
+		return model_err_set(err, "port %s: overhead %u bytes out of range 0..1000", n,
+				     p->overhead_bytes);
 	for (unsigned t = 0; t < MODEL_NUM_TC; t++) {
 		if (p->tc_to_pg[t] >= MODEL_NUM_PG)
-			return fail(err, "port %s: tc %u maps to PG %u (0..7)", n, t,
-				    p->tc_to_pg[t]);
+			return model_err_set(err, "port %s: tc %u maps to PG %u (0..7)", n, t,
+					     p->tc_to_pg[t]);
 		if (p->tc_to_ucq[t] >= p->n_ucq)
-			return fail(err, "port %s: tc %u maps to unicast queue %u (has %u)", n, t,
-				    p->tc_to_ucq[t], p->n_ucq);
+			return model_err_set(err,
+					     "port %s: tc %u maps to unicast queue %u (has %u)", n,
+					     t, p->tc_to_ucq[t], p->n_ucq);
 		if (p->n_mcq > 0 && p->tc_to_mcq[t] >= p->n_mcq)
-			return fail(err, "port %s: tc %u maps to multicast queue %u (has %u)", n, t,
-				    p->tc_to_mcq[t], p->n_mcq);
+			return model_err_set(err,
+					     "port %s: tc %u maps to multicast queue %u (has %u)",
+					     n, t, p->tc_to_mcq[t], p->n_mcq);
 	}
 	for (unsigned g = 0; g < MODEL_NUM_PG; g++) {
 		const struct model_pg_config *pg = &p->pg[g];
 		if (pg->pool >= cfg->n_ing_pools)
-			return fail(err,
-				    "port %s: PG %u: ingress pool %u does not exist (%u pools)", n,
-				    g, pg->pool, cfg->n_ing_pools);
+			return model_err_set(
+			    err, "port %s: PG %u: ingress pool %u does not exist (%u pools)", n, g,
+			    pg->pool, cfg->n_ing_pools);
 		if (check_limit(&pg->shared, "PG", n, g, err) < 0)
 			return -1;
 		if (pg->lossless) {
 			if (pg->xon_cells > pg->xoff_cells && pg->xoff_cells != 0)
-				return fail(err, "port %s: PG %u: xon %u above xoff %u", n, g,
-					    pg->xon_cells, pg->xoff_cells);
+				return model_err_set(err, "port %s: PG %u: xon %u above xoff %u", n,
+						     g, pg->xon_cells, pg->xoff_cells);
 		} else if (pg->headroom_cells != 0) {
-			return fail(err, "port %s: PG %u: headroom %u on a lossy PG", n, g,
-				    pg->headroom_cells);
+			return model_err_set(err, "port %s: PG %u: headroom %u on a lossy PG", n, g,
+					     pg->headroom_cells);
 		}
 		*ing_min += pg->min_cells + pg->headroom_cells;
 	}
@@ -226,31 +230,35 @@ int model_buffer_fits(uint32_t cells, uint32_t cell_bytes)
 int model_config_check(const struct model_config *cfg, struct model_err *err)
 {
 	if (cfg->nports < 1 || cfg->nports > MODEL_MAX_PORTS || cfg->ports == NULL)
-		return fail(err, "ports: %u ports, must be 1..%u", cfg->nports, MODEL_MAX_PORTS);
+		return model_err_set(err, "ports: %u ports, must be 1..%u", cfg->nports,
+				     MODEL_MAX_PORTS);
 	if (cfg->cell_bytes < 32 || cfg->cell_bytes > 65536)
-		return fail(err, "cell size %u bytes out of range 32..65536", cfg->cell_bytes);
+		return model_err_set(err, "cell size %u bytes out of range 32..65536",
+				     cfg->cell_bytes);
 	if (cfg->total_cells < 1)
-		return fail(err, "buffer: 0 cells");
+		return model_err_set(err, "buffer: 0 cells");
 	if (!model_buffer_fits(cfg->total_cells, cfg->cell_bytes))
-		return fail(err,
-			    "buffer: %u cells of %u bytes, too large for the model's counters "
-			    "(larger cells would fit)",
-			    cfg->total_cells, cfg->cell_bytes);
+		return model_err_set(
+		    err,
+		    "buffer: %u cells of %u bytes, too large for the model's counters "
+		    "(larger cells would fit)",
+		    cfg->total_cells, cfg->cell_bytes);
 	if (cfg->n_ing_pools < 1 || cfg->n_ing_pools > MODEL_MAX_POOLS)
-		return fail(err, "%u ingress pools, must be 1..4", cfg->n_ing_pools);
+		return model_err_set(err, "%u ingress pools, must be 1..4", cfg->n_ing_pools);
 	if (cfg->n_egr_pools < 1 || cfg->n_egr_pools > MODEL_MAX_POOLS)
-		return fail(err, "%u egress pools, must be 1..4", cfg->n_egr_pools);
+		return model_err_set(err, "%u egress pools, must be 1..4", cfg->n_egr_pools);
 	if (cfg->event_hdr_bytes > MODEL_EVENT_HDR_MAX)
-		return fail(err, "event header bytes %u above %u", cfg->event_hdr_bytes,
-			    MODEL_EVENT_HDR_MAX);
+		return model_err_set(err, "event header bytes %u above %u", cfg->event_hdr_bytes,
+				     MODEL_EVENT_HDR_MAX);
 	if (cfg->dwrr_quantum < 64 || cfg->dwrr_quantum > (1u << 20))
-		return fail(err, "dwrr quantum %u bytes out of range 64..1048576",
-			    cfg->dwrr_quantum);
+		return model_err_set(err, "dwrr quantum %u bytes out of range 64..1048576",
+				     cfg->dwrr_quantum);
 	if (cfg->dwrr_wire > 1)
-		return fail(err, "dwrr_wire %u is not 0 (frame bytes) or 1 (wire bytes)",
-			    cfg->dwrr_wire);
+		return model_err_set(err, "dwrr_wire %u is not 0 (frame bytes) or 1 (wire bytes)",
+				     cfg->dwrr_wire);
 	if (cfg->event_capacity > (1u << 24))
-		return fail(err, "event ring capacity %u above %u", cfg->event_capacity, 1u << 24);
+		return model_err_set(err, "event ring capacity %u above %u", cfg->event_capacity,
+				     1u << 24);
 	uint64_t ing = 0, egr = 0;
 	for (unsigned i = 0; i < cfg->n_ing_pools; i++)
 		ing += cfg->ing_pool_cells[i];
@@ -262,24 +270,27 @@ int model_config_check(const struct model_config *cfg, struct model_err *err)
 			return -1;
 	}
 	if (ing > cfg->total_cells)
-		return fail(err,
-			    "buffer: ingress pools + PG minimums + headroom = %llu cells, above "
-			    "the %u cells of the buffer",
-			    (unsigned long long)ing, cfg->total_cells);
+		return model_err_set(
+		    err,
+		    "buffer: ingress pools + PG minimums + headroom = %llu cells, above "
+		    "the %u cells of the buffer",
+		    (unsigned long long)ing, cfg->total_cells);
 	if (egr > cfg->total_cells)
-		return fail(err,
-			    "buffer: egress pools + queue minimums = %llu cells, above the %u "
-			    "cells of the buffer",
-			    (unsigned long long)egr, cfg->total_cells);
+		return model_err_set(
+		    err,
+		    "buffer: egress pools + queue minimums = %llu cells, above the %u "
+		    "cells of the buffer",
+		    (unsigned long long)egr, cfg->total_cells);
 	for (unsigned g = 0; g < cfg->n_mc_groups; g++) {
 		const struct model_mc_group *mg = &cfg->mc_groups[g];
 		if (mg->nports < 1 || mg->nports > 64)
-			return fail(err, "multicast group %u: %u ports, must be 1..64", g + 1,
-				    mg->nports);
+			return model_err_set(err, "multicast group %u: %u ports, must be 1..64",
+					     g + 1, mg->nports);
 		for (unsigned k = 0; k < mg->nports; k++)
 			if (mg->ports[k] > cfg->nports)
-				return fail(err, "multicast group %u: port index %u out of range",
-					    g + 1, mg->ports[k]);
+				return model_err_set(
+				    err, "multicast group %u: port index %u out of range", g + 1,
+				    mg->ports[k]);
 	}
 	return 0;
 }

@@ -37,16 +37,6 @@ struct model_fb {
 	uint64_t rng;
 };
 
-static void fberr(struct model_err *err, const char *fmt, ...)
-{
-	if (err == NULL)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
 void model_fb_defaults(struct model_fb_config *c, uint32_t n_ports, uint64_t pool)
 {
 	memset(c, 0, sizeof(*c));
@@ -71,50 +61,53 @@ void model_fb_defaults(struct model_fb_config *c, uint32_t n_ports, uint64_t poo
 struct model_fb *model_fb_new(const struct model_fb_config *c, struct model_err *err)
 {
 	if (c->n_ports == 0 || c->n_ports > MODEL_FB_MAX_PORTS) {
-		fberr(err, "flow-based admission: %u ports (1..%u)", c->n_ports,
-		      MODEL_FB_MAX_PORTS);
+		model_err_set(err, "flow-based admission: %u ports (1..%u)", c->n_ports,
+			      MODEL_FB_MAX_PORTS);
 		return NULL;
 	}
 	if (c->n_counts == 0 || c->n_counts > MODEL_FB_MAX_COUNTS) {
-		fberr(err, "flow-based admission: %u flow regions (1..%u)", c->n_counts,
-		      MODEL_FB_MAX_COUNTS);
+		model_err_set(err, "flow-based admission: %u flow regions (1..%u)", c->n_counts,
+			      MODEL_FB_MAX_COUNTS);
 		return NULL;
 	}
 	uint32_t ns = c->n_states ? c->n_states : c->n_counts;
 	if (ns > c->n_counts) {
-		fberr(err, "flow-based admission: %u states for %u regions", ns, c->n_counts);
+		model_err_set(err, "flow-based admission: %u states for %u regions", ns,
+			      c->n_counts);
 		return NULL;
 	}
 	if (c->n_states)
 		for (uint32_t i = 0; i < c->n_counts; i++)
 			if (c->count_state[i] >= ns) {
-				fberr(err, "flow-based admission: region %u feeds state %u of %u",
-				      i, c->count_state[i], ns);
+				model_err_set(
+				    err, "flow-based admission: region %u feeds state %u of %u", i,
+				    c->count_state[i], ns);
 				return NULL;
 			}
 	if (c->n_rules > MODEL_FB_MAX_RULES) {
-		fberr(err, "flow-based admission: %u rules (max %u)", c->n_rules,
-		      MODEL_FB_MAX_RULES);
+		model_err_set(err, "flow-based admission: %u rules (max %u)", c->n_rules,
+			      MODEL_FB_MAX_RULES);
 		return NULL;
 	}
 	for (uint32_t i = 0; i < c->n_rules; i++)
 		if (c->rules[i].count >= c->n_counts || c->rules[i].src_len > 32 ||
 		    c->rules[i].dst_len > 32) {
-			fberr(err, "flow-based admission: rule %u names region %u of %u", i,
-			      c->rules[i].count, c->n_counts);
+			model_err_set(err, "flow-based admission: rule %u names region %u of %u", i,
+				      c->rules[i].count, c->n_counts);
 			return NULL;
 		}
 	if (c->wred_max != 0 &&
 	    (c->wred_min >= c->wred_max || c->wred_maxp < 0.0 || c->wred_maxp > 1.0)) {
-		fberr(err, "flow-based admission: WRED needs min < max and 0 <= max_p <= 1");
+		model_err_set(err,
+			      "flow-based admission: WRED needs min < max and 0 <= max_p <= 1");
 		return NULL;
 	}
 	if (c->encoding == MODEL_FB_STATE_LEVELS && c->levels < 2) {
-		fberr(err, "flow-based admission: multi-level states need >= 2 levels");
+		model_err_set(err, "flow-based admission: multi-level states need >= 2 levels");
 		return NULL;
 	}
 	if (c->pool == 0) {
-		fberr(err, "flow-based admission: the pool size must be > 0");
+		model_err_set(err, "flow-based admission: the pool size must be > 0");
 		return NULL;
 	}
 	struct model_fb *fb = calloc(1, sizeof(*fb));
@@ -135,7 +128,7 @@ struct model_fb *model_fb_new(const struct model_fb_config *c, struct model_err 
 	fb->rng = c->seed ? c->seed : 1;
 	return fb;
 oom:
-	fberr(err, "flow-based admission: out of memory");
+	model_err_set(err, "flow-based admission: out of memory");
 	return NULL;
 }
 

@@ -47,16 +47,6 @@ struct model_iarb {
 	uint8_t hyst_on; /* hysteresis: congested until all inputs release */
 };
 
-static void ierr(struct model_err *err, const char *fmt, ...)
-{
-	if (err == NULL)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
 void model_iarb_defaults(struct model_iarb_config *c, uint32_t n_ports)
 {
 	memset(c, 0, sizeof(*c));
@@ -84,36 +74,40 @@ uint64_t model_iarb_clk_ns(const struct model_iarb *ia, uint32_t clk)
 struct model_iarb *model_iarb_new(const struct model_iarb_config *c, struct model_err *err)
 {
 	if (c->n_ports == 0 || c->n_ports > MODEL_IARB_MAX_PORTS) {
-		ierr(err, "ingress arbitration: %u ports (1..%u)", c->n_ports,
-		     MODEL_IARB_MAX_PORTS);
+		model_err_set(err, "ingress arbitration: %u ports (1..%u)", c->n_ports,
+			      MODEL_IARB_MAX_PORTS);
 		return NULL;
 	}
 	if (c->sop_bytes == 0 || c->unit_bytes == 0 || c->clock_hz == 0) {
-		ierr(err, "ingress arbitration: sop_bytes, unit_bytes and clock must be > 0");
+		model_err_set(err,
+			      "ingress arbitration: sop_bytes, unit_bytes and clock must be > 0");
 		return NULL;
 	}
 	uint64_t am = c->am_bytes ? c->am_bytes : (uint64_t)c->sop_bytes * c->n_ports;
 	if (am >= c->pb_bytes) {
-		ierr(err, "ingress arbitration: AM (%llu bytes) must be smaller than PB (%llu)",
-		     (unsigned long long)am, (unsigned long long)c->pb_bytes);
+		model_err_set(err,
+			      "ingress arbitration: AM (%llu bytes) must be smaller than PB (%llu)",
+			      (unsigned long long)am, (unsigned long long)c->pb_bytes);
 		return NULL;
 	}
 	if (am < c->sop_bytes) {
-		ierr(err, "ingress arbitration: AM (%llu bytes) holds no SOP of %u bytes",
-		     (unsigned long long)am, c->sop_bytes);
+		model_err_set(err, "ingress arbitration: AM (%llu bytes) holds no SOP of %u bytes",
+			      (unsigned long long)am, c->sop_bytes);
 		return NULL;
 	}
 	if ((c->inputs & (1u << MODEL_IARB_IN_OVERSUB)) && c->peak_bps == 0 && c->oversub_pc != 0) {
-		ierr(err, "ingress arbitration: the oversubscription input needs the peak rate");
+		model_err_set(
+		    err, "ingress arbitration: the oversubscription input needs the peak rate");
 		return NULL;
 	}
 	if (c->rate_win_ns == 0 || c->hyst_pc > 10000) {
-		ierr(err, "ingress arbitration: rate window must be > 0, hysteresis <= 10000");
+		model_err_set(err,
+			      "ingress arbitration: rate window must be > 0, hysteresis <= 10000");
 		return NULL;
 	}
 	struct model_iarb *ia = calloc(1, sizeof(*ia));
 	if (ia == NULL) {
-		ierr(err, "ingress arbitration: out of memory");
+		model_err_set(err, "ingress arbitration: out of memory");
 		return NULL;
 	}
 	ia->cfg = *c;
@@ -121,7 +115,7 @@ struct model_iarb *model_iarb_new(const struct model_iarb_config *c, struct mode
 	ia->ports = calloc(c->n_ports + 1, sizeof(*ia->ports));
 	if (ia->ports == NULL) {
 		free(ia);
-		ierr(err, "ingress arbitration: out of memory");
+		model_err_set(err, "ingress arbitration: out of memory");
 		return NULL;
 	}
 	ia->lat_ns[MODEL_IARB_AM] = model_iarb_clk_ns(ia, c->lat_am_clk);

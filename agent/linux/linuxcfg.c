@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/confhint.h"
 #include "agent/confval.h"
 #include "agent/linux/linuxcfg.h"
 #include "proto/sflow_drops.h"
@@ -62,9 +63,15 @@ __attribute__((format(printf, 2, 0))) static void on_error(cfg_t *cfg, const cha
 	char msg[400];
 	int line = cfg && cfg->line > 0 ? cfg->line : 1;
 
+	va_list ap2;
+
 	if (sink.nerr++)
 		return;
+	va_copy(ap2, ap);
 	conf_lib_message(fmt, ap, msg, sizeof msg);
+	if (strcmp(fmt, "no such option '%s'") == 0) /* "did you mean" */
+		conf_hint_unknown(cfg, cfg, va_arg(ap2, const char *), msg, sizeof msg);
+	va_end(ap2);
 	snprintf(sink.buf, sink.len, "%s:%d: linux: %s", sink.file, sink.line0 + line - 1, msg);
 }
 

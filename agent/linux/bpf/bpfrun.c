@@ -46,7 +46,8 @@
  * says why) */
 static char load_log[16384];
 
-static int print_cb(enum libbpf_print_level level, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static int print_cb(enum libbpf_print_level level,
+							  const char *fmt, va_list ap)
 {
 	size_t n = strlen(load_log), m;
 	static char line[16384];

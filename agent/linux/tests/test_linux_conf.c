@@ -91,7 +91,10 @@ static const struct {
     {"\nqueues = {\"1:x\"}", "x.conf:21: linux: queues = \"1:x\": not a tc handle"},
     {"\n\nreasons = {\"FOO=999\"}", "x.conf:22: linux: reasons = \"FOO=999\": 999 is not"},
     {"reasons = {\"FOO=nope\"}", "x.conf:20: linux: reasons = \"FOO=nope\": nope is not"},
-    {"\nfrobnicate = 1\n", "x.conf:21: linux: no such option 'frobnicate'"},
+    {"\nfrobnicate = 1\n",
+     "x.conf:21: linux: frobnicate: unknown key; allowed: the keys of bsflowd.conf(5)"},
+    {"\nqueus = {x}\n", "x.conf:21: linux: queus: unknown key; allowed: the keys of "
+			"bsflowd.conf(5); did you mean queues?"},
 };
 
 START_TEST(conf_errors)

@@ -1,4 +1,3 @@
-.\" SPDX-License-Identifier: BSD-2-Clause
 # man/local.mk - the manual pages and their lint test.
 # Included by the top Makefile.am.
 #
@@ -7,6 +6,8 @@
 # man/out/ (installed under their own names), so that a daemon built with
 # ./configure --sysconfdir=/etc documents /etc/bsflowd.conf and one built
 # with the defaults /usr/local/etc/bsflowd.conf.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 
 BSF_MAN_PAGES = \
 	man/bsflowd.8 \

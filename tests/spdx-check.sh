@@ -96,7 +96,7 @@ add_line() { # file, kind (c | hash | roff), text
 kind_of() {
 	case $1 in
 	*.c | *.h) echo c ;;
-	man/*) echo roff ;;
+	man/*.[1-8]) echo roff ;;
 	*) echo hash ;;
 	esac
 }

@@ -1,9 +1,12 @@
-.\" SPDX-License-Identifier: BSD-2-Clause
 #!/bin/sh
 # man/tests/lint.sh - every manual page, as built with the configured
 # paths (man/out/), must pass `mandoc -Tlint` cleanly (no warnings) and
-# have no @name@ left unsubstituted.  Skips (exit 77) when mandoc is not
+# have no @name@ left unsubstituted, and, where groff is installed,
+# format without a groff warning (lintian's groff-message: a line groff
+# cannot break at 80 columns, say).  Skips (exit 77) when mandoc is not
 # installed.
+#
+# SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 MANDOC=${MANDOC:-$(command -v mandoc)}
@@ -28,6 +31,12 @@ for page in bsflowd.8 bsflowd.conf.5 bsflowd-structures.7 bsflow-collect.1 bsflo
 	out=$("$MANDOC" -Tlint -Wwarning "$f" 2>&1)
 	if [ -n "$out" ]; then
 		echo "FAIL: $page:"
+		echo "$out"
+		rc=1
+	elif command -v groff >/dev/null 2>&1 &&
+		out=$(LC_ALL=C.UTF-8 MANWIDTH=80 groff -mandoc -Tutf8 -ww -z "$f" 2>&1) &&
+		[ -n "$out" ]; then
+		echo "FAIL: $page: groff warns (as lintian would):"
 		echo "$out"
 		rc=1
 	else

@@ -56,6 +56,10 @@ agent/linux/bpf/bsflowd.bpf.o: $(srcdir)/agent/linux/bpf/bsflowd.bpf.c \
 	    -I$(builddir)/agent/linux/bpf $(LIBBPF_CFLAGS) -c $< -o $@
 agent/linux/bpf/bsflowd.skel.h: agent/linux/bpf/bsflowd.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name bsflowd_bpf > $@.tmp && mv $@.tmp $@
+# BUILT_SOURCES makes the skeleton first for all, check and install only:
+# the objects that include it say so, for any other target (make demo).
+agent/linux/bpf/liblinuxbe_a-bpfrun.$(OBJEXT) agent/linux/bpf/liblinuxbe_a-bpfev.$(OBJEXT) \
+agent/linux/bpf/liblinuxbe_a-bpfdrain.$(OBJEXT): agent/linux/bpf/bsflowd.skel.h
 endif
 
 check_PROGRAMS += agent/linux/tests/test_linux_parse

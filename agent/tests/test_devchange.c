@@ -26,6 +26,7 @@
 #include "agent/daemon.h"
 #include "agent/devchange.h"
 #include "agent/export.h"
+#include "agent/host.h"
 #include "agent/log.h"
 #include "agent/poller.h"
 #include "agent/tests/testnet.h"
@@ -254,6 +255,87 @@ START_TEST(device_change_visibility)
 }
 END_TEST
 
+/* n sampled packets of port index 0 pushed into the daemon's queue, as a
+ * backend thread would (more than one drain of the loop reads). */
+static void push_samples(struct bsf_daemon *d, unsigned n)
+{
+	static struct bsf_event ev[256];
+	const struct bsf_host *h = &d->be.host->host;
+
+	for (unsigned k = 0; k < n;) {
+		unsigned m = n - k < 256 ? n - k : 256;
+
+		for (unsigned i = 0; i < m; i++) {
+			bsf_event_init(&ev[i]);
+			ev[i].type = BSF_EV_SAMPLE;
+			ev[i].in_port = 0;
+			ev[i].frame_len = 64;
+			ev[i].hdr_len = 14;
+		}
+		ck_assert_uint_eq(h->push_events(h->arg, ev, m), m);
+		k += m;
+	}
+}
+
+/* The samples port ifIndex's data source has sent, -1 if it has none. */
+static long long port_samples(const struct bsf_daemon *d, uint32_t ifindex)
+{
+	for (uint32_t i = 0; i < d->events.flows.nports; i++)
+		if (d->events.flows.ports[i].ifindex == ifindex)
+			return (long long)d->events.flows.ports[i].samples;
+	return -1;
+}
+
+/* Every event queued before the change is read with the old numbering,
+ * however many there are: 6000 samples of port index 0 (tp0, ifIndex
+ * 11) queued, then the change (index 0 becomes tp1, ifIndex 12): all
+ * 6000 go out on tp0's source, none on tp1's. */
+START_TEST(device_change_queued_events)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	unsigned port;
+	int fd = test_udp_listener(&port);
+
+	start(&d, base, port, "");
+	ck_assert_int_eq(port_samples(&d, 12), 0);
+	push_samples(&d, 6000);
+	ck_assert_int_eq(change(&d, 1), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_uint_eq(d.events.by_type[BSF_EV_SAMPLE], 6000);
+	ck_assert_uint_eq(d.events.flow_samples_sent, 6000);
+	ck_assert_int_eq(port_samples(&d, 11), -1); /* gone with tp0 */
+	ck_assert_int_eq(port_samples(&d, 12), 0);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(fd);
+	unlink(conf_path);
+}
+END_TEST
+
+/* At exit (bsf_daemon_flush) everything queued goes out, not one
+ * drain's worth. */
+START_TEST(flush_reads_every_queued_event)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	unsigned port;
+	int fd = test_udp_listener(&port);
+
+	start(&d, base, port, "");
+	push_samples(&d, 6000);
+	bsf_daemon_flush(&d);
+	ck_assert_uint_eq(d.events.by_type[BSF_EV_SAMPLE], 6000);
+	ck_assert_uint_eq(port_samples(&d, 11), 6000);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(fd);
+	unlink(conf_path);
+}
+END_TEST
+
 /* The log line, by ifIndex. */
 START_TEST(diff_line)
 {
@@ -299,6 +381,8 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, device_change);
 	tcase_add_test(tc, device_change_visibility);
+	tcase_add_test(tc, device_change_queued_events);
+	tcase_add_test(tc, flush_reads_every_queued_event);
 	tcase_add_test(tc, diff_line);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -286,6 +286,54 @@ static long long port_samples(const struct bsf_daemon *d, uint32_t ifindex)
 	return -1;
 }
 
+/* A description of no ports at all, then ports again: the device's
+ * source goes on alone, visibility is off (it has nothing to watch) and
+ * comes back with the ports. */
+START_TEST(device_change_to_no_ports)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct seen s[8];
+	unsigned port;
+	int fd = test_udp_listener(&port);
+	size_t n;
+
+	start(&d, base, port, "visibility {\n forensics = yes\n}\n");
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_int_eq(change(&d, 3), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 1);
+	ck_assert_uint_eq(d.events.flows.nports, 0);
+	ck_assert_ptr_null(d.vis.p);
+	ck_assert_uint_eq(d.vis.n_streamed, 0);
+	ck_assert_int_eq(poller_sample_port(d.poller, 0), -1);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(s[0].type, 2);
+	ck_assert_uint_eq(s[0].seq, 1);
+	/* a sample of a port that is gone: no data source takes it */
+	push_samples(&d, 1);
+	bsf_daemon_flush(&d);
+	ck_assert_uint_eq(d.events.flow_samples_sent, 0);
+	/* ports again: three new sources, visibility back */
+	ck_assert_int_eq(change(&d, 1), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 2);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 4);
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 1);
+	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 2);
+	bsf_daemon_fini(&d);
+	event_base_free(base);
+	close(fd);
+	unlink(conf_path);
+}
+END_TEST
+
 /* Every event queued before the change is read with the old numbering,
  * however many there are: 6000 samples of port index 0 (tp0, ifIndex
  * 11) queued, then the change (index 0 becomes tp1, ifIndex 12): all
@@ -382,6 +430,7 @@ int main(void)
 	tcase_add_test(tc, device_change);
 	tcase_add_test(tc, device_change_visibility);
 	tcase_add_test(tc, device_change_queued_events);
+	tcase_add_test(tc, device_change_to_no_ports);
 	tcase_add_test(tc, flush_reads_every_queued_event);
 	tcase_add_test(tc, diff_line);
 	suite_add_tcase(s, tc);

@@ -123,6 +123,16 @@ static void start(struct bsf_daemon *d, struct event_base *base, unsigned port, 
 	ck_assert_msg(bsf_daemon_apply(d, c, err, sizeof err) == 0, "%s", err);
 }
 
+/* The end of a test that start()ed: the daemon, its loop, the
+ * collector's socket and the configuration file. */
+static void stop(struct bsf_daemon *d, struct event_base *base, int fd)
+{
+	bsf_daemon_fini(d);
+	event_base_free(base);
+	close(fd);
+	unlink(conf_path);
+}
+
 static void *sym(struct bsf_daemon *d, const char *name)
 {
 	void *p = dlsym(d->be.plugin.handle, name);
@@ -222,10 +232,7 @@ START_TEST(device_change)
 	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 5);
 	ck_assert_uint_eq(find(s, n, 0, 13)->seq, 3);
 
-	bsf_daemon_fini(&d);
-	event_base_free(base);
-	close(fd);
-	unlink(conf_path);
+	stop(&d, base, fd);
 }
 END_TEST
 
@@ -248,10 +255,7 @@ START_TEST(device_change_visibility)
 	ck_assert_ptr_nonnull(d.vis.p);
 	ck_assert_uint_eq(d.vis_rebuilds, 2);
 	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
-	bsf_daemon_fini(&d);
-	event_base_free(base);
-	close(fd);
-	unlink(conf_path);
+	stop(&d, base, fd);
 }
 END_TEST
 
@@ -327,10 +331,7 @@ START_TEST(device_change_to_no_ports)
 	ck_assert_uint_eq(n, 4);
 	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 1);
 	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 2);
-	bsf_daemon_fini(&d);
-	event_base_free(base);
-	close(fd);
-	unlink(conf_path);
+	stop(&d, base, fd);
 }
 END_TEST
 
@@ -356,10 +357,7 @@ START_TEST(device_change_queued_events)
 	ck_assert_uint_eq(d.events.flow_samples_sent, 6000);
 	ck_assert_int_eq(port_samples(&d, 11), -1); /* gone with tp0 */
 	ck_assert_int_eq(port_samples(&d, 12), 0);
-	bsf_daemon_fini(&d);
-	event_base_free(base);
-	close(fd);
-	unlink(conf_path);
+	stop(&d, base, fd);
 }
 END_TEST
 
@@ -377,10 +375,7 @@ START_TEST(flush_reads_every_queued_event)
 	bsf_daemon_flush(&d);
 	ck_assert_uint_eq(d.events.by_type[BSF_EV_SAMPLE], 6000);
 	ck_assert_uint_eq(port_samples(&d, 11), 6000);
-	bsf_daemon_fini(&d);
-	event_base_free(base);
-	close(fd);
-	unlink(conf_path);
+	stop(&d, base, fd);
 }
 END_TEST
 

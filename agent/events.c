@@ -15,6 +15,13 @@
 #include "proto/sflow.h"
 
 #define EVENT_BATCH 64
+/* Batches one drain from the loop reads before other work gets a turn. */
+#define EVENT_DRAIN_TURN 64
+/* Batches bsf_events_drain reads: until the queues are empty, which a
+ * full host queue (BSF_HOST_QUEUE) and a backend's own take far fewer
+ * than; the bound is for a backend thread that pushes as fast as the
+ * daemon reads. */
+#define EVENT_DRAIN_ALL 4096
 
 /* The ifIndex of backend port index p, 0 if unknown. */
 static uint32_t ifindex_of(const struct bsf_events *e, uint32_t p)
@@ -180,11 +187,13 @@ void bsf_events_route(struct bsf_events *e, const struct bsf_event *ev)
 	notify_drop(e, ev, verdict == BSF_VISX_DROP_SAMPLED && rec_valid ? &rec : NULL);
 }
 
-void bsf_events_drain(struct bsf_events *e)
+/* Read and route up to `rounds` batches; then, if the last one was full
+ * (more may be left), come back from the loop after other work, else tell
+ * the visibility export the queue is empty. */
+static void drain_rounds(struct bsf_events *e, int rounds)
 {
 	struct bsf_event ev[EVENT_BATCH];
 	size_t n;
-	int rounds = 0;
 
 	if (!e->be->ops)
 		return;
@@ -196,18 +205,23 @@ void bsf_events_drain(struct bsf_events *e)
 			n += e->be->ops->read_events(e->be->st, ev + n, EVENT_BATCH - n);
 		for (size_t i = 0; i < n; i++)
 			bsf_events_route(e, &ev[i]);
-	} while (n == EVENT_BATCH && ++rounds < 64);
-	if (n == EVENT_BATCH) /* more left: come back after other work */
+	} while (n == EVENT_BATCH && --rounds > 0);
+	if (n == EVENT_BATCH)
 		event_active(e->ev_drain, EV_TIMEOUT, 0);
 	else
 		bsf_visx_events_drained(e->vis);
+}
+
+void bsf_events_drain(struct bsf_events *e)
+{
+	drain_rounds(e, EVENT_DRAIN_ALL);
 }
 
 static void drain_cb(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
-	bsf_events_drain(arg);
+	drain_rounds(arg, EVENT_DRAIN_TURN);
 }
 
 void bsf_events_wake(struct bsf_events *e)

@@ -52,6 +52,7 @@ struct poller {
 	uint32_t nsrcs;
 	struct event *tick; /* the next due poll of any source */
 	uint64_t ticks;	    /* wake-ups of tick */
+	uint64_t grid_ns;   /* slots are counted from here (schedule_all) */
 	struct bsf_ratelimit rl_read, rl_build, rl_omit;
 	void (*port_buffers)(void *arg, uint32_t port, const struct bsf_port_buffers *b);
 	void *port_buffers_arg;
@@ -263,20 +264,29 @@ void poller_free(struct poller *p)
  * interval (slots of POLLER_GRAIN_NS, or one slot if the interval is
  * shorter): never at its very start, so a run of n intervals polls each
  * source n times.  A kept source (its backend's new description) stays at
- * its due time. */
+ * its due time, and the new ones beside it take slots of the grid it is
+ * on (counted from p->grid_ns, where the last schedule of every source
+ * began), so that one wake-up still polls every source due. */
 static void schedule_all(struct poller *p)
 {
 	uint64_t period = (uint64_t)p->interval * 1000000000ull, now = bsf_now_ns();
 	uint64_t slots = period / POLLER_GRAIN_NS ? period / POLLER_GRAIN_NS : 1;
-	uint64_t grain = period / slots;
+	uint64_t grain = period / slots, start = now;
+	int kept = 0;
 
+	for (uint32_t i = 0; i < p->nsrcs; i++)
+		kept |= p->srcs[i].kept;
+	if (!kept)
+		p->grid_ns = now;
+	else if (now > p->grid_ns) /* the next slot of the grid */
+		start = p->grid_ns + (now - p->grid_ns + grain - 1) / grain * grain;
 	for (uint32_t i = 0; i < p->nsrcs && period; i++) {
 		struct poller_src *s = &p->srcs[i];
 
 		if (s->kept)
 			s->kept = 0;
 		else
-			s->due_ns = now + (rng_next(&p->rng) % slots) * grain + grain / 2;
+			s->due_ns = start + (rng_next(&p->rng) % slots) * grain + grain / 2;
 	}
 	arm(p);
 }

@@ -41,8 +41,8 @@ int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void
  * (NULL: out of memory, nothing changed); then poller_commit_backend
  * (cannot fail; takes nx) or poller_discard_backend.  With the backend in
  * use (its device changed: a new description), nothing is polled first
- * and the sources that stay keep their schedule; new ones start at a
- * random point of the interval. */
+ * and the sources that stay keep their schedule; new ones start in a
+ * random slot of the same 100 ms grid. */
 struct poller_next;
 struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_backend_ops *ops,
 					   void *st);

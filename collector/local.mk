@@ -79,20 +79,32 @@ collector_tests_test_prometheus_LDADD = $(COLLECT_TEST_LIBS)
 
 # libFuzzer target (configure CC=clang --enable-fuzzing; make fuzz): the
 # collector's handling of a datagram (checks, text and JSON printing,
-# packet-header decoding, the table), with ASan and UBSan compiled in.  Its
-# seed corpus: proto's seeds and the payloads of all-structures.pcap.
+# packet-header decoding, the filters, the -l/-g lines, -w/-W's pcap and
+# pcapng, the table, the Prometheus series), with ASan and UBSan compiled
+# in.  Its seed corpus: proto's seeds, the payloads of all-structures.pcap,
+# and three datagrams made by hand for the output layer's reservations: a
+# 60000-byte unknown record of every byte value (hex in pieces across the
+# buffer's end), a 0:5 with 5000-byte strings of bytes to escape in both
+# shapes (0:1038, 0:1041, 0:1042) and a header, and a sample of 700
+# records with 100 more samples (the decoder's record pool).
 FUZZ_COLLECT_CORPUS = \
 	collector/fuzz/corpus/fuzz_collect/all-structures-0 \
 	collector/fuzz/corpus/fuzz_collect/all-structures-1 \
 	collector/fuzz/corpus/fuzz_collect/all-structures-2 \
 	collector/fuzz/corpus/fuzz_collect/all-structures-3 \
 	collector/fuzz/corpus/fuzz_collect/all-structures-4 \
+	collector/fuzz/corpus/fuzz_collect/big-unknown-record \
 	collector/fuzz/corpus/fuzz_collect/d1-ipv4-three-samples \
 	collector/fuzz/corpus/fuzz_collect/d2-ipv6-device \
 	collector/fuzz/corpus/fuzz_collect/d3-compact \
 	collector/fuzz/corpus/fuzz_collect/d4-unknown-tags \
 	collector/fuzz/corpus/fuzz_collect/flows-ipv6 \
+	collector/fuzz/corpus/fuzz_collect/long-strings-discard \
+	collector/fuzz/corpus/fuzz_collect/many-records \
+	collector/fuzz/corpus/fuzz_collect/model-records-ipv4 \
+	collector/fuzz/corpus/fuzz_collect/own-drops-ipv4 \
 	collector/fuzz/corpus/fuzz_collect/own-records-ipv4 \
+	collector/fuzz/corpus/fuzz_collect/own-sojourn-ipv4 \
 	collector/fuzz/corpus/fuzz_collect/port-counters-ipv4
 EXTRA_DIST += $(FUZZ_COLLECT_CORPUS) collector/fuzz/fuzz_collect.c
 if FUZZING
@@ -100,9 +112,12 @@ FUZZ_PROGS += collector/fuzz/fuzz_collect
 collector_fuzz_fuzz_collect_SOURCES = collector/fuzz/fuzz_collect.c \
 	collector/checks.c collector/output.c collector/print.c \
 	collector/print_own.c collector/header.c collector/table.c \
+	collector/filter.c collector/lines.c collector/pcapw.c \
+	collector/prometheus.c \
 	proto/xdr.c proto/sflow_decode.c proto/sflow_drops.c proto/sflow_util.c \
 	proto/sflow_own.c proto/sflow_encode.c
-collector_fuzz_fuzz_collect_CFLAGS = $(AM_CFLAGS) -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -fno-omit-frame-pointer -g
+collector_fuzz_fuzz_collect_CFLAGS = $(AM_CFLAGS) $(LIBPCAP_CFLAGS) \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 collector_fuzz_fuzz_collect_LDFLAGS = -fsanitize=fuzzer,address,undefined
+collector_fuzz_fuzz_collect_LDADD = $(LIBPCAP_LIBS) -lpthread
 endif

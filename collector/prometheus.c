@@ -235,17 +235,25 @@ static void lbl(char *buf, size_t n, const char *agent, uint32_t type, uint32_t 
 		 extra);
 }
 
-/* A label value as the exposition formats want it: \\, \" and \n escaped. */
+/* A label value as the exposition formats want it: \\, \" and \n escaped,
+ * and valid UTF-8 whatever the wire said (a byte from 0x80 on is taken as
+ * a Latin-1 code point, as the JSON output does): one invalid byte makes
+ * the whole scrape fail.  At most 2 bytes out per byte in. */
 static void esc(char *out, size_t n, const char *in)
 {
 	size_t j = 0;
 
 	for (; *in && j + 3 < n; in++) {
-		if (*in == '\\' || *in == '"' || *in == '\n') {
+		unsigned char c = (unsigned char)*in;
+
+		if (c == '\\' || c == '"' || c == '\n') {
 			out[j++] = '\\';
-			out[j++] = *in == '\n' ? 'n' : *in;
+			out[j++] = c == '\n' ? 'n' : (char)c;
+		} else if (c >= 0x80) {
+			out[j++] = (char)(0xc0 | c >> 6);
+			out[j++] = (char)(0x80 | (c & 0x3f));
 		} else {
-			out[j++] = *in;
+			out[j++] = (char)c;
 		}
 	}
 	out[j] = '\0';
@@ -376,7 +384,7 @@ static void counters_sample(struct collect_prom *p, const char *agent, const str
 				uint32_t pos = 0;
 
 				while (sflow_own_sampler_next(&o->u.samplers, &pos, &st) == 0) {
-					char name[2 * SFLOW_OWN_SAMPLER_NAME_MAX + 1];
+					char name[2 * SFLOW_OWN_SAMPLER_NAME_MAX + 4];
 
 					esc(name, sizeof name, st.name);
 					snprintf(l, sizeof l, "agent=\"%s\",sampler=\"%s\"", agent,

@@ -26,6 +26,7 @@
 #include "agent/daemon.h"
 #include "agent/devchange.h"
 #include "agent/export.h"
+#include "agent/host.h"
 #include "agent/log.h"
 #include "agent/poller.h"
 #include "agent/tests/testnet.h"
@@ -120,6 +121,16 @@ static void start(struct bsf_daemon *d, struct event_base *base, unsigned port, 
 	c = bsf_daemon_load_conf(d, err, sizeof err);
 	ck_assert_msg(c != NULL, "%s", err);
 	ck_assert_msg(bsf_daemon_apply(d, c, err, sizeof err) == 0, "%s", err);
+}
+
+/* The end of a test that start()ed: the daemon, its loop, the
+ * collector's socket and the configuration file. */
+static void stop(struct bsf_daemon *d, struct event_base *base, int fd)
+{
+	bsf_daemon_fini(d);
+	event_base_free(base);
+	close(fd);
+	unlink(conf_path);
 }
 
 static void *sym(struct bsf_daemon *d, const char *name)
@@ -221,10 +232,7 @@ START_TEST(device_change)
 	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 5);
 	ck_assert_uint_eq(find(s, n, 0, 13)->seq, 3);
 
-	bsf_daemon_fini(&d);
-	event_base_free(base);
-	close(fd);
-	unlink(conf_path);
+	stop(&d, base, fd);
 }
 END_TEST
 
@@ -247,10 +255,127 @@ START_TEST(device_change_visibility)
 	ck_assert_ptr_nonnull(d.vis.p);
 	ck_assert_uint_eq(d.vis_rebuilds, 2);
 	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
-	bsf_daemon_fini(&d);
-	event_base_free(base);
-	close(fd);
-	unlink(conf_path);
+	stop(&d, base, fd);
+}
+END_TEST
+
+/* n sampled packets of port index 0 pushed into the daemon's queue, as a
+ * backend thread would (more than one drain of the loop reads). */
+static void push_samples(struct bsf_daemon *d, unsigned n)
+{
+	static struct bsf_event ev[256];
+	const struct bsf_host *h = &d->be.host->host;
+
+	for (unsigned k = 0; k < n;) {
+		unsigned m = n - k < 256 ? n - k : 256;
+
+		for (unsigned i = 0; i < m; i++) {
+			bsf_event_init(&ev[i]);
+			ev[i].type = BSF_EV_SAMPLE;
+			ev[i].in_port = 0;
+			ev[i].frame_len = 64;
+			ev[i].hdr_len = 14;
+		}
+		ck_assert_uint_eq(h->push_events(h->arg, ev, m), m);
+		k += m;
+	}
+}
+
+/* The samples port ifIndex's data source has sent, -1 if it has none. */
+static long long port_samples(const struct bsf_daemon *d, uint32_t ifindex)
+{
+	for (uint32_t i = 0; i < d->events.flows.nports; i++)
+		if (d->events.flows.ports[i].ifindex == ifindex)
+			return (long long)d->events.flows.ports[i].samples;
+	return -1;
+}
+
+/* A description of no ports at all, then ports again: the device's
+ * source goes on alone, visibility is off (it has nothing to watch) and
+ * comes back with the ports. */
+START_TEST(device_change_to_no_ports)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct seen s[8];
+	unsigned port;
+	int fd = test_udp_listener(&port);
+	size_t n;
+
+	start(&d, base, port, "visibility {\n forensics = yes\n}\n");
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_int_eq(change(&d, 3), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 1);
+	ck_assert_uint_eq(d.events.flows.nports, 0);
+	ck_assert_ptr_null(d.vis.p);
+	ck_assert_uint_eq(d.vis.n_streamed, 0);
+	ck_assert_int_eq(poller_sample_port(d.poller, 0), -1);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(s[0].type, 2);
+	ck_assert_uint_eq(s[0].seq, 1);
+	/* a sample of a port that is gone: no data source takes it */
+	push_samples(&d, 1);
+	bsf_daemon_flush(&d);
+	ck_assert_uint_eq(d.events.flow_samples_sent, 0);
+	/* ports again: three new sources, visibility back */
+	ck_assert_int_eq(change(&d, 1), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 2);
+	ck_assert_uint_eq(poller_n_sources(d.poller), 4);
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 1);
+	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 2);
+	stop(&d, base, fd);
+}
+END_TEST
+
+/* Every event queued before the change is read with the old numbering,
+ * however many there are: 6000 samples of port index 0 (tp0, ifIndex
+ * 11) queued, then the change (index 0 becomes tp1, ifIndex 12): all
+ * 6000 go out on tp0's source, none on tp1's. */
+START_TEST(device_change_queued_events)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	unsigned port;
+	int fd = test_udp_listener(&port);
+
+	start(&d, base, port, "");
+	ck_assert_int_eq(port_samples(&d, 12), 0);
+	push_samples(&d, 6000);
+	ck_assert_int_eq(change(&d, 1), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_uint_eq(d.events.by_type[BSF_EV_SAMPLE], 6000);
+	ck_assert_uint_eq(d.events.flow_samples_sent, 6000);
+	ck_assert_int_eq(port_samples(&d, 11), -1); /* gone with tp0 */
+	ck_assert_int_eq(port_samples(&d, 12), 0);
+	stop(&d, base, fd);
+}
+END_TEST
+
+/* At exit (bsf_daemon_flush) everything queued goes out, not one
+ * drain's worth. */
+START_TEST(flush_reads_every_queued_event)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	unsigned port;
+	int fd = test_udp_listener(&port);
+
+	start(&d, base, port, "");
+	push_samples(&d, 6000);
+	bsf_daemon_flush(&d);
+	ck_assert_uint_eq(d.events.by_type[BSF_EV_SAMPLE], 6000);
+	ck_assert_uint_eq(port_samples(&d, 11), 6000);
+	stop(&d, base, fd);
 }
 END_TEST
 
@@ -299,6 +424,9 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, device_change);
 	tcase_add_test(tc, device_change_visibility);
+	tcase_add_test(tc, device_change_queued_events);
+	tcase_add_test(tc, device_change_to_no_ports);
+	tcase_add_test(tc, flush_reads_every_queued_event);
 	tcase_add_test(tc, diff_line);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "agent/daemon.h"
+#include "agent/export.h"
 #include "agent/log.h"
 #include "agent/poller.h"
 #include "agent/tests/testnet.h"
@@ -132,6 +133,86 @@ START_TEST(one_wakeup_polls_all_due)
 }
 END_TEST
 
+/* A backend of n ports that describes itself and nothing else (the
+ * exporter has no agent: polls send nothing, only the schedule runs). */
+static struct bsf_port_desc fake_ports[64];
+static struct bsf_device_desc fake_dev = {.size = sizeof fake_dev, .ports = fake_ports};
+
+static const struct bsf_device_desc *fake_describe(void *st)
+{
+	(void)st;
+	return &fake_dev;
+}
+
+static void fake_ports_set(uint32_t first_ifindex, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		memset(&fake_ports[i], 0, sizeof fake_ports[i]);
+		fake_ports[i].size = sizeof fake_ports[i];
+		fake_ports[i].ifindex = first_ifindex + i;
+	}
+	fake_dev.nports = n;
+}
+
+/* Run the poller on virtual time until `until`: every wake-up's time,
+ * checked to fall on the 100 ms grid of phase `phase` (ns within the
+ * slot); returns how many wake-ups. */
+static unsigned run_until(struct poller *p, uint64_t *now, uint64_t until, uint64_t phase)
+{
+	unsigned n = 0;
+	uint64_t t;
+
+	while ((t = poller_next_due(p)) < until) {
+		ck_assert_uint_ge(t, *now);
+		ck_assert_msg(t % 100000000ull == phase, "a poll at %llu ns: %llu ns into its slot",
+			      (unsigned long long)t, (unsigned long long)(t % 100000000ull));
+		*now = t;
+		poller_run_due(p);
+		n++;
+	}
+	*now = until;
+	return n;
+}
+
+/* Ports added by a device change take slots of the grid the kept sources
+ * are on (not a grid of their own from the time of the change), so that
+ * one wake-up still polls every source due and there are at most ten a
+ * second: 40 ports polled every second, 30 of them added 37 ms into a
+ * slot. */
+START_TEST(device_change_keeps_the_grid)
+{
+	struct event_base *base = event_base_new();
+	struct export *x = export_new(base);
+	struct poller *p = poller_new(base, x, 7);
+	struct bsf_backend_ops ops;
+	struct poller_next *nx;
+	uint64_t now = 5000000000ull; /* the grid: 50 ms into each slot */
+	unsigned n;
+
+	memset(&ops, 0, sizeof ops);
+	ops.describe = fake_describe;
+	bsf_clock_virtual(&now, 0);
+	fake_ports_set(1, 10);
+	poller_set_interval(p, 1);
+	ck_assert_int_eq(poller_set_backend(p, &ops, NULL), 0);
+	n = run_until(p, &now, 7000000000ull, 50000000ull);
+	ck_assert_uint_le(n, 20);
+	/* ports 1..10 stay, 11..40 come */
+	now += 37000000ull;
+	fake_ports_set(1, 40);
+	nx = poller_prepare_backend(p, &ops, NULL);
+	ck_assert_ptr_nonnull(nx);
+	poller_commit_backend(p, nx);
+	ck_assert_uint_eq(poller_n_sources(p), 41);
+	n = run_until(p, &now, 10037000000ull, 50000000ull);
+	ck_assert_uint_le(n, 30);
+	bsf_clock_virtual(NULL, 0);
+	poller_free(p);
+	export_free(x);
+	event_base_free(base);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("poller");
@@ -144,6 +225,7 @@ int main(void)
 	bsf_log_init("test_poller", 0, 1);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, one_wakeup_polls_all_due);
+	tcase_add_test(tc, device_change_keeps_the_grid);
 	suite_add_tcase(su, tc);
 	sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);

@@ -26,7 +26,8 @@
  * ifIndex (before: 1000 x (index + 1)), so that a test sees which
  * numbering a read used.  testplugin_change(2): the next describe()
  * returns a device of size 8 (less than any daemon reads), then the
- * description in force again.  testplugin_describes counts describe().
+ * description in force again.  testplugin_change(3): no ports at all.
+ * testplugin_describes counts describe().
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -136,6 +137,8 @@ static const struct bsf_device_desc *tp_describe(void *st)
 		set_port(&t->ports[2], 14, "tp3", 3);
 		t->dev.nports = 3;
 		t->by_index = 1;
+	} else if (v == 3) {
+		t->dev.nports = 0;
 	} else if (v == 2) {
 		t->bad = t->dev;
 		t->bad.size = 8;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "collector/prometheus.h"
+#include "proto/sflow_own.h"
 #include "proto/sflow_drops.h"
 
 static char *render(struct collect_prom *p, int om, double now)
@@ -123,6 +124,55 @@ START_TEST(test_cap_and_expiry)
 }
 END_TEST
 
+/* A sampler's name comes from the wire: whatever its bytes, the label is
+ * valid text of the exposition format (UTF-8, \\ and \" escaped), so
+ * that one agent's datagram cannot make every scrape fail.  E:7 with the
+ * sampler "a\xffb\"\\" (bytes 61 ff 62 22 5c), seen 7: its label
+ * value is a, U+00FF as UTF-8 (c3 bf), b, \" and \\. */
+START_TEST(test_sampler_name_label)
+{
+	struct collect_prom *p = collect_prom_new(SFLOW_ENT_OWN_DEFAULT, 300, 1000);
+	static const uint8_t name[5] = {0x61, 0xff, 0x62, 0x22, 0x5c};
+	uint8_t el[4 + 8 + 100];
+	struct sflow_datagram d;
+	struct sflow_sample s;
+	struct sflow_record r;
+	char *out;
+
+	memset(el, 0, sizeof el);
+	el[3] = 5; /* name length */
+	memcpy(el + 4, name, 5);
+	el[12 + 7] = 7; /* seen */
+	memset(&d, 0, sizeof d);
+	memset(&s, 0, sizeof s);
+	memset(&r, 0, sizeof r);
+	d.version = 5;
+	d.agent.type = SFLOW_ADDR_IP4;
+	d.agent.a[0] = 10;
+	d.agent.a[3] = 1;
+	d.nsamples = 1;
+	d.samples = &s;
+	s.kind = SFLOW_SMP_COUNTERS;
+	s.h.counters.source_id_type = 2;
+	s.h.counters.source_id_index = 1;
+	s.nrecords = 1;
+	s.records = &r;
+	r.kind = SFLOW_REC_OWN;
+	r.tag = SFLOW_TAG(SFLOW_ENT_OWN_DEFAULT, SFLOW_OWN_SAMPLER_STATS);
+	r.u.own.format = SFLOW_OWN_SAMPLER_STATS;
+	r.u.own.u.samplers.n = 1;
+	r.u.own.u.samplers.len = sizeof el;
+	r.u.own.u.samplers.p = el;
+	collect_prom_datagram(p, &d, 10);
+	out = render(p, 0, 11);
+	ck_assert_ptr_nonnull(strstr(out, "bsflow_sampler_events_seen_total{agent=\"10.0.0.1\","
+					  "sampler=\"a\xc3\xbf"
+					  "b\\\"\\\\\"} 7\n"));
+	free(out);
+	collect_prom_free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("prometheus");
@@ -132,6 +182,7 @@ int main(void)
 
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_cap_and_expiry);
+	tcase_add_test(tc, test_sampler_name_label);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -338,8 +338,9 @@ static inline size_t plain_words(char *p, const unsigned char *s, size_t n, int 
 
 /* JSON: a piece of a string with escapes (at most 6 bytes per input
  * byte); bytes >= 0x80 are taken as Latin-1 code points so the output is
- * always valid UTF-8. */
-static char *json_piece(char *p, const unsigned char *s, size_t n)
+ * always valid UTF-8: escaped as \u00NN, or with utf8 written as that
+ * character's two UTF-8 bytes (collect_utf8_piece). */
+static char *json_piece(char *p, const unsigned char *s, size_t n, int utf8)
 {
 	size_t i = plain_words(p, s, n, 1);
 
@@ -351,6 +352,11 @@ static char *json_piece(char *p, const unsigned char *s, size_t n)
 
 		if (json_plain(c)) {
 			*p++ = (char)c;
+			continue;
+		}
+		if (c >= 0x80 && utf8) {
+			*p++ = (char)(0xc0 | c >> 6);
+			*p++ = (char)(0x80 | (c & 0x3f));
 			continue;
 		}
 		*p++ = '\\';
@@ -375,6 +381,11 @@ static char *json_piece(char *p, const unsigned char *s, size_t n)
 		}
 	}
 	return p;
+}
+
+char *collect_utf8_piece(char *p, const char *s, size_t n)
+{
+	return json_piece(p, (const unsigned char *)s, n, 1);
 }
 
 /* Text: printable ASCII as is, anything else (including space-breaking
@@ -414,7 +425,7 @@ static void string_value(struct collect_out *o, char *p, const char *s, size_t n
 	for (;;) {
 		size_t k = n < PIECE ? n : PIECE;
 
-		p = json ? json_piece(p, u, k) : text_piece(p, u, k);
+		p = json ? json_piece(p, u, k, 0) : text_piece(p, u, k);
 		u += k;
 		n -= k;
 		if (!n)

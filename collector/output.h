@@ -148,6 +148,12 @@ static inline void collect_out_strn(struct collect_out *o, const char *key, cons
 {
 	collect_out_strn_k(o, key, COLLECT_OUT_KLEN(key), s, n);
 }
+/* s[0..n), a string from the wire, written at p as the JSON output writes
+ * it between its quotes (escapes for '"', '\\' and control bytes), but a
+ * byte from 0x80 on as the two UTF-8 bytes of that Latin-1 character
+ * rather than its \u00NN escape: valid UTF-8 without a NUL, for text that
+ * is not JSON (pcapng comments).  At most 6 * n bytes; returns the end. */
+char *collect_utf8_piece(char *p, const char *s, size_t n);
 /* NUL-terminated string. */
 static inline void collect_out_str(struct collect_out *o, const char *key, const char *s)
 {

@@ -155,6 +155,30 @@ static void if_str(char *b, size_t n, uint32_t v)
 		snprintf(b, n, "%u", v);
 }
 
+/* Append to the comment c (n bytes, k used): text, then the wire string
+ * s[0..len) as the JSON output writes it but valid UTF-8 as it is
+ * (collect_utf8_piece: a byte from 0x80 on as its Latin-1 character, a
+ * control byte or NUL escaped), cut between characters if it does not
+ * fit.  pcapng wants UTF-8 comments, and a raw NUL would end one. */
+static void put_wire(char *c, size_t n, size_t *k, const char *text, const char *s, size_t len)
+{
+	char one[6];
+
+	if (*k < n)
+		*k += (size_t)snprintf(c + *k, n - *k, "%s", text);
+	for (size_t i = 0; i < len && *k < n; i++) {
+		size_t m = (size_t)(collect_utf8_piece(one, s + i, 1) - one);
+
+		if (*k + m >= n) {
+			*k = n;
+			break;
+		}
+		memcpy(c + *k, one, m);
+		*k += m;
+		c[*k] = '\0';
+	}
+}
+
 /* The comment of a dropped packet: what its notification says. */
 static void drop_comment(const struct collect_pcapw *w, const struct sflow_sample *s, char *c,
 			 size_t n)
@@ -181,17 +205,15 @@ static void drop_comment(const struct collect_pcapw *w, const struct sflow_sampl
 			k += (size_t)snprintf(c + k, n - k, "; queue depth %u bytes", r->u.depth);
 			break;
 		case SFLOW_REC_FUNCTION:
-			k += (size_t)snprintf(c + k, n - k, "; function %.*s",
-					      (int)r->u.function.len, r->u.function.symbol);
+			put_wire(c, n, &k, "; function ", r->u.function.symbol, r->u.function.len);
 			break;
 		case SFLOW_REC_HW_TRAP:
-			k += (size_t)snprintf(c + k, n - k, "; trap %.*s/%.*s",
-					      (int)r->u.hw_trap.group_len, r->u.hw_trap.group,
-					      (int)r->u.hw_trap.trap_len, r->u.hw_trap.trap);
+			put_wire(c, n, &k, "; trap ", r->u.hw_trap.group, r->u.hw_trap.group_len);
+			put_wire(c, n, &k, "/", r->u.hw_trap.trap, r->u.hw_trap.trap_len);
 			break;
 		case SFLOW_REC_LINUX_REASON:
-			k += (size_t)snprintf(c + k, n - k, "; reason %.*s",
-					      (int)r->u.linux_reason.len, r->u.linux_reason.symbol);
+			put_wire(c, n, &k, "; reason ", r->u.linux_reason.symbol,
+				 r->u.linux_reason.len);
 			break;
 		default:
 			break;

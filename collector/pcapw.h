@@ -12,7 +12,11 @@
  * the drop: "drop reason NAME (CODE); agent A; input I; output O" and,
  * when the notification carries them, "; queue Q; queue depth D bytes;
  * function F; trap G/T; reason R; N drops not notified so far" (the
- * notification's drops counter).
+ * notification's drops counter).  The strings from the wire (F, G, T, R)
+ * are written as the JSON output writes them, but as UTF-8 text: a byte
+ * from 0x80 on as its Latin-1 character, '"', '\' and control bytes
+ * (NUL included) escaped (\", \\, \n, \u0000...), so that the comment is
+ * valid UTF-8, as pcapng requires, and whole.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */

@@ -11,6 +11,8 @@
 #  - -W (--write-drops) puts the dropped packet (74 bytes) in its own
 #    file, pcapng, with the drop's reason and where in its comment (read
 #    back by this script's pcapng parser and by tshark's frame.comment);
+#    strings from the wire that are not UTF-8 text (Latin-1 bytes, NUL,
+#    control bytes) come out in the comment valid UTF-8 and whole;
 #  - -f HOST/PORT forwards every datagram (a second bsflow-collect counts
 #    them);
 #  - -W to a file that cannot be made or written: exit 1, named;
@@ -64,14 +66,10 @@ out=$("$COLLECT" -l -r "$PCAP" --no-summary --source 2:1 --source 0:5 | cut -d, 
 cmp -s "$TMP/w.pcap" "$TMP/stdout.pcap" && echo "ok: -w - is the pcap alone" ||
 	fail "-w - differs from -w FILE"
 
-# -W: the drop's packet (frame 78 bytes less 4 stripped = 74) apart, in
-# pcapng with its comment (gen-all-structures.py's drop: no_buffer_space,
-# agent 192.0.2.1, input 1, output 3, function mmu_drop, at
-# 1700000001.000000000 from its 0:1043); -w keeps the two sampled packets
-"$COLLECT" -q -r "$PCAP" --no-summary -w "$TMP/f.pcap" -W "$TMP/d.pcapng" ||
-	fail "-W exit $?"
-want='drop reason no_buffer_space (259); agent 192.0.2.1; input 1; output 3; function mmu_drop'
-out=$(python3 - "$TMP/f.pcap" "$TMP/d.pcapng" <<'EOP'
+# The packets of a -w pcap (argument 1) and of a -W pcapng (argument 2),
+# read back: "PCAP_PACKETS", "PCAPNG_PACKETS ORIG_LEN TIME_NS" of the
+# first, then its comment, which must be valid UTF-8 (pcapng's rule).
+cat >"$TMP/readback.py" <<'EOP'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 i, n = 24, 0
@@ -98,16 +96,24 @@ while i < len(d):
         while o < i + L - 4:
             code, ln = struct.unpack("<HH", d[o:o + 4])
             if code == 1:
-                com = d[o + 4:o + 4 + ln].decode()
+                com = d[o + 4:o + 4 + ln].decode("utf-8")
             if code == 0:
                 break
             o += 4 + (ln + 3) // 4 * 4
         pk.append((orig, (hi << 32 | lo), com))
     i += L
 print(len(pk), pk[0][0], pk[0][1])
-print(pk[0][2])
+sys.stdout.buffer.write(pk[0][2].encode("utf-8") + b"\n")
 EOP
-)
+
+# -W: the drop's packet (frame 78 bytes less 4 stripped = 74) apart, in
+# pcapng with its comment (gen-all-structures.py's drop: no_buffer_space,
+# agent 192.0.2.1, input 1, output 3, function mmu_drop, at
+# 1700000001.000000000 from its 0:1043); -w keeps the two sampled packets
+"$COLLECT" -q -r "$PCAP" --no-summary -w "$TMP/f.pcap" -W "$TMP/d.pcapng" ||
+	fail "-W exit $?"
+want='drop reason no_buffer_space (259); agent 192.0.2.1; input 1; output 3; function mmu_drop'
+out=$(python3 "$TMP/readback.py" "$TMP/f.pcap" "$TMP/d.pcapng")
 [ "$(echo "$out" | head -n 2 | tr '\n' ' ')" = "2 1 74 1700000001000000000 " ] &&
 	[ "$(echo "$out" | sed -n 3p)" = "$want" ] &&
 	echo "ok: -W: 2 sampled packets in -w, the 74-byte drop apart, pcapng, its comment" ||
@@ -120,6 +126,45 @@ if command -v tshark >/dev/null 2>&1; then
 	[ "$(cat "$TMP/c")" = "$want" ] && echo "ok: -W - | tshark -r -" || fail "-W -: $(cat "$TMP/c")"
 else
 	echo "tshark not installed: -W not read by tshark"
+fi
+
+# -W with wire strings that are not UTF-8 text: a drop (datagram 3's, at
+# 1700000002 from its capture) whose 0:1038 function is "caf", Latin-1
+# e-acute (0xe9), NUL, '"', '\', newline, "end"; whose 0:1041 trap group
+# is "l2" and 0x01, its trap name 0xff (Latin-1 y-diaeresis) and DEL
+# (0x7f); whose 0:1042 reason is "SKB", NUL, "DROP".  The comment is valid
+# UTF-8 and whole: 0x80 and up as the Latin-1 character (U+00E9 is c3 a9,
+# U+00FF c3 bf), the rest escaped as in the JSON output.
+python3 - "$top_srcdir/collector/tests/gen-all-structures.py" "$TMP/wire.pcap" <<'EOP'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("gen", sys.argv[1])
+g = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(g)
+recs = [g.rec_header(78, 4, g.PKT_TCP6),
+        g.tlv(g.tag(0, 1038), g.opaque(b'caf\xe9\x00"\\\nend')),
+        g.tlv(g.tag(0, 1041), g.opaque(b'l2\x01') + g.opaque(b'\xff\x7f')),
+        g.tlv(g.tag(0, 1042), g.opaque(b'SKB\x00DROP'))]
+body = (g.u32(1) + g.u32(0) + g.u32(3) +  # seq 1, source 0:3
+        g.u32(0) + g.u32(1) + g.u32(3) + g.u32(259) +  # drops, in, out, reason
+        g.u32(len(recs)) + b''.join(recs))
+dg = (g.u32(5) + g.u32(1) + g.AGENT4 + g.u32(0) + g.u32(3) + g.u32(3000) +
+      g.u32(1) + g.tlv(g.tag(0, 5), body))
+frame = g.eth(0x0800, g.udp4('10.0.0.1', '10.0.0.2', 50000, 6343, dg))
+g.write_pcap(sys.argv[2], 1, [((1700000002, 0), frame)])
+EOP
+"$COLLECT" -q -r "$TMP/wire.pcap" --no-summary -w "$TMP/wf.pcap" -W "$TMP/w.pcapng" ||
+	fail "-W (wire strings) exit $?"
+want=$(printf 'drop reason no_buffer_space (259); agent 192.0.2.1; input 1; output 3; function caf\303\251\\u0000\\"\\\\\\nend; trap l2\\u0001/\303\277\\u007f; reason SKB\\u0000DROP')
+out=$(python3 "$TMP/readback.py" "$TMP/wf.pcap" "$TMP/w.pcapng" 2>&1)
+# (printf, not echo: sh's echo would read the backslashes)
+[ "$(printf '%s\n' "$out" | head -n 2 | tr '\n' ' ')" = "0 1 74 1700000002000000000 " ] &&
+	[ "$(printf '%s\n' "$out" | sed -n 3p)" = "$want" ] &&
+	echo "ok: -W: wire strings in the comment as valid UTF-8, whole" ||
+	fail "-W (wire strings): '$out', wanted '$want'"
+if command -v tshark >/dev/null 2>&1; then
+	c=$(tshark -r "$TMP/w.pcapng" -T fields -e frame.comment 2>/dev/null)
+	[ "$c" = "$want" ] && echo "ok: -W: tshark reads that comment whole" ||
+		fail "-W (wire strings): tshark: '$c', wanted '$want'"
 fi
 
 # -W to a file that cannot be made, or written

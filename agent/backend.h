@@ -95,12 +95,22 @@
  * aside and makes it current in its next describe() (which may return
  * another pointer; the previous description may be freed then), so that
  * until that call its reads, its set_queue_events and the events it
- * pushes or returns from read_events still use the old numbering (a
- * backend thread that pushes events takes the backend's own lock with
- * describe()).  Soon after, on its loop and never inside
- * device_changed, the daemon reads every event already queued (old
- * numbering), calls describe(), and rebuilds its data sources from it:
- * those of ports whose ifIndex it had keep their sequence numbers and
+ * returns from read_events still use the old numbering, and from that
+ * call on the new one (events of the old numbering still in its own
+ * queue then are renumbered or dropped).  Pushed events: from the call
+ * of device_changed until the daemon's describe() has returned, the
+ * daemon refuses them (push_events returns 0; they are counted lost, by
+ * type).  So every pushed event it takes was either pushed before
+ * device_changed, in the old numbering, and is read before describe(), or
+ * pushed after describe() returned, in the new one: a backend need only
+ * make each push and describe()'s switch exclusive (its own lock), so
+ * that no push straddles the switch.  One that would rather not lose
+ * the events of that time keeps them and pushes them, renumbered, once
+ * its describe() has returned (a push from another thread at that very
+ * moment may still be refused).  Soon after, on its loop and never
+ * inside device_changed, the daemon reads every event already queued
+ * (old numbering), calls describe(), and rebuilds its data sources from
+ * it: those of ports whose ifIndex it had keep their sequence numbers and
  * counts, new ports get new ones, the sources of ports gone stop; it logs
  * what changed.  Every queue event stream is off after a describe() that
  * changed the description: the daemon asks again (set_queue_events, new
@@ -421,7 +431,9 @@ struct bsf_host {
 	/* Copy n events (ev[i] at (const char *)ev + i * ev[0].size, every one
 	 * with the same size) into the daemon's bounded queue and wake the
 	 * loop; returns how many were taken (the rest are counted as lost,
-	 * per event type, and reported by the daemon).  Any thread. */
+	 * per event type, and reported by the daemon).  None is taken between
+	 * the backend's device_changed and the return of the daemon's
+	 * describe() (DEVICE CHANGES at the top).  Any thread. */
 	size_t (*push_events)(void *arg, const struct bsf_event *ev, size_t n);
 	/* Appended (test BSF_FITS before use).  Call cb(fd, cbarg) on the
 	 * loop thread whenever fd is writable, until fd_unwatch (for a client
@@ -432,7 +444,8 @@ struct bsf_host {
 	/* Appended (test BSF_FITS before use).  What describe() returns
 	 * will change (see DEVICE CHANGES at the top): the daemon calls
 	 * describe() again soon, on a later turn of its loop, and the new
-	 * description takes effect with that call.  Loop thread only. */
+	 * description takes effect with that call; until it has returned,
+	 * push_events takes nothing.  Loop thread only. */
 	void (*device_changed)(void *arg);
 };
 

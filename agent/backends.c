@@ -15,6 +15,7 @@
 #include "agent/evqueue.h"
 #include "agent/host.h"
 #include "agent/linux/backend_linux.h"
+#include "agent/log.h"
 #include "agent/sampling.h"
 #ifdef HAVE_SONIC
 #include "agent/sonic/backend_sonic.h"
@@ -194,11 +195,22 @@ const struct bsf_device_desc *bsf_backend_redescribe(struct bsf_backend *be,
 						     const struct bsf_device_desc **prev, char *err,
 						     size_t errlen)
 {
+	const struct bsf_device_desc *d;
+	uint64_t refused;
+
 	if (!be->wrap) {
 		snprintf(err, errlen, "no backend open");
 		return NULL;
 	}
-	return bsf_abiwrap_redescribe(be->wrap, prev, err, errlen);
+	d = bsf_abiwrap_redescribe(be->wrap, prev, err, errlen);
+	/* describe() has returned (whatever it gave): the backend pushes
+	 * with the numbering it made current */
+	refused = be->host ? bsf_host_described(be->host) : 0;
+	if (refused)
+		log_info("backend %s: %llu events pushed between its device_changed and "
+			 "describe() refused (counted lost: their port numbering is not known)",
+			 be->ops->name, (unsigned long long)refused);
+	return d;
 }
 
 void bsf_backend_release_previous(struct bsf_backend *be)
@@ -220,6 +232,11 @@ uint64_t bsf_backend_push_lost(const struct bsf_backend *be, uint32_t type)
 uint64_t bsf_backend_push_lost_all(const struct bsf_backend *be)
 {
 	return be->host && be->host->q ? bsf_evq_lost_all(be->host->q) : 0;
+}
+
+uint64_t bsf_backend_push_refused(const struct bsf_backend *be)
+{
+	return be->host && be->host->q ? bsf_evq_refused(be->host->q) : 0;
 }
 
 int bsf_backend_check(const struct conf *c, char *report, size_t reportlen, char *err,

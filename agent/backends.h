@@ -42,7 +42,8 @@ void bsf_backend_on_change(struct bsf_backend *be, void (*changed)(void *arg), v
 /* Read the open backend's description again (abiwrap.h,
  * bsf_abiwrap_redescribe): the new one with *prev the one in use before
  * (valid until bsf_backend_release_previous), or NULL with the reason
- * (nothing changes). */
+ * (nothing changes).  Either way the backend's describe() was called:
+ * the host takes pushed events again (host.h, bsf_host_described). */
 const struct bsf_device_desc *bsf_backend_redescribe(struct bsf_backend *be,
 						     const struct bsf_device_desc **prev, char *err,
 						     size_t errlen);
@@ -57,6 +58,9 @@ size_t bsf_backend_pop_events(struct bsf_backend *be, struct bsf_event *ev, size
 /* Pushed events lost to the daemon's full queue: of type t, all. */
 uint64_t bsf_backend_push_lost(const struct bsf_backend *be, uint32_t type);
 uint64_t bsf_backend_push_lost_all(const struct bsf_backend *be);
+/* Of those, pushed between the backend's device_changed and the daemon's
+ * describe() (backend.h, DEVICE CHANGES), refused. */
+uint64_t bsf_backend_push_refused(const struct bsf_backend *be);
 /* For -t: check c's backend without running it: its check op (the model
  * builds its model; a plugin parses its section), else a plugin is
  * loaded and its interface version checked.  0 with a summary in report

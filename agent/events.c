@@ -295,13 +295,15 @@ void bsf_events_log_status(const struct bsf_events *e)
 		   (unsigned long long)((o->event_overflows ? o->event_overflows(e->be->st) : 0) +
 					bsf_backend_push_lost_all(e->be)));
 	if (bsf_backend_push_lost_all(e->be))
-		log_notice("status: backend %s: pushed events lost to a full queue: %llu "
-			   "drop, %llu sample, %llu enqueue, %llu dequeue, %llu other",
+		log_notice("status: backend %s: pushed events lost: %llu drop, %llu sample, "
+			   "%llu enqueue, %llu dequeue, %llu other (%llu of them refused during "
+			   "a device change, the rest to a full queue)",
 			   o->name, (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DROP),
 			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_SAMPLE),
 			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_ENQUEUE),
 			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DEQUEUE),
-			   (unsigned long long)bsf_backend_push_lost(e->be, 0));
+			   (unsigned long long)bsf_backend_push_lost(e->be, 0),
+			   (unsigned long long)bsf_backend_push_refused(e->be));
 	log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 		   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
 		   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "

@@ -30,7 +30,10 @@ struct bsf_evq {
 	size_t cap, head, count;
 	uint64_t lost[BSF_EV_NTYPES]; /* by type, [0] unknown types */
 	uint64_t pushed;
-	int armed; /* a wake-up is pending on the descriptor */
+	uint64_t refused;	/* pushed while refusing (also in lost) */
+	uint64_t refused_at_on; /* refused when it was last turned on */
+	int refusing;		/* bsf_evq_refuse */
+	int armed;		/* a wake-up is pending on the descriptor */
 	int rfd, wfd;
 	struct event *ev;
 	void (*wake)(void *arg);
@@ -153,6 +156,10 @@ size_t bsf_evq_push(struct bsf_evq *q, const struct bsf_event *ev, size_t n)
 	}
 	pthread_mutex_lock(&q->mu);
 	take = q->cap - q->count < n ? q->cap - q->count : n;
+	if (q->refusing) {
+		take = 0;
+		q->refused += n;
+	}
 	for (i = 0; i < n; i++) {
 		const struct bsf_event *e =
 		    (const struct bsf_event *)(const void *)((const char *)ev + i * stride);
@@ -206,14 +213,20 @@ size_t bsf_evq_pop(struct bsf_evq *q, struct bsf_event *out, size_t max)
 	return n;
 }
 
-uint64_t bsf_evq_lost(struct bsf_evq *q, uint32_t type)
+/* A count of q's, read under its mutex. */
+static uint64_t read_locked(struct bsf_evq *q, const uint64_t *count)
 {
 	uint64_t v;
 
 	pthread_mutex_lock(&q->mu);
-	v = q->lost[type < BSF_EV_NTYPES ? type : 0];
+	v = *count;
 	pthread_mutex_unlock(&q->mu);
 	return v;
+}
+
+uint64_t bsf_evq_lost(struct bsf_evq *q, uint32_t type)
+{
+	return read_locked(q, &q->lost[type < BSF_EV_NTYPES ? type : 0]);
 }
 
 uint64_t bsf_evq_lost_all(struct bsf_evq *q)
@@ -229,10 +242,23 @@ uint64_t bsf_evq_lost_all(struct bsf_evq *q)
 
 uint64_t bsf_evq_pushed(struct bsf_evq *q)
 {
-	uint64_t v;
+	return read_locked(q, &q->pushed);
+}
+
+uint64_t bsf_evq_refuse(struct bsf_evq *q, int on)
+{
+	uint64_t n;
 
 	pthread_mutex_lock(&q->mu);
-	v = q->pushed;
+	if (on && !q->refusing)
+		q->refused_at_on = q->refused;
+	q->refusing = on;
+	n = q->refused - q->refused_at_on;
 	pthread_mutex_unlock(&q->mu);
-	return v;
+	return n;
+}
+
+uint64_t bsf_evq_refused(struct bsf_evq *q)
+{
+	return read_locked(q, &q->refused);
 }

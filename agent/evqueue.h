@@ -44,5 +44,12 @@ uint64_t bsf_evq_lost(struct bsf_evq *q, uint32_t type);
 uint64_t bsf_evq_lost_all(struct bsf_evq *q);
 /* Any thread.  Events pushed and taken, cumulative. */
 uint64_t bsf_evq_pushed(struct bsf_evq *q);
+/* Any thread.  While on, the queue takes nothing pushed: every event
+ * pushed is counted lost by type (bsf_evq_lost) and refused (a backend's
+ * device change: backend.h, DEVICE CHANGES).  Returns how many were
+ * refused since it was turned on.  bsf_evq_refused: all refused,
+ * cumulative (also in the lost counts). */
+uint64_t bsf_evq_refuse(struct bsf_evq *q, int on);
+uint64_t bsf_evq_refused(struct bsf_evq *q);
 
 #endif

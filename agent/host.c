@@ -212,12 +212,23 @@ static void host_fd_unwatch(struct bsf_fd_watch *w)
 	obj_free((struct bsf_host_obj *)w);
 }
 
+/* From now until the daemon's describe() returns, pushed events are
+ * refused (backend.h, DEVICE CHANGES): the daemon cannot tell which
+ * numbering they were given. */
 static void host_device_changed(void *arg)
 {
 	struct bsf_hostimpl *hi = arg;
 
-	if (hi->changed)
-		hi->changed(hi->changed_arg);
+	if (!hi->changed)
+		return;
+	if (hi->q)
+		bsf_evq_refuse(hi->q, 1);
+	hi->changed(hi->changed_arg);
+}
+
+uint64_t bsf_host_described(struct bsf_hostimpl *hi)
+{
+	return hi->q ? bsf_evq_refuse(hi->q, 0) : 0;
 }
 
 void bsf_host_on_change(struct bsf_hostimpl *hi, void (*changed)(void *arg), void *arg)

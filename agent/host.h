@@ -8,7 +8,8 @@
  * goes to log.c; now_ns is the wall clock; push_events and events_ready
  * go through the host's event queue (evqueue.h), whose wake-up calls the
  * daemon's drain function on the loop thread; device_changed calls the
- * daemon's function set with bsf_host_on_change.
+ * daemon's function set with bsf_host_on_change (and refuses pushed
+ * events until the daemon's describe(): bsf_host_described).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -47,8 +48,13 @@ struct bsf_hostimpl {
 struct bsf_hostimpl *bsf_host_new(struct event_base *base, void (*drain)(void *arg),
 				  void *drain_arg);
 /* The backend called host->device_changed: changed(arg) on the loop
- * thread, at once (NULL: ignored, as before open() returned). */
+ * thread, at once (NULL: ignored, as before open() returned).  From that
+ * call the host refuses every pushed event (counted lost, and refused:
+ * bsf_evq_refuse) until bsf_host_described: the daemon's describe() has
+ * returned, and the backend pushes with the new numbering.  That returns
+ * how many were refused meanwhile. */
 void bsf_host_on_change(struct bsf_hostimpl *hi, void (*changed)(void *arg), void *arg);
+uint64_t bsf_host_described(struct bsf_hostimpl *hi);
 /* After the backend's close(): frees what it left too. */
 void bsf_host_free(struct bsf_hostimpl *hi);
 

@@ -168,7 +168,12 @@ static void *ex_thread(void *arg)
 		pthread_mutex_unlock(&x->mu);
 		ex_make_drop(x, &e);
 		/* any thread may push; the daemon copies the event, counts it
-		 * lost if its queue is full, and wakes its loop */
+		 * lost if its queue is full, and wakes its loop.  (A backend
+		 * whose ports change calls host->device_changed and switches
+		 * to the new port indices in describe(): it pushes under the
+		 * lock describe() takes for the switch, so that no push
+		 * straddles it; bsflowd-backend(3), Device changes.  These
+		 * ports never change.) */
 		x->host->push_events(x->host->arg, &e, 1);
 		pthread_mutex_lock(&x->mu);
 	}

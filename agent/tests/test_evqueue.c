@@ -3,8 +3,9 @@
  * (evqueue.h): bounded, first in first out, losses counted by type, the
  * pusher's event size honoured (a smaller event's missing fields come out
  * as bsf_event_init leaves them), the wake-up delivered once on the loop
- * whatever the number of pushes before it ran.  (Pushes from another
- * thread: test_push_thread.)
+ * whatever the number of pushes before it ran, nothing taken while it
+ * refuses (a device change).  (Pushes from another thread:
+ * test_push_thread.)
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -134,6 +135,41 @@ START_TEST(smaller_events)
 }
 END_TEST
 
+/* While refusing (a device change), nothing is taken: every event is
+ * counted lost by type and refused; then pushes are taken again. */
+START_TEST(refusing)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_evq *q = bsf_evq_new(base, 4, on_wake, NULL);
+	struct bsf_event in[3], out[4];
+
+	ck_assert_ptr_nonnull(q);
+	in[0] = ev_of(BSF_EV_DROP, 1);
+	in[1] = ev_of(BSF_EV_SAMPLE, 2);
+	in[2] = ev_of(BSF_EV_SAMPLE, 3);
+	ck_assert_uint_eq(bsf_evq_push(q, in, 1), 1);
+	ck_assert_uint_eq(bsf_evq_refuse(q, 1), 0);
+	ck_assert_uint_eq(bsf_evq_push(q, in, 3), 0);
+	ck_assert_uint_eq(bsf_evq_push(q, in + 1, 1), 0);
+	ck_assert_uint_eq(bsf_evq_lost(q, BSF_EV_DROP), 1);
+	ck_assert_uint_eq(bsf_evq_lost(q, BSF_EV_SAMPLE), 3);
+	ck_assert_uint_eq(bsf_evq_refused(q), 4);
+	ck_assert_uint_eq(bsf_evq_refuse(q, 0), 4); /* refused in that time */
+	ck_assert_uint_eq(bsf_evq_push(q, in + 2, 1), 1);
+	ck_assert_uint_eq(bsf_evq_pop(q, out, 4), 2);
+	ck_assert_uint_eq(out[0].reason, 1);
+	ck_assert_uint_eq(out[1].reason, 3);
+	/* a second time: its own count */
+	bsf_evq_refuse(q, 1);
+	ck_assert_uint_eq(bsf_evq_push(q, in, 2), 0);
+	ck_assert_uint_eq(bsf_evq_refuse(q, 0), 2);
+	ck_assert_uint_eq(bsf_evq_refused(q), 6);
+	ck_assert_uint_eq(bsf_evq_pushed(q), 2);
+	bsf_evq_free(q);
+	event_base_free(base);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("evqueue");
@@ -143,6 +179,7 @@ int main(void)
 
 	tcase_add_test(tc, bounded_fifo);
 	tcase_add_test(tc, smaller_events);
+	tcase_add_test(tc, refusing);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

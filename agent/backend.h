@@ -114,7 +114,15 @@
  * counts, new ports get new ones, the sources of ports gone stop; it logs
  * what changed.  Every queue event stream is off after a describe() that
  * changed the description: the daemon asks again (set_queue_events, new
- * numbering) for the streams it wants.  args->sampling_rate is gone
+ * numbering) for the streams it wants.  A description the daemon cannot
+ * take (NULL, sizes below the minimum, or no memory to take it in)
+ * changed the backend's numbering all the same: until the daemon has
+ * taken one, it reads and attributes nothing by port index (it polls the
+ * device only, skipping the ports' counters samples; it sends no packet
+ * samples, sends drops without their input and output ports, feeds its
+ * visibility monitors nothing and asks for no queue stream) and calls
+ * describe() again after 1, 2, 4 ... at most 60 seconds, or at once when
+ * the backend calls device_changed again.  args->sampling_rate is gone
  * after open(): a port added later is sampled at the rate its
  * description gives.  Without device_changed a
  * description's pointer stays valid until close, and the ports are fixed

@@ -187,7 +187,9 @@ int bsf_daemon_apply(struct bsf_daemon *d, struct conf *c, char *err, size_t err
 		return -1;
 	/* the visibility pipeline: kept when its section and the number of
 	 * ports are the same, else built for the backend that will run */
-	ndev = reopen ? nbe.ops->describe(nbe.st) : d->be.ops->describe(d->be.st);
+	/* (the description the data sources use, d->vis.dev: while the
+	 * backend's new one cannot be taken, not what describe() gave last) */
+	ndev = reopen ? nbe.ops->describe(nbe.st) : d->vis.dev;
 	keep_vis = d->vis.p && d->conf && conf_vis_same(d->conf, c) && d->vis.dev &&
 		   ndev->nports == d->vis.dev->nports;
 	if (!keep_vis && bsf_visx_build(&d->vis, &c->vis, ndev, c->file, &nvis, err, errlen) < 0) {
@@ -356,6 +358,11 @@ void bsf_daemon_log_status(const struct bsf_daemon *d)
 		   (unsigned long long)d->reload_failures, (unsigned long long)d->device_changes,
 		   (unsigned long long)d->device_change_calls,
 		   (unsigned long long)d->device_change_failures);
+	if (d->ports_unknown)
+		log_notice("status: the backend's port numbering is unknown (its device's new "
+			   "description cannot be taken, %llu attempts failed): no port data; "
+			   "next attempt within %u s",
+			   (unsigned long long)d->devchange_failing, d->devchange_retry_s);
 	export_log_status(d->x);
 	poller_log_status(d->poller);
 	bsf_visx_log_status(&d->vis);

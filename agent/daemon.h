@@ -61,9 +61,16 @@ struct bsf_daemon {
 	uint64_t vis_rebuilds; /* pipelines built (section changed, ports changed) */
 	uint64_t reloads, reload_failures;
 	/* the backend's device changes (devchange.h): its calls, the
-	 * descriptions taken in, the attempts that failed */
+	 * descriptions taken in, the attempts that failed; while a new one
+	 * cannot be taken, the backend's port numbering is unknown: the
+	 * attempts failed since, the delay before the next one and the rate
+	 * limit of their messages */
 	struct event *ev_devchange, *ev_devchange_retry;
 	uint64_t device_change_calls, device_changes, device_change_failures;
+	int ports_unknown;
+	uint64_t devchange_failing;
+	unsigned devchange_retry_s;
+	struct bsf_ratelimit devchange_rl;
 	int exit_code;
 };
 

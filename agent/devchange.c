@@ -17,7 +17,12 @@
 #include "agent/poller.h"
 #include "agent/visibility/vis_pipeline.h"
 
-#define RETRY_S 1
+/* A description that cannot be taken is read again after RETRY_MIN_S,
+ * then twice as long each time up to RETRY_MAX_S (or at once when the
+ * backend calls device_changed again); one message a LOG_INTERVAL_NS. */
+#define RETRY_MIN_S	1u
+#define RETRY_MAX_S	60u
+#define LOG_INTERVAL_NS (60ull * 1000000000ull)
 
 /* The backend's call: on the next turn of the loop, never inside it. */
 static void backend_changed(void *arg)
@@ -28,23 +33,63 @@ static void backend_changed(void *arg)
 	event_active(d->ev_devchange, 0, 0);
 }
 
+/* Whether the daemon knows the backend's port numbering: while not, no
+ * per-port data is read or attributed (devchange.h). */
+static void set_ports_unknown(struct bsf_daemon *d, int on)
+{
+	d->ports_unknown = on;
+	poller_suspend_ports(d->poller, on);
+	bsf_events_suspend_ports(&d->events, on);
+	bsf_visx_suspend_ports(&d->vis, on);
+}
+
+/* An attempt failed, after the backend's describe(): its numbering is
+ * the new one, which the daemon could not take. */
+static void failed(struct bsf_daemon *d, const char *err)
+{
+	const char *name = d->be.ops ? d->be.ops->name : "(none)";
+	struct timeval tv = {0, 0};
+	uint64_t n = 0;
+
+	d->device_change_failures++;
+	d->devchange_failing++;
+	if (!d->ports_unknown) {
+		set_ports_unknown(d, 1);
+		d->devchange_retry_s = RETRY_MIN_S;
+		bsf_ratelimit_init(&d->devchange_rl, LOG_INTERVAL_NS); /* this one is logged */
+		bsf_ratelimit_hit(&d->devchange_rl, bsf_now_ns(), &n);
+		log_errx("backend %s: the device changed, but %s: the backend numbers its "
+			 "ports as that description says, which this bsflowd could not take: "
+			 "no port data until it can (port counters samples skipped, packet "
+			 "samples not sent, drops notified without their ports, no visibility "
+			 "events); trying again in %u s",
+			 name, err, d->devchange_retry_s);
+	} else {
+		d->devchange_retry_s =
+		    d->devchange_retry_s * 2 > RETRY_MAX_S ? RETRY_MAX_S : d->devchange_retry_s * 2;
+		if (bsf_ratelimit_hit(&d->devchange_rl, bsf_now_ns(), &n))
+			log_errx("backend %s: still cannot take the device's new description: "
+				 "%s (%llu attempts failed since the last message, %llu since "
+				 "the first): no port data; trying again in %u s",
+				 name, err, (unsigned long long)n,
+				 (unsigned long long)d->devchange_failing, d->devchange_retry_s);
+	}
+	if (d->be.ops) {
+		tv.tv_sec = (time_t)d->devchange_retry_s;
+		evtimer_add(d->ev_devchange_retry, &tv);
+	}
+}
+
 static void devchange_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct bsf_daemon *d = arg;
-	struct timeval tv = {RETRY_S, 0};
 	char err[512];
 
 	(void)fd;
 	(void)what;
 	evtimer_del(d->ev_devchange_retry);
-	if (bsf_devchange_apply(d, err, sizeof err) == 0)
-		return;
-	d->device_change_failures++;
-	log_errx("backend %s: the device changed, but %s: the data sources stay as they were%s",
-		 d->be.ops ? d->be.ops->name : "(none)", err,
-		 d->be.ops ? " (trying again in a second)" : "");
-	if (d->be.ops)
-		evtimer_add(d->ev_devchange_retry, &tv);
+	if (bsf_devchange_apply(d, err, sizeof err) < 0)
+		failed(d, err);
 }
 
 int bsf_devchange_init(struct bsf_daemon *d)
@@ -66,6 +111,17 @@ void bsf_devchange_fini(struct bsf_daemon *d)
 void bsf_devchange_watch(struct bsf_daemon *d)
 {
 	bsf_backend_on_change(&d->be, backend_changed, d);
+	/* a description the one before could not give is no concern of
+	 * this backend's: its ports are known (its description is fresh) */
+	evtimer_del(d->ev_devchange_retry);
+	if (d->ports_unknown) {
+		set_ports_unknown(d, 0);
+		log_notice("backend %s: opened: port data resumes (the backend replaced had a "
+			   "port numbering this bsflowd could not take, %llu attempts)",
+			   d->be.ops ? d->be.ops->name : "(none)",
+			   (unsigned long long)d->devchange_failing);
+	}
+	d->devchange_failing = 0;
 }
 
 /* ---- the line that says what changed ---- */
@@ -207,6 +263,13 @@ int bsf_devchange_apply(struct bsf_daemon *d, char *err, size_t errlen)
 	} else {
 		bsf_visx_forget(&d->vis);
 	}
+	if (d->ports_unknown) {
+		set_ports_unknown(d, 0);
+		log_notice("backend %s: the device's new description taken after %llu failed "
+			   "attempts: port data resumes",
+			   d->be.ops->name, (unsigned long long)d->devchange_failing);
+	}
+	d->devchange_failing = 0;
 	bsf_visx_apply_streams(&d->vis);
 	d->device_changes++;
 	if (bsf_devchange_diff(old, nd, line, sizeof line))

@@ -166,14 +166,38 @@ static void notify_drop(struct bsf_events *e, const struct bsf_event *ev,
 	e->discard_seq++;
 }
 
+/* An event while the port numbering is unknown (bsf_events_suspend_ports):
+ * a drop notified without its ports, nothing else. */
+static void route_unattributed(struct bsf_events *e, const struct bsf_event *ev, size_t t)
+{
+	struct bsf_event copy;
+
+	e->unattributed[t]++;
+	if (ev->type != BSF_EV_DROP)
+		return;
+	copy = *ev;
+	copy.in_port = copy.out_port = UINT32_MAX;
+	notify_drop(e, &copy, NULL);
+}
+
+void bsf_events_suspend_ports(struct bsf_events *e, int on)
+{
+	e->ports_suspended = on;
+}
+
 void bsf_events_route(struct bsf_events *e, const struct bsf_event *ev)
 {
 	const size_t ntypes = sizeof e->by_type / sizeof e->by_type[0];
+	size_t t = ev->type < ntypes ? ev->type : 0;
 	struct sflow_own_vis_event rec;
 	int rec_valid;
 	enum bsf_visx_drop verdict;
 
-	e->by_type[ev->type < ntypes ? ev->type : 0]++;
+	e->by_type[t]++;
+	if (e->ports_suspended) {
+		route_unattributed(e, ev, t);
+		return;
+	}
 	if (ev->type == BSF_EV_SAMPLE) {
 		route_sample(e, ev);
 		/* a packet dropped after it was sampled never departed: its
@@ -268,8 +292,8 @@ void bsf_events_backend_closing(struct bsf_events *e)
 	/* what the old backend has queued still goes out */
 	bsf_events_drain(e);
 	/* its final sample drop counts stay in the drops of the data
-	 * sources that carry over */
-	if (o->sample_drops)
+	 * sources that carry over (by port index: not while unknown) */
+	if (o->sample_drops && !e->ports_suspended)
 		for (uint32_t i = 0; i < e->flows.nports; i++)
 			bsf_flows_backend_lost(&e->flows, i, o->sample_drops(e->be->st, i));
 	e->drop_events_lost_closed = bsf_events_drops_lost(e);
@@ -304,6 +328,16 @@ void bsf_events_log_status(const struct bsf_events *e)
 			   (unsigned long long)bsf_backend_push_lost(e->be, BSF_EV_DEQUEUE),
 			   (unsigned long long)bsf_backend_push_lost(e->be, 0),
 			   (unsigned long long)bsf_backend_push_refused(e->be));
+	if (e->ports_suspended || e->unattributed[BSF_EV_DROP] || e->unattributed[BSF_EV_SAMPLE] ||
+	    e->unattributed[BSF_EV_ENQUEUE] || e->unattributed[BSF_EV_DEQUEUE])
+		log_notice("status: backend %s: events of no known port (its port numbering "
+			   "unknown%s): %llu drops notified without their ports, %llu packet "
+			   "samples and %llu queue events not sent",
+			   o->name, e->ports_suspended ? ", now" : "",
+			   (unsigned long long)e->unattributed[BSF_EV_DROP],
+			   (unsigned long long)e->unattributed[BSF_EV_SAMPLE],
+			   (unsigned long long)(e->unattributed[BSF_EV_ENQUEUE] +
+						e->unattributed[BSF_EV_DEQUEUE]));
 	log_notice("status: packet samples: %llu sent, %llu lost; drop notifications: "
 		   "%llu offered, %llu sent, %llu suppressed by the rate limit, %llu by "
 		   "the circuit breaker (%s, tripped %llu times), %llu drop events lost "

@@ -56,6 +56,9 @@ struct bsf_events {
 	struct bsf_ratelimit flow_fit_rl;		/* log lines: 0:3 cut or lost for size */
 	uint64_t flow_cut_unlogged, flow_lost_unlogged; /* since the last line */
 	uint64_t drop_events_lost_closed;		/* lost by backends closed since */
+	/* bsf_events_suspend_ports: events routed meanwhile, by type */
+	int ports_suspended;
+	uint64_t unattributed[8];
 };
 
 /* 0, or -1 (out of memory). */
@@ -66,6 +69,13 @@ void bsf_events_fini(struct bsf_events *e);
 void bsf_events_wake(struct bsf_events *e);
 /* One event, to every place it goes (above). */
 void bsf_events_route(struct bsf_events *e, const struct bsf_event *ev);
+/* While on, the backend's port numbering is not the one the daemon knows
+ * (devchange.h): an event is attributed to no port.  A drop is notified
+ * with its input and output interfaces unknown (0) and without the
+ * visibility monitors; a sampled packet is not sent (no data source is
+ * known to be its); queue events are dropped; all are counted
+ * (unattributed, by type). */
+void bsf_events_suspend_ports(struct bsf_events *e, int on);
 /* Read and route everything the backend has queued, now. */
 void bsf_events_drain(struct bsf_events *e);
 /* Before the open backend is closed (a reload that replaces it): route

@@ -59,6 +59,8 @@ struct poller {
 	const struct sflow_own_sampler_stat *(*samplers)(void *arg, size_t *n);
 	void *samplers_arg;
 	uint64_t sampler_samples; /* extra device samples carrying E:7 */
+	int ports_suspended;	  /* poller_suspend_ports */
+	uint64_t ports_skipped;	  /* port polls skipped while suspended */
 	uint8_t scratch[BSF_COUNTERS_SCRATCH];
 };
 
@@ -117,6 +119,10 @@ static int poll_one(struct poller_src *s, unsigned window)
 
 	if (!p->ops || !room)
 		return -1;
+	if (!s->is_device && p->ports_suspended) {
+		p->ports_skipped++;
+		return -1;
+	}
 	memset(&src, 0, sizeof src);
 	src.ops = p->ops;
 	src.st = p->st;
@@ -390,6 +396,11 @@ int poller_set_backend(struct poller *p, const struct bsf_backend_ops *ops, void
 	return 0;
 }
 
+void poller_suspend_ports(struct poller *p, int on)
+{
+	p->ports_suspended = on;
+}
+
 void poller_set_enterprise(struct poller *p, uint32_t enterprise)
 {
 	p->enterprise = enterprise;
@@ -483,6 +494,11 @@ void poller_log_status(const struct poller *p)
 		   "device's records)",
 		   p->interval, p->nsrcs, (unsigned long long)p->ticks,
 		   (unsigned long long)p->sampler_samples);
+	if (p->ports_skipped || p->ports_suspended)
+		log_notice("status: port counters samples %s: %llu polls skipped while the "
+			   "backend's port numbering was unknown",
+			   p->ports_suspended ? "suspended" : "resumed",
+			   (unsigned long long)p->ports_skipped);
 	for (uint32_t i = 0; i < p->nsrcs; i++) {
 		const struct poller_src *s = &p->srcs[i];
 

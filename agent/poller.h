@@ -48,6 +48,11 @@ struct poller_next *poller_prepare_backend(struct poller *p, const struct bsf_ba
 					   void *st);
 void poller_commit_backend(struct poller *p, struct poller_next *nx);
 void poller_discard_backend(struct poller_next *nx);
+/* While on, no port source is polled (not on schedule, nor by
+ * poller_poll_all or poller_sample_port): their samples are skipped, their
+ * sequence numbers wait; the device source goes on.  For a backend whose
+ * port numbering the daemon does not know (devchange.h). */
+void poller_suspend_ports(struct poller *p, int on);
 /* Own-record enterprise (0 = no own records). */
 void poller_set_enterprise(struct poller *p, uint32_t enterprise);
 /* Seconds between polls, 0 = off.  A change restarts the staggered

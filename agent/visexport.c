@@ -448,13 +448,22 @@ static int set_stream(struct bsf_visx *v, uint32_t port, uint32_t q, int mc, int
 	return r == 0 && want;
 }
 
+void bsf_visx_suspend_ports(struct bsf_visx *v, int on)
+{
+	v->ports_suspended = on;
+	if (on && v->streamed) {
+		memset(v->streamed, 0, v->nsrc * sizeof *v->streamed);
+		v->n_streamed = 0;
+	}
+}
+
 void bsf_visx_apply_streams(struct bsf_visx *v)
 {
 	uint32_t wanted = 0;
 	int failed = 0;
 	char err[256] = "";
 
-	if (!v->dev || !v->streamed)
+	if (!v->dev || !v->streamed || v->ports_suspended)
 		return;
 	v->stream_cap = (v->dev->caps & BSF_CAP_QUEUE_EVENTS) && v->ops->set_queue_events;
 	v->n_streamed = 0;

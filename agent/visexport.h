@@ -120,6 +120,7 @@ struct bsf_visx {
 	uint64_t port_samples, port_samples_failed;
 	uint64_t port_samples_skipped; /* within a second of the port's previous one */
 	uint64_t depths_fed;
+	int ports_suspended; /* bsf_visx_suspend_ports */
 	/* sampler statistics for E:7 (bsf_visx_sampler_stats) */
 	struct sflow_own_sampler_stat *stats;
 	size_t stats_cap;
@@ -156,6 +157,11 @@ void bsf_visx_forget(struct bsf_visx *v);
 /* Ask the backend for enqueue and dequeue events on exactly the queues the
  * monitors watch (none when off); log once if it cannot. */
 void bsf_visx_apply_streams(struct bsf_visx *v);
+/* While on, the backend's port numbering is not the one the daemon knows
+ * (devchange.h): no queue stream is on (the backend turned them off with
+ * its new description) and none is asked for; the events (events.h) and
+ * polled depths (poller.h) of ports are not fed meanwhile. */
+void bsf_visx_suspend_ports(struct bsf_visx *v, int on);
 /* Own enterprise (0: no event samples) and header bytes for 0:1. */
 void bsf_visx_set_export(struct bsf_visx *v, uint32_t enterprise, unsigned header_bytes);
 

@@ -100,16 +100,12 @@ static void write_conf(const char *text)
 	fclose(f);
 }
 
-static void start(struct bsf_daemon *d, struct event_base *base, unsigned port, const char *vis)
+/* The configuration: the plugin, the collector on port, and vis (the
+ * visibility section, or ""). */
+static void write_conf_for(unsigned port, const char *vis)
 {
-	char text[2048], err[1024];
-	struct conf *c;
-	int fd;
+	char text[2048];
 
-	snprintf(conf_path, sizeof conf_path, "/tmp/bsfdevchgXXXXXX");
-	fd = mkstemp(conf_path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
 	snprintf(text, sizeof text,
 		 "agent {\n address = 192.0.2.1\n}\n"
 		 "polling_interval = 0\n"
@@ -117,6 +113,19 @@ static void start(struct bsf_daemon *d, struct event_base *base, unsigned port, 
 		 "collector c1 {\n address = 127.0.0.1\n port = %u\n}\n%s",
 		 plugin, port, vis);
 	write_conf(text);
+}
+
+static void start(struct bsf_daemon *d, struct event_base *base, unsigned port, const char *vis)
+{
+	char err[1024];
+	struct conf *c;
+	int fd;
+
+	snprintf(conf_path, sizeof conf_path, "/tmp/bsfdevchgXXXXXX");
+	fd = mkstemp(conf_path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	write_conf_for(port, vis);
 	ck_assert_int_eq(bsf_daemon_init(d, base, conf_path, 1), 0);
 	c = bsf_daemon_load_conf(d, err, sizeof err);
 	ck_assert_msg(c != NULL, "%s", err);
@@ -209,16 +218,20 @@ START_TEST(device_change)
 	ck_assert_uint_eq(x->n_uc, 3);
 	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 3);
 
-	/* a description it cannot take (size 8): the old one stays, and it
-	 * is tried again a second later, when the plugin gives its own again
-	 * (unchanged: nothing moves) */
+	/* a description it cannot take (size 8): the sources stay, but the
+	 * backend's numbering is not known (describe() was called): only the
+	 * device is polled; it is tried again a second later, when the plugin
+	 * gives its own again (unchanged: nothing moves), and the ports'
+	 * sources go on where they stopped */
 	ck_assert_int_eq(change(&d, 2), 0);
 	event_base_loop(base, EVLOOP_NONBLOCK);
 	ck_assert_uint_eq(d.device_change_failures, 1);
 	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_int_eq(d.ports_unknown, 1);
 	ck_assert_uint_eq(poller_n_sources(d.poller), 4);
 	n = poll_decode(&d, fd, s, 8);
-	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 4);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 4);
 	{
 		struct timeval tv = {1, 500000};
 
@@ -227,34 +240,14 @@ START_TEST(device_change)
 	}
 	ck_assert_uint_eq(d.device_changes, 2);
 	ck_assert_uint_eq(d.device_change_failures, 1);
+	ck_assert_int_eq(d.ports_unknown, 0);
 	ck_assert_uint_eq(poller_n_sources(d.poller), 4);
 	n = poll_decode(&d, fd, s, 8);
-	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 5);
-	ck_assert_uint_eq(find(s, n, 0, 13)->seq, 3);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(find(s, n, 0, 12)->seq, 4);
+	ck_assert_uint_eq(find(s, n, 0, 13)->seq, 2);
+	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 5);
 
-	stop(&d, base, fd);
-}
-END_TEST
-
-/* Visibility on: a new pipeline for the new number of ports, and the
- * queue streams asked for again on the new ports' queues. */
-START_TEST(device_change_visibility)
-{
-	struct event_base *base = event_base_new();
-	struct bsf_daemon d;
-	unsigned port;
-	int fd = test_udp_listener(&port);
-
-	start(&d, base, port, "visibility {\n forensics = yes\n}\n");
-	ck_assert_ptr_nonnull(d.vis.p);
-	ck_assert_uint_eq(d.vis_rebuilds, 1);
-	ck_assert_uint_eq(d.vis.n_streamed, 4); /* 2 ports x 2 queues */
-	ck_assert_int_eq(change(&d, 1), 0);
-	event_base_loop(base, EVLOOP_NONBLOCK);
-	ck_assert_uint_eq(d.device_changes, 1);
-	ck_assert_ptr_nonnull(d.vis.p);
-	ck_assert_uint_eq(d.vis_rebuilds, 2);
-	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
 	stop(&d, base, fd);
 }
 END_TEST
@@ -289,6 +282,240 @@ static long long port_samples(const struct bsf_daemon *d, uint32_t ifindex)
 			return (long long)d->events.flows.ports[i].samples;
 	return -1;
 }
+
+/* The log lines of priority LOG_ERR saying a description cannot be
+ * taken, and the last one. */
+static unsigned take_errs;
+static char take_err[1024];
+
+static void log_sink(void *arg, int priority, const char *line)
+{
+	(void)arg;
+	if (priority == LOG_ERR && strstr(line, "take")) {
+		take_errs++;
+		snprintf(take_err, sizeof take_err, "%s", line);
+	}
+	fprintf(stderr, "test_devchange: %s\n", line);
+}
+
+/* The input and output interfaces of the first drop notification (0:5)
+ * that arrives (within a second). */
+static void recv_discard(int fd, uint32_t *in, uint32_t *out)
+{
+	uint8_t buf[9000];
+	struct sflow_datagram dg;
+	struct sflow_decode_error e;
+	ssize_t r;
+	int found = 0;
+
+	for (int tries = 0; !found && tries < 100; tries++) {
+		r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+		if (r <= 0) {
+			usleep(10000);
+			continue;
+		}
+		ck_assert_msg(sflow_decode(buf, (size_t)r, NULL, &dg, &e) == SFLOW_OK, "%s", e.msg);
+		for (uint32_t i = 0; i < dg.nsamples && !found; i++)
+			if (dg.samples[i].kind == SFLOW_SMP_DISCARD) {
+				*in = dg.samples[i].h.discard.input;
+				*out = dg.samples[i].h.discard.output;
+				found = 1;
+			}
+		sflow_datagram_free(&dg);
+	}
+	ck_assert_msg(found, "no drop notification");
+}
+
+/* The backend numbers its ports anew and describes them in a way the
+ * daemon cannot take, again and again (a device of size 8): from that
+ * describe() on, no port is read nor attributed with the old numbering,
+ * the first failure is logged and the next ones at most once a minute
+ * with their count, the attempts come 1, 2, 4, 8 s apart (or at once when
+ * the backend calls again); when the description can be taken, the
+ * ports' data resumes in the new numbering. */
+START_TEST(device_change_unusable)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	struct seen s[8];
+	const struct seen *x;
+	struct bsf_event drop;
+	uint64_t vnow;
+	uint32_t in = 99, out = 99;
+	unsigned port;
+	int fd = test_udp_listener(&port);
+	size_t n;
+
+	start(&d, base, port, "");
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(find(s, n, 0, 11)->in_octets, 1000);
+	/* the rate limit's clock, moved by hand below */
+	vnow = bsf_now_ns();
+	bsf_clock_virtual(&vnow, bsf_wall_ns() - vnow);
+	take_errs = 0;
+	bsf_log_set_sink(log_sink, NULL);
+
+	/* tp1, tp2, tp3 (ifIndex 12, 13, 14) are ports 0, 1, 2 from the next
+	 * describe(), which gives a device of size 8 */
+	ck_assert_int_eq(change(&d, 4), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_change_failures, 1);
+	ck_assert_uint_eq(d.device_changes, 0);
+	ck_assert_int_eq(d.ports_unknown, 1);
+	ck_assert_uint_eq(take_errs, 1);
+	ck_assert_uint_eq(d.devchange_retry_s, 1);
+	/* only the device's counters: port 0 read now would be tp1's
+	 * (12000) sent as ifIndex 11's */
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(s[0].type, 2);
+	ck_assert_uint_eq(s[0].seq, 2);
+	ck_assert_int_eq(poller_sample_port(d.poller, 0), -1);
+	/* a sampled packet of port 0 is sent on no port's source; a drop
+	 * from port 0 to port 1 is notified without its ports */
+	push_samples(&d, 1);
+	bsf_event_init(&drop);
+	drop.type = BSF_EV_DROP;
+	drop.reason = 259;
+	drop.in_port = 0;
+	drop.out_port = 1;
+	drop.frame_len = 64;
+	drop.hdr_len = 14;
+	ck_assert_uint_eq(d.be.host->host.push_events(d.be.host->host.arg, &drop, 1), 1);
+	bsf_daemon_flush(&d);
+	ck_assert_uint_eq(d.events.by_type[BSF_EV_SAMPLE], 1);
+	ck_assert_uint_eq(d.events.flow_samples_sent, 0);
+	ck_assert_uint_eq(d.events.unattributed[BSF_EV_SAMPLE], 1);
+	ck_assert_uint_eq(d.events.unattributed[BSF_EV_DROP], 1);
+	recv_discard(fd, &in, &out);
+	ck_assert_uint_eq(in, 0);
+	ck_assert_uint_eq(out, 0);
+
+	/* the backend calls again: tried at once, not logged (within the
+	 * minute), the next attempt twice as far */
+	ck_assert_int_eq(change(&d, 4), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_change_failures, 2);
+	ck_assert_uint_eq(d.devchange_retry_s, 2);
+	ck_assert_uint_eq(take_errs, 1);
+	/* the timer's attempt, 2 s later: 4 s to the next */
+	{
+		struct timeval tv = {2, 500000};
+
+		event_base_loopexit(base, &tv);
+		event_base_dispatch(base);
+	}
+	ck_assert_uint_eq(d.device_change_failures, 3);
+	ck_assert_uint_eq(d.devchange_retry_s, 4);
+	ck_assert_uint_eq(take_errs, 1);
+	/* a minute on: the next failure is logged, with the three since the
+	 * first message (this one included) */
+	vnow += 61ull * 1000000000ull;
+	ck_assert_int_eq(change(&d, 4), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_change_failures, 4);
+	ck_assert_uint_eq(d.devchange_retry_s, 8);
+	ck_assert_uint_eq(take_errs, 2);
+	ck_assert_msg(strstr(take_err, "(3 attempts failed since the last message, 4 since the "
+				       "first)") != NULL,
+		      "%s", take_err);
+	ck_assert_int_eq(d.ports_unknown, 1);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 1);
+
+	/* a description it can take: the ports' data resumes, numbered anew;
+	 * tp1 goes on from its last sample */
+	ck_assert_int_eq(change(&d, 5), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_uint_eq(d.device_change_failures, 4);
+	ck_assert_int_eq(d.ports_unknown, 0);
+	ck_assert_int_eq(evtimer_pending(d.ev_devchange_retry, NULL), 0);
+	n = poll_decode(&d, fd, s, 8);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_ptr_null(find(s, n, 0, 11));
+	x = find(s, n, 0, 12);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->seq, 2);
+	ck_assert_uint_eq(x->in_octets, 12000);
+	x = find(s, n, 0, 13);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->seq, 1);
+	ck_assert_uint_eq(x->in_octets, 13000);
+	ck_assert_uint_eq(find(s, n, 2, 1)->seq, 4);
+	push_samples(&d, 1);
+	bsf_daemon_flush(&d);
+	ck_assert_int_eq(port_samples(&d, 12), 1);
+
+	bsf_log_set_sink(NULL, NULL);
+	bsf_clock_virtual(NULL, 0);
+	stop(&d, base, fd);
+}
+END_TEST
+
+/* Visibility on, and a description the daemon cannot take: no queue
+ * stream is on nor asked for (not even by a reload, which builds its
+ * pipeline for the ports the daemon knows), until it can: then the
+ * pipeline for three ports and their streams. */
+START_TEST(device_change_unusable_visibility)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	unsigned port, *qev;
+	int fd = test_udp_listener(&port);
+	char err[1024];
+
+	start(&d, base, port, "visibility {\n forensics = yes\n}\n");
+	qev = sym(&d, "testplugin_qev");
+	ck_assert_uint_eq(d.vis.n_streamed, 4);
+	ck_assert_int_eq(change(&d, 4), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_int_eq(d.ports_unknown, 1);
+	ck_assert_uint_eq(d.vis.n_streamed, 0);
+	memset(qev, 0, 4 * sizeof *qev);
+	/* a reload with another visibility section: a pipeline for the two
+	 * ports the daemon still has, no stream asked for */
+	write_conf_for(port, "visibility {\n forensics = yes\n congestion q {\n  high = 64K\n "
+			     "}\n}\n");
+	ck_assert_msg(bsf_daemon_reload(&d, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(d.vis_rebuilds, 2);
+	ck_assert_uint_eq(d.vis.n_streamed, 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(qev[i], 0);
+	ck_assert_int_eq(d.ports_unknown, 1);
+	/* taken: three ports, their queues streamed */
+	ck_assert_int_eq(change(&d, 5), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_int_eq(d.ports_unknown, 0);
+	ck_assert_uint_eq(d.vis_rebuilds, 3);
+	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
+	stop(&d, base, fd);
+}
+END_TEST
+
+/* Visibility on: a new pipeline for the new number of ports, and the
+ * queue streams asked for again on the new ports' queues. */
+START_TEST(device_change_visibility)
+{
+	struct event_base *base = event_base_new();
+	struct bsf_daemon d;
+	unsigned port;
+	int fd = test_udp_listener(&port);
+
+	start(&d, base, port, "visibility {\n forensics = yes\n}\n");
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_uint_eq(d.vis_rebuilds, 1);
+	ck_assert_uint_eq(d.vis.n_streamed, 4); /* 2 ports x 2 queues */
+	ck_assert_int_eq(change(&d, 1), 0);
+	event_base_loop(base, EVLOOP_NONBLOCK);
+	ck_assert_uint_eq(d.device_changes, 1);
+	ck_assert_ptr_nonnull(d.vis.p);
+	ck_assert_uint_eq(d.vis_rebuilds, 2);
+	ck_assert_uint_eq(d.vis.n_streamed, 2 + 4 + 3);
+	stop(&d, base, fd);
+}
+END_TEST
 
 /* A description of no ports at all, then ports again: the device's
  * source goes on alone, visibility is off (it has nothing to watch) and
@@ -424,6 +651,8 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, device_change);
 	tcase_add_test(tc, device_change_visibility);
+	tcase_add_test(tc, device_change_unusable);
+	tcase_add_test(tc, device_change_unusable_visibility);
 	tcase_add_test(tc, device_change_queued_events);
 	tcase_add_test(tc, device_change_to_no_ports);
 	tcase_add_test(tc, flush_reads_every_queued_event);

@@ -27,6 +27,10 @@
  * numbering a read used.  testplugin_change(2): the next describe()
  * returns a device of size 8 (less than any daemon reads), then the
  * description in force again.  testplugin_change(3): no ports at all.
+ * testplugin_change(4): as 1, the three ports numbered and read anew from
+ * the next describe(), but that describe() and every one after it returns
+ * a device of size 8, until testplugin_change(5), whose describe() gives
+ * the three ports' description.
  * testplugin_describes counts describe().
  *
  * SPDX-License-Identifier: BSD-2-Clause
@@ -60,6 +64,7 @@ struct tp {
 	const struct bsf_host *host;
 	int pending;  /* testplugin_change's variant, taken at describe() */
 	int by_index; /* counters by ifIndex (after variant 1) */
+	int broken;   /* describe() gives size 8 (variant 4, until 5) */
 };
 
 static struct tp *last_opened;
@@ -131,7 +136,7 @@ static const struct bsf_device_desc *tp_describe(void *st)
 
 	testplugin_describes++;
 	t->pending = 0;
-	if (v == 1) {
+	if (v == 1 || v == 4) {
 		set_port(&t->ports[0], 12, "tp1", 2);
 		set_port(&t->ports[1], 13, "tp2", 4);
 		set_port(&t->ports[2], 14, "tp3", 3);
@@ -139,7 +144,10 @@ static const struct bsf_device_desc *tp_describe(void *st)
 		t->by_index = 1;
 	} else if (v == 3) {
 		t->dev.nports = 0;
-	} else if (v == 2) {
+	}
+	if (v == 4 || v == 5)
+		t->broken = v == 4;
+	if (v == 2 || t->broken) {
 		t->bad = t->dev;
 		t->bad.size = 8;
 		return &t->bad;

@@ -47,8 +47,8 @@ E2E_PIDS="$E2E_PIDS $ppid"
 e2e_conf "$TMP/bsflowd.conf" "127.0.0.1:$cport"
 e2e_daemon bsflowd "$TMP/bsflowd.conf" 90
 e2e_until bsflowd "$TMP/col.out" 1 ifOutOctets 1 60 2
-# the last values stay; let Prometheus scrape them a few times
-sleep 4
+# the last values stay; the Python below waits until Prometheus has
+# scraped them a few times (it may start slowly on a loaded machine)
 
 curl -sf "http://127.0.0.1:$hport/metrics" >"$TMP/metrics.txt" || fail "GET /metrics failed"
 if out=$(promtool check metrics <"$TMP/metrics.txt" 2>&1); then
@@ -68,7 +68,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/other")
 [ "$code" = 404 ] && echo "ok: 404 elsewhere" || fail "GET /other: $code"
 
 python3 - "$TMP/col.out" "$pport" "$top_srcdir/contrib/grafana/bsflowd-buffers.json" <<'EOP' || rc=1
-import json, sys, urllib.parse, urllib.request
+import json, sys, time, urllib.parse, urllib.request
 path, pport = sys.argv[1], sys.argv[2]
 last = None
 for line in open(path):
@@ -84,6 +84,16 @@ if last is None:
 def api(q, what="query"):
     url = "http://127.0.0.1:%s/api/v1/%s?%s" % (pport, what, urllib.parse.urlencode(q))
     return json.load(urllib.request.urlopen(url, timeout=5))
+def scraped():
+    try:
+        t = api({}, "targets")["data"]["activeTargets"]
+        r = api({"query": "count_over_time(bsflow_datagrams_total[5s])"})["data"]["result"]
+    except OSError:
+        return False
+    return bool(t) and t[0]["health"] == "up" and r and float(r[0]["value"][1]) >= 3
+deadline = time.monotonic() + 60
+while not scraped() and time.monotonic() < deadline:
+    time.sleep(0.5)
 ok = True
 t = api({}, "targets")["data"]["activeTargets"]
 if not t or t[0]["health"] != "up" or t[0]["lastError"]:

@@ -557,19 +557,36 @@ static __always_inline int drop_allowed(__u64 now)
 	return 0; /* lost the race 4 times: counted as suppressed */
 }
 
+/* A qdisc's drop (its drop count counts it): QDISC_DROP, and where the
+ * kernel has them the reasons of its limits and AQMs */
+static __always_inline int qdisc_reason(enum skb_drop_reason reason)
+{
+	if (reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_DROP))
+		return 1;
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_QDISC_OVERLIMIT) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_OVERLIMIT))
+		return 1;
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_QDISC_CONGESTED) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_CONGESTED))
+		return 1;
+	return 0;
+}
+
 /* A drop on port pv that no record explains: a leaf that refused it, the
  * first of the port's leaves whose qdisc counted a drop not yet paired
- * with a kfree_skb (each drop is freed once); else the port's only
- * queue. */
+ * with a kfree_skb (each drop is freed once; a leaf's drops of packets it
+ * had queued are paired by their records); else the port's only queue.
+ * A pairing is claimed by compare-and-swap, so that two CPUs never pair
+ * two packets with one drop. */
 static __always_inline __u32 drop_slot(struct linuxbe_bpf_port *pv, enum skb_drop_reason reason)
 {
 	struct linuxbe_bpf_qvar *qv;
 	struct Qdisc *leaf;
-	__u32 i, slot, drops;
+	__u32 i, slot, drops, old;
 
 	if (!pv->nleaves)
 		return pv->slot;
-	if (reason != bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_DROP))
+	if (!qdisc_reason(reason))
 		return LINUXBE_BPF_NOSLOT;
 	for (i = 0; i < LINUXBE_BPF_MAX_LEAVES && i < pv->nleaves; i++) {
 		slot = pv->first + i;
@@ -578,10 +595,10 @@ static __always_inline __u32 drop_slot(struct linuxbe_bpf_port *pv, enum skb_dro
 			continue;
 		leaf = (struct Qdisc *)qv->qdisc;
 		drops = BPF_CORE_READ(leaf, qstats.drops);
-		if ((__s32)(drops - qv->drops) > 0) {
-			__sync_fetch_and_add(&qv->drops, 1);
+		old = qv->drops;
+		if ((__s32)(drops - old) > 0 &&
+		    __sync_val_compare_and_swap(&qv->drops, old, old + 1) == old)
 			return slot;
-		}
 	}
 	return LINUXBE_BPF_NOSLOT;
 }
@@ -620,6 +637,11 @@ int BPF_PROG(bsf_drop, struct sk_buff *skb, void *location, enum skb_drop_reason
 					qs->unmeasured++;
 				if (!qv || id <= qv->deq_id)
 					slot = LINUXBE_BPF_NOSLOT;
+				else if (qdisc_reason(reason))
+					/* its qdisc counted this drop (a head
+					 * drop, an AQM's at dequeue): paired
+					 * here, not with a refused packet */
+					__sync_fetch_and_add(&qv->drops, 1);
 				break;
 			}
 	if (!report_drops)

@@ -453,8 +453,37 @@ static __always_inline __u64 depth_of(__u32 slot)
 	return BPF_CORE_READ(q, qstats.backlog);
 }
 
+/* skb left root q with no record of its enqueue: it went in before the
+ * source opened, or the enqueue tracepoint did not show it (it shows a
+ * packet the qdisc took only with NET_XMIT_SUCCESS, not one taken with
+ * NET_XMIT_CN while another was dropped: a head drop, fq_codel's batch
+ * drop).  A single-queue root's packet still counts: in its pool (and
+ * sampled 1-in-N, its sojourn and the backlog it met unknown) and as
+ * unmeasured.  (A leaf's is not known: it counts nowhere.) */
+static __always_inline void unrecorded(struct Qdisc *q, struct sk_buff *skb, __u32 ifindex)
+{
+	struct linuxbe_bpf_root *r = root_of(ifindex, q->handle);
+	struct linuxbe_bpf_qstat *s;
+	struct linuxbe_bpf_slot *sc;
+	__u32 slot;
+
+	if (!r || r->nleaves)
+		return;
+	slot = r->slot;
+	if (slot >= LINUXBE_BPF_SLOTS)
+		return;
+	s = stat_of(slot);
+	sc = bpf_map_lookup_elem(&slots, &slot);
+	if (!s || !sc)
+		return;
+	s->deq++;
+	s->unmeasured++;
+	if (sc->rate && bpf_get_prandom_u32() % sc->rate == 0)
+		sample(s, slot, skb, bpf_ktime_get_ns(), ~0ull, ~0ull);
+}
+
 /* skb left its root q: the end of its sojourn, if it has a record */
-static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
+static __always_inline void on_dequeue(struct Qdisc *q, struct sk_buff *skb, __u32 ifindex)
 {
 	struct linuxbe_bpf_set *set = set_of(skb);
 	struct linuxbe_bpf_qvar *qv;
@@ -471,8 +500,10 @@ static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
 			w = &set->way[i];
 			break;
 		}
-	if (!w)
+	if (!w) {
+		unrecorded(q, skb, ifindex);
 		return;
+	}
 	t = w->t;
 	id = w->id;
 	slot = w->slot;
@@ -518,7 +549,7 @@ int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int p
 	/* a bulk dequeue hands a list (of 9 at most without byte queue
 	 * limits; with them, as many as the limit's bytes): its first 64 */
 	for (i = 0; i < 64 && skb; i++) {
-		on_dequeue(skb, ifindex);
+		on_dequeue(q, skb, ifindex);
 		skb = skb->next;
 	}
 	return 0;

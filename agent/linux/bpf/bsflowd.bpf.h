@@ -96,8 +96,8 @@ struct linuxbe_bpf_set {
 /* A sampled packet at dequeue (ring buffer `samples`). */
 struct linuxbe_bpf_sample {
 	__u64 t;		       /* CLOCK_MONOTONIC ns of the dequeue */
-	__u64 sojourn;		       /* ns in the qdisc */
-	__u64 backlog;		       /* bytes the packet met at enqueue */
+	__u64 sojourn;		       /* ns in the qdisc, ~0 unknown (no record) */
+	__u64 backlog;		       /* bytes the packet met at enqueue, ~0 unknown */
 	__u32 slot;		       /* its queue */
 	__u32 in_ifindex;	       /* skb_iif, 0 if locally originated */
 	__u32 frame_len;	       /* skb->len */

@@ -45,8 +45,10 @@
  * spread over the CPUs; what it suppresses is counted exactly per CPU.
  *
  * Tracepoints only (no kprobe or fentry: kernels without them load it).
- * Needs Linux >= 5.12 (BTF and tp_btf of 5.5, the ring buffer of 5.8,
- * compare-and-swap of 5.12).
+ * Needs Linux >= 5.14 (BTF and tp_btf of 5.5, the ring buffer of 5.8,
+ * compare-and-swap of 5.12, the qdisc_enqueue tracepoint of 5.14); bsf_drop
+ * 5.18 (kfree_skb's reason of 5.17, the reason QDISC_DROP of 5.18): on an
+ * older kernel the loader leaves it out (linuxbe_bpf_kernel_check).
  *
  * SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
  */

@@ -60,6 +60,10 @@
 
 #include "bsflowd.bpf.h"
 
+/* struct Qdisc flags (include/net/sch_generic.h; defines, not in BTF) */
+#define TCQ_F_CPUSTATS 0x20
+#define TCQ_F_NOLOCK   0x100
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 volatile __u64 epoch SEC(".data") = 1; /* of the maxima, bumped by the loader */
@@ -224,7 +228,9 @@ static __always_inline void queue_event(struct linuxbe_bpf_qstat *s, __u32 type,
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* skb was admitted to the queue of slot, which holds backlog bytes now */
+/* skb was admitted to the queue of slot, which holds backlog bytes now
+ * (~0: a lockless qdisc, whose backlog and length are per CPU: unknown,
+ * and whose enqueues run on several CPUs at once) */
 static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot, __u64 backlog,
 				       __u64 qlen)
 {
@@ -245,17 +251,24 @@ static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot,
 	qv->qdisc = q;
 	now = bpf_ktime_get_ns();
 	s->enq++;
-	if (backlog > s->peak_backlog) {
-		s->peak_backlog = backlog;
-		s->peak_t = now;
+	if (backlog == ~0ull) {
+		/* lockless: its numbers taken atomically (the peaks stay the
+		 * poller's, which sums the per-CPU figures) */
+		qv->pcpu = 1;
+		id = __sync_fetch_and_add(&qv->seq, 1) + 1;
+	} else {
+		if (backlog > s->peak_backlog) {
+			s->peak_backlog = backlog;
+			s->peak_t = now;
+		}
+		if (qlen > s->peak_qlen) {
+			s->peak_qlen = qlen;
+			s->peak_qlen_t = now;
+		}
+		/* enqueues of one queue hold its root's lock: no other writer */
+		id = qv->seq + 1;
+		qv->seq = id;
 	}
-	if (qlen > s->peak_qlen) {
-		s->peak_qlen = qlen;
-		s->peak_qlen_t = now;
-	}
-	/* enqueues of one queue hold its root's lock: no other writer */
-	id = qv->seq + 1;
-	qv->seq = id;
 	/* a way: a free one, or one whose packet left unseen (this skb's
 	 * address: the packet there before it left; or a record too old), or
 	 * else the oldest (a full set) */
@@ -290,7 +303,10 @@ static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot,
 	w->t = now;
 	w->id = id;
 	w->slot = slot;
-	w->backlog = backlog > len ? backlog - len : 0;
+	w->backlog = backlog == ~0ull		? ~0u
+		     : backlog >= 0xFFFFFFFFull ? 0xFFFFFFFEu
+		     : backlog > len		? (__u32)(backlog - len)
+						: 0;
 	w->skb = (__u64)skb;
 	if (sc->stream & LINUXBE_BPF_QEV_ENQ)
 		queue_event(s, LINUXBE_BPF_QEV_ENQ, slot, skb, now, id, backlog, 0);
@@ -388,6 +404,8 @@ int BPF_PROG(bsf_enqueue, struct Qdisc *q, const struct netdev_queue *txq, struc
 		return 0;
 	if (r->nleaves)
 		leaf_enqueue(q, r, skb, ifindex);
+	else if (q->flags & (TCQ_F_CPUSTATS | TCQ_F_NOLOCK))
+		on_enqueue(skb, (__u64)q, r->slot, ~0ull, ~0ull);
 	else
 		on_enqueue(skb, (__u64)q, r->slot, q->qstats.backlog, q->q.qlen);
 	return 0;
@@ -449,7 +467,7 @@ static __always_inline __u64 depth_of(__u32 slot)
 	struct linuxbe_bpf_qvar *qv = bpf_map_lookup_elem(&qvars, &slot);
 	struct Qdisc *q;
 
-	if (!qv || !qv->qdisc)
+	if (!qv || !qv->qdisc || qv->pcpu)
 		return ~0ull;
 	q = (struct Qdisc *)qv->qdisc;
 	return BPF_CORE_READ(q, qstats.backlog);
@@ -509,7 +527,7 @@ static __always_inline void on_dequeue(struct Qdisc *q, struct sk_buff *skb, __u
 	t = w->t;
 	id = w->id;
 	slot = w->slot;
-	backlog = w->backlog;
+	backlog = w->backlog == ~0u ? ~0ull : w->backlog;
 	w->skb = 0;
 	if (slot >= LINUXBE_BPF_SLOTS)
 		return;

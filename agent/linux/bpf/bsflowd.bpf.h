@@ -77,7 +77,8 @@ struct linuxbe_bpf_qvar {
 	__u64 deq_id; /* the highest number seen leaving */
 	__u64 qdisc;  /* its qdisc's address (a leaf's: learned from the device) */
 	__u32 drops;  /* a leaf: its qdisc's drops already paired with a kfree_skb */
-	__u32 pad;
+	__u32 pcpu;   /* 1: a lockless qdisc with per-CPU statistics (pfifo_fast):
+			 its backlog is not readable */
 };
 
 /* A packet's enqueue into a watched queue (one way of a set). */
@@ -86,7 +87,7 @@ struct linuxbe_bpf_pkt {
 	__u64 t;   /* CLOCK_MONOTONIC ns of the enqueue */
 	__u64 id;  /* its number in the queue's enqueue sequence */
 	__u32 slot;
-	__u32 backlog; /* bytes it met at enqueue (before it) */
+	__u32 backlog; /* bytes it met at enqueue (before it), ~0 unknown */
 };
 
 struct linuxbe_bpf_set {

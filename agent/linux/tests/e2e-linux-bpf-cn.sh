@@ -32,24 +32,9 @@ $X tc qdisc add dev vA root handle 1: tbf rate 5mbit burst 5000 limit 100000 2>"
 $X tc qdisc add dev vA parent 1:1 handle 10: pfifo_head_drop limit 20 2>"$TMP/err" ||
 	bpf_skip "pfifo_head_drop not available: $(tail -n 1 "$TMP/err")"
 
-cat >"$TMP/bsflowd.conf" <<EOC
-collector "c" {
-	address = 127.0.0.1
-	port = 6343
-}
-polling_interval = 1
-sampling {
+bpf_e2e_conf 'sampling {
 	default = 10
-}
-backend = linux
-linux {
-	ports = {"vA"}
-	bpf = on
-	packet = off
-	tracepoint = off
-	dropmon = off
-}
-EOC
+}'
 bpf_e2e_start 8
 bpf_e2e_receiver 10.77.0.2 5001
 sleep 1

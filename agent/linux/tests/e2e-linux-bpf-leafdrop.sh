@@ -22,7 +22,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 . "$(dirname "$0")/bpf-e2e-lib.sh"
 bpf_e2e_need
-bpf_e2e_pair bsfd 10.78.0
+bpf_e2e_pair bsfd 10.75.0
 ip -n "$A" link set vA txqueuelen 30 || exit 1
 bpf_e2e_up
 $X tc qdisc add dev vA root handle 1: htb default 20 2>"$TMP/err" ||
@@ -33,32 +33,15 @@ $X tc class add dev vA parent 1: classid 1:1 htb rate 8mbit ceil 8mbit &&
 $X tc qdisc add dev vA parent 1:10 handle 10: pfifo_head_drop limit 20 2>"$TMP/err" ||
 	bpf_skip "pfifo_head_drop not available: $(tail -n 1 "$TMP/err")"
 
-cat >"$TMP/bsflowd.conf" <<EOC
-collector "c" {
-	address = 127.0.0.1
-	port = 6343
-}
-polling_interval = 1
-drops {
+bpf_e2e_conf 'drops {
 	limit = 1000000
-}
-backend = linux
-linux {
-	ports = {"vA"}
-	bpf = on
-	packet = off
-	tracepoint = off
-	dropmon = off
-}
-EOC
+}'
 bpf_e2e_start 9
-bpf_e2e_receiver 10.78.0.2 5001 5002
+bpf_e2e_receiver 10.75.0.2 5001 5002
 sleep 1
-PIN=
-command -v taskset >/dev/null 2>&1 && PIN="taskset -c 0"
-$X $PIN python3 "$HERE/blast.py" 10.78.0.2 5001 3 1000 1000 0x10010 >/dev/null &
+$X $PIN python3 "$HERE/blast.py" 10.75.0.2 5001 3 1000 1000 0x10010 >/dev/null &
 s1=$!
-$X $PIN python3 "$HERE/blast.py" 10.78.0.2 5002 3 1000 3000 >/dev/null
+$X $PIN python3 "$HERE/blast.py" 10.75.0.2 5002 3 1000 3000 >/dev/null
 wait $s1
 $X tc -s qdisc show dev vA >"$TMP/tc.txt"
 bpf_e2e_wait

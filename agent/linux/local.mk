@@ -95,7 +95,7 @@ LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-n
 	agent/linux/tests/e2e-linux-reload.sh agent/linux/tests/e2e-linux-bpf.sh \
 	agent/linux/tests/e2e-linux-bpf-reload.sh agent/linux/tests/e2e-linux-bpf-htb.sh \
 	agent/linux/tests/e2e-linux-bpf-vis.sh agent/linux/tests/e2e-linux-bpf-leafdrop.sh \
-	agent/linux/tests/e2e-linux-bpf-cn.sh
+	agent/linux/tests/e2e-linux-bpf-cn.sh agent/linux/tests/e2e-linux-bpf-peak.sh
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py \
 	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py \

@@ -155,18 +155,25 @@ struct {
 
 static __always_inline struct linuxbe_bpf_qstat *stat_of(__u32 slot)
 {
-	struct linuxbe_bpf_qstat *s = bpf_map_lookup_elem(&qstats, &slot);
-	__u64 e = epoch;
+	return bpf_map_lookup_elem(&qstats, &slot);
+}
 
-	if (s && s->epoch != e) {
-		s->epoch = e;
-		s->peak_backlog = 0;
-		s->peak_t = 0;
-		s->peak_qlen = 0;
-		s->peak_qlen_t = 0;
-		s->sojourn_max = 0;
+/* the maxima of s that the current epoch writes (reset at its first
+ * write): the half the loader does not read */
+static __always_inline struct linuxbe_bpf_qmax *max_of(struct linuxbe_bpf_qstat *s)
+{
+	__u64 e = epoch;
+	struct linuxbe_bpf_qmax *m = &s->max[e & 1];
+
+	if (m->epoch != e) {
+		m->epoch = e;
+		m->peak_backlog = 0;
+		m->peak_t = 0;
+		m->peak_qlen = 0;
+		m->peak_qlen_t = 0;
+		m->sojourn_max = 0;
 	}
-	return s;
+	return m;
 }
 
 static __always_inline struct linuxbe_bpf_set *set_of(struct sk_buff *skb)
@@ -257,13 +264,15 @@ static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot,
 		qv->pcpu = 1;
 		id = __sync_fetch_and_add(&qv->seq, 1) + 1;
 	} else {
-		if (backlog > s->peak_backlog) {
-			s->peak_backlog = backlog;
-			s->peak_t = now;
+		struct linuxbe_bpf_qmax *mx = max_of(s);
+
+		if (backlog > mx->peak_backlog) {
+			mx->peak_backlog = backlog;
+			mx->peak_t = now;
 		}
-		if (qlen > s->peak_qlen) {
-			s->peak_qlen = qlen;
-			s->peak_qlen_t = now;
+		if (qlen > mx->peak_qlen) {
+			mx->peak_qlen = qlen;
+			mx->peak_qlen_t = now;
 		}
 		/* enqueues of one queue hold its root's lock: no other writer */
 		id = qv->seq + 1;
@@ -508,6 +517,7 @@ static __always_inline void on_dequeue(struct Qdisc *q, struct sk_buff *skb, __u
 	struct linuxbe_bpf_set *set = set_of(skb);
 	struct linuxbe_bpf_qvar *qv;
 	struct linuxbe_bpf_qstat *s;
+	struct linuxbe_bpf_qmax *mx;
 	struct linuxbe_bpf_slot *sc;
 	struct linuxbe_bpf_pkt *w = 0;
 	__u64 d, t, id, backlog, now;
@@ -541,8 +551,9 @@ static __always_inline void on_dequeue(struct Qdisc *q, struct sk_buff *skb, __u
 	now = bpf_ktime_get_ns();
 	d = now > t ? now - t : 0;
 	s->deq++;
-	if (d > s->sojourn_max)
-		s->sojourn_max = d;
+	mx = max_of(s);
+	if (d > mx->sojourn_max)
+		mx->sojourn_max = d;
 	s->sojourn_last = d;
 	s->sojourn_last_t = now;
 	s->sojourn_n++;

@@ -140,18 +140,25 @@ struct linuxbe_bpf_bucket {
 	__u64 lost;	  /* to a full ring */
 };
 
-/* One queue's figures on one CPU (per-CPU array `qstats`, by slot): the
- * maxima of the current `epoch` (the programs reset them at their first
- * write in a new epoch; the loader bumps the epoch, then reads them, and
- * never writes), and counts that only grow (the loader takes the
- * differences): no update is lost between two reads. */
-struct linuxbe_bpf_qstat {
+/* A queue's maxima of one `epoch` on one CPU. */
+struct linuxbe_bpf_qmax {
 	__u64 epoch;
-	__u64 peak_backlog;   /* bytes, after an enqueue */
-	__u64 peak_t;	      /* CLOCK_MONOTONIC ns of that peak */
-	__u64 peak_qlen;      /* packets, after an enqueue */
-	__u64 peak_qlen_t;    /* CLOCK_MONOTONIC ns of that peak */
-	__u64 sojourn_max;    /* ns */
+	__u64 peak_backlog; /* bytes, after an enqueue */
+	__u64 peak_t;	    /* CLOCK_MONOTONIC ns of that peak */
+	__u64 peak_qlen;    /* packets, after an enqueue */
+	__u64 peak_qlen_t;  /* CLOCK_MONOTONIC ns of that peak */
+	__u64 sojourn_max;  /* ns */
+};
+
+/* One queue's figures on one CPU (per-CPU array `qstats`, by slot): the
+ * maxima of the current `epoch` e in max[e & 1] (the programs reset them
+ * at their first write in a new epoch), while the loader, which bumps
+ * the epoch, reads those of the epoch before in the other half, which
+ * the programs then no longer write (and it never writes); and counts
+ * that only grow (the loader takes the differences): no update is lost
+ * between two reads. */
+struct linuxbe_bpf_qstat {
+	struct linuxbe_bpf_qmax max[2];
 	__u64 sojourn_last;   /* ns, the latest dequeue's (not reset) */
 	__u64 sojourn_last_t; /* CLOCK_MONOTONIC ns of that dequeue */
 	/* cumulative */

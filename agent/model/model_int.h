@@ -276,8 +276,10 @@ struct mport {
 	uint8_t ndwrr;
 	uint8_t rr, rr_turn;
 	uint8_t dwrr_list[MQ_SLOTS];
-	uint32_t dwrr_over; /* bytes a DWRR deficit counts per frame besides
-			       its length: overhead_bytes with dwrr_wire, else 0 */
+	uint16_t dwrr_over; /* bytes a DWRR deficit counts per frame besides
+			       its length: overhead_bytes (<= 1000) with
+			       dwrr_wire, else 0 (in the padding before idle_ns,
+			       which keeps the hot fields' lines as they were) */
 	uint64_t idle_ns;   /* the ns whose departure left the port idle: the
 			       line is free only frac_fs later */
 	struct msum sum_pg, sum_uc, sum_mc;

@@ -349,8 +349,10 @@ struct bsf_event {
 	uint64_t t_ns;	      /* Unix-epoch ns of the event */
 	uint64_t depth_bytes; /* queue depth met at enqueue (samples) or at the
 				 drop (drops); after the event (enqueue,
-				 dequeue) */
-	uint64_t transit_ns;  /* samples, dequeues: departure - arrival */
+				 dequeue); samples: BSF_UNKNOWN leaves 0:1040
+				 out */
+	uint64_t transit_ns;  /* samples, dequeues: departure - arrival;
+				 samples: BSF_UNKNOWN leaves 0:1039 out */
 	uint32_t hdr_len;     /* bytes used in hdr */
 	uint8_t hdr[BSF_HDR_MAX];
 	uint32_t flags; /* enum bsf_event_flag */

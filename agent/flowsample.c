@@ -77,13 +77,15 @@ int bsf_flowsample_encode(const struct bsf_flowsample_params *p, const struct bs
 	xs.dst_priority = pcp;
 	sflow_enc_ext_switch(&w, &s, &xs);
 
-	/* the depth is that of the egress queue record: both or neither */
+	/* the depth is that of the egress queue record: never without it;
+	 * an unknown depth or transit (BSF_UNKNOWN) is left out */
 	if (!mc && p->out_ifindex != 0 && ev->queue != UINT32_MAX) {
 		sflow_enc_egress_queue(&w, &s, ev->queue);
 		sflow_enc_bst_egress_queue(&w, &s, ev->queue);
-		sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
+		if (ev->depth_bytes != BSF_UNKNOWN)
+			sflow_enc_queue_depth(&w, &s, ev->depth_bytes);
 	}
-	if (ev->reason == 0) /* a dropped packet has no transit */
+	if (ev->reason == 0 && ev->transit_ns != BSF_UNKNOWN) /* a dropped packet has none */
 		sflow_enc_transit(&w, &s, ev->transit_ns);
 	sflow_enc_timestamp(&w, &s, ev->t_ns);
 end:

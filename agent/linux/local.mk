@@ -83,12 +83,23 @@ agent_linux_tests_test_linux_qdisc_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBC
 	$(CHECK_CFLAGS)
 agent_linux_tests_test_linux_qdisc_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
 
+# which kernels the BPF object loads on, from their BTF (built with BPF)
+if BPF
+check_PROGRAMS += agent/linux/tests/test_linux_bpfk
+TESTS += agent/linux/tests/test_linux_bpfk
+endif
+agent_linux_tests_test_linux_bpfk_SOURCES = agent/linux/tests/test_linux_bpfk.c
+agent_linux_tests_test_linux_bpfk_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
+	$(LIBBPF_CFLAGS) $(CHECK_CFLAGS)
+agent_linux_tests_test_linux_bpfk_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
+
 # End-to-end: network namespaces with a veth pair and an htb tree (runs
 # here as root); netdevsim + drop monitor + psample (skips where absent).
 LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-netdevsim.sh \
 	agent/linux/tests/e2e-linux-reload.sh agent/linux/tests/e2e-linux-bpf.sh \
 	agent/linux/tests/e2e-linux-bpf-reload.sh agent/linux/tests/e2e-linux-bpf-htb.sh \
-	agent/linux/tests/e2e-linux-bpf-vis.sh
+	agent/linux/tests/e2e-linux-bpf-vis.sh agent/linux/tests/e2e-linux-bpf-leafdrop.sh \
+	agent/linux/tests/e2e-linux-bpf-cn.sh agent/linux/tests/e2e-linux-bpf-peak.sh
 TESTS += $(LINUXBE_E2E)
 EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py \
 	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py \

@@ -619,7 +619,7 @@ static __attribute__((noinline, cold)) void sample_dropped(struct model *m, cons
 	e->len = b->len;
 	e->flow_id = b->flow_id;
 	e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
-	ev_hdr(m, e, b, b->ecn);
+	ev_hdr(m, e, b, model_tos_ecn(b->tos));
 }
 
 /* A packet (ingress side, slot = MODEL_QUEUE_NONE) or a copy (slot) dropped. */
@@ -644,7 +644,7 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 		if (slot != MODEL_QUEUE_NONE)
 			e->tail_id = m->ports[out_port].q[slot].enq_cnt;
 		e->copy_id = (b->flags & MP_MC) ? m->mc_seq : 0;
-		ev_hdr(m, e, b, b->ecn);
+		ev_hdr(m, e, b, model_tos_ecn(b->tos));
 	}
 	/* a drop by the flow-based admission: its region (and the figures
 	 * are taken, the ring full or not) */
@@ -658,7 +658,7 @@ static void note_drop(struct model *m, const struct mpkt *b, unsigned cause, uns
 	}
 	if (m->trace != NULL)
 		call_trace(m, b, 0, cause, slot == MODEL_QUEUE_NONE ? MODEL_QUEUE_NONE : slot & 7,
-			   (b->flags & MP_MC) != 0, out_port, depth, -1, b->ecn);
+			   (b->flags & MP_MC) != 0, out_port, depth, -1, model_tos_ecn(b->tos));
 }
 
 /* A queue's depth in bytes, as events and traces carry it. */
@@ -690,7 +690,7 @@ static struct model_event *ev_copy(struct model *m, unsigned type, const struct 
 	e->len = b->len;
 	e->flow_id = b->flow_id;
 	e->copy_id = cp != b ? cp->copy_id : 0;
-	ev_hdr(m, e, b, cp->ecn);
+	ev_hdr(m, e, b, model_tos_ecn(cp->tos));
 	return e;
 }
 
@@ -1092,18 +1092,25 @@ static __attribute__((noinline)) void copy_drop(struct model *m, const struct mp
 static __attribute__((noinline, cold)) void ecn_mark(struct model *m, struct mpkt *cp,
 						     unsigned port, unsigned s)
 {
-	cp->ecn = MODEL_ECN_CE;
+	cp->tos |= MODEL_ECN_CE;
 	qcold(m, port, s)->ecn_marked++;
 	m->st.ecn_marked++;
 }
 
-/* Admit one copy of body b to slot s of port `port`, or drop it. */
-static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, struct mpkt *b,
-							      unsigned port, unsigned s, int mc)
+static int enqueue_copy_chk(struct model *m, struct mpkt *b, unsigned port, unsigned s, int mc);
+
+/* Admit one copy of body b to slot s of port `port`, or drop it; chk (a
+ * constant where this is inlined): the queue has a packet limit or WRED
+ * (q->chk), whose checks and ECN marking only enqueue_copy_chk's
+ * instances carry, off the path of the queues without them. */
+static inline __attribute__((always_inline)) int
+enqueue_copy_k(struct model *m, struct mpkt *b, unsigned port, unsigned s, int mc, int chk)
 {
 	struct mport *P = &m->ports[port];
 	struct mqueue *q = &P->q[s];
 	KEEP_REG(q);
+	if (!chk && __builtin_expect(q->chk, 0))
+		return enqueue_copy_chk(m, b, port, s, mc);
 	uint64_t inc = b->inc;
 	uint64_t q_cb = q->pk.cb;
 	uint32_t depth = depth32(m, q);
@@ -1114,10 +1121,12 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 	m->st.copies++;
 	uint32_t d = grow_of(m, q_cb, inc, q->min_top, &q->min_cells);
 	/* its pool's size and use (before this copy) are read where needed */
-	if (__builtin_expect(q->chk, 0))
-		cause = queue_checks(m, q, qcold(m, port, s), b->ecn);
-	unsigned mark = cause & QC_MARK;
-	cause &= ~QC_MARK;
+	unsigned mark = 0;
+	if (chk) {
+		cause = queue_checks(m, q, qcold(m, port, s), model_tos_ecn(b->tos));
+		mark = cause & QC_MARK;
+		cause &= ~QC_MARK;
+	}
 	if (cause == MODEL_DROP_NCAUSES && d != 0 &&
 	    (!lim_ok(q->dyn, q->alpha, q->lim_cells,
 		     occ_cells(m, q_cb) + occ_cells(m, inc) - q->min_cells,
@@ -1151,9 +1160,9 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		cp->flags = b->flags & (uint8_t)~MP_SAMPLE;
 		cp->copy_id = m->mc_seq;
 		cp->out_port = (uint16_t)port; /* a unicast packet's is port */
-		cp->ecn = b->ecn;
+		cp->tos = b->tos;
 	}
-	if (__builtin_expect(mark, 0))
+	if (chk && __builtin_expect(mark, 0))
 		ecn_mark(m, cp, port, s);
 	if (mc)
 		cp->depth_enq = depth;
@@ -1191,6 +1200,21 @@ static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, s
 		enq_notes(m, b, cp, mc ? port : b->out_port, mc ? s : (unsigned)(q - P->q));
 	arm_tick(m);
 	return 1;
+}
+
+/* Admit one copy of body b to slot s of port `port`, or drop it (mc: a
+ * constant where this is inlined, (b->flags & MP_MC) != 0). */
+static inline __attribute__((always_inline)) int enqueue_copy(struct model *m, struct mpkt *b,
+							      unsigned port, unsigned s, int mc)
+{
+	return enqueue_copy_k(m, b, port, s, mc, 0);
+}
+
+/* enqueue_copy_k for a queue with a packet limit or WRED. */
+static __attribute__((noinline)) int enqueue_copy_chk(struct model *m, struct mpkt *b,
+						      unsigned port, unsigned s, int mc)
+{
+	return mc ? enqueue_copy_k(m, b, port, s, 1, 1) : enqueue_copy_k(m, b, port, s, 0, 1);
 }
 
 /* Port P starts transmitting h, the head of its slot s: its end is
@@ -1317,7 +1341,8 @@ static __attribute__((noinline, cold)) void tx_notes(struct model *m, struct mpk
 		}
 	}
 	if (m->trace != NULL)
-		call_trace(m, b, 1, 0, s & 7, s >= MQ_MC, port, cp->depth_enq, nt, cp->ecn);
+		call_trace(m, b, 1, 0, s & 7, s >= MQ_MC, port, cp->depth_enq, nt,
+			   model_tos_ecn(cp->tos));
 }
 
 /* Copy cp of multicast packet b departed. */
@@ -1679,7 +1704,6 @@ static unsigned fill_from_src(struct mpkt *b, const struct model_pkt *p)
 	 * multicast packet (offer sets it) */
 	memcpy(&b->len, &p->len,
 	       offsetof(struct model_pkt, hdr) + sizeof(p->hdr) - offsetof(struct model_pkt, len));
-	b->ecn = p->ecn & 3u;
 	unsigned gc = p->cast & 3u, cast = gc - 1u; /* MODEL_CAST_* - 1 = CAST_* */
 	/* the source's class and the class, by the source's */
 	static const uint8_t gflags[4] = {0, 1 << MP_GCAST_S | CAST_UC << MP_CAST_S,

@@ -134,7 +134,7 @@ struct model_pg_config {
  * max_bytes and above it is hit; in between with probability max_prob x
  * (avg - min) / (max - min) (one draw of the model's generator).  A hit
  * packet is dropped (MODEL_DROP_WRED) unless ecn is on and it is
- * ECN-capable (model_pkt.ecn ECT(0), ECT(1) or CE): then it is marked CE
+ * ECN-capable (model_pkt.tos ECN field ECT(0), ECT(1) or CE): then it is marked CE
  * instead and goes on to the queue's other limits (which may still drop
  * it).  A packet of a lossless PG is never dropped here, but is marked.
  */

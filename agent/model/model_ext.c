@@ -88,7 +88,7 @@ static void fb_key(const struct model *m, const struct mpkt *b, struct model_fb_
 	memset(k, 0, sizeof(*k));
 	const uint8_t *h = b->hdr != NULL ? b->hdr : model_src_header(m, b);
 	uint32_t n = h != NULL ? b->hdr_len : 0, off = 12;
-	k->dscp = b->dscp;
+	k->dscp = (uint8_t)model_tos_dscp(b->tos);
 	if (n < 14) {
 		k->src_ip = b->flow_id;
 		return;

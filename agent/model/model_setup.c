@@ -153,7 +153,7 @@ static void setup_port(struct model *m, struct mport *P, const struct model_port
 	P->fs_per_byte = (uint64_t)(8.0e15 / (double)c->speed_bps + 0.5);
 	P->unpaused = 0xffff;
 	P->overhead = c->overhead_bytes;
-	P->dwrr_over = m->cfg.dwrr_wire ? c->overhead_bytes : 0;
+	P->dwrr_over = (uint16_t)(m->cfg.dwrr_wire ? c->overhead_bytes : 0);
 	P->n_ucq = c->n_ucq;
 	P->n_mcq = c->n_mcq;
 	P->sampling_rate = c->sampling_rate;

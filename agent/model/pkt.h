@@ -30,7 +30,10 @@ struct model_pkt {
 	uint16_t out_port;  /* egress port index for unicast */
 	uint16_t mc_group;  /* 0 = unicast; else multicast group id (model config) */
 	uint8_t tc;	    /* traffic class 0..7: picks the queue and the PG */
-	uint8_t dscp;	    /* as carried in the header, for reference */
+	uint8_t tos;	    /* the IP header's DS field and ECN field as carried
+			       in the header (IPv4 TOS byte, IPv6 traffic
+			       class): DSCP << 2 | ECN, ECN one of MODEL_ECN_*
+			       (RFC 3168; 0: not ECN-capable); model_tos() */
 	uint16_t fwd_drop;  /* 0, or an sFlow reason code (257, 258, 269...):
 			       the forwarding pipeline drops it before the MMU */
 	uint16_t hdr_len;   /* bytes at hdr, <= MODEL_HDR_MAX */
@@ -42,14 +45,18 @@ struct model_pkt {
 	uint8_t cast;	    /* destination MAC class if the source knows it:
 			       MODEL_CAST_UNICAST / _MULTICAST / _BROADCAST;
 			       0: the engine reads it from the header (slower) */
-	uint8_t ecn;	    /* the IP header's ECN field (RFC 3168), as in the
-			       header bytes: MODEL_ECN_* (0: not ECN-capable) */
 };
 
 #define MODEL_ECN_NOT_ECT 0
 #define MODEL_ECN_ECT1	  1
 #define MODEL_ECN_ECT0	  2
 #define MODEL_ECN_CE	  3
+
+/* struct model_pkt tos from a DSCP (0..63) and an ECN field (0..3), and
+ * back */
+#define model_tos(dscp, ecn) ((uint8_t)(((dscp)&63u) << 2 | ((ecn)&3u)))
+#define model_tos_dscp(tos)  ((unsigned)(tos) >> 2)
+#define model_tos_ecn(tos)   ((unsigned)(tos)&3u)
 
 #define MODEL_CAST_UNICAST   1
 #define MODEL_CAST_MULTICAST 2

@@ -28,7 +28,7 @@ struct rp_pkt {
 	uint32_t len;
 	uint32_t flow_id;
 	uint16_t in_port, out_port, mc_group, hdr_len;
-	uint8_t tc, dscp, ecn, cast;
+	uint8_t tc, tos, cast; /* tos: as in struct model_pkt */
 };
 
 struct replay {
@@ -257,8 +257,7 @@ static inline int replay_take(struct replay *r, struct model_pkt *p)
 	p->out_port = q->out_port;
 	p->mc_group = q->mc_group;
 	p->tc = q->tc;
-	p->dscp = q->dscp;
-	p->ecn = q->ecn;
+	p->tos = q->tos;
 	p->fwd_drop = 0;
 	p->hdr_len = q->hdr_len;
 	p->flow_id = q->flow_id;
@@ -402,8 +401,7 @@ int model_replay_new(const struct model_replay_conf *c, struct model_source *out
 		p->len = (uint32_t)len;
 		parse_frame(data, caplen, &f);
 		map_ports(c, &f, p);
-		p->dscp = f.dscp;
-		p->ecn = f.ecn;
+		p->tos = model_tos(f.dscp, f.ecn);
 		p->tc = f.vid >= 0 ? f.pcp : f.ipver ? (uint8_t)(f.dscp >> 3) : 0;
 		p->flow_id = c->flow_base + flow_hash(&f);
 		/* the destination MAC's class, as the engine would read it */

@@ -288,14 +288,21 @@ static int build_switch(struct conf_ctx *x, cfg_t *sec, struct model_scenario *s
 			for (q = 0; q < p->n_mcq; q++)
 				egr += p->mcq[q].min_cells;
 		}
-		if (ing >= cfg->total_cells || egr >= cfg->total_cells)
+		if (ing >= cfg->total_cells || egr >= cfg->total_cells) {
+			const struct conf_val *bv = conf_get(sec, "buffer");
+
+			/* (the default buffer: the model section's line) */
+			if (!bv)
+				conf_enter(x, "model", NULL, NULL, conf_section_line(sec));
 			return conf_fail(
-			    x, conf_get(sec, "buffer"), "buffer",
+			    x, bv, "buffer",
 			    "%u cells of %u bytes leave nothing shared after the minimum "
 			    "guarantees and headroom (%llu ingress, %llu egress cells); allowed: "
-			    "more",
+			    "a larger buffer, or smaller minimums (queue_min, pg_min, queue and "
+			    "pg sections' min) or headroom",
 			    cfg->total_cells, cfg->cell_bytes, (unsigned long long)ing,
 			    (unsigned long long)egr);
+		}
 		cfg->ing_pool_cells[0] = (uint32_t)(cfg->total_cells - ing);
 		cfg->egr_pool_cells[0] = (uint32_t)(cfg->total_cells - egr);
 	}

@@ -1084,8 +1084,7 @@ static void gen_setup_draws(struct gen *g)
 	g->in_port = c->in_port;
 	g->tmpl.in_port = c->in_port;
 	g->tmpl.tc = g->tc;
-	g->tmpl.dscp = c->dscp;
-	g->tmpl.ecn = c->ecn;
+	g->tmpl.tos = model_tos(c->dscp, c->ecn);
 	g->tmpl.hdr_len = g->hdr_len;
 	g->tmpl.cast = MODEL_CAST_UNICAST;
 	g->hot_below = c->dest == MODEL_DEST_HOTSPOT ? prob_below(c->hotspot) : 0;

@@ -1,7 +1,7 @@
 /*
  * bpfdrain.c - the `bpf` source's per-CPU figures into the linux
  * backend's state: before every window read, flip the half the kernel
- * writes, read and clear the other, and fold each queue's exact backlog
+ * writes, read the other, and fold each queue's exact backlog
  * peak (with its time), its sojourns (max, latest, count) into the
  * leaves' windows, its dequeues into the port's sample pool, its lost
  * samples and queue events into their counts, and its sojourn histogram
@@ -37,8 +37,8 @@ static void fold_max(struct linuxbe_peak *pk, uint64_t v, uint64_t alloc, uint64
 		pk->cur = cur;
 }
 
-/* The CPUs' records of one slot: maxima of epoch e, counts since the
- * last read (prev: the sums then, updated) into t. */
+/* The CPUs' records of one slot: maxima of epoch e (into t->max[0]),
+ * counts since the last read (prev: the sums then, updated) into t. */
 static void sum_cpus(const struct linuxbe_bpf *b, uint64_t e, struct linuxbe_bpf_qstat *prev,
 		     struct linuxbe_bpf_qstat *t)
 {
@@ -51,17 +51,21 @@ static void sum_cpus(const struct linuxbe_bpf *b, uint64_t e, struct linuxbe_bpf
 	for (c = 0; c < b->ncpu; c++) {
 		const struct linuxbe_bpf_qstat *r = &b->buf[c];
 
-		if (r->epoch == e) {
-			if (r->peak_backlog > t->peak_backlog || (!t->peak_t && r->peak_t)) {
-				t->peak_backlog = r->peak_backlog;
-				t->peak_t = r->peak_t;
+		const struct linuxbe_bpf_qmax *rm = &r->max[e & 1];
+		struct linuxbe_bpf_qmax *tm = &t->max[0];
+
+		if (rm->epoch == e) {
+			if (rm->peak_backlog > tm->peak_backlog || (!tm->peak_t && rm->peak_t)) {
+				tm->peak_backlog = rm->peak_backlog;
+				tm->peak_t = rm->peak_t;
 			}
-			if (r->peak_qlen > t->peak_qlen || (!t->peak_qlen_t && r->peak_qlen_t)) {
-				t->peak_qlen = r->peak_qlen;
-				t->peak_qlen_t = r->peak_qlen_t;
+			if (rm->peak_qlen > tm->peak_qlen ||
+			    (!tm->peak_qlen_t && rm->peak_qlen_t)) {
+				tm->peak_qlen = rm->peak_qlen;
+				tm->peak_qlen_t = rm->peak_qlen_t;
 			}
-			if (r->sojourn_max > t->sojourn_max)
-				t->sojourn_max = r->sojourn_max;
+			if (rm->sojourn_max > tm->sojourn_max)
+				tm->sojourn_max = rm->sojourn_max;
 		}
 		if (r->sojourn_last_t >= t->sojourn_last_t) {
 			t->sojourn_last = r->sojourn_last;
@@ -100,16 +104,16 @@ static void fold_slot(struct linuxbe_st *st, uint32_t s, const struct linuxbe_bp
 	b->unmeasured[s] += t->unmeasured;
 	b->qev_lost += t->qev_lost;
 	if (t->enq) {
-		fold_max(&lf->bytes, t->peak_backlog,
+		fold_max(&lf->bytes, t->max[0].peak_backlog,
 			 lf->limit_unit == LINUXBE_LIMIT_BYTES ? lf->limit : BSF_UNKNOWN,
-			 t->peak_t + off);
-		fold_max(&lf->pkts, t->peak_qlen,
+			 t->max[0].peak_t + off);
+		fold_max(&lf->pkts, t->max[0].peak_qlen,
 			 lf->limit_unit == LINUXBE_LIMIT_PACKETS ? lf->limit : BSF_UNKNOWN,
-			 t->peak_qlen_t + off);
+			 t->max[0].peak_qlen_t + off);
 	}
 	if (!t->sojourn_n)
 		return;
-	linuxbe_peak_fold(&lf->delay, t->sojourn_max, BSF_UNKNOWN, t->sojourn_last_t + off);
+	linuxbe_peak_fold(&lf->delay, t->max[0].sojourn_max, BSF_UNKNOWN, t->sojourn_last_t + off);
 	/* a window's max covers its own measurements only: a past packet's
 	 * sojourn does not carry into the next window */
 	lf->delay.cur = 0;

@@ -64,8 +64,8 @@ static void put_sample(struct linuxbe_st *st, struct bsf_event *e,
 	e->queue = b->slot_q[r->slot];
 	e->tc = UINT32_MAX;
 	e->sampling_rate = st->ports[port].sampling_rate;
-	e->depth_bytes = r->backlog;
-	e->transit_ns = r->sojourn;
+	e->depth_bytes = r->backlog == UINT64_MAX ? BSF_UNKNOWN : r->backlog;
+	e->transit_ns = r->sojourn == UINT64_MAX ? BSF_UNKNOWN : r->sojourn;
 	e->t_ns = r->t + b->off_ns;
 	e->frame_len = r->frame_len + 4; /* FCS */
 	copy_hdr(st, e, r->hdr, r->hdr_len);

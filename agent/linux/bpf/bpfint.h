@@ -58,12 +58,21 @@ struct linuxbe_bpf {
 	uint64_t drop_events;
 	struct linuxbe_bpf_bucket *bk; /* ncpu, for the suppressed count */
 	uint32_t drop_rate;	       /* reports a second the kernel sends at most */
+	char drops_why[160];	       /* why the kernel's drops are not read, if so */
 	/* queue streams */
 	uint64_t qev_read;
 	uint64_t off_ns; /* the agent's clock - CLOCK_MONOTONIC, this read */
 	union linuxbe_bpf_rec pending;
 	int pending_kind; /* 0 none, 1 sample, 2 drop, 3 queue event */
 };
+
+/* bpfrun.c: can the object load on the kernel of BTF btf?  0, or -1
+ * with why (no qdisc_enqueue tracepoint: Linux 5.14); *drops: its drop
+ * program can load too (kfree_skb with its reason, and the reason
+ * QDISC_DROP: Linux 5.18), else why says so and the object loads
+ * without it. */
+struct btf;
+int linuxbe_bpf_kernel_check(const struct btf *btf, int *drops, char *why, size_t whylen);
 
 /* bpfev.c: the ring buffers' records into the event queue */
 void linuxbe_bpf_load_reasons(struct linuxbe_bpf *b);

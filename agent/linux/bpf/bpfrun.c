@@ -302,11 +302,80 @@ static void free_b(struct linuxbe_bpf *b)
 	free(b);
 }
 
+/* the function prototype a tracepoint's btf_trace_NAME typedef points
+ * to, or NULL */
+static const struct btf_type *tp_proto(const struct btf *btf, const char *name)
+{
+	char tn[64];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(tn, sizeof tn, "btf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tn, BTF_KIND_TYPEDEF);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	t = t ? btf__type_by_id(btf, t->type) : NULL; /* the pointer */
+	t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_is_func_proto(t) ? t : NULL;
+}
+
+int linuxbe_bpf_kernel_check(const struct btf *btf, int *drops, char *why, size_t whylen)
+{
+	const struct btf_type *kf, *t;
+	const struct btf_enum *en;
+	int id, qdrop = 0;
+	unsigned i;
+
+	*drops = 0;
+	if (!tp_proto(btf, "qdisc_enqueue") || !tp_proto(btf, "qdisc_dequeue")) {
+		snprintf(why, whylen,
+			 "bpf absent (the kernel has no qdisc:qdisc_enqueue tracepoint: Linux 5.14 "
+			 "or later needed)");
+		return -1;
+	}
+	/* kfree_skb(skb, location, reason): the reason from Linux 5.17,
+	 * QDISC_DROP among the reasons from 5.18 */
+	id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++) {
+		const char *n;
+
+		en = btf_enum(t) + i;
+		n = btf__name_by_offset(btf, en->name_off);
+		qdrop |= n && strcmp(n, "SKB_DROP_REASON_QDISC_DROP") == 0;
+	}
+	kf = tp_proto(btf, "kfree_skb");
+	if (kf && btf_vlen(kf) >= 4 && qdrop) {
+		/* (the typedef's first parameter is the tracepoint's data) */
+		t = btf__type_by_id(btf, btf_params(kf)[3].type);
+		*drops = t && btf_is_enum(t) && (int)btf_params(kf)[3].type == id;
+	}
+	if (!*drops)
+		snprintf(why, whylen,
+			 "no drops (the kernel's skb:kfree_skb tracepoint lacks the drop reason "
+			 "QDISC_DROP: Linux 5.18 or later needed)");
+	return 0;
+}
+
 /* open, set up and load the object; 0 or -1 with why */
 static int load(struct linuxbe_st *st, struct linuxbe_bpf *b, char *why, size_t whylen)
 {
 	uint32_t rate = st->drop_limit;
-	int err;
+	struct btf *vm = btf__load_vmlinux_btf();
+	int err, drops = 0;
+
+	if (!vm) {
+		snprintf(why, whylen, "bpf absent (cannot read the kernel's BTF: %s)",
+			 strerror(errno));
+		return -1;
+	}
+	err = linuxbe_bpf_kernel_check(vm, &drops, b->drops_why, sizeof b->drops_why);
+	btf__free(vm);
+	if (err < 0) {
+		snprintf(why, whylen, "%s", b->drops_why);
+		return -1;
+	}
+	if (!drops)
+		b->dropping = 0; /* (the drop monitor's drops stay, if it is active) */
 
 	load_log[0] = 0;
 	libbpf_set_print(print_cb);
@@ -324,6 +393,8 @@ static int load(struct linuxbe_st *st, struct linuxbe_bpf *b, char *why, size_t 
 		b->skel->data->drop_tau_ns = (uint64_t)(burst - 1) * cost;
 		b->drop_rate = rate;
 	}
+	if (!err && !drops)
+		err = bpf_program__set_autoload(b->skel->progs.bsf_drop, false);
 	if (!err)
 		err = bsflowd_bpf__load(b->skel);
 	if (!err)
@@ -422,6 +493,8 @@ int linuxbe_bpf_open(struct linuxbe_st *st, char *why, size_t whylen)
 	if (b->dropping)
 		snprintf(why + strlen(why), whylen - strlen(why),
 			 "; drop reports at most %u a second (drops limit)", b->drop_rate);
+	else if (b->drops_why[0])
+		snprintf(why + strlen(why), whylen - strlen(why), "; %s", b->drops_why);
 	return 0;
 }
 

@@ -45,8 +45,10 @@
  * spread over the CPUs; what it suppresses is counted exactly per CPU.
  *
  * Tracepoints only (no kprobe or fentry: kernels without them load it).
- * Needs Linux >= 5.12 (BTF and tp_btf of 5.5, the ring buffer of 5.8,
- * compare-and-swap of 5.12).
+ * Needs Linux >= 5.14 (BTF and tp_btf of 5.5, the ring buffer of 5.8,
+ * compare-and-swap of 5.12, the qdisc_enqueue tracepoint of 5.14); bsf_drop
+ * 5.18 (kfree_skb's reason of 5.17, the reason QDISC_DROP of 5.18): on an
+ * older kernel the loader leaves it out (linuxbe_bpf_kernel_check).
  *
  * SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
  */
@@ -57,6 +59,10 @@
 #include <bpf/bpf_tracing.h>
 
 #include "bsflowd.bpf.h"
+
+/* struct Qdisc flags (include/net/sch_generic.h; defines, not in BTF) */
+#define TCQ_F_CPUSTATS 0x20
+#define TCQ_F_NOLOCK   0x100
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -149,18 +155,25 @@ struct {
 
 static __always_inline struct linuxbe_bpf_qstat *stat_of(__u32 slot)
 {
-	struct linuxbe_bpf_qstat *s = bpf_map_lookup_elem(&qstats, &slot);
-	__u64 e = epoch;
+	return bpf_map_lookup_elem(&qstats, &slot);
+}
 
-	if (s && s->epoch != e) {
-		s->epoch = e;
-		s->peak_backlog = 0;
-		s->peak_t = 0;
-		s->peak_qlen = 0;
-		s->peak_qlen_t = 0;
-		s->sojourn_max = 0;
+/* the maxima of s that the current epoch writes (reset at its first
+ * write): the half the loader does not read */
+static __always_inline struct linuxbe_bpf_qmax *max_of(struct linuxbe_bpf_qstat *s)
+{
+	__u64 e = epoch;
+	struct linuxbe_bpf_qmax *m = &s->max[e & 1];
+
+	if (m->epoch != e) {
+		m->epoch = e;
+		m->peak_backlog = 0;
+		m->peak_t = 0;
+		m->peak_qlen = 0;
+		m->peak_qlen_t = 0;
+		m->sojourn_max = 0;
 	}
-	return s;
+	return m;
 }
 
 static __always_inline struct linuxbe_bpf_set *set_of(struct sk_buff *skb)
@@ -222,7 +235,9 @@ static __always_inline void queue_event(struct linuxbe_bpf_qstat *s, __u32 type,
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* skb was admitted to the queue of slot, which holds backlog bytes now */
+/* skb was admitted to the queue of slot, which holds backlog bytes now
+ * (~0: a lockless qdisc, whose backlog and length are per CPU: unknown,
+ * and whose enqueues run on several CPUs at once) */
 static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot, __u64 backlog,
 				       __u64 qlen)
 {
@@ -243,17 +258,26 @@ static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot,
 	qv->qdisc = q;
 	now = bpf_ktime_get_ns();
 	s->enq++;
-	if (backlog > s->peak_backlog) {
-		s->peak_backlog = backlog;
-		s->peak_t = now;
+	if (backlog == ~0ull) {
+		/* lockless: its numbers taken atomically (the peaks stay the
+		 * poller's, which sums the per-CPU figures) */
+		qv->pcpu = 1;
+		id = __sync_fetch_and_add(&qv->seq, 1) + 1;
+	} else {
+		struct linuxbe_bpf_qmax *mx = max_of(s);
+
+		if (backlog > mx->peak_backlog) {
+			mx->peak_backlog = backlog;
+			mx->peak_t = now;
+		}
+		if (qlen > mx->peak_qlen) {
+			mx->peak_qlen = qlen;
+			mx->peak_qlen_t = now;
+		}
+		/* enqueues of one queue hold its root's lock: no other writer */
+		id = qv->seq + 1;
+		qv->seq = id;
 	}
-	if (qlen > s->peak_qlen) {
-		s->peak_qlen = qlen;
-		s->peak_qlen_t = now;
-	}
-	/* enqueues of one queue hold its root's lock: no other writer */
-	id = qv->seq + 1;
-	qv->seq = id;
 	/* a way: a free one, or one whose packet left unseen (this skb's
 	 * address: the packet there before it left; or a record too old), or
 	 * else the oldest (a full set) */
@@ -288,7 +312,10 @@ static __always_inline void on_enqueue(struct sk_buff *skb, __u64 q, __u32 slot,
 	w->t = now;
 	w->id = id;
 	w->slot = slot;
-	w->backlog = backlog > len ? backlog - len : 0;
+	w->backlog = backlog == ~0ull		? ~0u
+		     : backlog >= 0xFFFFFFFFull ? 0xFFFFFFFEu
+		     : backlog > len		? (__u32)(backlog - len)
+						: 0;
 	w->skb = (__u64)skb;
 	if (sc->stream & LINUXBE_BPF_QEV_ENQ)
 		queue_event(s, LINUXBE_BPF_QEV_ENQ, slot, skb, now, id, backlog, 0);
@@ -386,6 +413,8 @@ int BPF_PROG(bsf_enqueue, struct Qdisc *q, const struct netdev_queue *txq, struc
 		return 0;
 	if (r->nleaves)
 		leaf_enqueue(q, r, skb, ifindex);
+	else if (q->flags & (TCQ_F_CPUSTATS | TCQ_F_NOLOCK))
+		on_enqueue(skb, (__u64)q, r->slot, ~0ull, ~0ull);
 	else
 		on_enqueue(skb, (__u64)q, r->slot, q->qstats.backlog, q->q.qlen);
 	return 0;
@@ -447,18 +476,48 @@ static __always_inline __u64 depth_of(__u32 slot)
 	struct linuxbe_bpf_qvar *qv = bpf_map_lookup_elem(&qvars, &slot);
 	struct Qdisc *q;
 
-	if (!qv || !qv->qdisc)
+	if (!qv || !qv->qdisc || qv->pcpu)
 		return ~0ull;
 	q = (struct Qdisc *)qv->qdisc;
 	return BPF_CORE_READ(q, qstats.backlog);
 }
 
+/* skb left root q with no record of its enqueue: it went in before the
+ * source opened, or the enqueue tracepoint did not show it (it shows a
+ * packet the qdisc took only with NET_XMIT_SUCCESS, not one taken with
+ * NET_XMIT_CN while another was dropped: a head drop, fq_codel's batch
+ * drop).  A single-queue root's packet still counts: in its pool (and
+ * sampled 1-in-N, its sojourn and the backlog it met unknown) and as
+ * unmeasured.  (A leaf's is not known: it counts nowhere.) */
+static __always_inline void unrecorded(struct Qdisc *q, struct sk_buff *skb, __u32 ifindex)
+{
+	struct linuxbe_bpf_root *r = root_of(ifindex, q->handle);
+	struct linuxbe_bpf_qstat *s;
+	struct linuxbe_bpf_slot *sc;
+	__u32 slot;
+
+	if (!r || r->nleaves)
+		return;
+	slot = r->slot;
+	if (slot >= LINUXBE_BPF_SLOTS)
+		return;
+	s = stat_of(slot);
+	sc = bpf_map_lookup_elem(&slots, &slot);
+	if (!s || !sc)
+		return;
+	s->deq++;
+	s->unmeasured++;
+	if (sc->rate && bpf_get_prandom_u32() % sc->rate == 0)
+		sample(s, slot, skb, bpf_ktime_get_ns(), ~0ull, ~0ull);
+}
+
 /* skb left its root q: the end of its sojourn, if it has a record */
-static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
+static __always_inline void on_dequeue(struct Qdisc *q, struct sk_buff *skb, __u32 ifindex)
 {
 	struct linuxbe_bpf_set *set = set_of(skb);
 	struct linuxbe_bpf_qvar *qv;
 	struct linuxbe_bpf_qstat *s;
+	struct linuxbe_bpf_qmax *mx;
 	struct linuxbe_bpf_slot *sc;
 	struct linuxbe_bpf_pkt *w = 0;
 	__u64 d, t, id, backlog, now;
@@ -471,12 +530,14 @@ static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
 			w = &set->way[i];
 			break;
 		}
-	if (!w)
+	if (!w) {
+		unrecorded(q, skb, ifindex);
 		return;
+	}
 	t = w->t;
 	id = w->id;
 	slot = w->slot;
-	backlog = w->backlog;
+	backlog = w->backlog == ~0u ? ~0ull : w->backlog;
 	w->skb = 0;
 	if (slot >= LINUXBE_BPF_SLOTS)
 		return;
@@ -490,8 +551,9 @@ static __always_inline void on_dequeue(struct sk_buff *skb, __u32 ifindex)
 	now = bpf_ktime_get_ns();
 	d = now > t ? now - t : 0;
 	s->deq++;
-	if (d > s->sojourn_max)
-		s->sojourn_max = d;
+	mx = max_of(s);
+	if (d > mx->sojourn_max)
+		mx->sojourn_max = d;
 	s->sojourn_last = d;
 	s->sojourn_last_t = now;
 	s->sojourn_n++;
@@ -518,7 +580,7 @@ int BPF_PROG(bsf_dequeue, struct Qdisc *q, const struct netdev_queue *txq, int p
 	/* a bulk dequeue hands a list (of 9 at most without byte queue
 	 * limits; with them, as many as the limit's bytes): its first 64 */
 	for (i = 0; i < 64 && skb; i++) {
-		on_dequeue(skb, ifindex);
+		on_dequeue(q, skb, ifindex);
 		skb = skb->next;
 	}
 	return 0;
@@ -557,19 +619,36 @@ static __always_inline int drop_allowed(__u64 now)
 	return 0; /* lost the race 4 times: counted as suppressed */
 }
 
+/* A qdisc's drop (its drop count counts it): QDISC_DROP, and where the
+ * kernel has them the reasons of its limits and AQMs */
+static __always_inline int qdisc_reason(enum skb_drop_reason reason)
+{
+	if (reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_DROP))
+		return 1;
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_QDISC_OVERLIMIT) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_OVERLIMIT))
+		return 1;
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_QDISC_CONGESTED) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_CONGESTED))
+		return 1;
+	return 0;
+}
+
 /* A drop on port pv that no record explains: a leaf that refused it, the
  * first of the port's leaves whose qdisc counted a drop not yet paired
- * with a kfree_skb (each drop is freed once); else the port's only
- * queue. */
+ * with a kfree_skb (each drop is freed once; a leaf's drops of packets it
+ * had queued are paired by their records); else the port's only queue.
+ * A pairing is claimed by compare-and-swap, so that two CPUs never pair
+ * two packets with one drop. */
 static __always_inline __u32 drop_slot(struct linuxbe_bpf_port *pv, enum skb_drop_reason reason)
 {
 	struct linuxbe_bpf_qvar *qv;
 	struct Qdisc *leaf;
-	__u32 i, slot, drops;
+	__u32 i, slot, drops, old;
 
 	if (!pv->nleaves)
 		return pv->slot;
-	if (reason != bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_QDISC_DROP))
+	if (!qdisc_reason(reason))
 		return LINUXBE_BPF_NOSLOT;
 	for (i = 0; i < LINUXBE_BPF_MAX_LEAVES && i < pv->nleaves; i++) {
 		slot = pv->first + i;
@@ -578,10 +657,10 @@ static __always_inline __u32 drop_slot(struct linuxbe_bpf_port *pv, enum skb_dro
 			continue;
 		leaf = (struct Qdisc *)qv->qdisc;
 		drops = BPF_CORE_READ(leaf, qstats.drops);
-		if ((__s32)(drops - qv->drops) > 0) {
-			__sync_fetch_and_add(&qv->drops, 1);
+		old = qv->drops;
+		if ((__s32)(drops - old) > 0 &&
+		    __sync_val_compare_and_swap(&qv->drops, old, old + 1) == old)
 			return slot;
-		}
 	}
 	return LINUXBE_BPF_NOSLOT;
 }
@@ -620,6 +699,11 @@ int BPF_PROG(bsf_drop, struct sk_buff *skb, void *location, enum skb_drop_reason
 					qs->unmeasured++;
 				if (!qv || id <= qv->deq_id)
 					slot = LINUXBE_BPF_NOSLOT;
+				else if (qdisc_reason(reason))
+					/* its qdisc counted this drop (a head
+					 * drop, an AQM's at dequeue): paired
+					 * here, not with a refused packet */
+					__sync_fetch_and_add(&qv->drops, 1);
 				break;
 			}
 	if (!report_drops)

@@ -77,7 +77,8 @@ struct linuxbe_bpf_qvar {
 	__u64 deq_id; /* the highest number seen leaving */
 	__u64 qdisc;  /* its qdisc's address (a leaf's: learned from the device) */
 	__u32 drops;  /* a leaf: its qdisc's drops already paired with a kfree_skb */
-	__u32 pad;
+	__u32 pcpu;   /* 1: a lockless qdisc with per-CPU statistics (pfifo_fast):
+			 its backlog is not readable */
 };
 
 /* A packet's enqueue into a watched queue (one way of a set). */
@@ -86,7 +87,7 @@ struct linuxbe_bpf_pkt {
 	__u64 t;   /* CLOCK_MONOTONIC ns of the enqueue */
 	__u64 id;  /* its number in the queue's enqueue sequence */
 	__u32 slot;
-	__u32 backlog; /* bytes it met at enqueue (before it) */
+	__u32 backlog; /* bytes it met at enqueue (before it), ~0 unknown */
 };
 
 struct linuxbe_bpf_set {
@@ -96,8 +97,8 @@ struct linuxbe_bpf_set {
 /* A sampled packet at dequeue (ring buffer `samples`). */
 struct linuxbe_bpf_sample {
 	__u64 t;		       /* CLOCK_MONOTONIC ns of the dequeue */
-	__u64 sojourn;		       /* ns in the qdisc */
-	__u64 backlog;		       /* bytes the packet met at enqueue */
+	__u64 sojourn;		       /* ns in the qdisc, ~0 unknown (no record) */
+	__u64 backlog;		       /* bytes the packet met at enqueue, ~0 unknown */
 	__u32 slot;		       /* its queue */
 	__u32 in_ifindex;	       /* skb_iif, 0 if locally originated */
 	__u32 frame_len;	       /* skb->len */
@@ -139,18 +140,25 @@ struct linuxbe_bpf_bucket {
 	__u64 lost;	  /* to a full ring */
 };
 
-/* One queue's figures on one CPU (per-CPU array `qstats`, by slot): the
- * maxima of the current `epoch` (the programs reset them at their first
- * write in a new epoch; the loader bumps the epoch, then reads them, and
- * never writes), and counts that only grow (the loader takes the
- * differences): no update is lost between two reads. */
-struct linuxbe_bpf_qstat {
+/* A queue's maxima of one `epoch` on one CPU. */
+struct linuxbe_bpf_qmax {
 	__u64 epoch;
-	__u64 peak_backlog;   /* bytes, after an enqueue */
-	__u64 peak_t;	      /* CLOCK_MONOTONIC ns of that peak */
-	__u64 peak_qlen;      /* packets, after an enqueue */
-	__u64 peak_qlen_t;    /* CLOCK_MONOTONIC ns of that peak */
-	__u64 sojourn_max;    /* ns */
+	__u64 peak_backlog; /* bytes, after an enqueue */
+	__u64 peak_t;	    /* CLOCK_MONOTONIC ns of that peak */
+	__u64 peak_qlen;    /* packets, after an enqueue */
+	__u64 peak_qlen_t;  /* CLOCK_MONOTONIC ns of that peak */
+	__u64 sojourn_max;  /* ns */
+};
+
+/* One queue's figures on one CPU (per-CPU array `qstats`, by slot): the
+ * maxima of the current `epoch` e in max[e & 1] (the programs reset them
+ * at their first write in a new epoch), while the loader, which bumps
+ * the epoch, reads those of the epoch before in the other half, which
+ * the programs then no longer write (and it never writes); and counts
+ * that only grow (the loader takes the differences): no update is lost
+ * between two reads. */
+struct linuxbe_bpf_qstat {
+	struct linuxbe_bpf_qmax max[2];
 	__u64 sojourn_last;   /* ns, the latest dequeue's (not reset) */
 	__u64 sojourn_last_t; /* CLOCK_MONOTONIC ns of that dequeue */
 	/* cumulative */

@@ -6,7 +6,7 @@
 # pair between two network namespaces made here ($A with vA, $B with vB,
 # NET.1 and NET.2, no IPv6 so that only the test's packets cross), a UDP
 # receiver, and starting and reaping bsflowd and bsflow-collect -j.
-# Sets COLLECT, BSFLOWD, HERE, TMP, X (run in $A), IFX (vA's ifindex), rc.
+# Sets COLLECT, BSFLOWD, HERE, TMP, X (run in $A), IFX (vA's ifindex), PIN, rc.
 # BPF_SKIP_RC: the exit status of a skip (77; the benchmark's 0).
 #
 # SPDX-License-Identifier: BSD-2-Clause
@@ -16,6 +16,9 @@ COLLECT="$top_builddir/collector/bsflow-collect"
 : "${BSFLOWD:=$top_builddir/agent/bsflowd}"
 HERE="$top_srcdir/agent/linux/tests"
 rc=0
+# PIN: runs a command on CPU 0 where taskset is installed
+PIN=
+command -v taskset >/dev/null 2>&1 && PIN="taskset -c 0"
 
 bpf_skip() {
 	echo "SKIP: $*"
@@ -91,6 +94,29 @@ while True:
     for s in select.select(socks, [], [])[0]:
         s.recv(2048)' "$@" &
 	rpid=$!
+}
+
+# bpf_e2e_conf [TEXT]: $TMP/bsflowd.conf: the collector on 127.0.0.1:6343,
+# counters every second, TEXT (more settings), and the linux backend on vA
+# with the bpf source and neither the packet, tracepoint nor drop monitor
+# source
+bpf_e2e_conf() {
+	cat >"$TMP/bsflowd.conf" <<EOC
+collector "c" {
+	address = 127.0.0.1
+	port = 6343
+}
+polling_interval = 1
+${1:-}
+backend = linux
+linux {
+	ports = {"vA"}
+	bpf = on
+	packet = off
+	tracepoint = off
+	dropmon = off
+}
+EOC
 }
 
 # bpf_e2e_start SECONDS: bsflow-collect -j into $TMP/col.json, bsflowd

@@ -30,31 +30,14 @@ $X tc class add dev vA parent 1: classid 1:1 htb rate 8mbit ceil 8mbit &&
 	$X tc class add dev vA parent 1:1 classid 1:20 htb rate 6mbit ceil 6mbit &&
 	$X tc qdisc add dev vA parent 1:10 handle 10: bfifo limit 30000 || exit 1
 
-cat >"$TMP/bsflowd.conf" <<EOC
-collector "c" {
-	address = 127.0.0.1
-	port = 6343
-}
-polling_interval = 1
-sampling {
+bpf_e2e_conf "sampling {
 	default = $N
-}
-backend = linux
-linux {
-	ports = {"vA"}
-	bpf = on
-	packet = off
-	tracepoint = off
-	dropmon = off
-}
-EOC
+}"
 bpf_e2e_start 12
 bpf_e2e_receiver 10.79.0.2 5001 5002
 sleep 2
-# both senders on one CPU: their leaves' drops do not overlap (see the
+# both senders on one CPU ($PIN): their leaves' drops do not overlap (see the
 # check's drops)
-PIN=
-command -v taskset >/dev/null 2>&1 && PIN="taskset -c 0"
 # overload both leaves, 3.5 s .. 7.5 s after the daemon started: 1:10 at
 # 1000 packets a second (8.3 Mbit/s, 4 x its rate), 1:20 at 3000 (25
 # Mbit/s, 4 x its rate)

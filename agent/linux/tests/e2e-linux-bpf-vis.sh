@@ -21,21 +21,7 @@ bpf_e2e_up
 $X tc qdisc add dev vA root handle 1: tbf rate 5mbit burst 5000 limit 30000 2>"$TMP/err" ||
 	bpf_skip "tbf not available: $(tail -n 1 "$TMP/err")"
 
-cat >"$TMP/bsflowd.conf" <<EOC
-collector "c" {
-	address = 127.0.0.1
-	port = 6343
-}
-polling_interval = 1
-backend = linux
-linux {
-	ports = {"vA"}
-	bpf = on
-	packet = off
-	tracepoint = off
-	dropmon = off
-}
-visibility {
+bpf_e2e_conf 'visibility {
 	forensics = yes
 	delay_profile d {
 		thresholds = {20ms}
@@ -45,8 +31,7 @@ visibility {
 		low = 5000
 	}
 	default_rate = 1000
-}
-EOC
+}'
 bpf_e2e_start 10
 bpf_e2e_receiver 10.80.0.2 5001
 sleep 1

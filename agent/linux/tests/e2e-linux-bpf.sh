@@ -26,27 +26,12 @@ sent() {
 }
 SENT0=$(sent)
 
-cat >"$TMP/bsflowd.conf" <<EOC
-collector "c" {
-	address = 127.0.0.1
-	port = 6343
-}
-polling_interval = 1
-sampling {
+bpf_e2e_conf "sampling {
 	default = $N
 }
 drops {
 	limit = $LIMIT
-}
-backend = linux
-linux {
-	ports = {"vA"}
-	bpf = on
-	packet = off
-	tracepoint = off
-	dropmon = off
-}
-EOC
+}"
 bpf_e2e_start 14
 bpf_e2e_receiver 10.78.0.2 5001
 sleep 2

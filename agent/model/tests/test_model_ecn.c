@@ -54,7 +54,7 @@ static int burst_next(void *state, struct model_pkt *p)
 	p->in_port = 0;
 	p->out_port = 1;
 	p->flow_id = s->i;
-	p->ecn = s->ecn;
+	p->tos = model_tos(26, s->ecn); /* as in its header */
 	p->hdr = s->hdr;
 	p->hdr_len = s->hdr_len;
 	s->i++;

@@ -285,7 +285,7 @@ static int list_next(void *state, struct model_pkt *p)
 	p->tc = x->tc;
 	p->fwd_drop = x->fwd_drop;
 	p->flow_id = x->flow_id;
-	p->ecn = x->ecn;
+	p->tos = x->ecn;
 	p->cast = x->mc_group ? MODEL_CAST_MULTICAST : MODEL_CAST_UNICAST;
 	return 1;
 }

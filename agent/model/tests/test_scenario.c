@@ -287,6 +287,12 @@ static const struct bad {
     {"dwrr_quantum = 32\n", 2, "dwrr_quantum"},
     {"port 1 {\n xoff = 4K\n xon = 8K\n}\n", 4, "xon"},
     {"xoff = 4K\nport 1 {\n xon = 8K\n}\n", 4, "xon"},
+    /* minimums and headroom that leave no shared buffer: the buffer key's
+     * line, or without it the model section's (its first value's) */
+    {"queue 0 {\n min = 1G\n}\n", 3, "buffer"},
+    {"pg 0 {\n min = 1G\n}\n", 3, "buffer"},
+    {"port 1 {\n queue_min = 1G\n}\n", 3, "buffer"},
+    {"buffer = 1M\nport 1-7 {\n lossless = {3}\n headroom = 512K\n}\n", 2, "buffer"},
     {"ports = 5000\n", 2, "ports"},
     {"ports = eight\n", 2, "ports"},
     {"\nspeed = 500M\n", 3, "speed"},

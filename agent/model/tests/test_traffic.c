@@ -839,7 +839,7 @@ START_TEST(test_headers_of_packets)
 		ck_assert_uint_eq(rd16(p.hdr + 14), 3u << 13 | 10);
 		ck_assert_uint_eq(p.hdr[off + 1] >> 2, 26);
 		ck_assert_uint_eq(p.tc, 3); /* tagged: the PCP */
-		ck_assert_uint_eq(p.dscp, 26);
+		ck_assert_uint_eq(p.tos, 26 << 2);
 		ck_assert_uint_ge(p.flow_id, 1000);
 		ck_assert_uint_lt(p.flow_id, 1000 + model_gen_flow_ids(&c));
 		/* source address in the ingress port's subnet 10.0.2.0/24 */

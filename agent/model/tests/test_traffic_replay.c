@@ -168,7 +168,7 @@ START_TEST(test_rules)
 	ck_assert_uint_eq(p.in_port, in_a);
 	ck_assert_uint_eq(p.out_port, out_x != in_a ? out_x : (out_x + 1) % nports);
 	ck_assert_uint_eq(p.tc, 3);
-	ck_assert_uint_eq(p.dscp, 24);
+	ck_assert_uint_eq(p.tos, 24 << 2);
 	ck_assert_uint_eq(p.hdr_len, 100);
 	ck_assert_mem_eq(p.hdr, fr[0].b, 100);
 	ck_assert_uint_eq(p.mc_group, 0);

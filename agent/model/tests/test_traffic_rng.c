@@ -410,7 +410,7 @@ static int same_pkt(const struct model_pkt *a, const struct model_pkt *b)
 {
 	return a->t_ns == b->t_ns && a->len == b->len && a->in_port == b->in_port &&
 	       a->out_port == b->out_port && a->mc_group == b->mc_group && a->tc == b->tc &&
-	       a->dscp == b->dscp && a->fwd_drop == b->fwd_drop && a->hdr_len == b->hdr_len &&
+	       a->tos == b->tos && a->fwd_drop == b->fwd_drop && a->hdr_len == b->hdr_len &&
 	       a->flow_id == b->flow_id && a->cast == b->cast &&
 	       memcmp(a->hdr, b->hdr, a->hdr_len) == 0;
 }

@@ -57,7 +57,7 @@ static int tsrc_next(void *state, struct model_pkt *p)
 	p->out_port = s->sp.out_port;
 	p->mc_group = s->sp.mc_group;
 	p->tc = s->sp.tc;
-	p->dscp = 0;
+	p->tos = 0;
 	p->fwd_drop = (s->sp.fwd_every && s->n % s->sp.fwd_every == 0) ? s->sp.fwd_drop : 0;
 	p->flow_id = s->sp.flow_id;
 	p->hdr = s->hdr;

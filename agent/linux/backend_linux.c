@@ -563,8 +563,8 @@ static const char *const needs[LINUXBE_NSRC] = {
     "CAP_NET_ADMIN (join the packets group; install_samplers: tc filters)",
     "CAP_PERFMON or CAP_SYS_ADMIN (perf_event_open; tracefs readable)",
     "CAP_NET_RAW (AF_PACKET socket)",
-    "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), kernel BTF (Linux >= 5.14; drops 5.18), bsflowd built "
-    "with BPF support",
+    "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), kernel BTF (Linux >= 5.14; drops 5.18), "
+    "bsflowd built with BPF support",
 };
 
 static int op_check(const struct bsf_backend_args *args, char *report, size_t reportlen, char *err,

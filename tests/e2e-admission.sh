@@ -111,14 +111,18 @@ done
 # port 3's queue marks the well-behaved flows' ECT(0) packets
 awk '$1 == "bsf_ecn_uc_0" && $2 > 0 { ok = 1 } END { exit !ok }' "$TMP/c.out" ||
 	fail "no CE marks counted in queue_ecn"
-# the hog's region (0) drops them, by its bound (its state at or above
+# every flow-region drop is by the bound (its region's state at or above
 # 100 %: 10000 hundredths), in 0:5 notifications of reason 259 (a 0:5's
-# records print with the discarded_ prefix)
-awk '$1 == "discarded_bsf_drop_region" { n++; if ($2 != 0) bad = 1 }
+# records print with the discarded_ prefix), and it is the hog's region (0)
+# that drops: with every drop exported (drops { limit = 1000000 }), 131 191
+# of 131 212 were region 0's; the other 21 were the well-behaved region's,
+# over the bound the hog's fill had shrunk (alpha x the free buffer), so at
+# least 95 % of those sampled (about 400 at the default limit) are region 0's
+awk '$1 == "discarded_bsf_drop_region" { n++; if ($2 == 0) r0++ }
      $1 == "discarded_bsf_drop_region_cause" && $2 != "bound" { bad = 1 }
      $1 == "discarded_bsf_drop_region_pc" && $2 < 10000 { bad = 1 }
-     END { exit bad || n == 0 }' "$TMP/c.out" ||
-	fail "a flow_region_drop not of region 0 at its bound"
+     END { exit bad || n == 0 || r0 < 0.95 * n }' "$TMP/c.out" ||
+	fail "a flow_region_drop not at its bound, or fewer than 95 % of them region 0's"
 awk '/^startSample/ { code = ""; reg = 0 }
      $1 == "discardCode" { code = $2 }
      $1 == "discarded_bsf_record" && $2 == "flow_region_drop" { reg = 1 }

@@ -64,6 +64,7 @@ struct linuxbe_swap {
 	int have_next;
 	char what[768];
 	uint64_t changes;
+	unsigned scan_failed; /* scans in a row that failed */
 	/* the sampling rules' answers at open */
 	int have_rates, have_default;
 	uint32_t rate_speed[NSPEEDS], rate_unknown, rate_default;
@@ -171,10 +172,15 @@ static void on_timer(void *arg)
 
 	sw->first_ms = 0;
 	if (linuxbe_ports_scan(st, 0, &set, err, sizeof err) < 0) {
-		linuxbe_log(st, LOG_WARNING, "the interfaces changed, but %s; trying again", err);
-		linuxbe_swap_schedule(st, sw->queues);
+		/* said once until a scan works; tried again every second */
+		if (!sw->scan_failed++)
+			linuxbe_log(st, LOG_WARNING,
+				    "the interfaces changed, but %s; trying again every second",
+				    err);
+		st->host->timer_start(sw->timer, 1000000000u, 0);
 		return;
 	}
+	sw->scan_failed = 0;
 	a = calloc(st->nports + 1, sizeof *a);
 	b = calloc(set.nports + 1, sizeof *b);
 	if (!a || !b) {

@@ -272,6 +272,9 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 	uint64_t sum = 0, alloc = 0;
 	int alloc_known = 1;
 
+	/* another root qdisc (tbf replaced by htb...): another layout */
+	int kind_changed = !first && root && strcmp(pt->root_kind, root->kind) != 0;
+
 	if (root) {
 		snprintf(pt->root_kind, sizeof pt->root_kind, "%s", root->kind);
 		pt->root_handle = root->handle;
@@ -294,13 +297,15 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 				memset(&pt->leaves[q], 0, sizeof pt->leaves[q]);
 				pt->leaves[q].handle = h[q];
 			}
-	} else if (n != pt->n_leaves && !qd->layout_warned) {
+	} else if ((n != pt->n_leaves || kind_changed) && !qd->layout_warned) {
 		/* mapped again at the daemon's next describe(), if it can take
 		 * one (portswap.c); else once: "reload" */
 		qd->layout_warned = 1;
 		if (linuxbe_swap_schedule(st, 1))
-			linuxbe_log(st, LOG_NOTICE, "the qdiscs of %s changed (%u queues, were %u)",
-				    pt->name, n, pt->n_leaves);
+			linuxbe_log(st, LOG_NOTICE,
+				    "the qdiscs of %s changed (root %s): mapping its "
+				    "queues again",
+				    pt->name, pt->root_kind);
 		else
 			linuxbe_log(st, LOG_WARNING,
 				    "the qdiscs of %s changed (%u queues, %u at start); reload "

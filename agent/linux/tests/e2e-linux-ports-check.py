@@ -9,8 +9,10 @@
 #     1 Mbit/s, so 75 % still 120 ms after the burst);
 #   - vx0's counters samples run 1, 2, 3 ... without a gap across both
 #     changes, and go on after the deletion;
-#   - vx1 has samples before its deletion and none 1.5 s after it (a
-#     polling interval plus the backend's quiet time of 250 ms);
+#   - vx1 has samples before its deletion and none 2.5 s after it (its
+#     counters cannot be read once it is gone; DEL_MS is an upper bound
+#     of the deletion's time in bsflowd's sysUpTime, and a sample read
+#     before it may leave in a datagram up to a polling interval later);
 #   - the log says what changed (and with bpf: its object loaded again).
 # Usage: e2e-linux-ports-check.py COLLECT.json BSFLOWD.log IFX0 IFX1 IFX2 TX_BYTES DEL_MS BPF
 #
@@ -68,13 +70,13 @@ seqs = [q for _, q, _ in old]
 print("vx0 counters sample sequence numbers: %s" % seqs)
 if len(seqs) < 6 or seqs != list(range(seqs[0], seqs[0] + len(seqs))):
     fail("vx0's counters samples: a gap or too few (6 or more, consecutive)")
-if not [u for u, _, _ in old if u > del_ms + 1500]:
+if not [u for u, _, _ in old if u > del_ms + 2500]:
     fail("no counters sample of vx0 after vx1's deletion")
 
 gone = ctr[ifx1]
 before = [u for u, _, _ in gone if u < del_ms]
-late = [u for u, _, _ in gone if u > del_ms + 1500]
-print("vx1 counters samples at %s ms (deleted at ~%d ms)" % ([u for u, _, _ in gone], del_ms))
+late = [u for u, _, _ in gone if u > del_ms + 2500]
+print("vx1 counters samples at %s ms (deleted by %d ms)" % ([u for u, _, _ in gone], del_ms))
 if not before:
     fail("no counters sample of vx1 before its deletion")
 if late:

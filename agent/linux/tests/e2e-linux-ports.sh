@@ -19,53 +19,39 @@
 #
 # SPDX-License-Identifier: BSD-2-Clause
 : "${top_srcdir:=$(cd "$(dirname "$0")/../../.." && pwd)}"
-: "${top_builddir:=.}"
-COLLECT="$top_builddir/collector/bsflow-collect"
-BSFLOWD="$top_builddir/agent/bsflowd"
-HERE="$top_srcdir/agent/linux/tests"
+# (the bpf tests' helpers: skip, cleanup, waiting for the two programs)
+. "$top_srcdir/agent/linux/tests/bpf-e2e-lib.sh"
 
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
-command -v ip >/dev/null 2>&1 || skip "ip(8) not installed (iproute2)"
-command -v tc >/dev/null 2>&1 || skip "tc(8) not installed (iproute2)"
-command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
-[ -x "$BSFLOWD" ] && [ -x "$COLLECT" ] || {
-	echo "FAIL: bsflowd or bsflow-collect not built"
-	exit 1
-}
 BPF=off
 if [ "${PORTS_BPF:-0}" = 1 ]; then
-	grep -q '^#define HAVE_BPF 1' "$top_builddir/config.h" 2>/dev/null ||
-		skip "bsflowd built without BPF support (see configure's output)"
-	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux)"
+	bpf_e2e_need # SKIPs without BPF support or kernel BTF; takes the lock
 	BPF=on
-fi
-# bsflowd may load the bpf source: one at a time with the bpf tests, which
-# count the programs loaded
-if command -v flock >/dev/null 2>&1; then
-	exec 9>"${TMPDIR:-/tmp}/bsflowd-bpf-e2e.lock"
-	flock 9
+else
+	[ "$(id -u)" = 0 ] || bpf_skip "needs root (network namespaces)"
+	for c in ip tc python3; do
+		command -v $c >/dev/null 2>&1 || bpf_skip "$c not installed"
+	done
+	[ -x "$BSFLOWD" ] && [ -x "$COLLECT" ] || {
+		echo "FAIL: bsflowd or bsflow-collect not built"
+		exit 1
+	}
+	# bsflowd may load the bpf source: one at a time with the bpf tests
+	if command -v flock >/dev/null 2>&1; then
+		exec 9>"${TMPDIR:-/tmp}/bsflowd-bpf-e2e.lock"
+		flock 9
+	fi
 fi
 A=bsfp$$
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bsf-ports.XXXXXX") || exit 1
-cleanup() {
-	[ -n "$cpid" ] && kill "$cpid" 2>/dev/null
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
-	ip netns del "$A" 2>/dev/null
-	[ -n "$KEEP" ] && echo "keeping $TMP" || rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap bpf_e2e_cleanup EXIT
 trap 'exit 1' INT TERM
-ip netns add "$A" 2>"$TMP/err" || skip "cannot create a network namespace: $(cat "$TMP/err")"
+ip netns add "$A" 2>"$TMP/err" || bpf_skip "cannot create a network namespace: $(cat "$TMP/err")"
 X="ip netns exec $A"
 # no IPv6: only the test's packets cross the veths
 $X sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 2>/dev/null
 $X ip link set lo up || exit 1
 for i in 0 1; do
-	$X ip link add vx$i type veth peer name py$i 2>"$TMP/err" || skip "no veth: $(cat "$TMP/err")"
+	$X ip link add vx$i type veth peer name py$i 2>"$TMP/err" || bpf_skip "no veth: $(cat "$TMP/err")"
 	$X ip link set vx$i up && $X ip link set py$i up || exit 1
 done
 cat >"$TMP/bsflowd.conf" <<EOC
@@ -86,12 +72,14 @@ EOC
 ms() {
 	python3 -c 'import time; print(int(time.monotonic() * 1000))'
 }
-$X "$COLLECT" --strict -j -b 127.0.0.1 -p 6343 -t 12 >"$TMP/col.json" 2>"$TMP/col.err" &
+$X "$COLLECT" --strict -j -b 127.0.0.1 -p 6343 -t 14 >"$TMP/col.json" 2>"$TMP/col.err" &
 cpid=$!
 sleep 0.3
-$X "$BSFLOWD" -d -f "$TMP/bsflowd.conf" --run-for 10 >"$TMP/bsflowd.log" 2>&1 &
-dpid=$!
+# T0 before bsflowd starts, DEL after vx1 is gone: the deletion is at
+# most DEL ms into bsflowd's sysUpTime
 T0=$(ms)
+$X "$BSFLOWD" -d -f "$TMP/bsflowd.conf" --run-for 12 >"$TMP/bsflowd.log" 2>&1 &
+dpid=$!
 sleep 2
 # the new port, its queue and its traffic, at once
 $X ip link add vx2 type veth peer name py2 &&
@@ -130,25 +118,10 @@ sleep 1
 TX=$($X cat /sys/class/net/vx2/statistics/tx_bytes)
 $X tc -s qdisc show dev vx2 >"$TMP/tc.txt"
 sleep 0.5
-DEL=$(($(ms) - T0))
 $X ip link del vx1 || exit 1
-wait $dpid
-st=$?
-dpid=
-wait $cpid
-cst=$?
-cpid=
-rc=0
-[ "$st" = 0 ] || {
-	echo "FAIL: bsflowd exited $st"
-	rc=1
-}
-[ "$cst" = 0 ] || {
-	echo "FAIL: bsflow-collect --strict exited $cst"
-	tail -n 5 "$TMP/col.err"
-	rc=1
-}
-echo "vx0 ifindex $IFX0, vx1 $IFX1 (deleted at ~$DEL ms), vx2 $IFX2: tx_bytes $TX"
+DEL=$(($(ms) - T0))
+bpf_e2e_wait
+echo "vx0 ifindex $IFX0, vx1 $IFX1 (deleted by $DEL ms), vx2 $IFX2: tx_bytes $TX"
 python3 "$HERE/e2e-linux-ports-check.py" "$TMP/col.json" "$TMP/bsflowd.log" "$IFX0" "$IFX1" \
 	"$IFX2" "$TX" "$DEL" "$BPF" || rc=1
 [ "$rc" = 0 ] || {

@@ -13,16 +13,24 @@
 #     counters cannot be read once it is gone; DEL_MS is an upper bound
 #     of the deletion's time in bsflowd's sysUpTime, and a sample read
 #     before it may leave in a datagram up to a polling interval later);
+#   - vx2's flow samples: at 1 in 4 (its rate from sampling { default =
+#     4 } though it appeared after open), as many as its packets / 4
+#     within 4.5 binomial standard deviations (+2): the packets the
+#     sampler sees, both directions (AF_PACKET) or those dequeued (bpf);
 #   - the log says what changed (and with bpf: its object loaded again).
 # Usage: e2e-linux-ports-check.py COLLECT.json BSFLOWD.log IFX0 IFX1 IFX2 TX_BYTES DEL_MS BPF
+#        TX_PACKETS RX_PACKETS
 #
 # SPDX-License-Identifier: BSD-2-Clause
 import json
+import math
 import sys
 
 col, log = sys.argv[1], sys.argv[2]
 ifx0, ifx1, ifx2, tx, del_ms = (int(a) for a in sys.argv[3:8])
 bpf = sys.argv[8] == "on"
+tx_pk, rx_pk = int(sys.argv[9]), int(sys.argv[10])
+N = 4
 rc = 0
 
 
@@ -34,9 +42,13 @@ def fail(msg):
 
 ctr = {ifx0: [], ifx1: [], ifx2: []}  # (uptime, seq, 0:1 block)
 pcs = []
+flows, rates = 0, set()
 for line in open(col):
     d = json.loads(line)
     for s in d.get("samples", []):
+        if s.get("sampleType") == "FLOWSAMPLE" and s.get("sourceId") == "0:%d" % ifx2:
+            flows += 1
+            rates.add(s.get("meanSkipCount"))
         if s.get("sampleType") != "COUNTERSSAMPLE":
             continue
         for e in s.get("elements", []):
@@ -64,6 +76,16 @@ else:
 print("vx2 4413:2 queue percentages (1/100 %%): %s" % pcs)
 if not pcs or max(pcs) < 7500:
     fail("vx2's queue peak %s < 7500 (75 %% of the tbf's limit)" % (max(pcs) if pcs else None))
+
+pk = tx_pk if bpf else tx_pk + rx_pk
+mean = pk / N
+sd = math.sqrt(pk * (1.0 / N) * (1 - 1.0 / N))
+print("vx2 flow samples %d at rates %s, packets %d / %d = %.1f (sd %.1f)"
+      % (flows, sorted(rates), pk, N, mean, sd))
+if rates != {N}:
+    fail("vx2's flow samples at rates %s, %d expected" % (sorted(rates), N))
+if abs(flows - mean) > 4.5 * sd + 2:
+    fail("vx2's flow samples %d not within 4.5 sd of %.1f" % (flows, mean))
 
 old = ctr[ifx0]
 seqs = [q for _, q, _ in old]

@@ -12,9 +12,11 @@
 # kernel counted (read after the tbf drained), vx2's 4413:2 queue peak
 # reaches 90 % of the tbf's limit; vx0's counters samples keep their
 # sequence numbers without a gap across both changes; vx1's stop after
-# its deletion; the log says what changed.  PORTS_BPF=1 (e2e-linux-bpf-
-# ports.sh): the same with bpf = on, its object loaded again on the new
-# ports (SKIP without BPF support or kernel BTF).
+# its deletion; vx2 is sampled 1 in 4 (sampling { default = 4 }) by the
+# AF_PACKET sampler (packet = on); the log says what changed.
+# PORTS_BPF=1 (e2e-linux-bpf-ports.sh): the same with bpf = on, its
+# object loaded again on the new ports and sampling vx2's dequeues (SKIP
+# without BPF support or kernel BTF).
 # Needs root, ip(8), tc(8), python3: otherwise SKIP (exit 77).
 #
 # SPDX-License-Identifier: BSD-2-Clause
@@ -23,9 +25,11 @@
 . "$top_srcdir/agent/linux/tests/bpf-e2e-lib.sh"
 
 BPF=off
+PKT=on
 if [ "${PORTS_BPF:-0}" = 1 ]; then
 	bpf_e2e_need # SKIPs without BPF support or kernel BTF; takes the lock
 	BPF=on
+	PKT=off # the bpf source samples at dequeue
 else
 	[ "$(id -u)" = 0 ] || bpf_skip "needs root (network namespaces)"
 	for c in ip tc python3; do
@@ -60,12 +64,15 @@ collector "c" {
 	port = 6343
 }
 polling_interval = 1
+sampling {
+	default = 4
+}
 backend = linux
 linux {
 	ports = "/^vx/"
 	qdisc_poll_ms = 10
 	tracepoint = off
-	packet = off
+	packet = $PKT
 	bpf = $BPF
 }
 EOC
@@ -116,6 +123,7 @@ blast 20
 # the tbf drains 60000 bytes at 1 Mbit/s in 0.5 s: then the count is final
 sleep 1
 TX=$($X cat /sys/class/net/vx2/statistics/tx_bytes)
+PK="$($X cat /sys/class/net/vx2/statistics/tx_packets) $($X cat /sys/class/net/vx2/statistics/rx_packets)"
 $X tc -s qdisc show dev vx2 >"$TMP/tc.txt"
 sleep 0.5
 $X ip link del vx1 || exit 1
@@ -123,7 +131,7 @@ DEL=$(($(ms) - T0))
 bpf_e2e_wait
 echo "vx0 ifindex $IFX0, vx1 $IFX1 (deleted by $DEL ms), vx2 $IFX2: tx_bytes $TX"
 python3 "$HERE/e2e-linux-ports-check.py" "$TMP/col.json" "$TMP/bsflowd.log" "$IFX0" "$IFX1" \
-	"$IFX2" "$TX" "$DEL" "$BPF" || rc=1
+	"$IFX2" "$TX" "$DEL" "$BPF" $PK || rc=1
 [ "$rc" = 0 ] || {
 	grep -E 'linux:|device changed' "$TMP/bsflowd.log"
 	cat "$TMP/tc.txt"

@@ -8,7 +8,8 @@
  * capability bits follow what was found.  A source that is absent leaves
  * its values BSF_UNKNOWN; a source configured `on` that cannot start
  * makes open() fail.  Events (drops, samples) are queued here and pulled
- * by the daemon (everything runs on the loop thread).
+ * by the daemon (everything runs on the loop thread).  Ports that come
+ * and go while it runs are taken in at describe() (portswap.c).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -27,6 +28,7 @@
 #include "agent/linux/backend_linux.h"
 #include "agent/linux/bpf/bpfrun.h"
 #include "agent/linux/nl.h"
+#include "agent/linux/portset.h"
 #include "agent/linux/state.h"
 #include "agent/linux/tracepoint.h"
 
@@ -132,9 +134,14 @@ static uint64_t op_sample_drops(void *vst, uint32_t port)
 
 /* ---- reads ---- */
 
+/* The ports kept aside since device_changed become current here
+ * (backend.h, DEVICE CHANGES; portswap.c). */
 static const struct bsf_device_desc *op_describe(void *vst)
 {
-	return &((struct linuxbe_st *)vst)->dev;
+	struct linuxbe_st *st = vst;
+
+	linuxbe_swap_apply(st);
+	return &st->dev;
 }
 
 static int op_read_counters(void *vst, uint32_t port, struct bsf_if_counters *out, char *err,
@@ -306,6 +313,7 @@ static uint64_t op_sample_pool(void *vst, uint32_t port)
 
 static void st_free(struct linuxbe_st *st)
 {
+	linuxbe_swap_close(st);
 	linuxbe_bpf_close(st);
 	linuxbe_pkt_close(st);
 	linuxbe_tp_close(st);
@@ -514,6 +522,8 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 	for (p = 0; p < st->nports; p++)
 		st->descs[p].sampling_rate =
 		    (st->dev.caps & BSF_CAP_SAMPLE_EVENTS) ? st->ports[p].sampling_rate : 0;
+	/* the rates of ports that appear later (portswap.c) */
+	linuxbe_swap_rates(st, args);
 	return st;
 fail:
 	st_free(st);

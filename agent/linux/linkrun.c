@@ -2,7 +2,8 @@
  * linkrun.c - the link source at run time: a port's 0:1 counters from
  * RTM_GETLINK (IFLA_STATS64) plus its root qdisc's drops (the kernel does
  * not count those in tx_dropped), and the RTNLGRP_LINK notifications that
- * keep oper / admin state current and report ports that come and go.
+ * keep oper / admin state current and report ports that come and go (to
+ * portswap.c, which takes them in while running).
  *
  * Mapping: in_ucast = rx_packets - multicast; in_mcast = multicast;
  * in_bcast unknown; in_discards = rx_dropped + rx_missed_errors;
@@ -16,7 +17,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <linux/if.h>
 #include <stdio.h>
@@ -27,6 +27,7 @@
 #include <linux/rtnetlink.h>
 
 #include "agent/linux/nl.h"
+#include "agent/linux/portset.h"
 #include "agent/linux/state.h"
 
 static int one_link_cb(const struct nlmsghdr *nlh, size_t len, void *arg, char *err, size_t errlen)
@@ -48,7 +49,7 @@ int linuxbe_link_counters(struct linuxbe_st *st, uint32_t port, struct bsf_if_co
 	int rc;
 
 	if (p->gone) {
-		snprintf(err, errlen, "port %s is gone (reload to drop it)", p->name);
+		snprintf(err, errlen, "port %s is gone", p->name);
 		return -1;
 	}
 	nlh->nlmsg_type = RTM_GETLINK;
@@ -114,32 +115,6 @@ uint64_t linuxbe_link_pool(struct linuxbe_st *st, uint32_t port)
 	return p->pool;
 }
 
-/* Whether a new interface would be a port under the config's `ports`. */
-static int wanted(const struct linuxbe_st *st, const struct linuxbe_link *l)
-{
-	const struct linuxbe_conf *c = &st->conf;
-	unsigned i;
-
-	if (c->ports_auto)
-		return l->switchdev;
-	if (c->n_ports == 1 && c->ports[0][0] == '/') {
-		regex_t re;
-		char *body = strndup(c->ports[0] + 1, strlen(c->ports[0]) - 2);
-		int m = 0;
-
-		if (body && regcomp(&re, body, REG_EXTENDED | REG_NOSUB) == 0) {
-			m = regexec(&re, l->name, 0, NULL, 0) == 0;
-			regfree(&re);
-		}
-		free(body);
-		return m;
-	}
-	for (i = 0; i < c->n_ports; i++)
-		if (strcmp(c->ports[i], l->name) == 0)
-			return 1;
-	return 0;
-}
-
 static void linkmon_read(int fd, void *arg)
 {
 	struct linuxbe_st *st = arg;
@@ -152,11 +127,14 @@ static void linkmon_read(int fd, void *arg)
 	for (int round = 0; round < 256; round++) {
 		n = mnl_socket_recvfrom(st->rtmon, buf, sizeof buf);
 		if (n < 0) {
-			if (errno == ENOBUFS)
+			if (errno == ENOBUFS) {
 				linuxbe_log(
 				    st, LOG_WARNING,
 				    "link notifications overflowed; state is re-read at the next "
 				    "counter poll");
+				/* a port may have come or gone unseen */
+				linuxbe_swap_schedule(st, 0);
+			}
 			break;
 		}
 		left = (int)n;
@@ -172,7 +150,10 @@ static void linkmon_read(int fd, void *arg)
 				continue;
 			port = linuxbe_port_by_ifindex(st, l.ifindex);
 			if (port == UINT32_MAX) {
-				if (h->nlmsg_type == RTM_NEWLINK && l.name[0] && wanted(st, &l))
+				/* taken in at the daemon's next describe() where it
+				 * can take one (portswap.c), else "reload" */
+				if (h->nlmsg_type == RTM_NEWLINK && linuxbe_ports_wanted(st, &l) &&
+				    !linuxbe_swap_schedule(st, 0))
 					linuxbe_log(
 					    st, LOG_NOTICE,
 					    "interface %s (ifindex %u) appeared and would be a "
@@ -182,17 +163,23 @@ static void linkmon_read(int fd, void *arg)
 				continue;
 			}
 			if (h->nlmsg_type == RTM_DELLINK) {
+				int told = linuxbe_swap_schedule(st, 0);
+
 				if (!st->ports[port].gone)
 					linuxbe_log(
-					    st, LOG_WARNING,
+					    st, told ? LOG_NOTICE : LOG_WARNING,
 					    "port %s (ifindex %u) disappeared: its values are "
-					    "unknown; reload bsflowd (SIGHUP) to drop it",
-					    st->ports[port].name, l.ifindex);
+					    "unknown%s",
+					    st->ports[port].name, l.ifindex,
+					    told ? "" : "; reload bsflowd (SIGHUP) to drop it");
 				st->ports[port].gone = 1;
 				st->ports[port].oper_up = 0;
 				st->ports[port].desc->oper_up = 0;
 				continue;
 			}
+			/* renamed: still a port, or no longer one */
+			if (l.name[0] && strcmp(l.name, st->ports[port].name) != 0)
+				linuxbe_swap_schedule(st, 0);
 			st->ports[port].admin_up = (l.flags & IFF_UP) != 0;
 			st->ports[port].oper_up = l.operstate == UINT32_MAX
 						      ? (l.flags & IFF_RUNNING) != 0

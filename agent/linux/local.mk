@@ -23,6 +23,8 @@ agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
 	agent/linux/linuxcfg.c agent/linux/linuxcfg.h \
 	agent/linux/state.h \
 	agent/linux/ports.c \
+	agent/linux/portset.c agent/linux/portset.h \
+	agent/linux/portswap.c \
 	agent/linux/linkrun.c \
 	agent/linux/ethtool.c \
 	agent/linux/qpoll.c \
@@ -33,7 +35,8 @@ agent_linux_liblinuxbe_a_SOURCES = $(LINUXBE_PARSE_SOURCES) \
 	agent/linux/packet.c \
 	agent/linux/backend_linux.c agent/linux/backend_linux.h \
 	agent/linux/bpf/bpfrun.c agent/linux/bpf/bpfrun.h agent/linux/bpf/bsflowd.bpf.h \
-	agent/linux/bpf/bpfev.c agent/linux/bpf/bpfdrain.c agent/linux/bpf/bpfint.h
+	agent/linux/bpf/bpfev.c agent/linux/bpf/bpfdrain.c agent/linux/bpf/bpfint.h \
+	agent/linux/bpf/bpfswap.c
 agent_linux_liblinuxbe_a_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
 	$(LIBBPF_CFLAGS) -I$(builddir)/agent/linux/bpf
 
@@ -59,7 +62,8 @@ agent/linux/bpf/bsflowd.skel.h: agent/linux/bpf/bsflowd.bpf.o
 # BUILT_SOURCES makes the skeleton first for all, check and install only:
 # the objects that include it say so, for any other target (make demo).
 agent/linux/bpf/liblinuxbe_a-bpfrun.$(OBJEXT) agent/linux/bpf/liblinuxbe_a-bpfev.$(OBJEXT) \
-agent/linux/bpf/liblinuxbe_a-bpfdrain.$(OBJEXT): agent/linux/bpf/bsflowd.skel.h
+agent/linux/bpf/liblinuxbe_a-bpfdrain.$(OBJEXT) \
+agent/linux/bpf/liblinuxbe_a-bpfswap.$(OBJEXT): agent/linux/bpf/bsflowd.skel.h
 endif
 
 check_PROGRAMS += agent/linux/tests/test_linux_parse
@@ -83,6 +87,13 @@ agent_linux_tests_test_linux_qdisc_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBC
 	$(CHECK_CFLAGS)
 agent_linux_tests_test_linux_qdisc_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
 
+check_PROGRAMS += agent/linux/tests/test_linux_ports
+TESTS += agent/linux/tests/test_linux_ports
+agent_linux_tests_test_linux_ports_SOURCES = agent/linux/tests/test_linux_ports.c
+agent_linux_tests_test_linux_ports_CFLAGS = $(AM_CFLAGS) $(LIBMNL_CFLAGS) $(LIBCONFUSE_CFLAGS) \
+	$(CHECK_CFLAGS)
+agent_linux_tests_test_linux_ports_LDADD = $(LINUXBE_LIBS) proto/libsflow.a $(CHECK_LIBS) -lm
+
 # which kernels the BPF object loads on, from their BTF (built with BPF)
 if BPF
 check_PROGRAMS += agent/linux/tests/test_linux_bpfk
@@ -99,9 +110,11 @@ LINUXBE_E2E = agent/linux/tests/e2e-linux-qdisc.sh agent/linux/tests/e2e-linux-n
 	agent/linux/tests/e2e-linux-reload.sh agent/linux/tests/e2e-linux-bpf.sh \
 	agent/linux/tests/e2e-linux-bpf-reload.sh agent/linux/tests/e2e-linux-bpf-htb.sh \
 	agent/linux/tests/e2e-linux-bpf-vis.sh agent/linux/tests/e2e-linux-bpf-leafdrop.sh \
-	agent/linux/tests/e2e-linux-bpf-cn.sh agent/linux/tests/e2e-linux-bpf-peak.sh
+	agent/linux/tests/e2e-linux-bpf-cn.sh agent/linux/tests/e2e-linux-bpf-peak.sh \
+	agent/linux/tests/e2e-linux-ports.sh agent/linux/tests/e2e-linux-bpf-ports.sh
 TESTS += $(LINUXBE_E2E)
-EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py agent/linux/tests/blast.py \
+EXTRA_DIST += $(LINUXBE_E2E) agent/linux/tests/e2e-linux-check.py \
+	agent/linux/tests/e2e-linux-ports-check.py agent/linux/tests/blast.py \
 	agent/linux/tests/e2e-linux-bpf-check.py agent/linux/tests/slow.py \
 	agent/linux/tests/e2e-linux-bpf-htb-check.py agent/linux/tests/e2e-linux-bpf-vis-check.py \
 	agent/linux/tests/bpf-e2e-lib.sh

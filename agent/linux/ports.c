@@ -2,8 +2,10 @@
  * ports.c - which netdevs are the backend's ports (config `ports`): the
  * names given, in their order; the interfaces a "/regex/" matches; or with
  * `auto` the switchdev front-panel ports (IFLA_PHYS_SWITCH_ID), else the
- * physical NICs (a /sys/class/net/NAME/device link, not loopback).  Ports
- * are fixed at open(): one that appears later is logged with "reload".
+ * physical NICs (a /sys/class/net/NAME/device link, not loopback).  The
+ * same rule chooses them again when interfaces come and go while the
+ * backend runs (portswap.c): then a name given that is not there, or no
+ * port at all, is no error, the ports are what is there.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -100,14 +102,14 @@ static int cmp_ifindex(const void *a, const void *b)
 	return x->ifindex < y->ifindex ? -1 : x->ifindex > y->ifindex;
 }
 
-static int add_port(struct linuxbe_st *st, const struct linuxbe_link *l)
+static int add_port(struct linuxbe_portset *set, const struct linuxbe_link *l)
 {
 	struct linuxbe_port *p;
 	unsigned q;
 
-	if (st->nports >= 4096)
+	if (set->nports >= 4096)
 		return -1;
-	p = &st->ports[st->nports];
+	p = &set->ports[set->nports];
 	memset(p, 0, sizeof *p);
 	p->ifindex = l->ifindex;
 	snprintf(p->name, sizeof p->name, "%s", l->name);
@@ -122,93 +124,142 @@ static int add_port(struct linuxbe_st *st, const struct linuxbe_link *l)
 		p->sb_uc_alloc[q] = p->sb_mc_alloc[q] = BSF_UNKNOWN;
 	for (q = 0; q < BSF_MAX_PGS; q++)
 		p->sb_pg_alloc[q] = BSF_UNKNOWN;
-	st->nports++;
+	set->nports++;
 	return 0;
 }
 
-int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen)
+/* Does name match the config's "/regex/"?  -1: the regex does not compile. */
+static int regex_match(const char *pattern, const char *name)
+{
+	regex_t re;
+	char *body = strndup(pattern + 1, strlen(pattern) - 2);
+	int m;
+
+	if (!body || regcomp(&re, body, REG_EXTENDED | REG_NOSUB) != 0) {
+		free(body);
+		return -1;
+	}
+	free(body);
+	m = regexec(&re, name, 0, NULL, 0) == 0;
+	regfree(&re);
+	return m;
+}
+
+static int is_regex(const struct linuxbe_conf *c)
+{
+	return !c->ports_auto && c->n_ports == 1 && c->ports[0][0] == '/';
+}
+
+int linuxbe_ports_wanted(const struct linuxbe_st *st, const struct linuxbe_link *l)
+{
+	const struct linuxbe_conf *c = &st->conf;
+	unsigned i;
+
+	if (!l->name[0])
+		return 0;
+	if (c->ports_auto)
+		return l->switchdev || is_physical(l);
+	if (is_regex(c))
+		return regex_match(c->ports[0], l->name) == 1;
+	for (i = 0; i < c->n_ports; i++)
+		if (strcmp(c->ports[i], l->name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The ports among the links ll[0..n) (sorted by ifindex) by the config's
+ * rule.  At open (strict) a name given that is not there, or no port at
+ * all, is an error; later the ports are what is there. */
+static int choose(struct linuxbe_st *st, const struct linuxbe_link *ll, size_t n, int strict,
+		  struct linuxbe_portset *set, char *err, size_t errlen)
+{
+	const struct linuxbe_conf *c = &st->conf;
+	size_t i;
+	unsigned k;
+
+	if (c->ports_auto) {
+		for (i = 0; i < n; i++)
+			if (ll[i].switchdev)
+				add_port(set, &ll[i]);
+		if (set->nports == 0)
+			for (i = 0; i < n; i++)
+				if (is_physical(&ll[i]))
+					add_port(set, &ll[i]);
+		if (set->nports == 0 && strict) {
+			snprintf(err, errlen,
+				 "%s: linux: ports = auto: no switchdev port and no physical NIC "
+				 "found; name the ports (ports = [\"eth0\", ...] or \"/regex/\")",
+				 st->cfgfile);
+			return -1;
+		}
+	} else if (is_regex(c)) {
+		if (regex_match(c->ports[0], "") < 0) {
+			snprintf(err, errlen, "%s: linux: ports = \"%s\": bad regex", st->cfgfile,
+				 c->ports[0]);
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			if (regex_match(c->ports[0], ll[i].name) == 1)
+				add_port(set, &ll[i]);
+		if (set->nports == 0 && strict) {
+			snprintf(err, errlen, "%s: linux: ports = \"%s\": no interface matches",
+				 st->cfgfile, c->ports[0]);
+			return -1;
+		}
+	} else {
+		for (k = 0; k < c->n_ports; k++) {
+			for (i = 0; i < n; i++)
+				if (strcmp(ll[i].name, c->ports[k]) == 0)
+					break;
+			if (i < n) {
+				add_port(set, &ll[i]);
+			} else if (strict) {
+				snprintf(err, errlen,
+					 "%s: linux: ports = \"%s\": no such interface here",
+					 st->cfgfile, c->ports[k]);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int linuxbe_ports_scan(struct linuxbe_st *st, int strict, struct linuxbe_portset *set, char *err,
+		       size_t errlen)
 {
 	struct linklist ll = {0};
-	const struct linuxbe_conf *c = &st->conf;
 	char e[256];
-	size_t i;
 	unsigned k;
 	int rc = -1;
 
+	memset(set, 0, sizeof *set);
 	if (dump_links(st->rt, &ll, e, sizeof e) < 0) {
 		snprintf(err, errlen, "cannot list interfaces (RTM_GETLINK): %s", e);
 		goto out;
 	}
 	qsort(ll.l, ll.n, sizeof *ll.l, cmp_ifindex);
-	st->ports = calloc(ll.n + 1, sizeof *st->ports);
-	if (!st->ports) {
+	set->ports = calloc(ll.n + 1, sizeof *set->ports);
+	if (!set->ports) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (c->ports_auto) {
-		for (i = 0; i < ll.n; i++)
-			if (ll.l[i].switchdev)
-				add_port(st, &ll.l[i]);
-		if (st->nports == 0)
-			for (i = 0; i < ll.n; i++)
-				if (is_physical(&ll.l[i]))
-					add_port(st, &ll.l[i]);
-		if (st->nports == 0) {
-			snprintf(err, errlen,
-				 "%s: linux: ports = auto: no switchdev port and no physical NIC "
-				 "found; name the ports (ports = [\"eth0\", ...] or \"/regex/\")",
-				 st->cfgfile);
-			goto out;
-		}
-	} else if (c->n_ports == 1 && c->ports[0][0] == '/') {
-		regex_t re;
-		char *body = strndup(c->ports[0] + 1, strlen(c->ports[0]) - 2);
-
-		if (!body || regcomp(&re, body, REG_EXTENDED | REG_NOSUB) != 0) {
-			free(body);
-			snprintf(err, errlen, "%s: linux: ports = \"%s\": bad regex", st->cfgfile,
-				 c->ports[0]);
-			goto out;
-		}
-		free(body);
-		for (i = 0; i < ll.n; i++)
-			if (regexec(&re, ll.l[i].name, 0, NULL, 0) == 0)
-				add_port(st, &ll.l[i]);
-		regfree(&re);
-		if (st->nports == 0) {
-			snprintf(err, errlen, "%s: linux: ports = \"%s\": no interface matches",
-				 st->cfgfile, c->ports[0]);
-			goto out;
-		}
-	} else {
-		for (k = 0; k < c->n_ports; k++) {
-			for (i = 0; i < ll.n; i++)
-				if (strcmp(ll.l[i].name, c->ports[k]) == 0)
-					break;
-			if (i == ll.n) {
-				snprintf(err, errlen,
-					 "%s: linux: ports = \"%s\": no such interface here",
-					 st->cfgfile, c->ports[k]);
-				goto out;
-			}
-			add_port(st, &ll.l[i]);
-		}
-	}
+	if (choose(st, ll.l, ll.n, strict, set, err, errlen) < 0)
+		goto out;
 	/* ifindex -> port, for the per-message lookups of the pollers */
-	for (k = 0; k < st->nports; k++)
-		if (st->ports[k].ifindex >= st->ifx_n)
-			st->ifx_n = st->ports[k].ifindex + 1;
-	if (st->ifx_n <= 1u << 20 && (st->ifx_map = calloc(st->ifx_n, sizeof *st->ifx_map)))
-		for (k = 0; k < st->nports; k++)
-			st->ifx_map[st->ports[k].ifindex] = k + 1;
-	st->descs = calloc(st->nports, sizeof *st->descs);
-	if (!st->descs) {
+	for (k = 0; k < set->nports; k++)
+		if (set->ports[k].ifindex >= set->ifx_n)
+			set->ifx_n = set->ports[k].ifindex + 1;
+	if (set->ifx_n <= 1u << 20 && (set->ifx_map = calloc(set->ifx_n, sizeof *set->ifx_map)))
+		for (k = 0; k < set->nports; k++)
+			set->ifx_map[set->ports[k].ifindex] = k + 1;
+	set->descs = calloc(set->nports + 1, sizeof *set->descs);
+	if (!set->descs) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	for (k = 0; k < st->nports; k++) {
-		struct bsf_port_desc *d = &st->descs[k];
-		struct linuxbe_port *p = &st->ports[k];
+	for (k = 0; k < set->nports; k++) {
+		struct bsf_port_desc *d = &set->descs[k];
+		struct linuxbe_port *p = &set->ports[k];
 
 		d->size = sizeof *d;
 		d->ifindex = p->ifindex;
@@ -221,7 +272,31 @@ int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen)
 	rc = 0;
 out:
 	free(ll.l);
+	if (rc < 0)
+		linuxbe_portset_free(set);
 	return rc;
+}
+
+void linuxbe_portset_free(struct linuxbe_portset *set)
+{
+	free(set->ports);
+	free(set->descs);
+	free(set->ifx_map);
+	memset(set, 0, sizeof *set);
+}
+
+int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen)
+{
+	struct linuxbe_portset set;
+
+	if (linuxbe_ports_scan(st, 1, &set, err, errlen) < 0)
+		return -1;
+	st->ports = set.ports;
+	st->descs = set.descs;
+	st->nports = set.nports;
+	st->ifx_map = set.ifx_map;
+	st->ifx_n = set.ifx_n;
+	return 0;
 }
 
 uint32_t linuxbe_port_by_ifindex(const struct linuxbe_st *st, uint32_t ifindex)

@@ -187,7 +187,7 @@ static int install(struct linuxbe_st *st, char *err, size_t errlen)
 		struct linuxbe_port *pt = &st->ports[p];
 		int rc;
 
-		if (!pt->sampling_rate)
+		if (!pt->sampling_rate || pt->sampler_on)
 			continue;
 		rc = tc_req(st, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL, pt->ifindex, TC_H_CLSACT,
 			    TC_H_MAKE(TC_H_CLSACT, 0), 0, "clsact", 0, err, errlen);
@@ -288,6 +288,16 @@ int linuxbe_psample_open(struct linuxbe_st *st, char *why, size_t whylen)
 			 "platform)",
 			 st->conf.psample_group);
 	return 0;
+}
+
+int linuxbe_psample_ports(struct linuxbe_st *st, char *why, size_t whylen)
+{
+	char e[256];
+
+	if (!st->conf.install_samplers || install(st, e, sizeof e) >= 0)
+		return 0;
+	snprintf(why, whylen, "cannot install samplers (clsact + matchall action sample): %s", e);
+	return -1;
 }
 
 void linuxbe_psample_close(struct linuxbe_st *st)

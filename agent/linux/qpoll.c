@@ -41,6 +41,7 @@
 #include <linux/rtnetlink.h>
 
 #include "agent/linux/nl.h"
+#include "agent/linux/portset.h"
 #include "agent/linux/state.h"
 
 struct linuxbe_qd {
@@ -271,6 +272,9 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 	uint64_t sum = 0, alloc = 0;
 	int alloc_known = 1;
 
+	/* another root qdisc (tbf replaced by htb...): another layout */
+	int kind_changed = !first && root && strcmp(pt->root_kind, root->kind) != 0;
+
 	if (root) {
 		snprintf(pt->root_kind, sizeof pt->root_kind, "%s", root->kind);
 		pt->root_handle = root->handle;
@@ -288,13 +292,25 @@ static void fold_port(struct linuxbe_st *st, uint32_t p, uint64_t now, int first
 		if (pt->dl_port == UINT32_MAX)
 			pt->desc->n_uc_queues = (uint8_t)(n ? n : 1);
 		for (q = 0; q < n; q++)
-			pt->leaves[q].handle = h[q];
-	} else if (n != pt->n_leaves && !qd->layout_warned) {
+			if (pt->leaves[q].handle != h[q]) {
+				/* another queue here (mapped again): its own peaks */
+				memset(&pt->leaves[q], 0, sizeof pt->leaves[q]);
+				pt->leaves[q].handle = h[q];
+			}
+	} else if ((n != pt->n_leaves || kind_changed) && !qd->layout_warned) {
+		/* mapped again at the daemon's next describe(), if it can take
+		 * one (portswap.c); else once: "reload" */
 		qd->layout_warned = 1;
-		linuxbe_log(st, LOG_WARNING,
-			    "the qdiscs of %s changed (%u queues, %u at start); reload bsflowd "
-			    "(SIGHUP) to map its queues again",
-			    pt->name, n, pt->n_leaves);
+		if (linuxbe_swap_schedule(st, 1))
+			linuxbe_log(st, LOG_NOTICE,
+				    "the qdiscs of %s changed (root %s): mapping its "
+				    "queues again",
+				    pt->name, pt->root_kind);
+		else
+			linuxbe_log(st, LOG_WARNING,
+				    "the qdiscs of %s changed (%u queues, %u at start); reload "
+				    "bsflowd (SIGHUP) to map its queues again",
+				    pt->name, n, pt->n_leaves);
 	}
 	for (q = 0; q < pt->n_leaves; q++) {
 		struct linuxbe_leaf *lf = &pt->leaves[q];
@@ -495,18 +511,60 @@ int linuxbe_qdisc_open(struct linuxbe_st *st, char *err, size_t errlen)
 	return 0;
 }
 
+void linuxbe_qdisc_port_close(struct linuxbe_port *pt)
+{
+	unsigned q;
+
+	for (q = 0; q < pt->n_bql; q++)
+		close(pt->bql_fd[q]);
+	free(pt->bql_fd);
+	pt->bql_fd = NULL;
+	pt->n_bql = 0;
+}
+
+/* The scratch arrays sized by the number of ports. */
+static int size_arrays(struct linuxbe_st *st)
+{
+	struct linuxbe_qd *qd = st->qd;
+	int *c = realloc(qd->classful, (st->nports + 1) * sizeof *c);
+
+	if (c)
+		qd->classful = c;
+	c = c ? realloc(qd->dumped, (st->nports + 1) * sizeof *c) : NULL;
+	if (c)
+		qd->dumped = c;
+	if (c) {
+		size_t *s = realloc(qd->start, (st->nports + 2) * sizeof *s);
+
+		if (s)
+			qd->start = s;
+		return s ? 0 : -1;
+	}
+	return -1;
+}
+
+int linuxbe_qdisc_ports(struct linuxbe_st *st, char *err, size_t errlen)
+{
+	uint32_t p;
+
+	if (size_arrays(st) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (p = 0; p < st->nports; p++)
+		if (!st->ports[p].n_bql)
+			bql_open(&st->ports[p]);
+	st->qd->layout_warned = 0;
+	/* every port's queues mapped again (the kept ports' peaks stay) */
+	return poll_once(st, 1, err, errlen);
+}
+
 void linuxbe_qdisc_close(struct linuxbe_st *st)
 {
 	uint32_t p;
-	unsigned q;
 
-	for (p = 0; p < st->nports; p++) {
-		for (q = 0; q < st->ports[p].n_bql; q++)
-			close(st->ports[p].bql_fd[q]);
-		free(st->ports[p].bql_fd);
-		st->ports[p].bql_fd = NULL;
-		st->ports[p].n_bql = 0;
-	}
+	for (p = 0; p < st->nports; p++)
+		linuxbe_qdisc_port_close(&st->ports[p]);
 	if (st->qdisc_timer)
 		st->host->timer_free(st->qdisc_timer);
 	st->qdisc_timer = NULL;

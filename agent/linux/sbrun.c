@@ -418,6 +418,22 @@ absent:
 	return -1;
 }
 
+int linuxbe_sb_ports(struct linuxbe_st *st, char *why, size_t whylen)
+{
+	char e[256];
+	uint32_t p;
+
+	for (p = 0; p < st->nports; p++)
+		st->ports[p].dl_port = UINT32_MAX;
+	if (sb_dump(st, DEVLINK_CMD_PORT_GET, port_cb, st, e, sizeof e) < 0 ||
+	    sb_dump(st, DEVLINK_CMD_SB_GET, sbget_cb, st, e, sizeof e) < 0) {
+		snprintf(why, whylen, "mapping the devlink ports of %s/%s: %s", st->sb->bus,
+			 st->sb->dev, e);
+		return -1;
+	}
+	return 0;
+}
+
 void linuxbe_sb_close(struct linuxbe_st *st)
 {
 	if (!st->sb)

@@ -77,11 +77,20 @@ struct linuxbe_evq {
 	unsigned streams;     /* queues streamed (set_queue_events) */
 };
 
-struct linuxbe_tp;  /* tracepoint.c */
-struct linuxbe_pkt; /* packet.c */
-struct linuxbe_sb;  /* sbrun.c */
-struct linuxbe_qd;  /* qpoll.c */
-struct linuxbe_bpf; /* bpf/bpfrun.c */
+/* A set of ports with their descriptions and ifindex map (ports.c). */
+struct linuxbe_portset {
+	struct linuxbe_port *ports;
+	struct bsf_port_desc *descs;
+	uint32_t nports;
+	uint32_t *ifx_map, ifx_n;
+};
+
+struct linuxbe_tp;   /* tracepoint.c */
+struct linuxbe_pkt;  /* packet.c */
+struct linuxbe_sb;   /* sbrun.c */
+struct linuxbe_qd;   /* qpoll.c */
+struct linuxbe_bpf;  /* bpf/bpfrun.c */
+struct linuxbe_swap; /* portswap.c */
 
 struct linuxbe_st {
 	const struct bsf_host *host;
@@ -132,6 +141,8 @@ struct linuxbe_st {
 	uint32_t drop_limit; /* drop reports a second (the agent's drops limit) */
 	/* events the daemon pulls */
 	struct linuxbe_evq q;
+	/* ports that come and go while running (portswap.c) */
+	struct linuxbe_swap *swap;
 };
 
 /* ethtool.c: 0:2 counters */
@@ -162,6 +173,14 @@ void linuxbe_st_reason(const struct linuxbe_st *st, const char *reason, const ch
 
 /* ports.c: choose the ports (config `ports`), fill st->ports / descs */
 int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen);
+/* The ports there now by the same rule, into set (strict: as at open, a
+ * name given missing or no port at all is an error). */
+int linuxbe_ports_scan(struct linuxbe_st *st, int strict, struct linuxbe_portset *set, char *err,
+		       size_t errlen);
+void linuxbe_portset_free(struct linuxbe_portset *set);
+/* Could interface l be a port under `ports` (auto: a switchdev port or a
+ * physical NIC)? */
+int linuxbe_ports_wanted(const struct linuxbe_st *st, const struct linuxbe_link *l);
 /* link.c runtime (linkrun.c): counters of one port; link notifications */
 int linuxbe_link_counters(struct linuxbe_st *st, uint32_t port, struct bsf_if_counters *out,
 			  char *err, size_t errlen);
@@ -175,6 +194,10 @@ int linuxbe_qdisc_poll(struct linuxbe_st *st, char *err, size_t errlen);
 /* Poll now unless the last poll is less than 1 ms old (counter reads). */
 void linuxbe_qdisc_fresh(struct linuxbe_st *st);
 void linuxbe_qdisc_close(struct linuxbe_st *st);
+/* The ports changed (portswap.c): map every port's queues again, open the
+ * new ports' BQL files; a port gone lets go of its own. */
+int linuxbe_qdisc_ports(struct linuxbe_st *st, char *err, size_t errlen);
+void linuxbe_qdisc_port_close(struct linuxbe_port *pt);
 /* The poller's steps without netlink (unit tests): allocate its state,
  * start a poll, add one RTM_NEWQDISC / RTM_NEWTCLASS message, fold the
  * poll (first: map the queues) at time now. */
@@ -191,9 +214,13 @@ int linuxbe_dropmon_event(struct linuxbe_st *st, const struct linuxbe_drop *d, s
 /* psrun.c: psample */
 int linuxbe_psample_open(struct linuxbe_st *st, char *why, size_t whylen);
 void linuxbe_psample_close(struct linuxbe_st *st);
+/* The ports changed: samplers installed on the new ones (install_samplers). */
+int linuxbe_psample_ports(struct linuxbe_st *st, char *why, size_t whylen);
 /* sbrun.c: devlink shared buffer */
 int linuxbe_sb_open(struct linuxbe_st *st, char *why, size_t whylen);
 void linuxbe_sb_close(struct linuxbe_st *st);
+/* The ports changed: their devlink ports mapped again. */
+int linuxbe_sb_ports(struct linuxbe_st *st, char *why, size_t whylen);
 /* tracepoint.c: skb:kfree_skb counts by reason */
 int linuxbe_tp_open(struct linuxbe_st *st, char *why, size_t whylen);
 void linuxbe_tp_close(struct linuxbe_st *st);

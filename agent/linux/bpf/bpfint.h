@@ -56,6 +56,7 @@ struct linuxbe_bpf {
 	char (*reasons)[48]; /* enum skb_drop_reason names, from the kernel's BTF */
 	unsigned n_reasons;
 	uint64_t drop_events;
+	uint64_t drops_lost_base;      /* lost by the object before a ports change */
 	struct linuxbe_bpf_bucket *bk; /* ncpu, for the suppressed count */
 	uint32_t drop_rate;	       /* reports a second the kernel sends at most */
 	char drops_why[160];	       /* why the kernel's drops are not read, if so */

@@ -78,12 +78,12 @@ uint64_t linuxbe_bpf_drops_lost(struct linuxbe_st *st)
 {
 	struct linuxbe_bpf *b = st->bpf;
 	uint32_t zero = 0;
-	uint64_t n = 0;
+	uint64_t n = b ? b->drops_lost_base : 0;
 	int c;
 
 	if (!b || !b->dropping || !b->bk ||
 	    bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.bucket), &zero, b->bk) != 0)
-		return 0;
+		return n;
 	for (c = 0; c < b->ncpu; c++)
 		n += b->bk[c].suppressed + b->bk[c].lost;
 	return n;

@@ -41,5 +41,11 @@ int linuxbe_bpf_set_queue_events(struct linuxbe_st *st, uint32_t port, uint32_t 
 				 uint32_t multicast, uint32_t flags, char *err, size_t errlen);
 uint64_t linuxbe_bpf_queue_events_lost(struct linuxbe_st *st);
 void linuxbe_bpf_close(struct linuxbe_st *st);
+/* The ports change (bpfswap.c): take the cumulative figures and close the
+ * source (NULL: nothing to carry); after the switch and linuxbe_bpf_open,
+ * give them back to the queues and ports still there (and free them). */
+struct linuxbe_bpf_carry;
+struct linuxbe_bpf_carry *linuxbe_bpf_carry_take(struct linuxbe_st *st);
+void linuxbe_bpf_carry_give(struct linuxbe_st *st, struct linuxbe_bpf_carry *c);
 
 #endif

@@ -1,7 +1,9 @@
 #!/bin/sh
 # agent/tests/demo-check.sh - `make demo` shows what the README says it
 # shows: run agent/demo.sh for a few seconds and check its last table.
-#  - port 0 (4:1 incast bursts): peak BST about 100 %, congestion episodes,
+#  - port 0 (4:1 incast bursts): peak BST about 100 % (in some table of
+#    the run: the last may show the out-of-cycle sample a congestion start
+#    sent, whose window ends before the burst's peak), congestion episodes,
 #    and no_buffer_space drop notifications (the demo's rate manager keeps
 #    the steady drops of ports 1 and 5 from taking all the tickets);
 #  - port 1: no notifications (the acl drops of the traffic port 0 sends
@@ -27,7 +29,7 @@ fi
 # the last table: the lines after the last header
 awk -v secs=$seconds '
 /^SOURCE NAME/ { n = 0; next }
-/^0:[0-9]+ +port[0-9]/ { row[$2] = $0; n++ }
+/^0:[0-9]+ +port[0-9]/ { row[$2] = $0; n++; if ($2 == "port0" && $3 + 0 > peak0) peak0 = $3 + 0 }
 /drop notifications:/ {
 	for (i = 1; i <= NF; i++) if ($i == "offered,") offered = $(i - 1)
 }
@@ -37,7 +39,7 @@ END {
 	# columns: SOURCE NAME PEAK% PEAK_AT IN_DISC OUT_DISC DROPS TOP_REASON
 	#          DELAY_US Q EVENTS...
 	if (!("port0" in row) || !("port5" in row)) { print "FAIL: no table"; exit 1 }
-	if (field("port0", 3) + 0 < 99.0) bad("port0 peak " field("port0", 3) " % < 99")
+	if (peak0 < 99.0) bad("port0 peak at most " peak0 " % < 99")
 	if (field("port0", 7) + 0 <= 0) bad("port0 has no drop notifications")
 	if (field("port0", 8) != "no_buffer_space") bad("port0 top reason " field("port0", 8))
 	if (row["port0"] !~ / C[0-9]+/) bad("port0 has no congestion episodes")

@@ -394,8 +394,6 @@ static void *op_open(const struct bsf_backend_args *args, char *err, size_t errl
 		goto fail;
 	snprintf(st->dev.id, sizeof st->dev.id, "linux");
 	st->dev.size = sizeof st->dev;
-	st->dev.nports = st->nports;
-	st->dev.ports = st->descs;
 
 	/* link */
 	if (st->conf.mode[LINUXBE_SRC_LINK] == LINUXBE_OFF) {

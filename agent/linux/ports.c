@@ -285,17 +285,28 @@ void linuxbe_portset_free(struct linuxbe_portset *set)
 	memset(set, 0, sizeof *set);
 }
 
+void linuxbe_portset_install(struct linuxbe_st *st, struct linuxbe_portset *set)
+{
+	free(st->ports);
+	free(st->descs);
+	free(st->ifx_map);
+	st->ports = set->ports;
+	st->descs = set->descs;
+	st->nports = set->nports;
+	st->ifx_map = set->ifx_map;
+	st->ifx_n = set->ifx_n;
+	st->dev.ports = st->descs;
+	st->dev.nports = st->nports;
+	memset(set, 0, sizeof *set);
+}
+
 int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen)
 {
 	struct linuxbe_portset set;
 
 	if (linuxbe_ports_scan(st, 1, &set, err, errlen) < 0)
 		return -1;
-	st->ports = set.ports;
-	st->descs = set.descs;
-	st->nports = set.nports;
-	st->ifx_map = set.ifx_map;
-	st->ifx_n = set.ifx_n;
+	linuxbe_portset_install(st, &set);
 	return 0;
 }
 

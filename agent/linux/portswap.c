@@ -286,17 +286,7 @@ static void take_set(struct linuxbe_st *st, struct linuxbe_portset *set, const u
 			d->n_pgs = op->desc->n_pgs;
 		}
 	}
-	free(st->ports);
-	free(st->descs);
-	free(st->ifx_map);
-	st->ports = set->ports;
-	st->descs = set->descs;
-	st->nports = set->nports;
-	st->ifx_map = set->ifx_map;
-	st->ifx_n = set->ifx_n;
-	memset(set, 0, sizeof *set);
-	st->dev.ports = st->descs;
-	st->dev.nports = st->nports;
+	linuxbe_portset_install(st, set);
 }
 
 void linuxbe_swap_apply(struct linuxbe_st *st)

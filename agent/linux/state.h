@@ -178,6 +178,9 @@ int linuxbe_ports_discover(struct linuxbe_st *st, char *err, size_t errlen);
 int linuxbe_ports_scan(struct linuxbe_st *st, int strict, struct linuxbe_portset *set, char *err,
 		       size_t errlen);
 void linuxbe_portset_free(struct linuxbe_portset *set);
+/* Make set st's ports (st->ports, descs, the ifindex map and dev's port
+ * list), freeing those st had; set is left empty. */
+void linuxbe_portset_install(struct linuxbe_st *st, struct linuxbe_portset *set);
 /* Could interface l be a port under `ports` (auto: a switchdev port or a
  * physical NIC)? */
 int linuxbe_ports_wanted(const struct linuxbe_st *st, const struct linuxbe_link *l);

@@ -81,6 +81,17 @@ bpf_e2e_up() {
 	ip -n "$A" link set vA up && ip -n "$B" link set vB up || exit 1
 }
 
+# bpf_e2e_htb: on vA an htb root (default class 1:20) under a parent 1:1 of
+# 8 Mbit/s with two leaves, 1:10 at 2 Mbit/s and 1:20 at 6 Mbit/s (their
+# qdiscs are the test's); SKIP without htb
+bpf_e2e_htb() {
+	$X tc qdisc add dev vA root handle 1: htb default 20 2>"$TMP/err" ||
+		bpf_skip "htb not available: $(tail -n 1 "$TMP/err")"
+	$X tc class add dev vA parent 1: classid 1:1 htb rate 8mbit ceil 8mbit &&
+		$X tc class add dev vA parent 1:1 classid 1:10 htb rate 2mbit ceil 2mbit &&
+		$X tc class add dev vA parent 1:1 classid 1:20 htb rate 6mbit ceil 6mbit || exit 1
+}
+
 # bpf_e2e_receiver ADDR PORT...: a UDP receiver in $B reading them all
 bpf_e2e_receiver() {
 	ip netns exec "$B" python3 -c '

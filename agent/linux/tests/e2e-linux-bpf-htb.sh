@@ -23,12 +23,8 @@ bpf_e2e_need
 bpf_e2e_pair bsfh 10.79.0
 ip -n "$A" link set vA txqueuelen 30 || exit 1
 bpf_e2e_up
-$X tc qdisc add dev vA root handle 1: htb default 20 2>"$TMP/err" ||
-	bpf_skip "htb not available: $(tail -n 1 "$TMP/err")"
-$X tc class add dev vA parent 1: classid 1:1 htb rate 8mbit ceil 8mbit &&
-	$X tc class add dev vA parent 1:1 classid 1:10 htb rate 2mbit ceil 2mbit &&
-	$X tc class add dev vA parent 1:1 classid 1:20 htb rate 6mbit ceil 6mbit &&
-	$X tc qdisc add dev vA parent 1:10 handle 10: bfifo limit 30000 || exit 1
+bpf_e2e_htb
+$X tc qdisc add dev vA parent 1:10 handle 10: bfifo limit 30000 || exit 1
 
 bpf_e2e_conf "sampling {
 	default = $N
